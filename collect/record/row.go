@@ -1,0 +1,39 @@
+package record
+
+import "github.com/augur-tuning/augur/features"
+
+// Status is the outcome of one (task, config) measurement.
+type Status string
+
+// The statuses a row can have. Only StatusOK rows carry times.
+const (
+	StatusOK            Status = "ok"
+	StatusCompileError  Status = "compile_error"
+	StatusLaunchError   Status = "launch_error"
+	StatusResourceLimit Status = "resource_limit"
+	StatusVerifyError   Status = "verify_error"
+	StatusTimeout       Status = "timeout"
+	StatusPruned        Status = "pruned"
+)
+
+// Row is one (task, config) measured or rejected: one row of a dataset file.
+type Row struct {
+	Task   features.Task
+	Config features.Config
+	Status Status
+	// TimeNs is the median of the timed runs, TimeMinNs their minimum and
+	// TimeCV their coefficient of variation; all zero unless Status is ok.
+	TimeNs    float64
+	TimeMinNs float64
+	TimeCV    float64
+	Repeats   int
+	// RefTimeNs is the median time of the kernel's reference configuration
+	// on the same task and device; zero when unknown.
+	RefTimeNs float64
+	// LogSpeedup is ln(RefTimeNs/TimeNs); NaN (null in the file) unless
+	// Status is ok and RefTimeNs is known.
+	LogSpeedup float64
+	CompileMs  float64
+	// Error holds the reason for a failure (build log excerpt, limit hit).
+	Error string
+}

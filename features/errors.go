@@ -1,0 +1,18 @@
+package features
+
+import "errors"
+
+// Sentinel errors; the messages returned wrap them with the details.
+var (
+	// ErrUnknownName is returned for a parameter or task feature that a
+	// space does not have.
+	ErrUnknownName = errors.New("features: unknown name")
+	// ErrOutOfDomain is returned for a parameter value that is not one of
+	// the parameter's values.
+	ErrOutOfDomain = errors.New("features: value not in domain")
+	// ErrConstraint is returned for a configuration that breaks one of the
+	// space's constraints.
+	ErrConstraint = errors.New("features: constraint violated")
+	// ErrSyntax is returned by the parsers for malformed text.
+	ErrSyntax = errors.New("features: syntax error")
+)

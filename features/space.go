@@ -1,0 +1,314 @@
+package features
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+)
+
+// Param is one tuning parameter: a name and the integer values it may take,
+// in the order a search walks them.
+type Param struct {
+	Name   string `json:"name"`
+	Values []int  `json:"values"`
+}
+
+// index returns the position of v in p.Values, or -1.
+func (p Param) index(v int) int {
+	for i, x := range p.Values {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// Config is one point of a Space: a value for each parameter, in the order
+// of Space.Params. Configs returned by augur may be shared; copy one before
+// changing it.
+type Config []int
+
+// Clone returns a copy of c.
+func (c Config) Clone() Config { return append(Config(nil), c...) }
+
+// Equal reports whether c and d hold the same values.
+func (c Config) Equal(d Config) bool {
+	if len(c) != len(d) {
+		return false
+	}
+	for i := range c {
+		if c[i] != d[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// maxBitmap is the largest raw space for which NewSpace precomputes the
+// validity of every configuration (one bit each, 2 MiB at most), so that
+// Valid costs an index computation instead of an expression evaluation.
+const maxBitmap = 1 << 24
+
+// Space is the set of valid configurations of a kernel: the product of its
+// parameters' values, less the configurations that break a constraint.
+// A Space is immutable after NewSpace and safe for concurrent use.
+type Space struct {
+	Params []Param
+	// Constraints are boolean expressions over parameter names
+	// (github.com/expr-lang/expr syntax: and, or, not, ==, %, ...);
+	// a configuration is valid when every one is true.
+	Constraints []string
+
+	programs []*vm.Program
+	strides  []int
+	size     int
+	valid    []uint64 // bit i set when raw configuration i is valid; nil for huge spaces
+	nValid   int
+}
+
+// NewSpace checks and compiles a space. Parameter names must be unique
+// identifiers with at least one value each, values unique within a
+// parameter, and constraints boolean expressions over the parameter names.
+func NewSpace(params []Param, constraints []string) (*Space, error) {
+	s := &Space{Params: params, Constraints: constraints, size: 1}
+	env := map[string]any{}
+	for i, p := range params {
+		if p.Name == "" || strings.ContainsAny(p.Name, " ,=;.") {
+			return nil, fmt.Errorf("%w: parameter %d has name %q, want an identifier", ErrSyntax, i, p.Name)
+		}
+		if _, dup := env[p.Name]; dup {
+			return nil, fmt.Errorf("%w: parameter %q appears twice", ErrSyntax, p.Name)
+		}
+		if len(p.Values) == 0 {
+			return nil, fmt.Errorf("%w: parameter %q has no values", ErrSyntax, p.Name)
+		}
+		for j, v := range p.Values {
+			if p.index(v) != j {
+				return nil, fmt.Errorf("%w: parameter %q lists %d twice", ErrSyntax, p.Name, v)
+			}
+		}
+		env[p.Name] = 0
+	}
+	s.strides = make([]int, len(params))
+	for i := len(params) - 1; i >= 0; i-- {
+		s.strides[i] = s.size
+		s.size *= len(params[i].Values)
+		if s.size > 1<<40 {
+			return nil, fmt.Errorf("%w: space has more than 2^40 configurations", ErrSyntax)
+		}
+	}
+	for _, c := range constraints {
+		prog, err := expr.Compile(c, expr.Env(env), expr.AsBool())
+		if err != nil {
+			return nil, fmt.Errorf("%w: constraint %q: %v", ErrSyntax, c, err)
+		}
+		s.programs = append(s.programs, prog)
+	}
+	if s.size <= maxBitmap {
+		s.valid = make([]uint64, (s.size+63)/64)
+		c := make(Config, len(params))
+		for i := 0; i < s.size; i++ {
+			s.decode(i, c)
+			if s.holds(c, env) == -1 {
+				s.valid[i/64] |= 1 << (i % 64)
+				s.nValid++
+			}
+		}
+	}
+	return s, nil
+}
+
+// holds evaluates the constraints on c and returns the index of the first
+// that fails, or -1.
+func (s *Space) holds(c Config, env map[string]any) int {
+	if len(s.programs) == 0 {
+		return -1
+	}
+	for i, p := range s.Params {
+		env[p.Name] = c[i]
+	}
+	for i, prog := range s.programs {
+		out, err := vm.Run(prog, env)
+		if err != nil || !out.(bool) {
+			return i
+		}
+	}
+	return -1
+}
+
+// decode writes raw configuration i into c.
+func (s *Space) decode(i int, c Config) {
+	for k, p := range s.Params {
+		c[k] = p.Values[(i/s.strides[k])%len(p.Values)]
+	}
+}
+
+// rawIndex returns the mixed-radix index of c, or -1 when a value is not in
+// its parameter's domain.
+func (s *Space) rawIndex(c Config) int {
+	if len(c) != len(s.Params) {
+		return -1
+	}
+	idx := 0
+	for k, p := range s.Params {
+		j := p.index(c[k])
+		if j < 0 {
+			return -1
+		}
+		idx += j * s.strides[k]
+	}
+	return idx
+}
+
+// RawSize is the number of configurations before constraints.
+func (s *Space) RawSize() int { return s.size }
+
+// Len is the number of valid configurations. For spaces larger than 2^24
+// raw configurations it counts them, which takes a while.
+func (s *Space) Len() int {
+	if s.valid != nil {
+		return s.nValid
+	}
+	n := 0
+	s.Each(func(Config) bool { n++; return true })
+	return n
+}
+
+// Valid reports whether c is a configuration of the space: one value per
+// parameter, each in its domain, and every constraint true. It does not
+// allocate for spaces of up to 2^24 raw configurations.
+func (s *Space) Valid(c Config) bool {
+	i := s.rawIndex(c)
+	if i < 0 {
+		return false
+	}
+	if s.valid != nil {
+		return s.valid[i/64]&(1<<(i%64)) != 0
+	}
+	return s.holds(c, map[string]any{}) == -1
+}
+
+// Check is Valid with a reason: it returns nil for a valid configuration and
+// otherwise an error naming the parameter or constraint at fault.
+func (s *Space) Check(c Config) error {
+	if len(c) != len(s.Params) {
+		return fmt.Errorf("%w: configuration has %d values, space has %d parameters", ErrOutOfDomain, len(c), len(s.Params))
+	}
+	for k, p := range s.Params {
+		if p.index(c[k]) < 0 {
+			return fmt.Errorf("%w: %s=%d, want one of %v", ErrOutOfDomain, p.Name, c[k], p.Values)
+		}
+	}
+	if i := s.holds(c, map[string]any{}); i >= 0 {
+		return fmt.Errorf("%w: %s does not hold for %s", ErrConstraint, s.Constraints[i], s.Format(c))
+	}
+	return nil
+}
+
+// Each calls fn with every valid configuration in mixed-radix order (the
+// last parameter varies fastest) until fn returns false. The Config passed
+// to fn is reused between calls; clone it to keep it.
+func (s *Space) Each(fn func(Config) bool) {
+	c := make(Config, len(s.Params))
+	env := map[string]any{}
+	for i := 0; i < s.size; i++ {
+		s.decode(i, c)
+		ok := false
+		if s.valid != nil {
+			ok = s.valid[i/64]&(1<<(i%64)) != 0
+		} else {
+			ok = s.holds(c, env) == -1
+		}
+		if ok && !fn(c) {
+			return
+		}
+	}
+}
+
+// All returns every valid configuration.
+func (s *Space) All() []Config {
+	var out []Config
+	s.Each(func(c Config) bool { out = append(out, c.Clone()); return true })
+	return out
+}
+
+// Random returns a uniformly random valid configuration, or false when
+// 10000 draws found none (an empty or very sparse space).
+func (s *Space) Random(rng *rand.Rand) (Config, bool) {
+	c := make(Config, len(s.Params))
+	for try := 0; try < 10000; try++ {
+		for k, p := range s.Params {
+			c[k] = p.Values[rng.IntN(len(p.Values))]
+		}
+		if s.Valid(c) {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// Sample returns n distinct valid configurations drawn uniformly without
+// replacement, or all of them when the space has no more than n.
+func (s *Space) Sample(rng *rand.Rand, n int) []Config {
+	all := s.All()
+	if n >= len(all) {
+		return all
+	}
+	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	return all[:n]
+}
+
+// Param returns the index of the named parameter, or -1.
+func (s *Space) Param(name string) int {
+	for i, p := range s.Params {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Format writes c as "name=value,name=value".
+func (s *Space) Format(c Config) string {
+	var b strings.Builder
+	for i, p := range s.Params {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(p.Name)
+		b.WriteByte('=')
+		if i < len(c) {
+			b.WriteString(strconv.Itoa(c[i]))
+		}
+	}
+	return b.String()
+}
+
+// Parse reads a configuration written as "name=value,..." naming every
+// parameter once, and checks it against the space.
+func (s *Space) Parse(text string) (Config, error) {
+	kv, err := parsePairs(text)
+	if err != nil {
+		return nil, err
+	}
+	c := make(Config, len(s.Params))
+	for i, p := range s.Params {
+		v, ok := kv[p.Name]
+		if !ok {
+			return nil, fmt.Errorf("%w: configuration %q lacks %s", ErrSyntax, text, p.Name)
+		}
+		c[i] = v
+		delete(kv, p.Name)
+	}
+	for name := range kv {
+		return nil, fmt.Errorf("%w: parameter %q", ErrUnknownName, name)
+	}
+	if err := s.Check(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
