@@ -7,4 +7,3 @@
 // It imports neither OpenCL nor Arrow, so that a library which only chooses
 // configurations pays for neither.
 package features
-
