@@ -1,0 +1,148 @@
+package features
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+func testSpace(t testing.TB) *Space {
+	t.Helper()
+	s, err := NewSpace([]Param{
+		{Name: "wg", Values: []int{8, 16, 32}},
+		{Name: "wpt", Values: []int{1, 2, 4}},
+		{Name: "vw", Values: []int{1, 2, 4}},
+	}, []string{"wpt % vw == 0", "wg * wpt <= 64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSpaceCounts(t *testing.T) {
+	s := testSpace(t)
+	if got, want := s.RawSize(), 27; got != want {
+		t.Errorf("RawSize = %d, want %d", got, want)
+	}
+	// wpt%vw==0 leaves (1,1),(2,1),(2,2),(4,1),(4,2),(4,4); wg*wpt<=64 drops wg=32,wpt=4.
+	if got, want := s.Len(), 3*6-3; got != want {
+		t.Errorf("Len = %d, want %d", got, want)
+	}
+	if got := len(s.All()); got != s.Len() {
+		t.Errorf("len(All()) = %d, want Len() = %d", got, s.Len())
+	}
+}
+
+func TestSpaceValid(t *testing.T) {
+	s := testSpace(t)
+	tests := []struct {
+		c    Config
+		want error
+	}{
+		{Config{8, 1, 1}, nil},
+		{Config{16, 4, 4}, nil},
+		{Config{32, 4, 1}, ErrConstraint},
+		{Config{8, 1, 2}, ErrConstraint},
+		{Config{12, 1, 1}, ErrOutOfDomain},
+		{Config{8, 1}, ErrOutOfDomain},
+	}
+	for _, tt := range tests {
+		err := s.Check(tt.c)
+		if !errors.Is(err, tt.want) && !(err == nil && tt.want == nil) {
+			t.Errorf("Check(%v) = %v, want %v", tt.c, err, tt.want)
+		}
+		if got := s.Valid(tt.c); got != (tt.want == nil) {
+			t.Errorf("Valid(%v) = %v, want %v", tt.c, got, tt.want == nil)
+		}
+	}
+}
+
+func TestNewSpaceErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		params []Param
+		cons   []string
+	}{
+		{"empty values", []Param{{Name: "a"}}, nil},
+		{"duplicate name", []Param{{Name: "a", Values: []int{1}}, {Name: "a", Values: []int{2}}}, nil},
+		{"duplicate value", []Param{{Name: "a", Values: []int{1, 1}}}, nil},
+		{"bad name", []Param{{Name: "a b", Values: []int{1}}}, nil},
+		{"unknown name in constraint", []Param{{Name: "a", Values: []int{1}}}, []string{"b == 1"}},
+		{"not boolean", []Param{{Name: "a", Values: []int{1}}}, []string{"a + 1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := NewSpace(tt.params, tt.cons); !errors.Is(err, ErrSyntax) {
+				t.Errorf("NewSpace error = %v, want ErrSyntax", err)
+			}
+		})
+	}
+}
+
+func TestSampleDistinctValid(t *testing.T) {
+	s := testSpace(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	got := s.Sample(rng, 10)
+	if len(got) != 10 {
+		t.Fatalf("Sample returned %d, want 10", len(got))
+	}
+	seen := map[string]bool{}
+	for _, c := range got {
+		if !s.Valid(c) {
+			t.Errorf("Sample returned invalid %v", c)
+		}
+		if seen[s.Format(c)] {
+			t.Errorf("Sample repeated %v", c)
+		}
+		seen[s.Format(c)] = true
+	}
+	if got := s.Sample(rng, 1000); len(got) != s.Len() {
+		t.Errorf("Sample(1000) = %d configs, want all %d", len(got), s.Len())
+	}
+}
+
+func TestParseConfigRoundTrip(t *testing.T) {
+	s := testSpace(t)
+	for _, c := range s.All() {
+		got, err := s.Parse(s.Format(c))
+		if err != nil || !got.Equal(c) {
+			t.Errorf("Parse(Format(%v)) = %v, %v", c, got, err)
+		}
+	}
+	for _, bad := range []string{"", "wg=8", "wg=8,wpt=1,vw=1,x=2", "wg=8,wpt=1,vw=q", "wg=32,wpt=4,vw=1"} {
+		if _, err := s.Parse(bad); err == nil {
+			t.Errorf("Parse(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func BenchmarkValid(b *testing.B) {
+	s := testSpace(b)
+	c := Config{16, 4, 2}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !s.Valid(c) {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	s := testSpace(f)
+	f.Add("wg=8,wpt=1,vw=1")
+	f.Add("wg=16, wpt=4 ,vw=4")
+	f.Add("wg==,")
+	f.Fuzz(func(t *testing.T, text string) {
+		c, err := s.Parse(text)
+		if err != nil {
+			return
+		}
+		if !s.Valid(c) {
+			t.Fatalf("Parse(%q) returned invalid %v", text, c)
+		}
+		again, err := s.Parse(s.Format(c))
+		if err != nil || !again.Equal(c) {
+			t.Fatalf("round trip of %q: %v, %v", text, again, err)
+		}
+	})
+}

@@ -1,0 +1,135 @@
+package features
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+var names = []string{"width", "height", "filter_w", "filter_h"}
+
+func TestParseTask(t *testing.T) {
+	tests := []struct {
+		text string
+		want Task
+		err  error
+	}{
+		{"width=1024,height=768,filter_w=5,filter_h=3", Task{1024, 768, 5, 3}, nil},
+		{" filter_h=3 , filter_w=5,height=768,width=1024", Task{1024, 768, 5, 3}, nil},
+		{"width=1024,height=768,filter_w=5", nil, ErrSyntax},
+		{"width=1024,height=768,filter_w=5,filter_h=3,depth=2", nil, ErrUnknownName},
+		{"width=1024,height=768,filter_w=5,filter_h=x", nil, ErrSyntax},
+		{"width=1,width=2", nil, ErrSyntax},
+		{"", nil, ErrSyntax},
+	}
+	for _, tt := range tests {
+		got, err := ParseTask(names, tt.text)
+		if !errors.Is(err, tt.err) && !(err == nil && tt.err == nil) {
+			t.Errorf("ParseTask(%q) error = %v, want %v", tt.text, err, tt.err)
+			continue
+		}
+		if tt.err == nil && got.Key() != tt.want.Key() {
+			t.Errorf("ParseTask(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestParseTasks(t *testing.T) {
+	got, err := ParseTasks(names, "width=64,height=64,filter_w=3,filter_h=3;width=128,height=32,filter_w=7,filter_h=7;")
+	if err != nil || len(got) != 2 || got[1][0] != 128 {
+		t.Errorf("ParseTasks = %v, %v; want two shapes, the second 128 wide", got, err)
+	}
+}
+
+func FuzzParseTask(f *testing.F) {
+	f.Add("width=1024,height=768,filter_w=5,filter_h=3")
+	f.Add("width=-1,height=0,filter_w=5,filter_h=3;")
+	f.Fuzz(func(t *testing.T, text string) {
+		task, err := ParseTask(names, text)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error spans lines: %q", err)
+			}
+			return
+		}
+		again, err := ParseTask(names, FormatTask(names, task))
+		if err != nil || again.Key() != task.Key() {
+			t.Fatalf("round trip of %q: %v, %v", text, again, err)
+		}
+	})
+}
+
+func TestBundleRoundTrip(t *testing.T) {
+	s := testSpace(t)
+	b := &Bundle{
+		Kernel: "k", KernelVersion: "v", TaskNames: names[:2],
+		Params: s.Params, Constraints: s.Constraints,
+		Features: NewEncoder(names[:2], s).Names(), Reference: Config{8, 1, 1},
+		Models: []Model{{Name: "fleet", Kind: "gbrt", LightGBM: "tree"}},
+	}
+	var buf bytes.Buffer
+	if err := WriteBundle(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadBundle(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Kernel != "k" || !got.Reference.Equal(b.Reference) || got.Models[0].LightGBM != "tree" {
+		t.Errorf("round trip = %+v", got)
+	}
+	broken := map[string]func(*Bundle){
+		"feature names": func(b *Bundle) { b.Features = b.Features[1:] },
+		"reference":     func(b *Bundle) { b.Reference = Config{32, 4, 1} },
+		"no models":     func(b *Bundle) { b.Models = nil },
+	}
+	for name, breakIt := range broken {
+		c := *b
+		breakIt(&c)
+		buf.Reset()
+		if err := WriteBundle(&buf, &c); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadBundle(buf.Bytes()); !errors.Is(err, ErrSyntax) {
+			t.Errorf("%s: ReadBundle error = %v, want ErrSyntax", name, err)
+		}
+	}
+	if _, err := ReadBundle([]byte(`{"format":99}`)); err == nil {
+		t.Error("ReadBundle accepted format 99")
+	}
+}
+
+func TestEncoder(t *testing.T) {
+	s := testSpace(t)
+	e := NewEncoder(names, s)
+	p := Platform{ComputeUnits: 2, Type: "gpu"}
+	dst := make([]float64, e.Len())
+	e.Encode(dst, Task{1, 2, 3, 4}, Config{8, 2, 1}, p.Vector())
+	n := e.Names()
+	if n[0] != "task.width" || n[4] != "param.wg" || n[7] != "platform.compute_units" {
+		t.Errorf("Names = %v", n)
+	}
+	if dst[0] != 1 || dst[4] != 8 || dst[5] != 2 || dst[7] != 2 {
+		t.Errorf("Encode = %v", dst)
+	}
+	if err := e.Check(Task{1}, Config{8, 2, 1}, p.Vector()); err == nil {
+		t.Error("Check accepted a short task")
+	}
+}
+
+func TestSlug(t *testing.T) {
+	tests := []struct {
+		p    Platform
+		want string
+	}{
+		{Platform{PlatformName: "NVIDIA CUDA", Name: "NVIDIA H100 80GB HBM3", Type: "gpu"}, "nvidia-h100-80gb-hbm3"},
+		{Platform{PlatformName: "Portable Computing Language", Name: "pthread-skylake-avx512-AMD EPYC", Type: "cpu"}, "pocl-cpu-pthread-skylake-avx512-amd-epyc"},
+		{Platform{}, "unknown-device"},
+	}
+	for _, tt := range tests {
+		if got := tt.p.Slug(); got != tt.want {
+			t.Errorf("Slug(%q) = %q, want %q", tt.p.Name, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,20 @@
+// Package predict loads the surrogate models of a bundle and scores
+// configurations with them.
+//
+// A model predicts the log-speedup of a configuration over the kernel's
+// reference configuration, ln(t_ref/t), for one (task, config, platform);
+// higher is faster. A complete use:
+//
+//	data, _ := os.ReadFile("conv2d.augur")
+//	b, err := features.ReadBundle(data)
+//	if err != nil { ... }
+//	m, err := predict.Load(b, "")          // the only model, or the fleet model
+//	if err != nil { ... }
+//	task := features.Task{1024, 768, 5, 5}
+//	speedup := math.Exp(m.Predict(task, b.Reference)) // 1.0 for a perfect model
+//	ranked := m.Rank(task, space.All())               // fastest first
+//
+// Models are loaded with github.com/dmitryikh/leaves from the LightGBM text
+// the bundle carries; the feature count is checked once, at load time, so
+// that scoring never meets a vector of the wrong length.
+package predict
