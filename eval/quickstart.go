@@ -1,0 +1,250 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/augur-tuning/augur/collect"
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+	"github.com/augur-tuning/augur/train"
+)
+
+// QuickstartOptions configure Quickstart. The zero value runs conv2d on
+// device 0 with the default shapes and sample sizes, writing under
+// ./augur-quickstart.
+type QuickstartOptions struct {
+	// Out is the directory for the collected data and the model bundle;
+	// "" means "augur-quickstart".
+	Out string
+	// Device is the OpenCL device index.
+	Device int
+	// Kernel is the kernel family; "" means "conv2d".
+	Kernel string
+	// TrainShapes are collected and trained on; nil means a default set.
+	TrainShapes []features.Task
+	// HoldoutShapes are never trained on; nil means a default set.
+	HoldoutShapes []features.Task
+	// TrainSample is the number of random configurations measured per
+	// training shape; 0 means 150.
+	TrainSample int
+	// HoldoutSample is the size of the random sample whose best the
+	// choice is compared with, per held-out shape; 0 means 500. When the
+	// space is no larger, the whole space is measured.
+	HoldoutSample int
+	// Repeats is the number of timed runs per configuration; 0 means 5.
+	Repeats int
+	// Seed drives every random choice; 0 means 1.
+	Seed uint64
+	// Progress receives progress bars and stage lines; nil means quiet.
+	Progress io.Writer
+}
+
+// HoldoutResult is one row of the quickstart table: a shape the model
+// never saw.
+type HoldoutResult struct {
+	Task features.Task
+	// RefMs, ChosenMs and BestMs are median kernel times in milliseconds:
+	// of the reference configuration, of the configuration Choose
+	// returned, and of the fastest configuration measured (the chosen one
+	// included).
+	RefMs, ChosenMs, BestMs float64
+	// Measured is the number of configurations behind BestMs, and
+	// Exhaustive whether that was the whole space.
+	Measured   int
+	Exhaustive bool
+	Chosen     features.Config
+	// ChooseTime is how long Choose took on this shape, cold.
+	ChooseTime time.Duration
+}
+
+// PctOfBest is the chosen configuration's speed as a percentage of the best
+// measured.
+func (r HoldoutResult) PctOfBest() float64 { return 100 * r.BestMs / r.ChosenMs }
+
+// QuickstartResult is everything Quickstart measured.
+type QuickstartResult struct {
+	Kernel    string
+	Device    features.Platform
+	DataDir   string
+	Bundle    string
+	Train     *train.Report
+	Holdout   []HoldoutResult
+	TaskNames []string
+	Wall      time.Duration
+}
+
+func (o *QuickstartOptions) defaults() {
+	if o.Out == "" {
+		o.Out = "augur-quickstart"
+	}
+	if o.Kernel == "" {
+		o.Kernel = "conv2d"
+	}
+	if o.TrainShapes == nil {
+		o.TrainShapes = []features.Task{
+			{512, 512, 3, 3}, {1024, 256, 3, 3}, {256, 1024, 3, 3},
+			{512, 512, 7, 7}, {1024, 256, 7, 7}, {256, 1024, 7, 7},
+		}
+	}
+	if o.HoldoutShapes == nil {
+		o.HoldoutShapes = []features.Task{{640, 480, 3, 3}, {800, 600, 7, 7}}
+	}
+	if o.TrainSample == 0 {
+		o.TrainSample = 150
+	}
+	if o.HoldoutSample == 0 {
+		o.HoldoutSample = 500
+	}
+	if o.Repeats == 0 {
+		o.Repeats = 5
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+}
+
+func (o *QuickstartOptions) say(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
+}
+
+// Quickstart runs the end-to-end demonstration on a real device: collect,
+// train, choose for held-out shapes, and measure the choices.
+func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, error) {
+	opt.defaults()
+	start := time.Now()
+	k, err := datasets.Lookup(opt.Kernel)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	for _, t := range append(append([]features.Task{}, opt.TrainShapes...), opt.HoldoutShapes...) {
+		if err := k.CheckTask(t); err != nil {
+			return nil, fmt.Errorf("eval: shape %s: %w", features.FormatTask(k.TaskNames, t), err)
+		}
+	}
+	trained := map[features.TaskKey]bool{}
+	for _, t := range opt.TrainShapes {
+		trained[t.Key()] = true
+	}
+	for _, t := range opt.HoldoutShapes {
+		if trained[t.Key()] {
+			return nil, fmt.Errorf("eval: held-out shape %s is also a training shape", features.FormatTask(k.TaskNames, t))
+		}
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	res := &QuickstartResult{Kernel: k.Name, DataDir: filepath.Join(opt.Out, "data"), Bundle: filepath.Join(opt.Out, k.Name+".augur"), TaskNames: k.TaskNames}
+
+	opt.say("1/4 collect: %d shapes x %d random configurations of %s on device %d", len(opt.TrainShapes), opt.TrainSample, k.Name, opt.Device)
+	sum, err := collect.Run(ctx, k, res.DataDir, collect.Options{
+		Device: opt.Device, Tasks: opt.TrainShapes, Sample: fmt.Sprintf("random:%d", opt.TrainSample),
+		Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	res.Device = sum.Platform
+	opt.say("   %s", sum)
+
+	opt.say("2/4 train: gradient-boosted trees with 5-fold cross-validation")
+	b, rep, err := train.Train(res.DataDir, train.Options{Kernel: k.Name, Seed: opt.Seed})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	res.Train = rep
+	if err := writeFile(res.Bundle, b); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	opt.say("   %s", strings.ReplaceAll(rep.String(), "\n", "\n   "))
+	ch, err := runtime.FromBundle(b, runtime.Options{Model: sum.Platform.Slug()})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x9e3779b9))
+	for i, t := range opt.HoldoutShapes {
+		opt.say("%d/4 held-out shape %s: choose, then measure the choice, the reference and a sample", 3+i/len(opt.HoldoutShapes), features.FormatTask(k.TaskNames, t))
+		h, err := measureHoldout(ctx, k, ch, t, rng, opt)
+		if err != nil {
+			return nil, err
+		}
+		res.Holdout = append(res.Holdout, h)
+	}
+	res.Wall = time.Since(start)
+	return res, nil
+}
+
+func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser, t features.Task, rng *rand.Rand, opt QuickstartOptions) (HoldoutResult, error) {
+	begin := time.Now()
+	chosen, err := ch.Choose(t)
+	h := HoldoutResult{Task: t, Chosen: chosen.Clone(), ChooseTime: time.Since(begin)}
+	if err != nil {
+		return h, fmt.Errorf("eval: %w", err)
+	}
+	sample := k.Space.Sample(rng, opt.HoldoutSample)
+	h.Exhaustive = len(sample) == k.Space.Len()
+	configs := append([]features.Config{chosen, k.Reference}, sample...)
+	rows, err := collect.Measure(ctx, k, t, configs, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress})
+	if err != nil {
+		return h, fmt.Errorf("eval: %w", err)
+	}
+	ms := func(r record.Row) float64 {
+		if r.Status != record.StatusOK {
+			return math.Inf(1)
+		}
+		return r.TimeNs / 1e6
+	}
+	h.ChosenMs, h.RefMs, h.BestMs = ms(rows[0]), ms(rows[1]), math.Inf(1)
+	for _, r := range rows {
+		if r.Status == record.StatusOK {
+			h.Measured++
+		}
+		h.BestMs = min(h.BestMs, ms(r))
+	}
+	return h, nil
+}
+
+func writeFile(path string, b *features.Bundle) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := features.WriteBundle(f, b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// WriteTable prints the quickstart table: one row per held-out shape.
+func (r *QuickstartResult) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "device: %s (%s, %s)\n", r.Device.Slug(), r.Device.Name, r.Device.DriverVersion)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "shape\treference ms\tchosen ms\tbest ms\tchosen % of best\tbest of\tchoose latency\t")
+	for _, h := range r.Holdout {
+		of := fmt.Sprintf("%d random", h.Measured)
+		if h.Exhaustive {
+			of = fmt.Sprintf("all %d", h.Measured)
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%.1f%%\t%s\t%s\t\n", features.FormatTask(r.TaskNames, h.Task),
+			h.RefMs, h.ChosenMs, h.BestMs, h.PctOfBest(), of, h.ChooseTime.Round(time.Microsecond))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "data: %s  model: %s  wall: %s\n", r.DataDir, r.Bundle, r.Wall.Round(time.Second))
+	return nil
+}

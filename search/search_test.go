@@ -1,0 +1,120 @@
+package search
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// space returns a small constrained space and an objective with a single
+// optimum at a=4, b=8, c=2, so that every strategy has something to find.
+func space(t testing.TB) (*features.Space, Objective, features.Config) {
+	s, err := features.NewSpace([]features.Param{
+		{Name: "a", Values: []int{1, 2, 4, 8}},
+		{Name: "b", Values: []int{1, 2, 4, 8}},
+		{Name: "c", Values: []int{1, 2}},
+	}, []string{"a * b <= 32"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(c features.Config) (float64, error) {
+		if !s.Valid(c) {
+			t.Fatalf("objective called with invalid %v", c)
+		}
+		if c[0] == 1 && c[1] == 1 && c[2] == 2 {
+			return 0, errors.New("fails to compile")
+		}
+		d := func(x, y int) float64 { return float64((x - y) * (x - y)) }
+		return -(d(c[0], 4) + d(c[1], 8) + d(c[2], 2)), nil
+	}
+	return s, obj, features.Config{4, 8, 2}
+}
+
+// TestConformance is the suite every strategy passes: it evaluates only
+// valid configurations, reports the best it saw with its score, counts its
+// evaluations, survives failing evaluations and is reproducible for a seed.
+func TestConformance(t *testing.T) {
+	strategies := map[string]Strategy{
+		"exhaustive":     Exhaustive{},
+		"random":         Random{Budget: 20},
+		"hillclimb":      HillClimb{Steps: 30, Start: features.Config{1, 1, 1}},
+		"hillclimb-rand": HillClimb{Steps: 10, Restarts: 3},
+	}
+	for name, st := range strategies {
+		t.Run(name, func(t *testing.T) {
+			s, obj, _ := space(t)
+			run := func() Result {
+				var best float64
+				first := true
+				res, err := st.Search(s, func(c features.Config) (float64, error) {
+					v, err := obj(c)
+					if err == nil && (first || v > best) {
+						best, first = v, false
+					}
+					return v, err
+				}, rand.New(rand.NewPCG(7, 7)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Score != best {
+					t.Errorf("Score = %g, best evaluated = %g", res.Score, best)
+				}
+				if got, _ := obj(res.Best); got != res.Score {
+					t.Errorf("Best %v scores %g, Result says %g", res.Best, got, res.Score)
+				}
+				if res.Evals == 0 {
+					t.Error("Evals = 0")
+				}
+				return res
+			}
+			a, b := run(), run()
+			if !a.Best.Equal(b.Best) || a.Evals != b.Evals {
+				t.Errorf("same seed, different results: %v/%d and %v/%d", a.Best, a.Evals, b.Best, b.Evals)
+			}
+		})
+	}
+}
+
+func TestExhaustiveFindsOptimum(t *testing.T) {
+	s, obj, want := space(t)
+	res, err := Exhaustive{}.Search(s, obj, nil)
+	if err != nil || !res.Best.Equal(want) || res.Evals != s.Len() {
+		t.Errorf("Exhaustive = %v (%d evals), %v; want %v in %d", res.Best, res.Evals, err, want, s.Len())
+	}
+}
+
+func TestHillClimbClimbs(t *testing.T) {
+	s, obj, want := space(t)
+	res, err := HillClimb{Steps: 75, Start: features.Config{1, 1, 1}}.Search(s, obj, rand.New(rand.NewPCG(1, 1)))
+	if err != nil || !res.Best.Equal(want) {
+		t.Errorf("HC75 = %v, %v; want %v", res.Best, err, want)
+	}
+	if res.Evals != 76 {
+		t.Errorf("HC75 Evals = %d, want 76 (start + 75 steps)", res.Evals)
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	s, obj, _ := space(t)
+	rng := rand.New(rand.NewPCG(1, 1))
+	for name, st := range map[string]Strategy{
+		"negative steps":  HillClimb{Steps: -1},
+		"p above 1":       HillClimb{P: 2},
+		"invalid start":   HillClimb{Start: features.Config{8, 8, 1}},
+		"negative budget": Random{Budget: -3},
+	} {
+		if _, err := st.Search(s, obj, rng); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestAllFail(t *testing.T) {
+	s, _, _ := space(t)
+	_, err := Random{Budget: 5}.Search(s, func(features.Config) (float64, error) { return 0, errors.New("x") }, rand.New(rand.NewPCG(1, 1)))
+	if !errors.Is(err, ErrNothingFound) {
+		t.Errorf("error = %v, want ErrNothingFound", err)
+	}
+}
