@@ -2,4 +2,27 @@ module github.com/augur-tuning/augur
 
 go 1.26.8
 
-require github.com/expr-lang/expr v1.17.8
+require (
+	github.com/apache/arrow/go/v15 v15.0.2
+	github.com/dmitryikh/leaves v0.0.0-20230708180554-25d19a787328
+	github.com/expr-lang/expr v1.17.8
+	github.com/jgillich/go-opencl v0.0.0-20180608191952-a0efba3e5257
+	github.com/schollz/progressbar/v3 v3.19.1
+	golang.org/x/term v0.44.0
+)
+
+require (
+	github.com/goccy/go-json v0.10.2 // indirect
+	github.com/google/flatbuffers v23.5.26+incompatible // indirect
+	github.com/klauspost/compress v1.16.7 // indirect
+	github.com/klauspost/cpuid/v2 v2.2.5 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/pierrec/lz4/v4 v4.1.18 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/zeebo/xxh3 v1.0.2 // indirect
+	golang.org/x/exp v0.0.0-20231006140011-7918f672742d // indirect
+	golang.org/x/mod v0.13.0 // indirect
+	golang.org/x/sys v0.46.0 // indirect
+	golang.org/x/tools v0.14.0 // indirect
+	golang.org/x/xerrors v0.0.0-20220907171357-04be3eba64a2 // indirect
+)

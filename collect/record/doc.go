@@ -1,0 +1,18 @@
+// Package record reads and writes augur's dataset files: Apache Arrow IPC
+// files (the random-access "file" format) with one row per (task, config)
+// measured or rejected on one platform.
+//
+// The schema has a column task.<name> (int64) for each shape feature, a
+// column param.<name> (int64) for each tuning parameter, then status
+// (string), time_ns, time_min_ns, time_cv (float64), repeats (int64),
+// ref_time_ns, log_speedup (float64, null unless the row is ok) and
+// compile_ms (float64), and error (string). The schema metadata describes the
+// run: kernel, kernel_version, platform (JSON), augur_version,
+// driver_version, created (RFC 3339), task_names, params, constraints and
+// reference (JSON), and source. Any Arrow implementation (pyarrow, polars,
+// DuckDB) reads these files.
+//
+// A Writer writes to path+".partial" and renames the file into place on
+// Close, so that a crashed run never leaves a file that looks complete;
+// ReadDir reads only *.arrow files and so skips partial ones.
+package record

@@ -1,0 +1,226 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"slices"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
+)
+
+// Data is a kernel's training set: one feature vector and target per row,
+// and what the metrics need to know about each row.
+type Data struct {
+	Kernel        string
+	KernelVersion string
+	TaskNames     []string
+	Params        []features.Param
+	Constraints   []string
+	Reference     features.Config
+	// Features are the encoder's column names, one per column of X.
+	Features []string
+	// X holds the feature vectors row by row: row i is
+	// X[i*len(Features) : (i+1)*len(Features)].
+	X []float64
+	// Y is the target of each row: the log-speedup ln(t_ref/t), or Zeta
+	// for an invalid row loaded with InvalidZeta.
+	Y       []float64
+	Samples []Sample
+	// Platforms are the devices the rows come from, in the order their
+	// files were read; Sample.Platform indexes it.
+	Platforms []features.Platform
+}
+
+// Sample is what a row of Data was measured on and how long it took.
+type Sample struct {
+	Task   features.Task
+	Config features.Config
+	// Platform indexes Data.Platforms.
+	Platform int
+	// TimeNs and RefTimeNs are the median times of the configuration and
+	// of the reference on the same task and device, in nanoseconds; both
+	// zero for an invalid row.
+	TimeNs, RefTimeNs float64
+}
+
+// Measured reports whether the row has a real time, not a stand-in target
+// for an invalid configuration.
+func (s Sample) Measured() bool { return s.TimeNs > 0 && s.RefTimeNs > 0 }
+
+// Len is the number of rows.
+func (d *Data) Len() int { return len(d.Y) }
+
+// Row returns row i's feature vector, which shares d's memory.
+func (d *Data) Row(i int) []float64 {
+	nf := len(d.Features)
+	return d.X[i*nf : (i+1)*nf : (i+1)*nf]
+}
+
+// Subset returns a Data holding the given rows of d, in that order. The
+// feature vectors are copied; the descriptions are shared.
+func (d *Data) Subset(rows []int) *Data {
+	s := *d
+	nf := len(d.Features)
+	s.X = make([]float64, 0, len(rows)*nf)
+	s.Y = make([]float64, 0, len(rows))
+	s.Samples = make([]Sample, 0, len(rows))
+	for _, i := range rows {
+		s.X = append(s.X, d.Row(i)...)
+		s.Y = append(s.Y, d.Y[i])
+		s.Samples = append(s.Samples, d.Samples[i])
+	}
+	return &s
+}
+
+// Invalid says what Load does with rows that are not ok (failed to compile,
+// run or verify, timed out, or were pruned).
+type Invalid int
+
+const (
+	// InvalidIgnore leaves invalid rows out.
+	InvalidIgnore Invalid = iota
+	// InvalidZeta keeps invalid rows with the target LoadOptions.Zeta,
+	// so that the model learns to avoid them (Bergstra et al. 2.1).
+	InvalidZeta
+)
+
+// DefaultZeta is the target of invalid rows under InvalidZeta when
+// LoadOptions.Zeta is 0: ln(0.1), ten times slower than the reference.
+const DefaultZeta = -2.302585092994046
+
+// LoadOptions configure LoadWith. The zero value ignores invalid rows.
+type LoadOptions struct {
+	Invalid Invalid
+	// Zeta is the target given to invalid rows under InvalidZeta; 0 means
+	// DefaultZeta. It must be negative (worse than the reference).
+	Zeta float64
+}
+
+// Load reads every dataset file under dir/<kernel>/ and builds the
+// training set of its ok rows. See LoadWith.
+func Load(dir, kernel string) (*Data, error) {
+	return LoadWith(dir, kernel, LoadOptions{})
+}
+
+// LoadWith reads every dataset file under dir/<kernel>/, recursively. All
+// files must agree on the kernel version, task names, parameters,
+// constraints and reference configuration, or the error names the file that
+// differs. Ok rows whose log-speedup is unknown (no reference time) are
+// left out.
+func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
+	switch opt.Invalid {
+	case InvalidIgnore, InvalidZeta:
+	default:
+		return nil, fmt.Errorf("train: LoadOptions.Invalid must be InvalidIgnore or InvalidZeta, got %d", opt.Invalid)
+	}
+	zeta := opt.Zeta
+	if zeta == 0 {
+		zeta = DefaultZeta
+	}
+	if !(zeta < 0) || math.IsInf(zeta, 0) {
+		return nil, fmt.Errorf("train: LoadOptions.Zeta must be a negative number, got %g", opt.Zeta)
+	}
+	files, err := record.ReadDir(filepath.Join(dir, kernel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("train: no dataset files under %s: %w", filepath.Join(dir, kernel), err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("train: no dataset files under %s", filepath.Join(dir, kernel))
+	}
+	first := files[0]
+	m := first.Meta
+	d := &Data{Kernel: kernel, KernelVersion: m.KernelVersion, TaskNames: m.TaskNames,
+		Params: m.Params, Constraints: m.Constraints, Reference: m.Reference}
+	enc := features.Encoder{TaskNames: m.TaskNames}
+	for _, p := range m.Params {
+		enc.ParamNames = append(enc.ParamNames, p.Name)
+	}
+	d.Features = enc.Names()
+	nf := enc.Len()
+	slugs := map[string]int{}
+	for _, f := range files {
+		if err := agree(f, first, kernel); err != nil {
+			return nil, err
+		}
+		pv := f.Meta.Platform.Vector()
+		slug := f.Meta.Platform.Slug()
+		pi, ok := slugs[slug]
+		if !ok {
+			pi = len(d.Platforms)
+			slugs[slug] = pi
+			d.Platforms = append(d.Platforms, f.Meta.Platform)
+		}
+		for _, r := range f.Rows {
+			y, s, ok := target(r, opt.Invalid, zeta)
+			if !ok {
+				continue
+			}
+			if len(r.Task) != len(enc.TaskNames) || len(r.Config) != len(enc.ParamNames) {
+				return nil, fmt.Errorf("train: %s: row of %d task and %d parameter values, want %d and %d",
+					f.Path, len(r.Task), len(r.Config), len(enc.TaskNames), len(enc.ParamNames))
+			}
+			s.Task, s.Config, s.Platform = r.Task, r.Config, pi
+			d.X = slices.Grow(d.X, nf)[:len(d.X)+nf]
+			enc.Encode(d.X[len(d.X)-nf:], r.Task, r.Config, pv)
+			d.Y = append(d.Y, y)
+			d.Samples = append(d.Samples, s)
+		}
+	}
+	if d.Len() == 0 {
+		return nil, fmt.Errorf("train: no usable rows in %d files under %s", len(files), filepath.Join(dir, kernel))
+	}
+	return d, nil
+}
+
+// target returns a row's target and times, or false when the row is left
+// out. A missing log_speedup is computed from the times when both are
+// known.
+func target(r record.Row, inv Invalid, zeta float64) (float64, Sample, bool) {
+	if r.Status != record.StatusOK {
+		if inv == InvalidZeta {
+			return zeta, Sample{}, true
+		}
+		return 0, Sample{}, false
+	}
+	s := Sample{TimeNs: r.TimeNs, RefTimeNs: r.RefTimeNs}
+	y := r.LogSpeedup
+	if math.IsNaN(y) && s.Measured() {
+		y = math.Log(r.RefTimeNs / r.TimeNs)
+	}
+	if math.IsNaN(y) || math.IsInf(y, 0) || !s.Measured() {
+		return 0, Sample{}, false
+	}
+	return y, s, true
+}
+
+// agree checks that f describes the same kernel, version and space as first.
+func agree(f, first record.File, kernel string) error {
+	a, b := f.Meta, first.Meta
+	var what string
+	switch {
+	case a.Kernel != kernel:
+		return fmt.Errorf("train: %s holds kernel %q, want %q", f.Path, a.Kernel, kernel)
+	case a.KernelVersion != b.KernelVersion:
+		what = fmt.Sprintf("kernel version %q", a.KernelVersion)
+	case !slices.Equal(a.TaskNames, b.TaskNames):
+		what = fmt.Sprintf("task names %v", a.TaskNames)
+	case !slices.EqualFunc(a.Params, b.Params, func(p, q features.Param) bool {
+		return p.Name == q.Name && slices.Equal(p.Values, q.Values)
+	}):
+		what = fmt.Sprintf("parameters %v", a.Params)
+	case !slices.Equal(a.Constraints, b.Constraints):
+		what = fmt.Sprintf("constraints %q", a.Constraints)
+	case !a.Reference.Equal(b.Reference):
+		what = fmt.Sprintf("reference %v", a.Reference)
+	default:
+		return nil
+	}
+	return fmt.Errorf("train: %s has %s, unlike %s", f.Path, what, first.Path)
+}

@@ -1,0 +1,324 @@
+package train
+
+import (
+	"bufio"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dmitryikh/leaves"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
+)
+
+// The datasets below are SYNTHETIC: made-up smooth speedup functions of the
+// parameters, written with record.NewWriter. They test the plumbing and the
+// learner, not any real kernel.
+
+var (
+	synthTasks  = []string{"width", "height"}
+	synthParams = []features.Param{
+		{Name: "wg", Values: []int{1, 2, 4, 8, 16, 32, 64}},
+		{Name: "unroll", Values: []int{1, 2, 4, 8}},
+		{Name: "vec", Values: []int{1, 2, 4}},
+	}
+	synthRef = features.Config{8, 1, 1}
+)
+
+func synthPlatform(name string, cu int) features.Platform {
+	return features.Platform{PlatformName: "Synthetic", Name: name, Type: "gpu", ComputeUnits: cu,
+		ClockMHz: 1500, MaxWorkGroupSize: 1024, LocalMemBytes: 48 << 10, GlobalMemBytes: 16 << 30}
+}
+
+func synthMeta(p features.Platform) record.Meta {
+	return record.Meta{Kernel: "synth", KernelVersion: "v1", Platform: p, AugurVersion: features.Version,
+		Created: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), TaskNames: synthTasks, Params: synthParams,
+		Constraints: []string{"wg * vec <= 128"}, Reference: synthRef, Source: "synthetic-test"}
+}
+
+// synthLogSpeedup is the made-up truth: a best work-group size that grows
+// with the device, a gentle optimum in unroll, and a vector bonus on wide
+// images.
+func synthLogSpeedup(t features.Task, c features.Config, cu int) float64 {
+	best := math.Log2(float64(cu))
+	wg := math.Log2(float64(c[0]))
+	u := math.Log2(float64(c[1]))
+	v := 0.1 * math.Log2(float64(c[2])) * float64(t[0]) / 1024
+	return 0.8 - 0.15*(wg-best)*(wg-best) - 0.1*(u-1)*(u-1) + v
+}
+
+// writeSynth writes one file of rows for platform p under dir/synth/<slug>/.
+func writeSynth(t *testing.T, dir string, p features.Platform, seed uint64, n int) {
+	t.Helper()
+	sub := filepath.Join(dir, "synth", p.Slug())
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := record.NewWriter(filepath.Join(sub, "run.arrow"), synthMeta(p), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 2))
+	for i := 0; i < n; i++ {
+		task := features.Task{256 << rng.IntN(4), 256 << rng.IntN(3)}
+		c := features.Config{}
+		for _, prm := range synthParams {
+			c = append(c, prm.Values[rng.IntN(len(prm.Values))])
+		}
+		r := record.Row{Task: task, Config: c, LogSpeedup: math.NaN()}
+		switch {
+		case c[0]*c[2] > 128:
+			r.Status = record.StatusPruned
+		case i%17 == 0:
+			r.Status, r.Error = record.StatusCompileError, "synthetic failure"
+		default:
+			ref := 1e6 * float64(task[0]*task[1]) / (256 * 256)
+			ls := synthLogSpeedup(task, c, p.ComputeUnits) + 0.02*rng.NormFloat64()
+			r.Status, r.RefTimeNs, r.TimeNs, r.LogSpeedup, r.Repeats = record.StatusOK, ref, ref/math.Exp(ls), ls, 5
+		}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTrainTwoPlatforms(t *testing.T) {
+	dir := t.TempDir()
+	small, big := synthPlatform("Small GPU", 4), synthPlatform("Big GPU", 64)
+	writeSynth(t, dir, small, 1, 1500)
+	writeSynth(t, dir, big, 2, 1500)
+
+	b, rep, err := Train(dir, Options{Kernel: "synth", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNames := []string{"big-gpu", "small-gpu", FleetModel} // platforms in file path order
+	if len(b.Models) != len(wantNames) {
+		t.Fatalf("got %d models, want %d", len(b.Models), len(wantNames))
+	}
+	for i, m := range b.Models {
+		if m.Name != wantNames[i] {
+			t.Errorf("model %d is %q, want %q", i, m.Name, wantNames[i])
+		}
+		if (m.Platform == nil) != (m.Name == FleetModel) {
+			t.Errorf("model %s: Platform = %v, want nil only for the fleet", m.Name, m.Platform)
+		}
+		if m.Kind != "gbrt" || m.Target != "log_speedup" || m.TrainRows == 0 {
+			t.Errorf("model %s: kind %q target %q rows %d", m.Name, m.Kind, m.Target, m.TrainRows)
+		}
+		if rho := m.Stats["cv_spearman"]; !(rho > 0.8) {
+			t.Errorf("model %s: cv_spearman = %v, want > 0.8 on a smooth synthetic function", m.Name, rho)
+		}
+		if mre := m.Stats["cv_mre_time"]; !(mre < 0.1) {
+			t.Errorf("model %s: cv_mre_time = %v, want < 0.1", m.Name, mre)
+		}
+		lg, err := leaves.LGEnsembleFromReader(bufio.NewReader(strings.NewReader(m.LightGBM)), true)
+		if err != nil {
+			t.Fatalf("model %s: leaves: %v", m.Name, err)
+		}
+		if lg.NFeatures() != len(b.Features) {
+			t.Errorf("model %s: %d features, bundle has %d", m.Name, lg.NFeatures(), len(b.Features))
+		}
+	}
+	if rows := b.Models[0].TrainRows + b.Models[1].TrainRows; rows != b.Models[2].TrainRows {
+		t.Errorf("fleet trained on %d rows, platforms on %d together", b.Models[2].TrainRows, rows)
+	}
+	if b.Kernel != "synth" || b.KernelVersion != "v1" || !b.Reference.Equal(synthRef) {
+		t.Errorf("bundle kernel %q version %q reference %v", b.Kernel, b.KernelVersion, b.Reference)
+	}
+	// The bundle passes the runtime's own checks.
+	var sb strings.Builder
+	if err := features.WriteBundle(&sb, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := features.ReadBundle([]byte(sb.String())); err != nil {
+		t.Errorf("ReadBundle of the trained bundle: %v", err)
+	}
+	if rep.Rows != b.Models[2].TrainRows || len(rep.Platforms) != 2 || rep.Shapes != 12 {
+		t.Errorf("report rows %d platforms %v shapes %d", rep.Rows, rep.Platforms, rep.Shapes)
+	}
+	if s := rep.String(); !strings.Contains(s, "fleet") || !strings.Contains(s, "cv_spearman") {
+		t.Errorf("report lacks the fleet line or the header:\n%s", s)
+	}
+}
+
+func TestTrainOnePlatformNoCV(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 400)
+	b, rep, err := Train(dir, Options{Kernel: "synth", Folds: 1, GBRT: GBRTOptions{Trees: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Models) != 1 || b.Models[0].Name != "only-gpu" {
+		t.Fatalf("models = %+v, want just only-gpu", b.Models)
+	}
+	if b.Models[0].Stats != nil || rep.Models[0].CV.Folds != 0 {
+		t.Errorf("Folds=1 still cross-validated: %v", b.Models[0].Stats)
+	}
+}
+
+func TestTrainOptionErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 100)
+	tests := []struct {
+		opt  Options
+		want string
+	}{
+		{Options{}, "Options.Kernel"},
+		{Options{Kernel: "synth", Model: "svm"}, "Options.Model"},
+		{Options{Kernel: "synth", Folds: -2}, "Options.Folds"},
+		{Options{Kernel: "synth", GBRT: GBRTOptions{MaxDepth: -1}}, "GBRTOptions.MaxDepth"},
+		{Options{Kernel: "nothing"}, "no dataset files"},
+	}
+	for _, tt := range tests {
+		if _, _, err := Train(dir, tt.opt); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Train(%+v): err = %v, want one mentioning %q", tt.opt, err, tt.want)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	p := synthPlatform("Only GPU", 16)
+	writeSynth(t, dir, p, 4, 300)
+	_, rows, err := record.ReadFile(filepath.Join(dir, "synth", p.Slug(), "run.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := 0
+	for _, r := range rows {
+		if r.Status == record.StatusOK {
+			ok++
+		}
+	}
+	tests := []struct {
+		name     string
+		opt      LoadOptions
+		wantRows int
+	}{
+		{"ignore", LoadOptions{}, ok},
+		{"zeta", LoadOptions{Invalid: InvalidZeta}, len(rows)},
+	}
+	for _, tt := range tests {
+		d, err := LoadWith(dir, "synth", tt.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Len() != tt.wantRows {
+			t.Errorf("%s: %d rows, want %d", tt.name, d.Len(), tt.wantRows)
+		}
+		if got, want := len(d.Features), len(synthTasks)+len(synthParams)+len(features.PlatformNames()); got != want {
+			t.Errorf("%s: %d features, want %d", tt.name, got, want)
+		}
+		for i, s := range d.Samples {
+			row := d.Row(i)
+			if row[0] != float64(s.Task[0]) || row[2] != float64(s.Config[0]) {
+				t.Fatalf("%s: row %d = %v, want task %v config %v first", tt.name, i, row, s.Task, s.Config)
+			}
+			switch {
+			case s.Measured() && math.Abs(d.Y[i]-math.Log(s.RefTimeNs/s.TimeNs)) > 1e-12:
+				t.Fatalf("%s: row %d: y = %v, want ln(ref/t) = %v", tt.name, i, d.Y[i], math.Log(s.RefTimeNs/s.TimeNs))
+			case !s.Measured() && d.Y[i] != DefaultZeta:
+				t.Fatalf("%s: invalid row %d: y = %v, want %v", tt.name, i, d.Y[i], DefaultZeta)
+			}
+		}
+	}
+}
+
+func TestLoadMismatch(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*record.Meta)
+		want   string
+	}{
+		{"version", func(m *record.Meta) { m.KernelVersion = "v2" }, "kernel version"},
+		{"tasks", func(m *record.Meta) { m.TaskNames = []string{"height", "width"} }, "task names"},
+		{"params", func(m *record.Meta) {
+			m.Params = append([]features.Param{}, synthParams...)
+			m.Params[1] = features.Param{Name: "unroll", Values: []int{1, 2}}
+		}, "parameters"},
+		{"reference", func(m *record.Meta) { m.Reference = features.Config{16, 1, 1} }, "reference"},
+		{"kernel", func(m *record.Meta) { m.Kernel = "other" }, "holds kernel"},
+	}
+	for _, tt := range tests {
+		dir := t.TempDir()
+		writeSynth(t, dir, synthPlatform("A GPU", 16), 5, 50)
+		meta := synthMeta(synthPlatform("B GPU", 16))
+		tt.change(&meta)
+		sub := filepath.Join(dir, "synth", "b-gpu")
+		os.MkdirAll(sub, 0o755)
+		w, err := record.NewWriter(filepath.Join(sub, "run.arrow"), meta, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Load(dir, "synth")
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "b-gpu") {
+			t.Errorf("%s: err = %v, want one naming %q and the file", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestCrossValidateGroups(t *testing.T) {
+	// The same (task, config) on two platforms must land in one fold.
+	d := &Data{Features: []string{"x"}}
+	for i := 0; i < 40; i++ {
+		for p := 0; p < 2; p++ {
+			d.Samples = append(d.Samples, Sample{Task: features.Task{i % 4}, Config: features.Config{i}, Platform: p})
+			d.X = append(d.X, float64(i))
+			d.Y = append(d.Y, 0)
+		}
+	}
+	fold, err := assignFolds(d, 5, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := make([]int, 5)
+	for i := 0; i < len(fold); i += 2 {
+		if fold[i] != fold[i+1] {
+			t.Errorf("rows %d and %d share (task, config) but sit in folds %d and %d", i, i+1, fold[i], fold[i+1])
+		}
+		count[fold[i]]++
+	}
+	for k, c := range count {
+		if c != 8 {
+			t.Errorf("fold %d holds %d groups, want 8", k, c)
+		}
+	}
+	if _, err := CrossValidate(d, 1, GBRTOptions{}, 0); err == nil {
+		t.Error("CrossValidate with 1 fold succeeded, want an error")
+	}
+	if _, err := assignFolds(d, 41, 0); err == nil {
+		t.Error("41 folds over 40 groups succeeded, want an error")
+	}
+}
+
+func TestSpearman(t *testing.T) {
+	tests := []struct {
+		a, b   []float64
+		want   float64
+		wantOK bool
+	}{
+		{[]float64{1, 2, 3, 4}, []float64{10, 20, 30, 40}, 1, true},
+		{[]float64{1, 2, 3, 4}, []float64{4, 3, 2, 1}, -1, true},
+		{[]float64{1, 1, 1}, []float64{1, 2, 3}, 0, true},
+		{[]float64{1, 2, 3}, []float64{5, 5, 5}, 0, false},
+		{[]float64{1, 2, 2, 3}, []float64{1, 2, 3, 4}, 0.9486832980505138, true},
+	}
+	for _, tt := range tests {
+		got, ok := spearman(tt.a, tt.b)
+		if ok != tt.wantOK || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("spearman(%v, %v) = %v, %v; want %v, %v", tt.a, tt.b, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
