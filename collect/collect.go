@@ -1,0 +1,387 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/augur-tuning/augur/collect/opencl"
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+)
+
+// sampleStream is the PCG stream of the configuration sample; the tasks'
+// input data use other streams of the same seed.
+const sampleStream = 0x5a3d1e
+
+// Summary reports one Run.
+type Summary struct {
+	// Path is the file written, or "" when there was nothing new to
+	// measure.
+	Path     string
+	Platform features.Platform
+	// Counts holds the number of rows written, by status.
+	Counts map[record.Status]int
+	// Skipped is the number of (task, config) pairs found already
+	// recorded by earlier runs.
+	Skipped int
+	// TaskErrors describes each task skipped because its arguments could
+	// not be set up or its reference configuration failed.
+	TaskErrors []string
+	// Programs is the number of programs compiled successfully.
+	Programs int
+	// Wall is the run's elapsed time; DeviceBusy the device time spent in
+	// kernels and transfers, from profiling events.
+	Wall       time.Duration
+	DeviceBusy time.Duration
+}
+
+// Rows is the number of rows written.
+func (s *Summary) Rows() int {
+	n := 0
+	for _, c := range s.Counts {
+		n += c
+	}
+	return n
+}
+
+// BusyPercent is the device's busy time as a percentage of the wall time:
+// how much of the run measured, rather than compiled or waited.
+func (s *Summary) BusyPercent() float64 {
+	if s.Wall <= 0 {
+		return 0
+	}
+	return 100 * float64(s.DeviceBusy) / float64(s.Wall)
+}
+
+// ListDevices describes every OpenCL device, in the order Options.Device
+// indexes.
+func ListDevices() ([]features.Platform, error) {
+	devs, err := opencl.Devices()
+	if err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	out := make([]features.Platform, len(devs))
+	for i, d := range devs {
+		out[i] = d.Platform()
+	}
+	return out, nil
+}
+
+// Run measures kernel k on the device opt.Device and writes the rows to
+// <outDir>/<k.Name>/<platform slug>/run-<UTC time>.arrow (see the package
+// documentation for the steps). Pairs recorded in that directory by
+// earlier runs of the same kernel version are skipped. Failed measurements
+// are rows; Run returns an error only for invalid options and
+// infrastructure faults: no device, an unwritable directory, a cancelled
+// ctx. The file is closed properly in every case, so what was measured is
+// kept, and the Summary is returned along with any such error.
+func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*Summary, error) {
+	began := time.Now()
+	opt, smp, err := opt.resolve()
+	if err != nil {
+		return nil, err
+	}
+	shapes := opt.Tasks
+	if shapes == nil {
+		shapes = k.Tasks
+	}
+	if err := checkTasks(k, shapes); err != nil {
+		return nil, err
+	}
+	e, err := openEngine(k, opt)
+	if err != nil {
+		return nil, err
+	}
+	sum := &Summary{Platform: e.plat, Counts: e.counts}
+	dir := filepath.Join(outDir, k.Name, e.plat.Slug())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, errors.Join(fmt.Errorf("collect: %w", err), e.close())
+	}
+	done, refs, err := recorded(dir, k.Version())
+	if err != nil {
+		return nil, errors.Join(err, e.close())
+	}
+
+	rng := rand.New(rand.NewPCG(opt.Seed, sampleStream))
+	var configs []features.Config
+	if smp.all {
+		configs = k.Space.All()
+	} else {
+		configs = k.Space.Sample(rng, smp.n)
+	}
+
+	var w *record.Writer
+	e.sink = func(_ int, r record.Row) error {
+		if w == nil {
+			// The file is created with the first row, so that a run
+			// with nothing new leaves no empty file behind.
+			path := filepath.Join(dir, "run-"+time.Now().UTC().Format("20060102T150405.000Z")+".arrow")
+			var err error
+			w, err = record.NewWriter(path, meta(k, e.plat), opt.BatchRows)
+			if err != nil {
+				return fmt.Errorf("collect: %w", err)
+			}
+			sum.Path = path
+		}
+		if err := w.Write(r); err != nil {
+			return fmt.Errorf("collect: %w", err)
+		}
+		return nil
+	}
+
+	runErr := e.run(ctx, shapes, configs, done, refs, &sum.Skipped)
+	if w != nil {
+		if err := w.Close(); err != nil {
+			runErr = errors.Join(runErr, fmt.Errorf("collect: %w", err))
+		}
+	}
+	runErr = errors.Join(runErr, e.close())
+	sum.TaskErrors = e.taskErrors
+	sum.Programs = e.builds
+	sum.DeviceBusy = time.Duration(e.busyNs)
+	sum.Wall = time.Since(began)
+	return sum, runErr
+}
+
+// Measure times configs on one task on the device opt.Device and returns
+// their rows in the order of configs, writing nothing. The kernel's
+// reference is measured first, so that the rows carry RefTimeNs and
+// LogSpeedup; when it fails, Measure returns an error. Options.Tasks,
+// Sample and BatchRows are ignored.
+func Measure(ctx context.Context, k *datasets.Kernel, shape features.Task, configs []features.Config, opt Options) ([]record.Row, error) {
+	opt, _, err := opt.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTasks(k, []features.Task{shape}); err != nil {
+		return nil, err
+	}
+	for i, c := range configs {
+		if err := k.Space.Check(c); err != nil {
+			return nil, fmt.Errorf("collect: configuration %d: %w", i, err)
+		}
+	}
+	e, err := openEngine(k, opt)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]record.Row, len(configs))
+	e.sink = func(slot int, r record.Row) error {
+		if slot >= 0 {
+			rows[slot] = r
+		}
+		return nil
+	}
+	e.bar = newProgress(opt.Progress, len(configs)+1, k.Name)
+	err = e.measureTask(ctx, shape, configs)
+	e.bar.finish()
+	if len(e.taskErrors) > 0 && err == nil {
+		err = fmt.Errorf("collect: %s", e.taskErrors[0])
+	}
+	if err := errors.Join(err, e.close()); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// measureTask is Measure's work: the reference, then configs.
+func (e *engine) measureTask(ctx context.Context, shape features.Task, configs []features.Config) error {
+	t, err := e.addTask(shape)
+	if err != nil {
+		return fmt.Errorf("collect: set up task: %w", err)
+	}
+	refSlot := -1
+	for i, c := range configs {
+		if c.Equal(e.k.Reference) {
+			refSlot = i
+			break
+		}
+	}
+	ref, pruned := e.plan(t, e.k.Reference, refSlot)
+	if pruned != nil {
+		return fmt.Errorf("collect: reference %s: %s", e.k.Space.Format(e.k.Reference), pruned.Error)
+	}
+	if err := e.execute(ctx, e.groupPairs([]pair{ref})); err != nil || t.failed {
+		return err
+	}
+	var pairs []pair
+	for i, c := range configs {
+		if i == refSlot {
+			continue
+		}
+		p, pruned := e.plan(t, c, i)
+		if pruned != nil {
+			if err := e.emit(i, *pruned); err != nil {
+				return err
+			}
+			continue
+		}
+		pairs = append(pairs, p)
+	}
+	return e.execute(ctx, e.groupPairs(pairs))
+}
+
+// run is Run's work: references first, then every (task, config) pair not
+// in done.
+func (e *engine) run(ctx context.Context, shapes []features.Task, configs []features.Config,
+	done map[string]bool, refs map[features.TaskKey]float64, skipped *int) error {
+	// Count the work first, so that tasks with nothing left are not even
+	// set up (their expected outputs can take a while to compute).
+	type todo struct {
+		shape   features.Task
+		configs []features.Config
+		refNs   float64
+	}
+	var work []todo
+	total := 0
+	for _, s := range shapes {
+		td := todo{shape: s, refNs: refs[s.Key()]}
+		for _, c := range configs {
+			if c.Equal(e.k.Reference) {
+				continue
+			}
+			if done[pairKey(s, c)] {
+				*skipped++
+				continue
+			}
+			td.configs = append(td.configs, c)
+		}
+		if td.refNs > 0 {
+			*skipped++ // the reference row itself
+		}
+		if len(td.configs) == 0 && td.refNs > 0 {
+			continue
+		}
+		total += len(td.configs)
+		if td.refNs == 0 {
+			total++
+		}
+		work = append(work, td)
+	}
+	e.bar = newProgress(e.opt.Progress, total, e.k.Name)
+	defer e.bar.finish()
+
+	// Phase 1: set up the tasks and time the references not yet known.
+	var refPairs []pair
+	for _, td := range work {
+		t, err := e.addTask(td.shape)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("collect: interrupted: %w", ctx.Err())
+			}
+			t.failed = true
+			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: set up: %v", features.FormatTask(e.k.TaskNames, td.shape), err))
+			continue
+		}
+		t.refNs = td.refNs
+		if t.refNs > 0 {
+			continue
+		}
+		p, pruned := e.plan(t, e.k.Reference, -1)
+		if pruned != nil {
+			t.failed = true
+			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s: %s",
+				features.FormatTask(e.k.TaskNames, td.shape), e.k.Space.Format(e.k.Reference), pruned.Error))
+			if err := e.emit(-1, *pruned); err != nil {
+				return err
+			}
+			continue
+		}
+		refPairs = append(refPairs, p)
+	}
+	if err := e.execute(ctx, e.groupPairs(refPairs)); err != nil {
+		return err
+	}
+
+	// Phase 2: every other pair, configuration-major so that tasks sharing
+	// build options sit next to each other before grouping.
+	var pairs []pair
+	for i, td := range work {
+		t := e.tasks[i]
+		if t.failed {
+			e.bar.add(len(td.configs))
+		}
+	}
+	for _, c := range configs {
+		for i, td := range work {
+			t := e.tasks[i]
+			if t.failed || c.Equal(e.k.Reference) || done[pairKey(td.shape, c)] {
+				continue
+			}
+			p, pruned := e.plan(t, c, -1)
+			if pruned != nil {
+				if err := e.emit(-1, *pruned); err != nil {
+					return err
+				}
+				continue
+			}
+			pairs = append(pairs, p)
+		}
+	}
+	return e.execute(ctx, e.groupPairs(pairs))
+}
+
+// checkTasks checks every shape with the kernel's CheckTask.
+func checkTasks(k *datasets.Kernel, shapes []features.Task) error {
+	if len(shapes) == 0 {
+		return fmt.Errorf("collect: no tasks to measure for kernel %s", k.Name)
+	}
+	for _, s := range shapes {
+		if len(s) != len(k.TaskNames) {
+			return fmt.Errorf("collect: task %v has %d values, kernel %s wants %d (%v)", s, len(s), k.Name, len(k.TaskNames), k.TaskNames)
+		}
+		if k.CheckTask != nil {
+			if err := k.CheckTask(s); err != nil {
+				return fmt.Errorf("collect: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// meta describes the file Run writes.
+func meta(k *datasets.Kernel, p features.Platform) record.Meta {
+	return record.Meta{
+		Kernel:        k.Name,
+		KernelVersion: k.Version(),
+		Platform:      p,
+		AugurVersion:  features.Version,
+		Created:       time.Now().UTC(),
+		TaskNames:     k.TaskNames,
+		Params:        k.Space.Params,
+		Constraints:   k.Space.Constraints,
+		Reference:     k.Reference,
+		Source:        "collect",
+	}
+}
+
+// recorded reads the files of earlier runs in dir and returns the pairs
+// they hold for kernel version version and the reference time of each task.
+func recorded(dir, version string) (map[string]bool, map[features.TaskKey]float64, error) {
+	files, err := record.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("collect: resume from %s: %w", dir, err)
+	}
+	done := map[string]bool{}
+	refs := map[features.TaskKey]float64{}
+	for _, f := range files {
+		if f.Meta.KernelVersion != version {
+			continue
+		}
+		for _, r := range f.Rows {
+			done[pairKey(r.Task, r.Config)] = true
+			if r.Config.Equal(f.Meta.Reference) && r.Status == record.StatusOK {
+				refs[r.Task.Key()] = r.TimeNs
+			} else if _, ok := refs[r.Task.Key()]; !ok && r.RefTimeNs > 0 {
+				refs[r.Task.Key()] = r.RefTimeNs
+			}
+		}
+	}
+	return done, refs, nil
+}

@@ -1,0 +1,31 @@
+// Package collect is augur's measurement engine: it times configurations of
+// a kernel family (datasets.Kernel) on an OpenCL device and writes one row
+// per (task, config) to an Arrow file that train reads.
+//
+// Run works in this order, so that the device's time goes to measuring and
+// nothing it cannot run is ever compiled:
+//
+//  1. query the device (collect/opencl);
+//  2. per task, time the kernel's Reference configuration first; its median
+//     time is the reference every other row's log_speedup is taken against;
+//  3. prune configurations that break the device's limits (work-group size,
+//     work-item sizes, local memory) before compiling them;
+//  4. compile in a bounded worker pool, once per distinct program (pairs with
+//     the same kernel.Options share one); on a GPU the pool compiles the next
+//     batch while the device times the current one, on a CPU device it
+//     compiles a batch and then stands idle while the batch is timed, because
+//     compiler and kernel would otherwise share the cores;
+//  5. run one warm-up and Repeats timed runs, timed with profiling events;
+//  6. verify the output against the kernel's plain-Go implementation;
+//  7. write the rows with collect/record, in bounded record batches.
+//
+// A configuration that fails to compile, hits a resource limit, fails to
+// launch, times out or computes a wrong answer is recorded with that status:
+// a failed measurement is data. Only infrastructure faults (no device, an
+// unwritable directory, a cancelled context) make Run return an error, and
+// even then the rows measured so far are kept in a properly closed file.
+//
+// Run resumes: rows already recorded for the same kernel version under the
+// same directory are skipped, and their reference times reused. Measure
+// times a list of configurations on one task without writing anything.
+package collect

@@ -1,0 +1,426 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/augur-tuning/augur/collect/opencl"
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+)
+
+// batchFactor sets how many programs one compile batch holds: batchFactor
+// per worker. At most two batches are alive at once, which bounds the
+// memory held in compiled programs whatever the length of the run.
+const batchFactor = 4
+
+// maxErrorBytes bounds the error text of one row; build logs can run to
+// megabytes and the first lines name the fault.
+const maxErrorBytes = 2000
+
+// task is one shape with its arguments bound on the device and its
+// expected output.
+type task struct {
+	shape features.Task
+	args  *opencl.Args
+	want  []float32
+	got   []float32
+	// refNs is the reference configuration's median time on this task, in
+	// nanoseconds; 0 until known.
+	refNs float64
+	// failed is set when the task's setup or reference failed; its other
+	// configurations are then not measured.
+	failed bool
+}
+
+// pair is one (task, config) to measure.
+type pair struct {
+	task   *task
+	config features.Config
+	launch datasets.Launch
+	isRef  bool
+	// slot is where Measure returns the row; Run does not use it.
+	slot int
+}
+
+// group is the pairs that share one program: the same build options.
+type group struct {
+	options   string
+	pairs     []pair
+	prog      *opencl.Program
+	err       error
+	compileMs float64
+}
+
+// engine measures pairs on one device. Only one goroutine drives the
+// device; compile workers touch nothing but their groups.
+type engine struct {
+	k      *datasets.Kernel
+	opt    Options
+	plat   features.Platform
+	sess   *opencl.Session
+	tasks  []*task
+	sink   func(slot int, r record.Row) error
+	bar    progress
+	times  []float64
+	busyNs float64
+	builds int
+	counts map[record.Status]int
+	// taskErrors lists the tasks skipped because their setup or reference
+	// failed.
+	taskErrors []string
+}
+
+// openEngine opens a session on the device opt.Device.
+func openEngine(k *datasets.Kernel, opt Options) (*engine, error) {
+	devs, err := opencl.Devices()
+	if err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	if opt.Device >= len(devs) {
+		return nil, fmt.Errorf("collect: Device must be in [0, %d], got %d", len(devs)-1, opt.Device)
+	}
+	dev := devs[opt.Device]
+	sess, err := dev.Open()
+	if err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	return &engine{
+		k: k, opt: opt, plat: dev.Platform(), sess: sess,
+		counts: map[record.Status]int{},
+	}, nil
+}
+
+// close releases every task's buffers and the session.
+func (e *engine) close() error {
+	for _, t := range e.tasks {
+		if t.args != nil {
+			t.args.Release()
+		}
+	}
+	if err := e.sess.Close(); err != nil {
+		return fmt.Errorf("collect: %w", err)
+	}
+	return nil
+}
+
+// addTask binds a shape's arguments and computes its expected output. Its
+// input data come from a stream of Seed chosen by the shape, so that a
+// shape gets the same data in every run.
+func (e *engine) addTask(shape features.Task) (*task, error) {
+	t := &task{shape: shape}
+	e.tasks = append(e.tasks, t)
+	rng := rand.New(rand.NewPCG(e.opt.Seed, taskStream(shape)))
+	args := e.k.Args(shape, rng)
+	t.want = e.k.Want(shape, args)
+	a, err := e.sess.Bind(args)
+	if err != nil {
+		return t, err
+	}
+	t.args = a
+	t.got = make([]float32, a.OutputLen())
+	e.busyNs += float64(a.UploadNs)
+	return t, nil
+}
+
+// taskStream hashes a shape (FNV-1a) into a PCG stream number.
+func taskStream(shape features.Task) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range shape {
+		h ^= uint64(v)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// plan returns the pair for (t, c), or the row that records why it will not
+// be compiled: the kernel's geometry rejects the shape, or the launch breaks
+// a limit of the device.
+func (e *engine) plan(t *task, c features.Config, slot int) (pair, *record.Row) {
+	p := pair{task: t, config: c, slot: slot, isRef: c.Equal(e.k.Reference)}
+	l, err := e.k.Geometry(t.shape, c)
+	if err == nil {
+		err = pruneReason(l, e.plat)
+	}
+	if err != nil {
+		r := e.row(p)
+		r.Status = record.StatusPruned
+		r.Error = err.Error()
+		return p, &r
+	}
+	p.launch = l
+	return p, nil
+}
+
+// pruneReason checks a launch against the device's limits, the constraints
+// that hold for every kernel on the device (Erdem et al., "Automatic
+// pruning of autotuning parameter space for OpenCL applications", 2016):
+// the work-group size, the work-items per dimension, the local memory, and
+// a global size that is a multiple of the work-group size.
+func pruneReason(l datasets.Launch, p features.Platform) error {
+	if l.Dims < 1 || l.Dims > 3 {
+		return fmt.Errorf("launch has %d dimensions, want 1 to 3", l.Dims)
+	}
+	if wg := l.WorkGroupSize(); wg > p.MaxWorkGroupSize {
+		return fmt.Errorf("work-group size %d exceeds the device's %d", wg, p.MaxWorkGroupSize)
+	}
+	for d := 0; d < l.Dims; d++ {
+		if l.Local[d] > p.MaxWorkItemSizes[d] {
+			return fmt.Errorf("work-group size %d in dimension %d exceeds the device's %d", l.Local[d], d, p.MaxWorkItemSizes[d])
+		}
+		if l.Local[d] > 0 && l.Global[d]%l.Local[d] != 0 {
+			return fmt.Errorf("global size %d in dimension %d is not a multiple of the work-group size %d", l.Global[d], d, l.Local[d])
+		}
+	}
+	if int64(l.LocalMemBytes) > p.LocalMemBytes {
+		return fmt.Errorf("local memory %d bytes exceeds the device's %d", l.LocalMemBytes, p.LocalMemBytes)
+	}
+	return nil
+}
+
+// row starts the row of p.
+func (e *engine) row(p pair) record.Row {
+	return record.Row{Task: p.task.shape, Config: p.config, RefTimeNs: p.task.refNs, LogSpeedup: math.NaN()}
+}
+
+// emit counts r and hands it to the sink.
+func (e *engine) emit(slot int, r record.Row) error {
+	e.counts[r.Status]++
+	e.bar.add(1)
+	return e.sink(slot, r)
+}
+
+// groupPairs gathers pairs by build options, in order of first appearance.
+func (e *engine) groupPairs(pairs []pair) []*group {
+	var groups []*group
+	index := map[string]*group{}
+	for _, p := range pairs {
+		opts := e.k.Options(p.task.shape, p.config)
+		g := index[opts]
+		if g == nil {
+			g = &group{options: opts}
+			index[opts] = g
+			groups = append(groups, g)
+		}
+		g.pairs = append(g.pairs, p)
+	}
+	return groups
+}
+
+// execute compiles and times groups in batches. On a GPU the next batch
+// compiles while the device times this one; on a CPU device compiling and
+// timing alternate, so that the compiler does not steal the cores the
+// kernel runs on. Every compile started is joined, and every program
+// released, before execute returns.
+func (e *engine) execute(ctx context.Context, groups []*group) error {
+	size := batchFactor * e.opt.Workers
+	var batches [][]*group
+	for i := 0; i < len(groups); i += size {
+		batches = append(batches, groups[i:min(i+size, len(groups))])
+	}
+	overlap := e.plat.Type != "cpu"
+	start := func(b []*group) <-chan struct{} {
+		done := make(chan struct{})
+		go func() {
+			e.compile(ctx, b)
+			close(done)
+		}()
+		return done
+	}
+	var next <-chan struct{}
+	if len(batches) > 0 {
+		next = start(batches[0])
+	}
+	for i, b := range batches {
+		<-next
+		next = nil
+		for _, g := range b {
+			if g.prog != nil {
+				e.builds++
+			}
+		}
+		if overlap && i+1 < len(batches) && ctx.Err() == nil {
+			next = start(batches[i+1])
+		}
+		err := e.timeBatch(ctx, b)
+		if err == nil && ctx.Err() != nil {
+			err = fmt.Errorf("collect: interrupted: %w", ctx.Err())
+		}
+		if err != nil {
+			if next != nil {
+				<-next
+				release(batches[i+1])
+			}
+			return err
+		}
+		if !overlap && i+1 < len(batches) {
+			next = start(batches[i+1])
+		}
+	}
+	return nil
+}
+
+// compile builds every group of a batch with at most Workers builds at a
+// time, and returns when all are done.
+func (e *engine) compile(ctx context.Context, batch []*group) {
+	jobs := make(chan *group)
+	var wg sync.WaitGroup
+	for range min(e.opt.Workers, len(batch)) {
+		wg.Go(func() {
+			for g := range jobs {
+				if err := ctx.Err(); err != nil {
+					// timeBatch sees the same cancellation and
+					// records nothing for this group.
+					g.err = err
+					continue
+				}
+				t0 := time.Now()
+				g.prog, g.err = e.sess.Build(e.k.Source, g.options, e.k.Entry)
+				g.compileMs = float64(time.Since(t0).Microseconds()) / 1000
+			}
+		})
+	}
+	for _, g := range batch {
+		jobs <- g
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// release frees the programs of a batch.
+func release(batch []*group) {
+	for _, g := range batch {
+		if g.prog != nil {
+			g.prog.Release()
+			g.prog = nil
+		}
+	}
+}
+
+// timeBatch measures every pair of a compiled batch and releases its
+// programs.
+func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
+	defer release(batch)
+	for _, g := range batch {
+		for _, p := range g.pairs {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("collect: interrupted: %w", err)
+			}
+			if p.task.failed {
+				continue
+			}
+			r := e.measure(g, p)
+			if p.isRef && r.Status != record.StatusOK {
+				p.task.failed = true
+				e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s failed: %s: %s",
+					features.FormatTask(e.k.TaskNames, p.task.shape), e.k.Space.Format(p.config), r.Status, r.Error))
+			}
+			if err := e.emit(p.slot, r); err != nil {
+				return err
+			}
+		}
+		if g.prog != nil {
+			g.prog.Release()
+			g.prog = nil
+		}
+	}
+	return nil
+}
+
+// measure runs one pair: a warm-up and Repeats timed runs, then verifies
+// the output of the last.
+func (e *engine) measure(g *group, p pair) record.Row {
+	r := e.row(p)
+	r.CompileMs = g.compileMs
+	fail := func(err error) record.Row {
+		r.Status = statusOf(err)
+		r.Error = excerpt(err.Error())
+		return r
+	}
+	if g.err != nil {
+		return fail(g.err)
+	}
+	t := p.task
+	if err := e.sess.ResetOutput(t.args); err != nil {
+		return fail(err)
+	}
+	timeoutNs := float64(e.opt.Timeout.Nanoseconds())
+	e.times = e.times[:0]
+	for run := 0; run <= e.opt.Repeats; run++ {
+		ns, err := e.sess.Run(g.prog, t.args, p.launch)
+		if err != nil {
+			return fail(err)
+		}
+		e.busyNs += float64(ns)
+		if float64(ns) > timeoutNs {
+			r.Status = record.StatusTimeout
+			r.Error = fmt.Sprintf("run %d took %v, over the %v timeout", run, time.Duration(ns), e.opt.Timeout)
+			return r
+		}
+		if run > 0 { // run 0 is the warm-up
+			e.times = append(e.times, float64(ns))
+		}
+	}
+	ns, err := e.sess.ReadOutput(t.args, t.got)
+	if err != nil {
+		return fail(err)
+	}
+	e.busyNs += float64(ns)
+	if err := verify(t.got, t.want, e.k.Tolerance); err != nil {
+		r.Status = record.StatusVerifyError
+		r.Error = err.Error()
+		return r
+	}
+	r.Status = record.StatusOK
+	r.Repeats = len(e.times)
+	r.TimeNs, r.TimeMinNs, r.TimeCV = summarize(e.times)
+	if p.isRef && t.refNs == 0 {
+		t.refNs = r.TimeNs
+	}
+	r.RefTimeNs = t.refNs
+	if t.refNs > 0 {
+		r.LogSpeedup = math.Log(t.refNs / r.TimeNs)
+	}
+	return r
+}
+
+// statusOf maps an OpenCL failure to the row status that records it.
+func statusOf(err error) record.Status {
+	switch opencl.KindOf(err) {
+	case opencl.BuildFailed:
+		return record.StatusCompileError
+	case opencl.ResourceLimit:
+		return record.StatusResourceLimit
+	default:
+		return record.StatusLaunchError
+	}
+}
+
+// excerpt cuts s to maxErrorBytes.
+func excerpt(s string) string {
+	if len(s) <= maxErrorBytes {
+		return s
+	}
+	return s[:maxErrorBytes] + "..."
+}
+
+// pairKey is a (task, config) as a map key.
+func pairKey(t features.Task, c features.Config) string {
+	b := make([]byte, 0, 8*(len(t)+len(c)))
+	for _, v := range t {
+		b = strconv.AppendInt(b, int64(v), 10)
+		b = append(b, ',')
+	}
+	b = append(b, '|')
+	for _, v := range c {
+		b = strconv.AppendInt(b, int64(v), 10)
+		b = append(b, ',')
+	}
+	return string(b)
+}

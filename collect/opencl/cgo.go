@@ -1,0 +1,133 @@
+package opencl
+
+// #cgo linux pkg-config: OpenCL
+// #cgo darwin LDFLAGS: -framework OpenCL
+// #include "augur_cl.h"
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/jgillich/go-opencl/cl"
+)
+
+// The binding keeps its OpenCL handles in unexported fields. cl.Device and
+// cl.Kernel (at the version go.mod pins) hold the handle as their first
+// field, so a pointer to either is a pointer to its handle. The tests check
+// the queries made through these handles, so a binding whose layout changes
+// fails them instead of reading garbage.
+
+func deviceID(d *cl.Device) C.cl_device_id { return *(*C.cl_device_id)(unsafe.Pointer(d)) }
+
+func kernelID(k *cl.Kernel) C.cl_kernel { return *(*C.cl_kernel)(unsafe.Pointer(k)) }
+
+func infoString(d *cl.Device, param C.cl_device_info) (string, error) {
+	var n C.size_t
+	if rc := C.clGetDeviceInfo(deviceID(d), param, 0, nil, &n); rc != C.CL_SUCCESS {
+		return "", cl.ErrOther(rc)
+	}
+	if n == 0 {
+		return "", nil
+	}
+	buf := make([]byte, n)
+	if rc := C.clGetDeviceInfo(deviceID(d), param, n, unsafe.Pointer(&buf[0]), nil); rc != C.CL_SUCCESS {
+		return "", cl.ErrOther(rc)
+	}
+	// The answer is NUL-terminated.
+	for i, b := range buf {
+		if b == 0 {
+			buf = buf[:i]
+			break
+		}
+	}
+	return string(buf), nil
+}
+
+func infoUint(d *cl.Device, param C.cl_device_info) (uint64, error) {
+	var v C.cl_uint
+	rc := C.clGetDeviceInfo(deviceID(d), param, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), nil)
+	if rc != C.CL_SUCCESS {
+		return 0, cl.ErrOther(rc)
+	}
+	return uint64(v), nil
+}
+
+func infoUlong(d *cl.Device, param C.cl_device_info) (uint64, error) {
+	var v C.cl_ulong
+	rc := C.clGetDeviceInfo(deviceID(d), param, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), nil)
+	if rc != C.CL_SUCCESS {
+		return 0, cl.ErrOther(rc)
+	}
+	return uint64(v), nil
+}
+
+func infoSize(d *cl.Device, param C.cl_device_info) (uint64, error) {
+	var v C.size_t
+	rc := C.clGetDeviceInfo(deviceID(d), param, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), nil)
+	if rc != C.CL_SUCCESS {
+		return 0, cl.ErrOther(rc)
+	}
+	return uint64(v), nil
+}
+
+func infoBool(d *cl.Device, param C.cl_device_info) (bool, error) {
+	var v C.cl_bool
+	rc := C.clGetDeviceInfo(deviceID(d), param, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), nil)
+	if rc != C.CL_SUCCESS {
+		return false, cl.ErrOther(rc)
+	}
+	return v == C.CL_TRUE, nil
+}
+
+// maxWorkItemSizes reads CL_DEVICE_MAX_WORK_ITEM_SIZES. Dimensions past
+// the device's count (fewer than 3 is legal) are reported as 1.
+func maxWorkItemSizes(d *cl.Device) ([3]int, error) {
+	out := [3]int{1, 1, 1}
+	dims, err := infoUint(d, C.CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)
+	if err != nil {
+		return out, err
+	}
+	dims = min(dims, 16)
+	var sizes [16]C.size_t
+	rc := C.clGetDeviceInfo(deviceID(d), C.CL_DEVICE_MAX_WORK_ITEM_SIZES,
+		C.size_t(uintptr(dims)*unsafe.Sizeof(sizes[0])), unsafe.Pointer(&sizes[0]), nil)
+	if rc != C.CL_SUCCESS {
+		return out, cl.ErrOther(rc)
+	}
+	for i := 0; i < int(min(dims, 3)); i++ {
+		out[i] = int(sizes[i])
+	}
+	return out, nil
+}
+
+// kernelLocalMem returns CL_KERNEL_LOCAL_MEM_SIZE: the local memory, in
+// bytes, the compiled kernel uses on the device, which go-opencl does not
+// expose.
+func kernelLocalMem(k *cl.Kernel, d *cl.Device) (int64, error) {
+	var v C.cl_ulong
+	rc := C.clGetKernelWorkGroupInfo(kernelID(k), deviceID(d), C.CL_KERNEL_LOCAL_MEM_SIZE,
+		C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), nil)
+	if rc != C.CL_SUCCESS {
+		return 0, cl.ErrOther(rc)
+	}
+	return int64(v), nil
+}
+
+// deviceType reads CL_DEVICE_TYPE as "gpu", "cpu", "accelerator" or
+// "other".
+func deviceType(d *cl.Device) (string, error) {
+	var v C.cl_device_type
+	rc := C.clGetDeviceInfo(deviceID(d), C.CL_DEVICE_TYPE, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), nil)
+	if rc != C.CL_SUCCESS {
+		return "", cl.ErrOther(rc)
+	}
+	switch {
+	case v&C.CL_DEVICE_TYPE_GPU != 0:
+		return "gpu", nil
+	case v&C.CL_DEVICE_TYPE_CPU != 0:
+		return "cpu", nil
+	case v&C.CL_DEVICE_TYPE_ACCELERATOR != 0:
+		return "accelerator", nil
+	}
+	return "other", nil
+}

@@ -1,0 +1,274 @@
+package opencl
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/jgillich/go-opencl/cl"
+)
+
+// Session is an OpenCL context and an in-order command queue with
+// profiling enabled on one device. Build may be called from several
+// goroutines at once (OpenCL makes program creation and building
+// thread-safe); Bind, Run, ResetOutput and ReadOutput drive the single
+// queue and must be called from one goroutine at a time.
+type Session struct {
+	dev   Device
+	ctx   *cl.Context
+	queue *cl.CommandQueue
+}
+
+// Open creates a context and a profiling command queue on d.
+func (d Device) Open() (*Session, error) {
+	ctx, err := cl.CreateContext([]*cl.Device{d.dev})
+	if err != nil {
+		return nil, fmt.Errorf("opencl: create context on %s: %w", d, err)
+	}
+	q, err := ctx.CreateCommandQueue(d.dev, cl.CommandQueueProfilingEnable)
+	if err != nil {
+		ctx.Release()
+		return nil, fmt.Errorf("opencl: create queue on %s: %w", d, err)
+	}
+	return &Session{dev: d, ctx: ctx, queue: q}, nil
+}
+
+// Device returns the session's device.
+func (s *Session) Device() Device { return s.dev }
+
+// Close waits for the queue to drain and releases the queue and context.
+// Programs and Args made by the session must be released first.
+func (s *Session) Close() error {
+	if s.queue == nil {
+		return nil
+	}
+	err := s.queue.Finish()
+	s.queue.Release()
+	s.ctx.Release()
+	s.queue, s.ctx = nil, nil
+	if err != nil {
+		return fmt.Errorf("opencl: finish queue: %w", err)
+	}
+	return nil
+}
+
+// Program is a built program and its one kernel, with the limits the
+// compiler reported for that kernel on the session's device.
+type Program struct {
+	prog   *cl.Program
+	kernel *cl.Kernel
+	// WorkGroupSize is CL_KERNEL_WORK_GROUP_SIZE: the largest work-group
+	// this kernel can be launched with, often below the device's maximum
+	// because of the registers or local memory it uses.
+	WorkGroupSize int
+	// LocalMemBytes is CL_KERNEL_LOCAL_MEM_SIZE: the local memory the
+	// kernel uses, in bytes.
+	LocalMemBytes int64
+}
+
+// Release frees the kernel and the program. It is safe to call twice.
+func (p *Program) Release() {
+	if p.kernel != nil {
+		p.kernel.Release()
+		p.kernel = nil
+	}
+	if p.prog != nil {
+		p.prog.Release()
+		p.prog = nil
+	}
+}
+
+// Build compiles source with the compiler options and creates the kernel
+// named entry. Any failure is an *Error of Kind BuildFailed, with the build
+// log in Error.Log when the compiler produced one.
+func (s *Session) Build(source, options, entry string) (*Program, error) {
+	prog, err := s.ctx.CreateProgramWithSource([]string{source})
+	if err != nil {
+		return nil, &Error{Kind: BuildFailed, Op: "create program", Err: err}
+	}
+	if err := prog.BuildProgram([]*cl.Device{s.dev.dev}, options); err != nil {
+		prog.Release()
+		e := &Error{Kind: BuildFailed, Op: "build", Err: err}
+		var be cl.BuildError
+		if errors.As(err, &be) {
+			e.Log = string(be)
+			if e.Log == "" {
+				e.Log = "build failed with an empty log"
+			}
+		}
+		return nil, e
+	}
+	k, err := prog.CreateKernel(entry)
+	if err != nil {
+		prog.Release()
+		return nil, &Error{Kind: BuildFailed, Op: "create kernel " + entry, Err: err}
+	}
+	p := &Program{prog: prog, kernel: k}
+	if p.WorkGroupSize, err = k.WorkGroupSize(s.dev.dev); err != nil {
+		p.Release()
+		return nil, &Error{Kind: BuildFailed, Op: "query kernel work-group size", Err: err}
+	}
+	if p.LocalMemBytes, err = kernelLocalMem(k, s.dev.dev); err != nil {
+		p.Release()
+		return nil, &Error{Kind: BuildFailed, Op: "query kernel local memory", Err: err}
+	}
+	return p, nil
+}
+
+// Args are a task's kernel arguments bound to device buffers. The inputs
+// are uploaded once and shared by every configuration run on the task.
+type Args struct {
+	vals   []any // one per kernel argument: *cl.MemObject or int32
+	bufs   []*cl.MemObject
+	out    *cl.MemObject
+	outLen int
+	// UploadNs is the device time the input uploads took, in nanoseconds.
+	UploadNs int64
+}
+
+// Release frees the buffers. It is safe to call twice.
+func (a *Args) Release() {
+	for _, b := range a.bufs {
+		b.Release()
+	}
+	a.bufs, a.vals, a.out = nil, nil, nil
+}
+
+// OutputLen is the number of floats in the Output argument.
+func (a *Args) OutputLen() int { return a.outLen }
+
+// Bind creates a buffer for each Input and Output argument, uploads the
+// inputs and waits for the uploads to finish. args must hold exactly one
+// Output.
+func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
+	a := &Args{vals: make([]any, len(args))}
+	fail := func(err error) (*Args, error) {
+		a.Release()
+		return nil, err
+	}
+	for i, arg := range args {
+		switch arg.Kind {
+		case datasets.Input:
+			if len(arg.Data) == 0 {
+				return fail(fmt.Errorf("opencl: argument %d (%s) is an empty input", i, arg.Name))
+			}
+			b, err := s.ctx.CreateEmptyBuffer(cl.MemReadOnly, 4*len(arg.Data))
+			if err != nil {
+				return fail(wrap("create buffer "+arg.Name, err))
+			}
+			a.bufs = append(a.bufs, b)
+			ev, err := s.queue.EnqueueWriteBufferFloat32(b, true, 0, arg.Data, nil)
+			if err != nil {
+				ev.Release()
+				return fail(wrap("upload "+arg.Name, err))
+			}
+			ns, _ := elapsed(ev)
+			ev.Release()
+			a.UploadNs += ns
+			a.vals[i] = b
+		case datasets.Output:
+			if a.out != nil {
+				return fail(fmt.Errorf("opencl: argument %d (%s) is a second output; one is supported", i, arg.Name))
+			}
+			if arg.Len <= 0 {
+				return fail(fmt.Errorf("opencl: output %s has length %d, want > 0", arg.Name, arg.Len))
+			}
+			b, err := s.ctx.CreateEmptyBuffer(cl.MemWriteOnly, 4*arg.Len)
+			if err != nil {
+				return fail(wrap("create buffer "+arg.Name, err))
+			}
+			a.bufs = append(a.bufs, b)
+			a.out, a.outLen = b, arg.Len
+			a.vals[i] = b
+		case datasets.Int32:
+			a.vals[i] = arg.Int
+		default:
+			return fail(fmt.Errorf("opencl: argument %d (%s) has unknown kind %d", i, arg.Name, arg.Kind))
+		}
+	}
+	if a.out == nil {
+		return fail(errors.New("opencl: arguments hold no Output"))
+	}
+	return a, nil
+}
+
+// ResetOutput fills the output buffer with NaN, so that a configuration
+// that leaves part of the output unwritten fails verification instead of
+// passing on the previous configuration's results.
+func (s *Session) ResetOutput(a *Args) error {
+	nan := float32(math.NaN())
+	ev, err := s.queue.EnqueueFillBuffer(a.out, unsafe.Pointer(&nan), 4, 0, 4*a.outLen, nil)
+	if err == nil {
+		err = cl.WaitForEvents([]*cl.Event{ev})
+	}
+	ev.Release()
+	return wrap("reset output", err)
+}
+
+// Run launches p once with a's arguments and the launch geometry, waits for
+// it, and returns its execution time in nanoseconds from the profiling
+// events (END - START). A launch the compiled kernel cannot take (a
+// work-group above Program.WorkGroupSize) fails with ResourceLimit before
+// anything is enqueued.
+func (s *Session) Run(p *Program, a *Args, l datasets.Launch) (int64, error) {
+	if l.Dims < 1 || l.Dims > 3 {
+		return 0, &Error{Kind: LaunchFailed, Op: fmt.Sprintf("launch with %d dimensions, want 1 to 3", l.Dims)}
+	}
+	if wg := l.WorkGroupSize(); wg > p.WorkGroupSize {
+		return 0, &Error{Kind: ResourceLimit, Op: fmt.Sprintf("work-group size %d exceeds the compiled kernel's limit %d", wg, p.WorkGroupSize)}
+	}
+	if lim := s.dev.info.LocalMemBytes; p.LocalMemBytes > lim {
+		return 0, &Error{Kind: ResourceLimit, Op: fmt.Sprintf("kernel uses %d bytes of local memory, device has %d", p.LocalMemBytes, lim)}
+	}
+	if err := p.kernel.SetArgs(a.vals...); err != nil {
+		return 0, wrap("set arguments", err)
+	}
+	global := l.Global[:l.Dims]
+	local := l.Local[:l.Dims]
+	if l.WorkGroupSize() == 0 {
+		// No work-group size: let the driver choose.
+		local = nil
+	}
+	ev, err := s.queue.EnqueueNDRangeKernel(p.kernel, nil, global, local, nil)
+	if err != nil {
+		ev.Release()
+		return 0, wrap("enqueue kernel", err)
+	}
+	defer ev.Release()
+	if err := cl.WaitForEvents([]*cl.Event{ev}); err != nil {
+		return 0, wrap("run kernel", err)
+	}
+	ns, err := elapsed(ev)
+	return ns, wrap("read profiling times", err)
+}
+
+// ReadOutput copies the output buffer into dst (which must hold
+// Args.OutputLen floats) and returns the device time of the transfer in
+// nanoseconds.
+func (s *Session) ReadOutput(a *Args, dst []float32) (int64, error) {
+	if len(dst) != a.outLen {
+		return 0, fmt.Errorf("opencl: read output into %d floats, want %d", len(dst), a.outLen)
+	}
+	ev, err := s.queue.EnqueueReadBufferFloat32(a.out, true, 0, dst, nil)
+	defer ev.Release()
+	if err != nil {
+		return 0, wrap("read output", err)
+	}
+	ns, _ := elapsed(ev)
+	return ns, nil
+}
+
+// elapsed is END - START of a finished event, in nanoseconds.
+func elapsed(ev *cl.Event) (int64, error) {
+	start, err := ev.GetEventProfilingInfo(cl.ProfilingInfoCommandStart)
+	if err != nil {
+		return 0, err
+	}
+	end, err := ev.GetEventProfilingInfo(cl.ProfilingInfoCommandEnd)
+	if err != nil {
+		return 0, err
+	}
+	return end - start, nil
+}

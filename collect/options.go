@@ -1,0 +1,112 @@
+package collect
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// Defaults used for the zero values of Options.
+const (
+	DefaultSample    = "random:100"
+	DefaultRepeats   = 5
+	DefaultTimeout   = 10 * time.Second
+	DefaultBatchRows = 1024
+	// MaxRepeats bounds Options.Repeats.
+	MaxRepeats = 1000
+)
+
+// Options configure Run and Measure. The zero value of every field means
+// the documented default.
+type Options struct {
+	// Device is an index into opencl.Devices() (the order ListDevices
+	// prints). The default, 0, is the first device.
+	Device int
+	// Tasks are the shapes to measure; nil means the kernel's Tasks.
+	// Measure ignores it.
+	Tasks []features.Task
+	// Sample chooses the configurations: "all" for the whole space, or
+	// "random:N" for N distinct configurations drawn with Seed. "" means
+	// "random:100". Every task is measured on the same configurations, so
+	// that the data forms a grid and programs compiled for one shape are
+	// reused by another with the same build options. Measure ignores it.
+	Sample string
+	// Repeats is the number of timed runs after one warm-up run; 0 means
+	// 5. At most MaxRepeats.
+	Repeats int
+	// Seed seeds the sample and the kernels' input data.
+	Seed uint64
+	// Workers is the number of compile workers; 0 means GOMAXPROCS.
+	Workers int
+	// Timeout is the longest one kernel run may take; 0 means 10 s. The
+	// warm-up run is timed too, and a configuration whose warm-up exceeds
+	// the timeout is recorded as a timeout without further repeats.
+	// OpenCL cannot interrupt a running kernel, so a kernel that never
+	// ends still blocks the run.
+	Timeout time.Duration
+	// Progress receives a progress bar with ETA when it is a terminal; nil
+	// or anything else keeps Run quiet.
+	Progress io.Writer
+	// BatchRows is the number of rows of one Arrow record batch; 0 means
+	// 1024. Measure ignores it.
+	BatchRows int
+}
+
+// sampling is a parsed Options.Sample: all, or n random configurations.
+type sampling struct {
+	all bool
+	n   int
+}
+
+// resolve checks o and fills in the defaults.
+func (o Options) resolve() (Options, sampling, error) {
+	var s sampling
+	switch {
+	case o.Device < 0:
+		return o, s, fmt.Errorf("collect: Device must be >= 0, got %d", o.Device)
+	case o.Repeats < 0 || o.Repeats > MaxRepeats:
+		return o, s, fmt.Errorf("collect: Repeats must be in [0, %d], got %d", MaxRepeats, o.Repeats)
+	case o.Workers < 0:
+		return o, s, fmt.Errorf("collect: Workers must be >= 0, got %d", o.Workers)
+	case o.Timeout < 0:
+		return o, s, fmt.Errorf("collect: Timeout must be >= 0, got %v", o.Timeout)
+	case o.BatchRows < 0:
+		return o, s, fmt.Errorf("collect: BatchRows must be >= 0, got %d", o.BatchRows)
+	}
+	if o.Sample == "" {
+		o.Sample = DefaultSample
+	}
+	if o.Repeats == 0 {
+		o.Repeats = DefaultRepeats
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.BatchRows == 0 {
+		o.BatchRows = DefaultBatchRows
+	}
+	var err error
+	s, err = parseSample(o.Sample)
+	return o, s, err
+}
+
+func parseSample(text string) (sampling, error) {
+	if text == "all" {
+		return sampling{all: true}, nil
+	}
+	if rest, ok := strings.CutPrefix(text, "random:"); ok {
+		n, err := strconv.Atoi(rest)
+		if err == nil && n >= 1 {
+			return sampling{n: n}, nil
+		}
+	}
+	return sampling{}, fmt.Errorf("collect: Sample must be \"all\" or \"random:N\" with N >= 1, got %q", text)
+}

@@ -1,0 +1,35 @@
+package collect
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/augur-tuning/augur/collect/record"
+)
+
+// String prints the summary on one line: rows by status, what was skipped,
+// the wall time and how busy the device was.
+func (s *Summary) String() string {
+	var parts []string
+	statuses := make([]record.Status, 0, len(s.Counts))
+	for st := range s.Counts {
+		statuses = append(statuses, st)
+	}
+	slices.Sort(statuses)
+	for _, st := range statuses {
+		parts = append(parts, fmt.Sprintf("%s %d", st, s.Counts[st]))
+	}
+	path := s.Path
+	if path == "" {
+		path = "(nothing new)"
+	}
+	line := fmt.Sprintf("%s on %s: %d rows [%s], %d already recorded, %d programs, wall %s, device busy %.1f%%",
+		path, s.Platform.Slug(), s.Rows(), strings.Join(parts, ", "), s.Skipped, s.Programs,
+		s.Wall.Round(time.Millisecond), s.BusyPercent())
+	if len(s.TaskErrors) > 0 {
+		line += fmt.Sprintf("; %d shapes skipped: %s", len(s.TaskErrors), strings.Join(s.TaskErrors, "; "))
+	}
+	return line
+}
