@@ -110,9 +110,16 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 
 	rng := rand.New(rand.NewPCG(opt.Seed, sampleStream))
 	var configs []features.Config
-	if smp.all {
+	switch {
+	case opt.Configs != nil:
+		for _, c := range opt.Configs {
+			if k.Space.Valid(c) {
+				configs = append(configs, c)
+			}
+		}
+	case smp.all:
 		configs = k.Space.All()
-	} else {
+	default:
 		configs = k.Space.Sample(rng, smp.n)
 	}
 

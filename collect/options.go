@@ -36,6 +36,9 @@ type Options struct {
 	// that the data forms a grid and programs compiled for one shape are
 	// reused by another with the same build options. Measure ignores it.
 	Sample string
+	// Configs, when not nil, are the configurations to measure on every
+	// task, in place of Sample. Run ignores those outside the space.
+	Configs []features.Config
 	// Repeats is the number of timed runs after one warm-up run; 0 means
 	// 5. At most MaxRepeats.
 	Repeats int

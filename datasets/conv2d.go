@@ -1,0 +1,270 @@
+package datasets
+
+import (
+	_ "embed"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+//go:embed conv2d.cl
+var conv2dSource string
+
+// Limits of the conv2d shapes that CheckTask accepts.
+const (
+	conv2dMinSide   = 16
+	conv2dMaxSide   = 16384
+	conv2dMinFilter = 3
+	conv2dMaxFilter = 11
+)
+
+// Positions of conv2d's task features and arguments.
+const (
+	conv2dWidth = iota
+	conv2dHeight
+	conv2dFilterW
+	conv2dFilterH
+)
+
+const (
+	conv2dArgA = 2 // the input image
+	conv2dArgF = 3 // the filter
+	conv2dArgB = 4 // the output image
+)
+
+// conv2dParams are the parameters of one configuration, by name; the
+// fields follow the order of Conv2D's space.
+type conv2dParams struct {
+	xwg, ywg, xwpt, ywpt, ls, vw, pad, unr int
+}
+
+func conv2dParamsOf(c features.Config) conv2dParams {
+	return conv2dParams{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]}
+}
+
+// Conv2D returns the 2D convolution family of CLTune's case study
+// (Nugteren & Codreanu 2015, section V): the correlation of a width x
+// height float image with a filter_w x filter_h filter, the output the size
+// of the input, which reads as zero outside its borders.
+//
+// The space has CLTune's parameters and values: Xwg, Ywg (work-group size
+// in {8,16,32,64}), Xwpt, Ywpt (outputs per work-item in {1,2,4,8}), LS
+// (local-memory strategy: 0 none, 1 the work-group stages its tile and halo,
+// 2 extra halo work-items do the staging), VW (vector width in {1,2,4,8}),
+// PAD (local-memory row padding in {0,1}) and UNR (unrolled filter loops in
+// {0,1}), under CLTune's constraints "Xwpt % VW == 0" and
+// "LS != 0 || PAD == 0": 12,288 raw and 6,400 valid configurations.
+// CLTune's paper counts 3,424, because CLTune also dropped what the device
+// could not run (work-groups over its limit, tiles over its local memory)
+// and, with LS 2, any VW that does not divide twice the half filter size,
+// since its halo loads had to be whole vectors. Here device limits are
+// collect's business, per device, and the kernel loads a halo of any width,
+// so every configuration in the space runs on every shape; only the device
+// can reject one.
+//
+// Width and height are kernel arguments and the filter size and the
+// configuration are build options, so one compiled program serves every
+// image size with the same filter.
+func Conv2D() *Kernel {
+	space, err := features.NewSpace([]features.Param{
+		{Name: "Xwg", Values: []int{8, 16, 32, 64}},
+		{Name: "Ywg", Values: []int{8, 16, 32, 64}},
+		{Name: "Xwpt", Values: []int{1, 2, 4, 8}},
+		{Name: "Ywpt", Values: []int{1, 2, 4, 8}},
+		{Name: "LS", Values: []int{0, 1, 2}},
+		{Name: "VW", Values: []int{1, 2, 4, 8}},
+		{Name: "PAD", Values: []int{0, 1}},
+		{Name: "UNR", Values: []int{0, 1}},
+	}, []string{
+		"Xwpt % VW == 0",
+		"LS != 0 || PAD == 0",
+	})
+	if err != nil {
+		// The space above is fixed; failing to compile it is a bug here.
+		panic("datasets: conv2d space: " + err.Error())
+	}
+	k := &Kernel{
+		Name:      "conv2d",
+		Doc:       "2D convolution (correlation) with a zero-padded border, after CLTune",
+		Source:    conv2dSource,
+		Entry:     "conv2d",
+		Space:     space,
+		TaskNames: []string{"width", "height", "filter_w", "filter_h"},
+		Tasks: []features.Task{
+			{256, 256, 3, 3},
+			{512, 512, 5, 5},
+			{1024, 1024, 3, 3},
+			{1024, 1024, 7, 7},
+			{1920, 1080, 5, 5},
+			{2048, 2048, 9, 9},
+			{2048, 2048, 11, 11},
+		},
+		// A plain configuration: 64 work-items, no local memory, no
+		// vectors, which every OpenCL device runs.
+		Reference: features.Config{8, 8, 1, 1, 0, 1, 0, 0},
+		// The inputs are non-negative, so the float32 sums of at most 121
+		// products stay within a few ulp of the exact value whatever the
+		// order of summation.
+		Tolerance: 1e-4,
+		CheckTask: checkConv2DTask,
+		Args:      conv2dArgs,
+		Want:      conv2dWant,
+		Flops: func(t features.Task) float64 {
+			return 2 * float64(t[conv2dWidth]) * float64(t[conv2dHeight]) *
+				float64(t[conv2dFilterW]) * float64(t[conv2dFilterH])
+		},
+		Bytes: func(t features.Task) float64 {
+			return 4 * (2*float64(t[conv2dWidth])*float64(t[conv2dHeight]) +
+				float64(t[conv2dFilterW])*float64(t[conv2dFilterH]))
+		},
+	}
+	k.Options = func(t features.Task, c features.Config) string {
+		return conv2dOptions(space, t, c)
+	}
+	k.Geometry = func(t features.Task, c features.Config) (Launch, error) {
+		return conv2dGeometry(space, t, c)
+	}
+	return k
+}
+
+// checkConv2DTask accepts images of 16 to 16384 pixels a side and odd
+// filters of 3 to 11 taps a side.
+func checkConv2DTask(t features.Task) error {
+	if len(t) != 4 {
+		return fmt.Errorf("%w: conv2d: shape has %d features, want 4 (width, height, filter_w, filter_h)", ErrTask, len(t))
+	}
+	for i, name := range []string{"width", "height"} {
+		if v := t[i]; v < conv2dMinSide || v > conv2dMaxSide {
+			return fmt.Errorf("%w: conv2d: %s must be in [%d, %d], got %d", ErrTask, name, conv2dMinSide, conv2dMaxSide, v)
+		}
+	}
+	for i, name := range []string{"filter_w", "filter_h"} {
+		if v := t[2+i]; v < conv2dMinFilter || v > conv2dMaxFilter || v%2 == 0 {
+			return fmt.Errorf("%w: conv2d: %s must be odd and in [%d, %d], got %d", ErrTask, name, conv2dMinFilter, conv2dMaxFilter, v)
+		}
+	}
+	return nil
+}
+
+// conv2dOptions writes the filter size and every parameter as a
+// definition; the image size stays out so that programs are shared
+// between image sizes.
+func conv2dOptions(s *features.Space, t features.Task, c features.Config) string {
+	var b strings.Builder
+	b.WriteString("-D FW=")
+	b.WriteString(strconv.Itoa(t[conv2dFilterW]))
+	b.WriteString(" -D FH=")
+	b.WriteString(strconv.Itoa(t[conv2dFilterH]))
+	for i, p := range s.Params {
+		b.WriteString(" -D ")
+		b.WriteString(p.Name)
+		b.WriteByte('=')
+		b.WriteString(strconv.Itoa(c[i]))
+	}
+	return b.String()
+}
+
+// conv2dGeometry mirrors the work-group and local tile sizes that
+// conv2d.cl derives from the same definitions.
+func conv2dGeometry(s *features.Space, t features.Task, c features.Config) (Launch, error) {
+	if err := checkConv2DTask(t); err != nil {
+		return Launch{}, err
+	}
+	if err := s.Check(c); err != nil {
+		return Launch{}, fmt.Errorf("%w: conv2d: %w", ErrConfig, err)
+	}
+	p := conv2dParamsOf(c)
+	hx, hy := t[conv2dFilterW]/2, t[conv2dFilterH]/2
+	tx, ty := p.xwg*p.xwpt, p.ywg*p.ywpt // outputs of one work-group
+
+	// With LS 2 the work-group grows by enough work-items to load the
+	// halo, one Xwpt x Ywpt block each.
+	lx, ly := p.xwg, p.ywg
+	if p.ls == 2 {
+		lx += ceilDiv(2*hx, p.xwpt)
+		ly += ceilDiv(2*hy, p.ywpt)
+	}
+
+	var tileW, tileH int // the local tile in floats, before padding
+	switch p.ls {
+	case 1:
+		tileW, tileH = tx+2*hx, ty+2*hy
+	case 2:
+		tileW, tileH = lx*p.xwpt, ly*p.ywpt
+	}
+	localMem := 0
+	if p.ls != 0 {
+		localMem = 4 * (tileW + p.pad) * tileH
+	}
+
+	return Launch{
+		Dims:          2,
+		Global:        [3]int{ceilDiv(t[conv2dWidth], tx) * lx, ceilDiv(t[conv2dHeight], ty) * ly, 1},
+		Local:         [3]int{lx, ly, 1},
+		LocalMemBytes: localMem,
+	}, nil
+}
+
+// conv2dArgs fills the image and the filter with values in [0, 1): with
+// no negative terms, the sums are well conditioned and a relative
+// tolerance is meaningful everywhere.
+func conv2dArgs(t features.Task, rng *rand.Rand) []Arg {
+	w, h := t[conv2dWidth], t[conv2dHeight]
+	a := make([]float32, w*h)
+	for i := range a {
+		a[i] = rng.Float32()
+	}
+	f := make([]float32, t[conv2dFilterW]*t[conv2dFilterH])
+	for i := range f {
+		f[i] = rng.Float32()
+	}
+	return []Arg{
+		{Name: "width", Kind: Int32, Int: int32(w)},
+		{Name: "height", Kind: Int32, Int: int32(h)},
+		{Name: "A", Kind: Input, Data: a},
+		{Name: "F", Kind: Input, Data: f},
+		{Name: "B", Kind: Output, Len: w * h},
+	}
+}
+
+// conv2dWant computes the output of conv2d in float64 and rounds once,
+// so that it is the exact result up to a half ulp. It works a row at a
+// time with each filter tap's valid range of x clipped ahead of the loop,
+// which keeps the inner loop free of bounds tests.
+func conv2dWant(t features.Task, args []Arg) []float32 {
+	w, h := t[conv2dWidth], t[conv2dHeight]
+	fw, fh := t[conv2dFilterW], t[conv2dFilterH]
+	hx, hy := fw/2, fh/2
+	a, f := args[conv2dArgA].Data, args[conv2dArgF].Data
+	out := make([]float32, w*h)
+	acc := make([]float64, w)
+	for y := 0; y < h; y++ {
+		clear(acc)
+		for j := 0; j < fh; j++ {
+			yy := y + j - hy
+			if yy < 0 || yy >= h {
+				continue
+			}
+			row := a[yy*w : (yy+1)*w]
+			for i := 0; i < fw; i++ {
+				fv := float64(f[j*fw+i])
+				d := i - hx // input column = output column + d
+				lo, hi := max(0, -d), min(w, w-d)
+				src := row[lo+d : hi+d]
+				dst := acc[lo:hi]
+				for x, v := range src {
+					dst[x] += fv * float64(v)
+				}
+			}
+		}
+		for x, v := range acc {
+			out[y*w+x] = float32(v)
+		}
+	}
+	return out
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
