@@ -93,12 +93,12 @@ func (o *QuickstartOptions) defaults() {
 	}
 	if o.TrainShapes == nil {
 		o.TrainShapes = []features.Task{
-			{512, 512, 3, 3}, {1024, 256, 3, 3}, {256, 1024, 3, 3},
-			{512, 512, 7, 7}, {1024, 256, 7, 7}, {256, 1024, 7, 7},
+			{512, 512, 3, 3}, {1024, 256, 3, 3},
+			{384, 384, 5, 5}, {1024, 512, 5, 5}, {256, 1024, 5, 5},
 		}
 	}
 	if o.HoldoutShapes == nil {
-		o.HoldoutShapes = []features.Task{{640, 480, 3, 3}, {800, 600, 7, 7}}
+		o.HoldoutShapes = []features.Task{{640, 480, 5, 5}, {800, 600, 5, 5}}
 	}
 	if o.TrainSample == 0 {
 		o.TrainSample = 150
@@ -148,9 +148,14 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	}
 	res := &QuickstartResult{Kernel: k.Name, DataDir: filepath.Join(opt.Out, "data"), Bundle: filepath.Join(opt.Out, k.Name+".augur"), TaskNames: k.TaskNames}
 
+	// The training sample is a prefix of the held-out comparison sample, so
+	// that most programs the comparison needs are compiled (and cached by
+	// the OpenCL driver) once.
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x9e3779b9))
+	sample := k.Space.Sample(rng, max(opt.TrainSample, opt.HoldoutSample))
 	opt.say("1/4 collect: %d shapes x %d random configurations of %s on device %d", len(opt.TrainShapes), opt.TrainSample, k.Name, opt.Device)
 	sum, err := collect.Run(ctx, k, res.DataDir, collect.Options{
-		Device: opt.Device, Tasks: opt.TrainShapes, Sample: fmt.Sprintf("random:%d", opt.TrainSample),
+		Device: opt.Device, Tasks: opt.TrainShapes, Configs: sample[:min(opt.TrainSample, len(sample))],
 		Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress,
 	})
 	if err != nil {
@@ -174,10 +179,9 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 
-	rng := rand.New(rand.NewPCG(opt.Seed, 0x9e3779b9))
 	for i, t := range opt.HoldoutShapes {
 		opt.say("%d/4 held-out shape %s: choose, then measure the choice, the reference and a sample", 3+i/len(opt.HoldoutShapes), features.FormatTask(k.TaskNames, t))
-		h, err := measureHoldout(ctx, k, ch, t, rng, opt)
+		h, err := measureHoldout(ctx, k, ch, t, sample[:min(opt.HoldoutSample, len(sample))], opt)
 		if err != nil {
 			return nil, err
 		}
@@ -187,14 +191,13 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	return res, nil
 }
 
-func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser, t features.Task, rng *rand.Rand, opt QuickstartOptions) (HoldoutResult, error) {
+func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser, t features.Task, sample []features.Config, opt QuickstartOptions) (HoldoutResult, error) {
 	begin := time.Now()
 	chosen, err := ch.Choose(t)
 	h := HoldoutResult{Task: t, Chosen: chosen.Clone(), ChooseTime: time.Since(begin)}
 	if err != nil {
 		return h, fmt.Errorf("eval: %w", err)
 	}
-	sample := k.Space.Sample(rng, opt.HoldoutSample)
 	h.Exhaustive = len(sample) == k.Space.Len()
 	configs := append([]features.Config{chosen, k.Reference}, sample...)
 	rows, err := collect.Measure(ctx, k, t, configs, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress})

@@ -8,7 +8,7 @@
 //	augur collect --kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N] [--repeats R] [--seed S]
 //	augur train --data DIR --kernel NAME --out FILE [--model gbrt] [--folds K] [--seed S]
 //	augur choose --model FILE --shape 'k=v,...' [--json]
-//	augur quickstart [--out DIR] [--device N]
+//	augur quickstart [--out DIR] [--device N] [--shapes S] [--holdout S]
 //
 // Every subcommand takes --help. Errors print one line and exit non-zero.
 package main

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/features"
 )
 
 func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -15,8 +17,25 @@ func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
 	fs.IntVar(&opt.TrainSample, "train-sample", 0, "random configurations per training shape (0: 150)")
 	fs.IntVar(&opt.HoldoutSample, "holdout-sample", 0, "random configurations compared per held-out shape (0: 500)")
+	shapes := fs.String("shapes", "", "training shapes separated by ';' (default: five conv2d shapes sized for a CPU)")
+	holdout := fs.String("holdout", "", "held-out shapes separated by ';' (default: two conv2d shapes sized for a CPU)")
+	fs.StringVar(&opt.Kernel, "kernel", "conv2d", "kernel family")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	k, err := datasets.Lookup(opt.Kernel)
+	if err != nil {
+		return fmt.Errorf("quickstart: %w", err)
+	}
+	if *shapes != "" {
+		if opt.TrainShapes, err = features.ParseTasks(k.TaskNames, *shapes); err != nil {
+			return fmt.Errorf("quickstart: --shapes: %w", err)
+		}
+	}
+	if *holdout != "" {
+		if opt.HoldoutShapes, err = features.ParseTasks(k.TaskNames, *holdout); err != nil {
+			return fmt.Errorf("quickstart: --holdout: %w", err)
+		}
 	}
 	opt.Progress = stderr
 	res, err := eval.Quickstart(ctx, opt)

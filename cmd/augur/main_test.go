@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const bundle = "../../testdata/conv2d-pocl.augur"
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "model.augur")
+	if err := os.WriteFile(existing, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "no command"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"choose", "--shape", "width=1"}, "--model is required"},
+		{[]string{"choose", "--model", "nope.augur", "--shape", "width=1"}, "nope.augur"},
+		{[]string{"choose", "--model", bundle, "--shape", "width=64,height=64"}, "lacks filter_w"},
+		{[]string{"choose", "--model", bundle, "--shape", "width=64,height=64,filter_w=3,filter_h=3,depth=3"}, `"depth"`},
+		{[]string{"choose", "--model", bundle, "--shape", "width=64,height=64,filter_w=3,filter_h=3", "extra"}, `unexpected argument "extra"`},
+		{[]string{"collect", "--kernel", "nosuch", "--out", dir}, `unknown kernel "nosuch"`},
+		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "some"}, "Sample"},
+		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shapes", "width=7,height=64,filter_w=3,filter_h=3"}, "width"},
+		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", existing}, "exists"},
+		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", filepath.Join(dir, "new.augur")}, "conv2d"},
+		{[]string{"kernels", "--bogus"}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), tt.args, &out, &errOut)
+			if err == nil {
+				t.Fatalf("no error; stdout %q", out.String())
+			}
+			if msg := oneLine(err); !strings.Contains(msg, tt.want) {
+				t.Errorf("error %q does not mention %q", msg, tt.want)
+			}
+		})
+	}
+	if got, _ := os.ReadFile(existing); string(got) != "keep me" {
+		t.Errorf("train overwrote an existing file: %q", got)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, c := range append(commands(), command{name: "--help"}) {
+		var out, errOut bytes.Buffer
+		args := []string{c.name, "--help"}
+		if c.name == "--help" {
+			args = args[:1]
+		}
+		if err := run(context.Background(), args, &out, &errOut); !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%v: error = %v, want flag.ErrHelp", args, err)
+		}
+		if !strings.Contains(out.String()+errOut.String(), "usage: augur") {
+			t.Errorf("%v printed no usage", args)
+		}
+	}
+}
+
+func TestChooseJSON(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"choose", "--model", bundle, "--shape", "width=1000,height=700,filter_w=5,filter_h=5", "--json"}, &out, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Config           map[string]int `json:"config"`
+		PredictedSpeedup float64        `json:"predicted_speedup"`
+		ChooseNs         int64          `json:"choose_ns"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("output %q: %v", out.String(), err)
+	}
+	if len(got.Config) != 8 || got.PredictedSpeedup <= 0 || got.ChooseNs <= 0 {
+		t.Errorf("choose --json = %+v", got)
+	}
+}
+
+func TestKernels(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"kernels"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "conv2d") || !strings.Contains(out.String(), "12288") || !strings.Contains(out.String(), "6400") {
+		t.Errorf("kernels output lacks conv2d's space sizes:\n%s", out.String())
+	}
+}

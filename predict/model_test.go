@@ -1,0 +1,81 @@
+package predict_test
+
+import (
+	"errors"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict"
+)
+
+func bundle(t testing.TB) *features.Bundle {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/conv2d-pocl.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestLoad(t *testing.T) {
+	b := bundle(t)
+	m, err := predict.Load(b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := predict.Load(b, "no-such-device"); !errors.Is(err, predict.ErrNoModel) {
+		t.Errorf("Load(unknown) error = %v, want ErrNoModel", err)
+	}
+	// A bundle whose schema lost a task feature no longer matches its model.
+	short := *b
+	short.TaskNames = b.TaskNames[1:]
+	short.Features = b.Features[1:]
+	if _, err := predict.Load(&short, ""); err == nil {
+		t.Error("Load accepted a model with more features than the bundle schema")
+	}
+	task := features.Task{640, 480, 3, 3}
+	if err := m.Check(task, b.Reference); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if err := m.Check(task[:3], b.Reference); err == nil {
+		t.Error("Check accepted a short task")
+	}
+	if v := m.Predict(task, b.Reference); math.IsNaN(v) || math.Abs(v) > 1 {
+		t.Errorf("reference log-speedup = %g, want near 0", v)
+	}
+}
+
+func TestRank(t *testing.T) {
+	b := bundle(t)
+	m, _ := predict.Load(b, "")
+	s, _ := b.Space()
+	task := features.Task{800, 600, 7, 7}
+	ranked := m.Rank(task, s.All())
+	if len(ranked) != s.Len() {
+		t.Fatalf("Rank returned %d, want %d", len(ranked), s.Len())
+	}
+	for i := 1; i < len(ranked); i++ {
+		if ranked[i].LogSpeedup > ranked[i-1].LogSpeedup {
+			t.Fatalf("Rank not sorted at %d: %g > %g", i, ranked[i].LogSpeedup, ranked[i-1].LogSpeedup)
+		}
+	}
+	if got := m.Predict(task, ranked[0].Config); got != ranked[0].LogSpeedup {
+		t.Errorf("Predict(top) = %g, Rank says %g", got, ranked[0].LogSpeedup)
+	}
+}
+
+func BenchmarkPredict(b *testing.B) {
+	bd := bundle(b)
+	m, _ := predict.Load(bd, "")
+	task := features.Task{640, 480, 3, 3}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Predict(task, bd.Reference)
+	}
+}
