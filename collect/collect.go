@@ -130,7 +130,7 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 			// with nothing new leaves no empty file behind.
 			path := filepath.Join(dir, "run-"+time.Now().UTC().Format("20060102T150405.000Z")+".arrow")
 			var err error
-			w, err = record.NewWriter(path, meta(k, e.plat), opt.BatchRows)
+			w, err = record.NewWriter(path, Meta(k, e.plat), opt.BatchRows)
 			if err != nil {
 				return fmt.Errorf("collect: %w", err)
 			}
@@ -353,7 +353,8 @@ func checkTasks(k *datasets.Kernel, shapes []features.Task) error {
 }
 
 // meta describes the file Run writes.
-func meta(k *datasets.Kernel, p features.Platform) record.Meta {
+// Meta is the dataset metadata of kernel k measured on platform p.
+func Meta(k *datasets.Kernel, p features.Platform) record.Meta {
 	return record.Meta{
 		Kernel:        k.Name,
 		KernelVersion: k.Version(),

@@ -93,12 +93,12 @@ func (o *QuickstartOptions) defaults() {
 	}
 	if o.TrainShapes == nil {
 		o.TrainShapes = []features.Task{
-			{512, 512, 3, 3}, {1024, 256, 3, 3},
-			{384, 384, 5, 5}, {1024, 512, 5, 5}, {256, 1024, 5, 5},
+			{1024, 1024, 3, 3}, {2048, 512, 3, 3},
+			{1024, 1024, 5, 5}, {2048, 1024, 5, 5}, {512, 2048, 5, 5},
 		}
 	}
 	if o.HoldoutShapes == nil {
-		o.HoldoutShapes = []features.Task{{640, 480, 5, 5}, {800, 600, 5, 5}}
+		o.HoldoutShapes = []features.Task{{1536, 1024, 5, 5}, {1280, 1280, 5, 5}}
 	}
 	if o.TrainSample == 0 {
 		o.TrainSample = 150
@@ -153,7 +153,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	// the OpenCL driver) once.
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x9e3779b9))
 	sample := k.Space.Sample(rng, max(opt.TrainSample, opt.HoldoutSample))
-	opt.say("1/4 collect: %d shapes x %d random configurations of %s on device %d", len(opt.TrainShapes), opt.TrainSample, k.Name, opt.Device)
+	opt.say("1/3 collect: %d shapes x %d random configurations of %s on device %d", len(opt.TrainShapes), opt.TrainSample, k.Name, opt.Device)
 	sum, err := collect.Run(ctx, k, res.DataDir, collect.Options{
 		Device: opt.Device, Tasks: opt.TrainShapes, Configs: sample[:min(opt.TrainSample, len(sample))],
 		Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress,
@@ -164,7 +164,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	res.Device = sum.Platform
 	opt.say("   %s", sum)
 
-	opt.say("2/4 train: gradient-boosted trees with 5-fold cross-validation")
+	opt.say("2/3 train: gradient-boosted trees with 5-fold cross-validation")
 	b, rep, err := train.Train(res.DataDir, train.Options{Kernel: k.Name, Seed: opt.Seed})
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -180,29 +180,38 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	}
 
 	for i, t := range opt.HoldoutShapes {
-		opt.say("%d/4 held-out shape %s: choose, then measure the choice, the reference and a sample", 3+i/len(opt.HoldoutShapes), features.FormatTask(k.TaskNames, t))
-		h, err := measureHoldout(ctx, k, ch, t, sample[:min(opt.HoldoutSample, len(sample))], opt)
+		opt.say("3/3 held-out shape %d of %d, %s: choose, then measure the choice, the reference and %d others",
+			i+1, len(opt.HoldoutShapes), features.FormatTask(k.TaskNames, t), min(opt.HoldoutSample, len(sample)))
+		h, rows, err := measureHoldout(ctx, k, ch, t, sample[:min(opt.HoldoutSample, len(sample))], opt)
 		if err != nil {
 			return nil, err
 		}
 		res.Holdout = append(res.Holdout, h)
+		// The held-out measurements are real data too; they go beside the
+		// training data, not into it, so that a later train run does not
+		// see them by accident.
+		path := filepath.Join(opt.Out, "holdout", k.Name, res.Device.Slug(), fmt.Sprintf("holdout-%s-%s.arrow",
+			strings.ReplaceAll(features.FormatTask(k.TaskNames, t), ",", "_"), time.Now().UTC().Format("20060102T150405Z")))
+		if err := writeRows(path, collect.Meta(k, res.Device), rows); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
 	}
 	res.Wall = time.Since(start)
 	return res, nil
 }
 
-func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser, t features.Task, sample []features.Config, opt QuickstartOptions) (HoldoutResult, error) {
+func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser, t features.Task, sample []features.Config, opt QuickstartOptions) (HoldoutResult, []record.Row, error) {
 	begin := time.Now()
 	chosen, err := ch.Choose(t)
 	h := HoldoutResult{Task: t, Chosen: chosen.Clone(), ChooseTime: time.Since(begin)}
 	if err != nil {
-		return h, fmt.Errorf("eval: %w", err)
+		return h, nil, fmt.Errorf("eval: %w", err)
 	}
 	h.Exhaustive = len(sample) == k.Space.Len()
 	configs := append([]features.Config{chosen, k.Reference}, sample...)
 	rows, err := collect.Measure(ctx, k, t, configs, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress})
 	if err != nil {
-		return h, fmt.Errorf("eval: %w", err)
+		return h, nil, fmt.Errorf("eval: %w", err)
 	}
 	ms := func(r record.Row) float64 {
 		if r.Status != record.StatusOK {
@@ -217,7 +226,25 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 		}
 		h.BestMs = min(h.BestMs, ms(r))
 	}
-	return h, nil
+	return h, rows, nil
+}
+
+// writeRows writes rows to a new dataset file at path.
+func writeRows(path string, meta record.Meta, rows []record.Row) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	w, err := record.NewWriter(path, meta, 0)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	return w.Close()
 }
 
 func writeFile(path string, b *features.Bundle) error {

@@ -28,6 +28,7 @@ type Model struct {
 	Kind string
 
 	ens      *leaves.Ensemble
+	flat     *flatModel // nil when the model has splits flat does not handle
 	enc      features.Encoder
 	platform []float64
 	trees    int
@@ -61,7 +62,12 @@ func Load(b *features.Bundle, name string) (*Model, error) {
 	} else {
 		pv = make([]float64, len(features.PlatformNames()))
 	}
-	return &Model{Name: entry.Name, Kind: entry.Kind, ens: ens, enc: enc, platform: pv, trees: ens.NEstimators()}, nil
+	m := &Model{Name: entry.Name, Kind: entry.Kind, ens: ens, enc: enc, platform: pv, trees: ens.NEstimators()}
+	if flat, err := parseFlat(entry.LightGBM); err == nil && len(flat.trees) == m.trees &&
+		flat.agrees(func(x []float64) float64 { return ens.PredictSingle(x, m.trees) }, enc.Len()) {
+		m.flat = flat
+	}
+	return m, nil
 }
 
 func pick(b *features.Bundle, name string) (*features.Model, error) {
@@ -109,10 +115,67 @@ func (m *Model) Check(t features.Task, c features.Config) error {
 // configuration. t and c must have the lengths the model was trained on
 // (see Check); Predict does not allocate.
 func (m *Model) Predict(t features.Task, c features.Config) float64 {
+	if m.flat == nil {
+		return m.leavesPredict(t, c)
+	}
 	var buf [maxFeatures]float64
 	x := buf[:m.enc.Len()]
 	m.enc.Encode(x, t, c, m.platform)
+	return m.flat.predict(x)
+}
+
+// leavesPredict scores with leaves, whose interface calls make the vector
+// escape to the heap; it serves models the flat evaluator does not take.
+func (m *Model) leavesPredict(t features.Task, c features.Config) float64 {
+	x := make([]float64, m.enc.Len())
+	m.enc.Encode(x, t, c, m.platform)
 	return m.ens.PredictSingle(x, m.trees)
+}
+
+// Scorer scores configurations for one fixed shape, faster than Predict:
+// the splits on task and platform features are resolved once, when the
+// Scorer is made. Its predictions equal Predict's up to rounding (the
+// trees are summed in another order). A Scorer is safe for concurrent use.
+type Scorer struct {
+	m        *Model
+	task     features.Task
+	trees    []flatTree
+	constant float64
+}
+
+// Scorer returns a Scorer for shape t, which must have the model's task
+// length (see Check).
+func (m *Model) Scorer(t features.Task) *Scorer {
+	s := &Scorer{m: m, task: t}
+	if m.flat != nil {
+		var buf [maxFeatures]float64
+		x := buf[:m.enc.Len()]
+		m.enc.Encode(x, t, make(features.Config, len(m.enc.ParamNames)), m.platform)
+		s.trees, s.constant = m.flat.specialize(x, len(m.enc.TaskNames), len(m.enc.ParamNames))
+	}
+	return s
+}
+
+// Predict returns the predicted log-speedup of c on the Scorer's shape.
+func (s *Scorer) Predict(c features.Config) float64 {
+	if s.m.flat == nil {
+		return s.m.Predict(s.task, c)
+	}
+	sum := s.constant
+	for ti := range s.trees {
+		t := &s.trees[ti]
+		i := int32(0)
+		for i >= 0 {
+			n := &t.nodes[i]
+			if float64(c[n.feature]) <= n.threshold {
+				i = n.left
+			} else {
+				i = n.right
+			}
+		}
+		sum += t.leaves[^i]
+	}
+	return sum
 }
 
 // Scored is a configuration with its predicted log-speedup.

@@ -79,3 +79,39 @@ func BenchmarkPredict(b *testing.B) {
 		m.Predict(task, bd.Reference)
 	}
 }
+
+// TestFlatAgreesWithLeaves checks that the flat copy of the model was
+// accepted, and that Predict and a Scorer agree with leaves itself.
+func TestFlatAgreesWithLeaves(t *testing.T) {
+	b := bundle(t)
+	m, err := predict.Load(b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !predict.HasFlat(m) {
+		t.Fatal("flat evaluator was rejected for a model augur's trainer wrote")
+	}
+	s, _ := b.Space()
+	for _, task := range []features.Task{{640, 480, 3, 3}, {4096, 16, 11, 11}, {100, 3000, 5, 7}} {
+		sc := m.Scorer(task)
+		for _, c := range s.All() {
+			want := predict.LeavesPredict(m, task, c)
+			if got := m.Predict(task, c); got != want {
+				t.Fatalf("Predict(%v, %v) = %g, leaves %g", task, c, got, want)
+			}
+			if got := sc.Predict(c); math.Abs(got-want) > 1e-9 {
+				t.Fatalf("Scorer(%v).Predict(%v) = %g, leaves %g", task, c, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkScorer(b *testing.B) {
+	bd := bundle(b)
+	m, _ := predict.Load(bd, "")
+	sc := m.Scorer(features.Task{640, 480, 3, 3})
+	b.ReportAllocs()
+	for b.Loop() {
+		sc.Predict(bd.Reference)
+	}
+}

@@ -119,8 +119,9 @@ func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error)
 func (c *Chooser) climb(t features.Task) (features.Config, error) {
 	rng := rand.New(rand.NewPCG(c.opt.Seed, shapeSeed(t)))
 	hc := search.HillClimb{Steps: c.opt.Steps, Start: c.bundle.Reference, Restarts: c.opt.Restarts}
+	sc := c.model.Scorer(t)
 	res, err := hc.Search(c.space, func(cfg features.Config) (float64, error) {
-		return c.model.Predict(t, cfg), nil
+		return sc.Predict(cfg), nil
 	}, rng)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)

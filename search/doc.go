@@ -1,8 +1,10 @@
 // Package search holds the strategies that look for the best configuration
-// of a tuning space: exhaustive, random, and hill climbing as Bergstra et al.
-// use it on their surrogate (section 2.4: start at the reference, resample
-// each parameter with probability 0.25, keep the candidate when it scores
-// higher).
+// of a tuning space: exhaustive, random, Bergstra's hill climb (section 2.4:
+// start at the reference, resample each parameter with probability 0.25,
+// keep the candidate when it scores higher), CLTune's simulated annealing
+// and discrete particle swarm, and Garvey and Abdelrahman's grouped search.
+// WithBudget gives any of them the same number of evaluations, and Replay
+// turns a recorded dataset into an objective.
 //
 // A strategy maximizes an Objective, which may be a surrogate model's
 // predicted log-speedup, a real measurement, or a replay of recorded data;

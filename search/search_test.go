@@ -41,6 +41,12 @@ func TestConformance(t *testing.T) {
 		"random":         Random{Budget: 20},
 		"hillclimb":      HillClimb{Steps: 30, Start: features.Config{1, 1, 1}},
 		"hillclimb-rand": HillClimb{Steps: 10, Restarts: 3},
+		"anneal":         Anneal{Budget: 20, Start: features.Config{1, 1, 1}},
+		"anneal-hot":     Anneal{Budget: 25, Temperature: 50},
+		"pso":            PSO{Budget: 20},
+		"pso-local":      PSO{Budget: 25, Swarm: 6, Alpha: 0.3, Beta: 0.3, Gamma: 0.3},
+		"grouped":        Grouped{},
+		"grouped-pairs":  Grouped{Groups: [][]string{{"a", "b"}, {"c"}}, Start: features.Config{1, 1, 1}, Budget: 12},
 	}
 	for name, st := range strategies {
 		t.Run(name, func(t *testing.T) {

@@ -1,0 +1,20 @@
+// Package importer converts measurements made by other auto-tuners into
+// augur's Arrow dataset files, so that models can be trained and checked on
+// data that augur did not collect.
+//
+// Two formats are read: Kernel Tuner cache files (ReadKernelTuner; gzip'ed
+// or plain JSON, live files whose closing braces are missing included) and
+// T4 results files (ReadT4). A T1 kernel description (ReadT1) supplies the
+// tuning space: parameters, default values and constraints, translated
+// from Python into expr syntax by TranslatePython.
+//
+// Import ties them together: it reads each input file, fits its
+// configurations to the space, picks a reference configuration, computes
+// times and log-speedups, and writes one dataset file per input with
+// collect/record, at <Out>/<Kernel>/<platform slug>/import-<name>.arrow.
+// A failed configuration stays a row, with the status the tuner gave it.
+//
+// Imported platforms are known by name only: Platform.Name is the tuner's
+// device name, Vendor is guessed from it, Type is "gpu", and every numeric
+// feature is zero (unknown).
+package importer

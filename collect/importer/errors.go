@@ -1,0 +1,27 @@
+package importer
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrFormat is returned, wrapped with the details, for input that is not a
+// file of the format it was read as: malformed JSON, a missing field, a
+// value of the wrong type or an unknown status string.
+var ErrFormat = errors.New("importer: malformed input")
+
+// SyntaxError is returned for a Python constraint expression that cannot be
+// translated. Pos is the byte offset of the offending token in Expr.
+type SyntaxError struct {
+	Expr string
+	Pos  int
+	Msg  string
+}
+
+// Error names the expression, the column (counted from 1) and the fault.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("importer: constraint %q, column %d: %s", e.Expr, e.Pos+1, e.Msg)
+}
+
+// Unwrap makes a SyntaxError match ErrFormat with errors.Is.
+func (e *SyntaxError) Unwrap() error { return ErrFormat }

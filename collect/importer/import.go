@@ -1,0 +1,534 @@
+package importer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
+)
+
+// The formats Import reads, the values of Options.From.
+const (
+	FromKernelTuner = "kerneltuner"
+	FromT4          = "t4"
+)
+
+// Options configure Import. From, Files, Kernel and Out are required; the
+// zero value of every other field means the documented default.
+type Options struct {
+	// From is the format of Files: FromKernelTuner or FromT4.
+	From string
+	// Files are the input files; each becomes one dataset file.
+	Files []string
+	// Kernel is augur's name for the kernel: the directory under Out and
+	// the kernel recorded in the files.
+	Kernel string
+	// Spec is the path of a T1 kernel description. It supplies the
+	// parameters, constraints and default (reference) configuration, and
+	// for T4 the problem size. Without it the space is the product of the
+	// file's parameter values with no constraints.
+	Spec string
+	// Out is the dataset directory; files go to
+	// <Out>/<Kernel>/<platform slug>/import-<input name>.arrow.
+	Out string
+	// Device names the device the files were measured on, overriding the
+	// names the files give. T4 files name none, so it is required for T4.
+	Device string
+	// TaskParams names tuning parameters to move into the task features,
+	// after the problem size: a parameter a kernel is tuned over but a
+	// caller fixes, such as a filter's size. Each must have exactly one
+	// value in the space; constraints that mention it get that value
+	// substituted (and so need Spec's Python conditions, which Import
+	// translates again).
+	TaskParams []string
+	// BatchRows is the number of rows per Arrow record batch; 0 means
+	// record.DefaultBatchRows.
+	BatchRows int
+	// Now returns the creation time written into each file; nil means
+	// time.Now.
+	Now func() time.Time
+}
+
+// Summary reports what Import wrote, one entry per input file.
+type Summary struct {
+	Files []FileSummary
+}
+
+// FileSummary reports the import of one input file.
+type FileSummary struct {
+	// Input is the file read and Path the dataset file written.
+	Input, Path string
+	Platform    features.Platform
+	// Counts are the rows written, by status.
+	Counts map[record.Status]int
+	// Violations counts the configurations left out because they are not
+	// in the space (a value out of a parameter's domain or a constraint
+	// broken); Violation describes the first.
+	Violations int
+	Violation  string
+	// Reference is the configuration log-speedups are taken against,
+	// written out as "name=value,...", and RefTimeNs the time used for
+	// it: its median time, or, when RefFromMedian, the median over the
+	// ok rows because the reference failed or was not measured.
+	Reference     string
+	RefTimeNs     float64
+	RefFromMedian bool
+	// Best is the fastest ok configuration ("name=value,...") and
+	// BestTimeNs its median time; empty and zero when no row is ok.
+	Best       string
+	BestTimeNs float64
+}
+
+// Rows is the number of rows written.
+func (f FileSummary) Rows() int {
+	n := 0
+	for _, c := range f.Counts {
+		n += c
+	}
+	return n
+}
+
+// String prints one line per file.
+func (s *Summary) String() string {
+	lines := make([]string, len(s.Files))
+	for i, f := range s.Files {
+		lines[i] = f.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// String prints the file's counts, best time and reference on one line.
+func (f FileSummary) String() string {
+	statuses := make([]record.Status, 0, len(f.Counts))
+	for st := range f.Counts {
+		statuses = append(statuses, st)
+	}
+	slices.Sort(statuses)
+	parts := make([]string, len(statuses))
+	for i, st := range statuses {
+		parts[i] = fmt.Sprintf("%s %d", st, f.Counts[st])
+	}
+	ref := fmt.Sprintf("reference %s %.4g ms", f.Reference, f.RefTimeNs/1e6)
+	if f.RefFromMedian {
+		ref = fmt.Sprintf("reference failed or missing (%s), using the median %.4g ms", f.Reference, f.RefTimeNs/1e6)
+	}
+	best := "no ok rows"
+	if f.Best != "" {
+		best = fmt.Sprintf("best %.4g ms (%s)", f.BestTimeNs/1e6, f.Best)
+	}
+	outside := fmt.Sprintf("%d outside the space", f.Violations)
+	if f.Violations > 0 {
+		outside += " (first: " + strings.TrimPrefix(f.Violation, "importer: ") + ")"
+	}
+	return fmt.Sprintf("%s on %s: %d rows [%s], %s; %s; %s",
+		f.Path, f.Platform.Slug(), f.Rows(), strings.Join(parts, ", "), outside, best, ref)
+}
+
+// dataset is one input file converted, ready to write.
+type dataset struct {
+	path string
+	meta record.Meta
+	rows []record.Row
+	sum  FileSummary
+}
+
+// Import converts every input file and writes one dataset file for each.
+// It converts all inputs before writing any, so that a malformed input or
+// an output path that exists already (it never overwrites one) stops the
+// import with nothing written. The summary lists the files written, also
+// when a later write fails.
+func Import(opt Options) (*Summary, error) {
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	var spec *Spec
+	if opt.Spec != "" {
+		f, err := os.Open(opt.Spec)
+		if err != nil {
+			return nil, fmt.Errorf("importer: %w", err)
+		}
+		spec, err = ReadT1(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", opt.Spec, err)
+		}
+	}
+	now := time.Now
+	if opt.Now != nil {
+		now = opt.Now
+	}
+	var sets []*dataset
+	planned := map[string]string{}
+	for _, in := range opt.Files {
+		res, err := readFile(in, opt.From)
+		if err != nil {
+			return nil, err
+		}
+		d, err := convert(res, spec, opt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in, err)
+		}
+		d.meta.Created = now().UTC()
+		d.sum.Input = in
+		d.path = filepath.Join(opt.Out, opt.Kernel, d.meta.Platform.Slug(), "import-"+baseName(in)+".arrow")
+		d.sum.Path = d.path
+		if prev, dup := planned[d.path]; dup {
+			return nil, fmt.Errorf("importer: %s and %s would both be written to %s", prev, in, d.path)
+		}
+		planned[d.path] = in
+		if _, err := os.Stat(d.path); err == nil {
+			return nil, fmt.Errorf("importer: %s: %w", d.path, fs.ErrExist)
+		}
+		sets = append(sets, d)
+	}
+	sum := &Summary{}
+	for _, d := range sets {
+		if err := write(d, opt.BatchRows); err != nil {
+			return sum, err
+		}
+		sum.Files = append(sum.Files, d.sum)
+	}
+	return sum, nil
+}
+
+// check refuses options Import cannot work with, naming the field.
+func (o Options) check() error {
+	switch {
+	case o.From != FromKernelTuner && o.From != FromT4:
+		return fmt.Errorf("importer: From must be %q or %q, got %q", FromKernelTuner, FromT4, o.From)
+	case len(o.Files) == 0:
+		return fmt.Errorf("importer: Files is empty, want at least one input file")
+	case o.Kernel == "" || o.Kernel != filepath.Base(o.Kernel) || o.Kernel == "." || o.Kernel == "..":
+		return fmt.Errorf("importer: Kernel must be a plain name (a directory under Out), got %q", o.Kernel)
+	case o.Out == "":
+		return fmt.Errorf("importer: Out is empty, want the dataset directory")
+	case o.From == FromT4 && o.Device == "":
+		return fmt.Errorf("importer: Device is empty; T4 files do not name their device, so it must be given")
+	case o.BatchRows < 0:
+		return fmt.Errorf("importer: BatchRows must be >= 0, got %d", o.BatchRows)
+	}
+	return nil
+}
+
+// readFile reads one input file in the given format.
+func readFile(path, from string) (*Results, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("importer: %w", err)
+	}
+	defer f.Close()
+	var res *Results
+	if from == FromT4 {
+		res, err = ReadT4(f)
+	} else {
+		res, err = ReadKernelTuner(f)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return res, nil
+}
+
+// baseName is the input's file name without .gz and .json.
+func baseName(path string) string {
+	b := filepath.Base(path)
+	b = strings.TrimSuffix(b, ".gz")
+	b = strings.TrimSuffix(b, ".json")
+	return b
+}
+
+// write writes d's rows to a new dataset file.
+func write(d *dataset, batchRows int) error {
+	if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
+		return fmt.Errorf("importer: %w", err)
+	}
+	w, err := record.NewWriter(d.path, d.meta, batchRows)
+	if err != nil {
+		return fmt.Errorf("importer: %w", err)
+	}
+	for _, r := range d.rows {
+		if err := w.Write(r); err != nil {
+			w.Close()
+			return fmt.Errorf("importer: %w", err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("importer: %w", err)
+	}
+	return nil
+}
+
+// convert fits res to the space (spec's, or the file's own parameters),
+// picks the reference and builds the rows.
+func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
+	params, constraints := res.Params, []string(nil)
+	problem := res.ProblemSize
+	if spec != nil {
+		params, constraints = spec.Params, spec.Constraints
+		if problem == nil {
+			problem = spec.ProblemSize
+		}
+	}
+	// Where each parameter of the space comes from in the file.
+	inFile := map[string]int{}
+	for i, p := range res.Params {
+		inFile[p.Name] = i
+	}
+	for _, p := range params {
+		if _, ok := inFile[p.Name]; !ok {
+			return nil, fmt.Errorf("importer: the file lacks parameter %s", p.Name)
+		}
+	}
+	for _, p := range res.Params {
+		if !slices.ContainsFunc(params, func(q features.Param) bool { return q.Name == p.Name }) {
+			return nil, fmt.Errorf("importer: the file has parameter %s, which the spec lacks", p.Name)
+		}
+	}
+
+	consts := map[string]int{}
+	for _, name := range opt.TaskParams {
+		i := slices.IndexFunc(params, func(p features.Param) bool { return p.Name == name })
+		switch {
+		case i < 0:
+			return nil, fmt.Errorf("importer: TaskParams names %q, which is not a parameter", name)
+		case len(params[i].Values) != 1:
+			return nil, fmt.Errorf("importer: TaskParams names %s, which has %d values; a task parameter must have one", name, len(params[i].Values))
+		}
+		if _, dup := consts[name]; dup {
+			return nil, fmt.Errorf("importer: TaskParams names %s twice", name)
+		}
+		consts[name] = params[i].Values[0]
+	}
+	if len(consts) > 0 && len(constraints) > 0 {
+		constraints = nil
+		for _, c := range spec.Conditions {
+			e, err := translate(c, consts)
+			if err != nil {
+				return nil, err
+			}
+			constraints = append(constraints, e)
+		}
+	}
+
+	taskNames := problemNames(len(problem))
+	task := append(features.Task(nil), problem...)
+	for _, name := range opt.TaskParams {
+		taskNames = append(taskNames, name)
+		task = append(task, consts[name])
+	}
+	if len(taskNames) > features.MaxTaskLen {
+		return nil, fmt.Errorf("importer: %d task features %v, at most %d allowed", len(taskNames), taskNames, features.MaxTaskLen)
+	}
+	var spaceParams []features.Param
+	var from []int // file column of each space parameter
+	for _, p := range params {
+		if _, isTask := consts[p.Name]; !isTask {
+			spaceParams = append(spaceParams, p)
+			from = append(from, inFile[p.Name])
+		}
+	}
+	space, err := features.NewSpace(spaceParams, constraints)
+	if err != nil {
+		return nil, fmt.Errorf("importer: %w", err)
+	}
+
+	ref, err := reference(space, spec, consts)
+	if err != nil {
+		return nil, err
+	}
+	d := &dataset{sum: FileSummary{Counts: map[record.Status]int{}, Reference: space.Format(ref)}}
+	d.rows = make([]record.Row, 0, len(res.Measurements))
+	var okTimes []float64
+	refTime, best := 0.0, -1
+	for _, m := range res.Measurements {
+		c, err := fit(m.Config, space, from, consts, inFile)
+		if err != nil {
+			if d.sum.Violations == 0 {
+				d.sum.Violation = err.Error()
+			}
+			d.sum.Violations++
+			continue
+		}
+		r := record.Row{Task: task, Config: c, Status: m.Status, Error: m.Error, LogSpeedup: math.NaN()}
+		if m.Status == record.StatusOK {
+			ns := make([]float64, len(m.TimesMs))
+			for i, t := range m.TimesMs {
+				ns[i] = t * 1e6
+			}
+			r.TimeNs, r.TimeMinNs, r.TimeCV = summarize(ns)
+			r.Repeats = len(ns)
+			okTimes = append(okTimes, r.TimeNs)
+			if refTime == 0 && c.Equal(ref) {
+				refTime = r.TimeNs
+			}
+			if best < 0 || r.TimeNs < d.rows[best].TimeNs {
+				best = len(d.rows)
+			}
+		}
+		d.sum.Counts[r.Status]++
+		d.rows = append(d.rows, r)
+	}
+	source := "import:" + opt.From
+	if refTime == 0 && len(okTimes) > 0 {
+		refTime, _, _ = summarize(okTimes)
+		d.sum.RefFromMedian = true
+		source += " ref=median"
+	}
+	for i := range d.rows {
+		r := &d.rows[i]
+		r.RefTimeNs = refTime
+		if r.Status == record.StatusOK && refTime > 0 {
+			r.LogSpeedup = math.Log(refTime / r.TimeNs)
+		}
+	}
+	d.sum.RefTimeNs = refTime
+	if best >= 0 {
+		d.sum.Best, d.sum.BestTimeNs = space.Format(d.rows[best].Config), d.rows[best].TimeNs
+	}
+
+	device := res.Device
+	if opt.Device != "" {
+		device = opt.Device
+	}
+	d.sum.Platform = PlatformOf(device)
+	d.meta = record.Meta{
+		Kernel:        opt.Kernel,
+		KernelVersion: version(spaceParams, constraints, taskNames),
+		Platform:      d.sum.Platform,
+		AugurVersion:  features.Version,
+		TaskNames:     taskNames,
+		Params:        spaceParams,
+		Constraints:   constraints,
+		Reference:     ref,
+		Source:        source,
+	}
+	return d, nil
+}
+
+// fit lays a file's configuration out in the space's order and checks it:
+// task parameters must hold their one value, and the rest must be a valid
+// configuration of the space.
+func fit(fc features.Config, space *features.Space, from []int, consts, inFile map[string]int) (features.Config, error) {
+	for name, v := range consts {
+		if got := fc[inFile[name]]; got != v {
+			return nil, fmt.Errorf("importer: task parameter %s=%d, want %d", name, got, v)
+		}
+	}
+	c := make(features.Config, len(from))
+	for k, i := range from {
+		c[k] = fc[i]
+	}
+	if !space.Valid(c) {
+		return nil, fmt.Errorf("importer: %w", space.Check(c))
+	}
+	return c, nil
+}
+
+// reference picks the configuration log-speedups are taken against: the
+// spec's defaults when they form a valid configuration (the kernel
+// author's own portable choice), else the first valid configuration in
+// the space's order, which for values listed ascending is the smallest. It
+// depends on the space alone, never on the measurements, so that the files
+// of different devices agree on it, as train requires.
+func reference(space *features.Space, spec *Spec, consts map[string]int) (features.Config, error) {
+	if spec != nil && len(spec.Default) == len(spec.Params) {
+		var def features.Config
+		for i, p := range spec.Params {
+			if _, isTask := consts[p.Name]; !isTask {
+				def = append(def, spec.Default[i])
+			}
+		}
+		if space.Valid(def) {
+			return def, nil
+		}
+	}
+	var ref features.Config
+	space.Each(func(c features.Config) bool { ref = c.Clone(); return false })
+	if ref == nil {
+		return nil, fmt.Errorf("importer: the space has no valid configuration")
+	}
+	return ref, nil
+}
+
+// problemNames names the problem-size dimensions: width and height for an
+// image, problem_size_<i> otherwise.
+func problemNames(n int) []string {
+	if n == 2 {
+		return []string{"width", "height"}
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "problem_size_" + strconv.Itoa(i)
+	}
+	return names
+}
+
+// version is the first 12 hex digits of a SHA-256 over the space and task
+// names, as datasets.Kernel.Version is for augur's own kernels (which
+// hash their source too; imported data has none).
+func version(params []features.Param, constraints, taskNames []string) string {
+	js, _ := json.Marshal(struct {
+		P []features.Param
+		C []string
+		T []string
+	}{params, constraints, taskNames})
+	sum := sha256.Sum256(js)
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// PlatformOf describes a device known only by name, as other tuners
+// record it: Name is the name, Vendor is guessed from it ("NVIDIA", "AMD",
+// "Intel" or ""), Type is "gpu", and the numeric features are zero
+// (unknown).
+func PlatformOf(device string) features.Platform {
+	p := features.Platform{Name: device, Type: "gpu"}
+	l := strings.ToLower(device)
+	has := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(l, w) })
+	}
+	switch {
+	case has("nvidia", "geforce", "tesla", "quadro", "titan", "rtx", "gtx"):
+		p.Vendor = "NVIDIA"
+	case has("amd", "radeon", "instinct", "firepro"):
+		p.Vendor = "AMD"
+	case has("intel", "iris", "arc a"):
+		p.Vendor = "Intel"
+	}
+	return p
+}
+
+// summarize returns the median, minimum and coefficient of variation
+// (population standard deviation over mean) of times, as collect computes
+// them for its own rows. times must not be empty; it is sorted in place.
+func summarize(times []float64) (median, minimum, cv float64) {
+	slices.Sort(times)
+	n := len(times)
+	median = times[n/2]
+	if n%2 == 0 {
+		median = (times[n/2-1] + times[n/2]) / 2
+	}
+	var sum float64
+	for _, t := range times {
+		sum += t
+	}
+	mean := sum / float64(n)
+	var ss float64
+	for _, t := range times {
+		ss += (t - mean) * (t - mean)
+	}
+	if mean > 0 {
+		cv = math.Sqrt(ss/float64(n)) / mean
+	}
+	return median, times[0], cv
+}

@@ -1,0 +1,277 @@
+package importer
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/train"
+)
+
+var fixedNow = func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+// TestImportKernelTuner imports both benchmark-hub caches with the T1 spec
+// and the filter sizes as task features, reads the files back, and trains
+// on them.
+func TestImportKernelTuner(t *testing.T) {
+	readTestFile(t, a4000)
+	readTestFile(t, w6600)
+	out := t.TempDir()
+	opt := Options{From: FromKernelTuner, Files: []string{a4000, w6600}, Kernel: "convolution",
+		Spec: t1Path, Out: out, TaskParams: []string{"filter_width", "filter_height"}, Now: fixedNow}
+	sum, err := Import(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + sum.String())
+	ref := "block_size_x=16,block_size_y=16,tile_size_x=1,tile_size_y=1,read_only=0,use_padding=1,use_shmem=1,use_cmem=1"
+	tests := []struct {
+		slug     string
+		counts   map[record.Status]int
+		best     string
+		bestMs   float64
+		refMs    float64
+		platform features.Platform
+	}{
+		{"nvidia-rtx-a4000",
+			map[record.Status]int{record.StatusOK: 4201, record.StatusLaunchError: 155, record.StatusCompileError: 6},
+			"block_size_x=256,block_size_y=1,tile_size_x=2,tile_size_y=4,read_only=0,use_padding=0,use_shmem=0,use_cmem=1",
+			0.99789, 3.11091, features.Platform{Name: "NVIDIA RTX A4000", Vendor: "NVIDIA", Type: "gpu"}},
+		{"amd-radeon-pro-w6600",
+			map[record.Status]int{record.StatusOK: 4362},
+			"block_size_x=128,block_size_y=1,tile_size_x=1,tile_size_y=4,read_only=1,use_padding=0,use_shmem=0,use_cmem=1",
+			1.46233, 2.08090, features.Platform{Name: "AMD Radeon PRO W6600", Vendor: "AMD", Type: "gpu"}},
+	}
+	if len(sum.Files) != len(tests) {
+		t.Fatalf("%d files imported, want %d", len(sum.Files), len(tests))
+	}
+	for i, tt := range tests {
+		f := sum.Files[i]
+		if want := filepath.Join(out, "convolution", tt.slug, "import-"+baseName(opt.Files[i])+".arrow"); f.Path != want {
+			t.Errorf("file %d written to %s, want %s", i, f.Path, want)
+		}
+		if f.Rows() != 4362 || f.Violations != 0 {
+			t.Errorf("%s: %d rows and %d violations, want 4362 and 0", tt.slug, f.Rows(), f.Violations)
+		}
+		for st, n := range tt.counts {
+			if f.Counts[st] != n {
+				t.Errorf("%s: %d rows %s, want %d", tt.slug, f.Counts[st], st, n)
+			}
+		}
+		if f.Best != tt.best || math.Abs(f.BestTimeNs/1e6-tt.bestMs) > 1e-4 {
+			t.Errorf("%s: best %s %.5f ms, want %s %.5f ms", tt.slug, f.Best, f.BestTimeNs/1e6, tt.best, tt.bestMs)
+		}
+		if f.Reference != ref || f.RefFromMedian || math.Abs(f.RefTimeNs/1e6-tt.refMs) > 1e-4 {
+			t.Errorf("%s: reference %s %.5f ms (median %v), want %s %.5f ms", tt.slug, f.Reference, f.RefTimeNs/1e6, f.RefFromMedian, ref, tt.refMs)
+		}
+
+		meta, rows, err := record.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if meta.Platform != tt.platform || meta.Source != "import:kerneltuner" || meta.Kernel != "convolution" ||
+			!meta.Created.Equal(fixedNow()) || meta.AugurVersion != features.Version {
+			t.Errorf("%s: meta %+v", tt.slug, meta)
+		}
+		if want := []string{"width", "height", "filter_width", "filter_height"}; strings.Join(meta.TaskNames, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: task names %v, want %v", tt.slug, meta.TaskNames, want)
+		}
+		if len(meta.Params) != 8 || len(meta.Constraints) != 4 || len(meta.KernelVersion) != 12 {
+			t.Errorf("%s: %d params, %d constraints, version %q; want 8, 4 and 12 hex digits", tt.slug, len(meta.Params), len(meta.Constraints), meta.KernelVersion)
+		}
+		if len(rows) != 4362 {
+			t.Fatalf("%s: read %d rows, want 4362", tt.slug, len(rows))
+		}
+		space, err := features.NewSpace(meta.Params, meta.Constraints)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if space.Len() != 4362 {
+			t.Errorf("%s: the written space has %d configurations, want 4362", tt.slug, space.Len())
+		}
+		seen := map[string]bool{}
+		for _, r := range rows {
+			if !(r.Task.Key() == features.Task{4096, 4096, 15, 15}.Key()) {
+				t.Fatalf("%s: task %v, want [4096 4096 15 15]", tt.slug, r.Task)
+			}
+			key := space.Format(r.Config)
+			if seen[key] {
+				t.Fatalf("%s: %s twice", tt.slug, key)
+			}
+			seen[key] = true
+			switch {
+			case r.RefTimeNs != f.RefTimeNs:
+				t.Fatalf("%s: row RefTimeNs %v, want %v", tt.slug, r.RefTimeNs, f.RefTimeNs)
+			case r.Status == record.StatusOK && (r.Repeats != 32 || r.TimeMinNs > r.TimeNs || r.TimeCV < 0 ||
+				math.Abs(r.LogSpeedup-math.Log(r.RefTimeNs/r.TimeNs)) > 1e-12):
+				t.Fatalf("%s: ok row %+v", tt.slug, r)
+			case r.Status != record.StatusOK && (!math.IsNaN(r.LogSpeedup) || r.TimeNs != 0 || r.Error == ""):
+				t.Fatalf("%s: failed row %+v", tt.slug, r)
+			case key == ref && r.LogSpeedup != 0:
+				t.Fatalf("%s: the reference's log-speedup is %v, want 0", tt.slug, r.LogSpeedup)
+			}
+		}
+	}
+
+	d, err := train.Load(out, "convolution")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := d.Len(), 4201+4362; got != want || len(d.Platforms) != 2 {
+		t.Errorf("train.Load: %d rows from %d platforms, want %d from 2", got, len(d.Platforms), want)
+	}
+
+	// A second import must refuse, naming the file, and keep the data.
+	before, _ := os.Stat(sum.Files[0].Path)
+	_, err = Import(opt)
+	if !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), sum.Files[0].Path) {
+		t.Errorf("second import: error %v, want fs.ErrExist naming %s", err, sum.Files[0].Path)
+	}
+	if after, _ := os.Stat(sum.Files[0].Path); after == nil || after.ModTime() != before.ModTime() || after.Size() != before.Size() {
+		t.Errorf("second import touched %s", sum.Files[0].Path)
+	}
+}
+
+// TestImportNoSpec builds the space from the cache's own tune_params: no
+// constraints, every parameter a tuning parameter, and the first
+// configuration as the reference.
+func TestImportNoSpec(t *testing.T) {
+	readTestFile(t, w6600)
+	out := t.TempDir()
+	sum, err := Import(Options{From: FromKernelTuner, Files: []string{w6600}, Kernel: "conv", Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := sum.Files[0]
+	if f.Counts[record.StatusOK] != 4362 || f.Violations != 0 {
+		t.Errorf("counts %v, %d violations; want ok 4362, 0", f.Counts, f.Violations)
+	}
+	if want := "block_size_x=16,block_size_y=1,tile_size_x=1,tile_size_y=1,read_only=0,use_padding=0,use_shmem=0,use_cmem=1,filter_height=15,filter_width=15"; f.Reference != want {
+		t.Errorf("reference %s, want %s", f.Reference, want)
+	}
+	meta, _, err := record.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Params) != 10 || meta.Constraints != nil || strings.Join(meta.TaskNames, ",") != "width,height" {
+		t.Errorf("meta: %d params, constraints %v, tasks %v; want 10, none, width,height", len(meta.Params), meta.Constraints, meta.TaskNames)
+	}
+}
+
+// TestImportViolations checks that configurations outside the spec's space
+// are counted and left out, and that a failed reference falls back to the
+// median of the ok rows.
+func TestImportViolations(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {
+		"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 32}, {"Name": "by", "Values": "[1, 2]", "Default": 1}],
+		"Conditions": [{"Expression": "bx // 16 * by <= 2"}]}}`), 0o644)
+	cache := filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "Intel(R) Arc(TM) A770", "problem_size": 1000,
+		"tune_params_keys": ["by", "bx"], "tune_params": {"bx": [16, 32, 64], "by": [1, 2]}, "cache": {
+		"1,16": {"bx": 16, "by": 1, "time": 4, "times": [4]},
+		"2,16": {"bx": 16, "by": 2, "time": 1, "times": [1, 1]},
+		"1,32": {"bx": 32, "by": 1, "time": "RuntimeFailedConfig"},
+		"2,32": {"bx": 32, "by": 2, "time": 9, "times": [9]},
+		"1,64": {"bx": 64, "by": 1, "time": 2, "times": [2]},
+		"2,64": {"bx": 64, "by": 2, "time": 3, "times": [3]},`), 0o644)
+	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := sum.Files[0]
+	if f.Violations != 3 || !strings.Contains(f.Violation, "bx") {
+		t.Errorf("%d violations (%q), want 3 naming bx", f.Violations, f.Violation)
+	}
+	if f.Counts[record.StatusOK] != 2 || f.Counts[record.StatusLaunchError] != 1 {
+		t.Errorf("counts %v, want ok 2, launch_error 1", f.Counts)
+	}
+	if !f.RefFromMedian || f.Reference != "bx=32,by=1" || f.RefTimeNs != 2.5e6 {
+		t.Errorf("reference %s %v ns (median %v), want bx=32,by=1 failed, median 2.5e6", f.Reference, f.RefTimeNs, f.RefFromMedian)
+	}
+	if f.Platform.Vendor != "Intel" || f.Best != "bx=16,by=2" || f.BestTimeNs != 1e6 {
+		t.Errorf("vendor %q, best %s %v ns; want Intel, bx=16,by=2 1e6", f.Platform.Vendor, f.Best, f.BestTimeNs)
+	}
+	meta, rows, err := record.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Source != "import:kerneltuner ref=median" || strings.Join(meta.TaskNames, ",") != "problem_size_0" {
+		t.Errorf("source %q, tasks %v", meta.Source, meta.TaskNames)
+	}
+	// The file lists by before bx; the rows follow the spec's order.
+	if len(rows) != 3 || !rows[1].Config.Equal(features.Config{16, 2}) || math.Abs(rows[1].LogSpeedup-math.Log(2.5)) > 1e-12 {
+		t.Errorf("rows %+v", rows)
+	}
+}
+
+func TestImportT4(t *testing.T) {
+	out := t.TempDir()
+	sum, err := Import(Options{From: FromT4, Files: []string{t4Path}, Kernel: "convolution", Spec: t1Path,
+		Out: out, Device: "NVIDIA RTX A4000", TaskParams: []string{"filter_width", "filter_height"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := sum.Files[0]
+	if want := filepath.Join(out, "convolution", "nvidia-rtx-a4000", "import-convolution_milo_A4000.t4.arrow"); f.Path != want {
+		t.Errorf("path %s, want %s", f.Path, want)
+	}
+	if f.Counts[record.StatusOK] != 3 || f.Counts[record.StatusLaunchError] != 1 || f.Counts[record.StatusCompileError] != 1 || f.Violations != 0 {
+		t.Errorf("counts %v, %d violations", f.Counts, f.Violations)
+	}
+	// Medians of the first five runs, from the fixture.
+	if f.RefFromMedian || math.Abs(f.RefTimeNs-2.7871360778808594e6) > 1 || math.Abs(f.BestTimeNs-1.001471996307373e6) > 1 {
+		t.Errorf("reference %v ns (median %v), best %v ns", f.RefTimeNs, f.RefFromMedian, f.BestTimeNs)
+	}
+	meta, rows, err := record.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Source != "import:t4" || len(rows) != 5 || !(rows[0].Task.Key() == features.Task{4096, 4096, 15, 15}.Key()) {
+		t.Errorf("source %q, %d rows, task %v", meta.Source, len(rows), rows[0].Task)
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	dir := t.TempDir()
+	ok := Options{From: FromT4, Files: []string{t4Path}, Kernel: "k", Out: dir, Device: "d"}
+	tests := []struct {
+		name string
+		edit func(*Options)
+		want string
+	}{
+		{"format", func(o *Options) { o.From = "ktt" }, "From"},
+		{"no files", func(o *Options) { o.Files = nil }, "Files"},
+		{"kernel path", func(o *Options) { o.Kernel = "../k" }, "Kernel"},
+		{"no out", func(o *Options) { o.Out = "" }, "Out"},
+		{"t4 without device", func(o *Options) { o.Device = "" }, "Device"},
+		{"batch rows", func(o *Options) { o.BatchRows = -1 }, "BatchRows"},
+		{"missing input", func(o *Options) { o.Files = []string{filepath.Join(dir, "nope.json")} }, "nope.json"},
+		{"missing spec", func(o *Options) { o.Spec = filepath.Join(dir, "nope.T1.json") }, "nope.T1.json"},
+		{"task param unknown", func(o *Options) { o.TaskParams = []string{"filter_size"} }, "filter_size"},
+		{"task param with values", func(o *Options) { o.TaskParams = []string{"block_size_x"} }, "block_size_x"},
+		{"same output twice", func(o *Options) { o.Files = []string{t4Path, t4Path} }, "both"},
+		{"wrong format", func(o *Options) { o.From = FromKernelTuner; o.Files = []string{t1Path} }, "tune_params"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := ok
+			tt.edit(&opt)
+			_, err := Import(opt)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one naming %s", err, tt.want)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("failed imports left %d entries in the output directory", len(entries))
+	}
+}

@@ -1,0 +1,138 @@
+package importer
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
+)
+
+// cacheHead is a Kernel Tuner cache file up to its first entry, as Kernel
+// Tuner writes it when tuning starts.
+const cacheHead = `{
+"device_name": "NVIDIA RTX A4000",
+"kernel_name": "convolution_kernel",
+"problem_size": [4096, 4096],
+"tune_params_keys": ["bx", "by"],
+"tune_params": {"bx": [16, 32], "by": [1, 2]},
+"objective": "time",
+"cache": {
+"16,1": {"bx": 16, "by": 1, "time": 2.5, "times": [3, 2, 2.5], "compile_time": 800},
+"32,1": {"bx": 32, "by": 1, "time": "RuntimeFailedConfig"},
+"16,2": {"bx": 16, "by": 2, "time": "CompilationFailedConfig"},
+"32,2": {"bx": 32, "by": 2, "time": "InvalidConfig"}`
+
+func gzipped(t testing.TB, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestReadKernelTuner(t *testing.T) {
+	want := &Results{
+		Device:      "NVIDIA RTX A4000",
+		Kernel:      "convolution_kernel",
+		ProblemSize: []int{4096, 4096},
+		Params:      []features.Param{{Name: "bx", Values: []int{16, 32}}, {Name: "by", Values: []int{1, 2}}},
+		Measurements: []Measurement{
+			{Config: features.Config{16, 1}, Status: record.StatusOK, TimesMs: []float64{3, 2, 2.5}},
+			{Config: features.Config{32, 1}, Status: record.StatusLaunchError, Error: "RuntimeFailedConfig"},
+			{Config: features.Config{16, 2}, Status: record.StatusCompileError, Error: "CompilationFailedConfig"},
+			{Config: features.Config{32, 2}, Status: record.StatusPruned, Error: "InvalidConfig"},
+		},
+	}
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"closed", []byte(cacheHead + "}\n}\n")},
+		{"live, no closing braces", []byte(cacheHead)},
+		{"live, trailing comma", []byte(cacheHead + ",\n")},
+		{"live, one brace missing", []byte(cacheHead + "}")},
+		{"gzip", gzipped(t, cacheHead+"}\n}")},
+		{"gzip, live", gzipped(t, cacheHead)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadKernelTuner(bytes.NewReader(tt.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got  %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestReadKernelTunerErrors(t *testing.T) {
+	tests := []struct {
+		name, data, want string
+	}{
+		{"unknown failure", strings.Replace(cacheHead, "InvalidConfig", "Bogus", 1), `unknown failure "Bogus"`},
+		{"float parameter", strings.Replace(cacheHead, `"by": [1, 2]`, `"by": [1, 2.5]`, 1), "parameter by has value 2.5"},
+		{"string parameter", strings.Replace(cacheHead, `"by": [1, 2]`, `"by": [1, "x"]`, 1), "parameter by"},
+		{"entry value", strings.Replace(cacheHead, `"bx": 32, "by": 2`, `"bx": 32, "by": "2"`, 1), `"32,2": parameter by`},
+		{"entry lacks parameter", strings.Replace(cacheHead, `"bx": 32, "by": 2,`, `"bx": 32,`, 1), "lacks parameter by"},
+		{"no time", strings.Replace(cacheHead, `, "time": "InvalidConfig"`, ``, 1), "lacks time"},
+		{"negative time", strings.Replace(cacheHead, `[3, 2, 2.5]`, `[3, -2]`, 1), "positive"},
+		{"cut inside a string", cacheHead + `, "1`, "inside a string"},
+		{"cut after a key", cacheHead + `, "16,4": `, "malformed"},
+		{"no keys", `{"cache": {}}`, "tune_params_keys"},
+		{"not an object", `[1, 2]`, "malformed"},
+		{"trailing data", cacheHead + "}}{}", "after the end"},
+		{"duplicate key", `{"cache": {}, "cache": {}}`, "twice"},
+		{"bad gzip", "\x1f\x8bxx", "gzip"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadKernelTuner(strings.NewReader(tt.data))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one mentioning %q", err, tt.want)
+			}
+			if err != nil && !strings.HasPrefix(err.Error(), "importer: ") {
+				t.Errorf("error %q lacks the package prefix", err)
+			}
+		})
+	}
+}
+
+func TestRepair(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a": 1}`, `{"a": 1}`},
+		{`{"a": {"b": [1, 2`, "{\"a\": {\"b\": [1, 2\n]}}"},
+		{"{\"a\": {\"b\": 1},\n  ", "{\"a\": {\"b\": 1}\n}"},
+		{`{"a": "}{", "b": {`, "{\"a\": \"}{\", \"b\": {\n}}"},
+		{`{"a": "\"{"`, "{\"a\": \"\\\"{\"\n}"},
+	}
+	for _, tt := range tests {
+		got, err := repair([]byte(tt.in))
+		if err != nil || string(got) != tt.want {
+			t.Errorf("repair(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	if _, err := repair([]byte(`{"a": "b`)); !errors.Is(err, ErrFormat) {
+		t.Errorf("repair of a cut string: error %v, want ErrFormat", err)
+	}
+}
+
+func BenchmarkReadKernelTuner(b *testing.B) {
+	data := readTestFile(b, a4000)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ReadKernelTuner(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package importer
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/expr-lang/expr"
+)
+
+func TestTranslatePython(t *testing.T) {
+	tests := []struct {
+		py, want string
+	}{
+		{"use_padding==0 or block_size_x % 32 != 0", "use_padding == 0 or block_size_x % 32 != 0"},
+		{"block_size_x*block_size_y<=1024", "block_size_x * block_size_y <= 1024"},
+		{"use_shmem == 0 or (((block_size_x*tile_size_x+(filter_width-1)))*((block_size_y*tile_size_y+(filter_height-1)))) < 12*1024",
+			"use_shmem == 0 or (block_size_x * tile_size_x + (filter_width - 1)) * (block_size_y * tile_size_y + (filter_height - 1)) < 12 * 1024"},
+		{"a // b == 3", "int(floor(a / b)) == 3"},
+		{"(262144 // a) // b > 0", "int(floor(int(floor(262144 / a)) / b)) > 0"},
+		{"a * b // c", "int(floor(a * b / c))"},
+		{"a // (b + c)", "int(floor(a / (b + c)))"},
+		{"a ** 2 <= 64", "a ** 2 <= 64"},
+		{"-2 ** 2", "-(2 ** 2)"},
+		{"not a == 1", "not (a == 1)"},
+		{"not (a == 1 and b == 2)", "not (a == 1 and b == 2)"},
+		{"a < b <= c", "a < b and b <= c"},
+		{"a in [1, 2, 4]", "a in [1, 2, 4]"},
+		{"a not in (1, 2,)", "not (a in [1, 2])"},
+		{"a == 1 or b == 2 and c == 3", "a == 1 or b == 2 and c == 3"},
+		{"(a == 1 or b == 2) and c == 3", "(a == 1 or b == 2) and c == 3"},
+		{"a - (b - c)", "a - (b - c)"},
+		{"min(a, b) * 2 >= max(c, 4)", "min(a, b) * 2 >= max(c, 4)"},
+		{"True", "true"},
+		{"x / 2 > 1.5e0", "x / 2 > 1.5e0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.py, func(t *testing.T) {
+			got, err := TranslatePython(tt.py)
+			if err != nil {
+				t.Fatalf("TranslatePython(%q): %v", tt.py, err)
+			}
+			if got != tt.want {
+				t.Errorf("TranslatePython(%q)\n got %q\nwant %q", tt.py, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTranslatePythonValues evaluates translations with expr and compares
+// them with what Python computes (results taken from python3).
+func TestTranslatePythonValues(t *testing.T) {
+	tests := []struct {
+		py   string
+		env  map[string]any
+		want any
+	}{
+		{"a // b", map[string]any{"a": 7, "b": 2}, 3},
+		{"a // b", map[string]any{"a": -7, "b": 2}, -4},
+		{"a // b", map[string]any{"a": 7, "b": -2}, -4},
+		{"a // b % 3", map[string]any{"a": 12, "b": 5}, 2},
+		{"-2 ** 2", nil, -4.0},
+		{"2 ** 3 ** 2", nil, 512.0},
+		{"not a == 1", map[string]any{"a": 1}, false},
+		{"1 < a < 3", map[string]any{"a": 5}, false},
+		{"1 < a < 3", map[string]any{"a": 2}, true},
+		{"a not in [1, 2]", map[string]any{"a": 3}, true},
+		{"7 / 2 == 3.5", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.py, func(t *testing.T) {
+			e, err := TranslatePython(tt.py)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := expr.Eval(e, tt.env)
+			if err != nil {
+				t.Fatalf("expr.Eval(%q): %v", e, err)
+			}
+			if got != tt.want {
+				t.Errorf("%s = %v (%T) via %q, want %v (%T)", tt.py, got, got, e, tt.want, tt.want)
+			}
+		})
+	}
+}
+
+func TestTranslatePythonConstants(t *testing.T) {
+	got, err := translate("(block_size_x + (filter_width - 1)) * (k - off) < 100", map[string]int{"filter_width": 15, "off": -3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "(block_size_x + (15 - 1)) * (k - (-3)) < 100"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestTranslatePythonErrors(t *testing.T) {
+	tests := []struct {
+		py      string
+		pos     int
+		message string
+	}{
+		{"a & 1", 2, "bitwise"},
+		{"a == 'x'", 5, "character"},
+		{"a if b else c", 2, "conditional"},
+		{"a is None", 2, `"is"`},
+		{"len(a) > 1", 0, "function"},
+		{"(a == 1", 7, "end of expression"},
+		{"a ==", 4, "end of expression"},
+		{"a b", 2, `"b"`},
+		{"1x", 1, "number"},
+		{"", 0, "end of expression"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.py, func(t *testing.T) {
+			_, err := TranslatePython(tt.py)
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v, want a *SyntaxError", err)
+			}
+			if se.Pos != tt.pos || !strings.Contains(se.Msg, tt.message) {
+				t.Errorf("got position %d %q, want %d and a message with %q", se.Pos, se.Msg, tt.pos, tt.message)
+			}
+			if !errors.Is(err, ErrFormat) {
+				t.Errorf("error %v does not match ErrFormat", err)
+			}
+		})
+	}
+}

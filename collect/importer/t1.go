@@ -1,0 +1,160 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// Spec is a T1 kernel description: the tuning space of a benchmark.
+type Spec struct {
+	// Name is the benchmark's name (General.BenchmarkName).
+	Name string
+	// Params are the tuning parameters in the file's order.
+	Params []features.Param
+	// Default holds each parameter's default value, in Params order; nil
+	// when a parameter has no default.
+	Default features.Config
+	// Conditions are the constraint expressions as the file writes them,
+	// in Python syntax.
+	Conditions []string
+	// Constraints are Conditions translated into expr syntax.
+	Constraints []string
+	// ProblemSize is KernelSpecification.ProblemSize; nil when the file
+	// gives none, or gives expressions rather than integers.
+	ProblemSize []int
+}
+
+type t1File struct {
+	General struct {
+		BenchmarkName string
+	}
+	ConfigurationSpace struct {
+		TuningParameters []struct {
+			Name    string
+			Type    string
+			Values  json.RawMessage
+			Default json.RawMessage
+		}
+		Conditions []struct {
+			Expression string
+		}
+	}
+	KernelSpecification struct {
+		ProblemSize json.RawMessage
+	}
+}
+
+// ReadT1 reads a T1 kernel description. Values may be a JSON list or, as
+// the benchmark hub writes them, a string holding a Python list; every
+// value and default must be an integer, or the error names the parameter.
+// Conditions are translated with TranslatePython.
+func ReadT1(r io.Reader) (*Spec, error) {
+	data, err := readMaybeGzip(r)
+	if err != nil {
+		return nil, err
+	}
+	var f t1File
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%w: T1: %v", ErrFormat, err)
+	}
+	tps := f.ConfigurationSpace.TuningParameters
+	if len(tps) == 0 {
+		return nil, fmt.Errorf("%w: T1 has no ConfigurationSpace.TuningParameters", ErrFormat)
+	}
+	s := &Spec{Name: f.General.BenchmarkName, Default: make(features.Config, 0, len(tps))}
+	for _, tp := range tps {
+		values, err := pythonInts(tp.Values)
+		if err != nil {
+			return nil, fmt.Errorf("%w: T1 parameter %q (type %q): %v", ErrFormat, tp.Name, tp.Type, err)
+		}
+		s.Params = append(s.Params, features.Param{Name: tp.Name, Values: values})
+		if len(bytes.TrimSpace(tp.Default)) == 0 || string(bytes.TrimSpace(tp.Default)) == "null" {
+			s.Default = nil
+			continue
+		}
+		d, err := jsonInt(tp.Default)
+		if err != nil {
+			return nil, fmt.Errorf("%w: T1 parameter %q: Default %s is not an integer", ErrFormat, tp.Name, tp.Default)
+		}
+		if s.Default != nil {
+			s.Default = append(s.Default, d)
+		}
+	}
+	for _, c := range f.ConfigurationSpace.Conditions {
+		e, err := TranslatePython(c.Expression)
+		if err != nil {
+			return nil, err
+		}
+		s.Conditions = append(s.Conditions, c.Expression)
+		s.Constraints = append(s.Constraints, e)
+	}
+	var ps []int
+	if json.Unmarshal(f.KernelSpecification.ProblemSize, &ps) == nil && len(ps) > 0 {
+		s.ProblemSize = ps
+	}
+	return s, nil
+}
+
+// pythonInts reads a list of integers written either as a JSON list or as
+// a JSON string holding a Python list ("[16, 32, 48]").
+func pythonInts(raw json.RawMessage) ([]int, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err != nil {
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, fmt.Errorf("Values is %s, want a list", raw)
+		}
+		out := make([]int, len(list))
+		for i, v := range list {
+			n, err := jsonInt(v)
+			if err != nil {
+				return nil, fmt.Errorf("value %s is not an integer", v)
+			}
+			out[i] = n
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no values")
+		}
+		return out, nil
+	}
+	t := strings.TrimSpace(text)
+	if len(t) < 2 || !(t[0] == '[' && t[len(t)-1] == ']' || t[0] == '(' && t[len(t)-1] == ')') {
+		return nil, fmt.Errorf("Values %q is not a Python list", text)
+	}
+	fields := strings.Split(t[1:len(t)-1], ",")
+	if last := len(fields) - 1; strings.TrimSpace(fields[last]) == "" {
+		fields = fields[:last] // "[]", or a trailing comma as Python allows
+	}
+	var out []int
+	for _, field := range fields {
+		field = strings.TrimSpace(field)
+		n, err := strconv.Atoi(field)
+		if err != nil {
+			return nil, fmt.Errorf("value %q is not an integer", field)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no values")
+	}
+	return out, nil
+}
+
+// jsonInt reads a JSON integer, or a JSON string holding one.
+func jsonInt(raw json.RawMessage) (int, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, err
+		}
+		return strconv.Atoi(strings.TrimSpace(s))
+	}
+	return strconv.Atoi(string(raw))
+}

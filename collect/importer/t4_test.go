@@ -1,0 +1,109 @@
+package importer
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
+)
+
+const t4Path = "testdata/convolution_milo_A4000.t4.json"
+
+func TestReadT4(t *testing.T) {
+	f, err := os.Open(t4Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := ReadT4(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Device != "" || res.ProblemSize != nil {
+		t.Errorf("Device %q, ProblemSize %v; T4 has neither", res.Device, res.ProblemSize)
+	}
+	wantParams := []features.Param{
+		{Name: "block_size_x", Values: []int{16, 80, 256}},
+		{Name: "block_size_y", Values: []int{1, 4, 8, 16}},
+		{Name: "tile_size_x", Values: []int{1, 2, 3, 4}},
+		{Name: "tile_size_y", Values: []int{1, 4}},
+		{Name: "read_only", Values: []int{0}},
+		{Name: "use_padding", Values: []int{0, 1}},
+		{Name: "use_shmem", Values: []int{0, 1}},
+		{Name: "use_cmem", Values: []int{1}},
+		{Name: "filter_height", Values: []int{15}},
+		{Name: "filter_width", Values: []int{15}},
+	}
+	if !reflect.DeepEqual(res.Params, wantParams) {
+		t.Errorf("Params = %v\nwant %v", res.Params, wantParams)
+	}
+	want := []struct {
+		config features.Config
+		status record.Status
+		times  int
+	}{
+		{features.Config{16, 16, 1, 1, 0, 1, 1, 1, 15, 15}, record.StatusOK, 5},
+		{features.Config{256, 1, 2, 4, 0, 0, 0, 1, 15, 15}, record.StatusOK, 5},
+		{features.Config{256, 4, 4, 4, 0, 0, 0, 1, 15, 15}, record.StatusLaunchError, 0},
+		{features.Config{80, 8, 3, 4, 0, 1, 1, 1, 15, 15}, record.StatusCompileError, 0},
+		{features.Config{16, 1, 1, 1, 0, 0, 0, 1, 15, 15}, record.StatusOK, 5},
+	}
+	if len(res.Measurements) != len(want) {
+		t.Fatalf("%d measurements, want %d", len(res.Measurements), len(want))
+	}
+	for i, w := range want {
+		m := res.Measurements[i]
+		if !m.Config.Equal(w.config) || m.Status != w.status || len(m.TimesMs) != w.times {
+			t.Errorf("measurement %d = %v %s %d times, want %v %s %d times", i, m.Config, m.Status, len(m.TimesMs), w.config, w.status, w.times)
+		}
+	}
+	if got := res.Measurements[1].TimesMs[0]; got < 1 || got > 1.1 {
+		t.Errorf("best configuration's first run %v ms, want about 1.0 ms", got)
+	}
+}
+
+func TestReadT4Units(t *testing.T) {
+	tests := []struct {
+		unit string
+		want float64
+	}{
+		{"ms", 2}, {"", 2}, {"s", 2000}, {"us", 0.002}, {"ns", 2e-6},
+	}
+	for _, tt := range tests {
+		text := `{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [2]},
+			"measurements": [{"name": "time", "value": 2, "unit": "` + tt.unit + `"}]}]}`
+		res, err := ReadT4(strings.NewReader(text))
+		if err != nil {
+			t.Fatalf("unit %q: %v", tt.unit, err)
+		}
+		if got := res.Measurements[0].TimesMs[0]; got != tt.want {
+			t.Errorf("unit %q: %v ms, want %v", tt.unit, got, tt.want)
+		}
+	}
+}
+
+func TestReadT4Errors(t *testing.T) {
+	tests := []struct {
+		name, data, want string
+	}{
+		{"no results", `{}`, "no results"},
+		{"unknown invalidity", `{"results": [{"configuration": {"a": 1}, "invalidity": "weird"}]}`, `"weird"`},
+		{"float parameter", `{"results": [{"configuration": {"a": 1.5}, "invalidity": "compile"}]}`, "parameter a"},
+		{"other parameters", `{"results": [{"configuration": {"a": 1}, "invalidity": "compile"}, {"configuration": {"b": 1}, "invalidity": "compile"}]}`, `"b"`},
+		{"fewer parameters", `{"results": [{"configuration": {"a": 1, "b": 2}, "invalidity": "compile"}, {"configuration": {"b": 1}, "invalidity": "compile"}]}`, "result 1 has 1"},
+		{"correct without runtimes", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct"}]}`, "no runtimes"},
+		{"zero runtime", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [0]}}]}`, "positive"},
+		{"unknown unit", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [1]}, "measurements": [{"name": "time", "unit": "h"}]}]}`, `"h"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadT4(strings.NewReader(tt.data))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one mentioning %s", err, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,247 @@
+package predict
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// The hot path of Choose scores about 75 configurations per new shape.
+// leaves evaluates a tree through a general decision function (categorical
+// splits, missing values), about 17 ns a tree here; augur's own models use
+// only numerical splits without missing values, so predict also compiles
+// each model into flat arrays and, per shape, folds away every split on a
+// task or platform feature (they are fixed while a shape is tuned). leaves
+// stays the loader of record: the flat copy is checked against it at load
+// time and is only used when the two agree exactly.
+
+// flatNode is an internal node; a child < 0 is leaf ^child.
+type flatNode struct {
+	feature     int32
+	left, right int32
+	threshold   float64
+}
+
+type flatTree struct {
+	nodes  []flatNode // empty for a single-leaf tree
+	leaves []float64
+}
+
+func (t *flatTree) predict(x []float64) float64 {
+	if len(t.nodes) == 0 {
+		return t.leaves[0]
+	}
+	i := int32(0)
+	for {
+		n := &t.nodes[i]
+		if x[n.feature] <= n.threshold {
+			i = n.left
+		} else {
+			i = n.right
+		}
+		if i < 0 {
+			return t.leaves[^i]
+		}
+	}
+}
+
+// flatModel is a whole ensemble in flat form.
+type flatModel struct {
+	trees []flatTree
+	coef  float64 // 1, or 1/len(trees) for an averaged forest
+}
+
+func (m *flatModel) predict(x []float64) float64 {
+	sum := 0.0
+	for i := range m.trees {
+		sum += m.trees[i].predict(x) * m.coef
+	}
+	return sum
+}
+
+// parseFlat reads the LightGBM text that augur's trainer writes. It reports
+// an error for anything it does not support (categorical splits, missing
+// value handling), in which case the caller keeps using leaves alone.
+func parseFlat(text string) (*flatModel, error) {
+	m := &flatModel{coef: 1}
+	var cur *flatTree
+	var split, left, right []int32
+	var thr []float64
+	average := false
+	finish := func() error {
+		if cur == nil {
+			return nil
+		}
+		if len(split) != len(thr) || len(split) != len(left) || len(split) != len(right) || len(cur.leaves) != len(split)+1 {
+			return fmt.Errorf("tree %d: inconsistent lengths", len(m.trees))
+		}
+		for i := range split {
+			cur.nodes = append(cur.nodes, flatNode{feature: split[i], left: left[i], right: right[i], threshold: thr[i]})
+		}
+		m.trees = append(m.trees, *cur)
+		cur, split, left, right, thr = nil, nil, nil, nil, nil
+		return nil
+	}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		line := sc.Text()
+		key, val, _ := strings.Cut(line, "=")
+		var err error
+		switch key {
+		case "average_output":
+			average = true
+		case "end of trees":
+			if err := finish(); err != nil {
+				return nil, err
+			}
+		case "Tree":
+			if err = finish(); err == nil {
+				cur = &flatTree{}
+			}
+		case "num_cat":
+			if cur != nil && val != "0" {
+				err = fmt.Errorf("categorical splits")
+			}
+		case "split_feature":
+			split, err = parseInts(val)
+		case "left_child":
+			left, err = parseInts(val)
+		case "right_child":
+			right, err = parseInts(val)
+		case "threshold":
+			thr, err = parseFloats(val)
+		case "leaf_value":
+			if cur != nil {
+				cur.leaves, err = parseFloats(val)
+			}
+		case "decision_type":
+			var d []int32
+			if d, err = parseInts(val); err == nil {
+				for _, v := range d {
+					// Bit 0 is categorical; bits 2-3 the missing-value type.
+					if v&1 != 0 || (v>>2)&3 != 0 {
+						err = fmt.Errorf("decision_type %d unsupported", v)
+					}
+				}
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %q: %w", line, err)
+		}
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	if len(m.trees) == 0 {
+		return nil, fmt.Errorf("no trees")
+	}
+	if average {
+		m.coef = 1 / float64(len(m.trees))
+	}
+	return m, nil
+}
+
+func parseInts(s string) ([]int32, error) {
+	var out []int32
+	for _, f := range strings.Fields(s) {
+		v, err := strconv.ParseInt(f, 10, 32)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, int32(v))
+	}
+	return out, nil
+}
+
+func parseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Fields(s) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// agrees reports whether the flat model and leaves predict the same on
+// vectors built around the model's own thresholds, so that every branch is
+// taken both ways.
+func (m *flatModel) agrees(leavesPredict func([]float64) float64, nFeatures int) bool {
+	cuts := make([][]float64, nFeatures)
+	for _, t := range m.trees {
+		for _, n := range t.nodes {
+			if int(n.feature) >= nFeatures {
+				return false
+			}
+			cuts[n.feature] = append(cuts[n.feature], n.threshold)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, nFeatures)
+	for range 256 {
+		for f := range x {
+			x[f] = 0
+			if c := cuts[f]; len(c) > 0 {
+				x[f] = c[rng.IntN(len(c))] + []float64{-1e-9, 0, 1e-9, 1}[rng.IntN(4)]
+			}
+		}
+		a, b := m.predict(x), leavesPredict(x)
+		if math.Abs(a-b) > 1e-12*math.Max(1, math.Abs(b)) {
+			return false
+		}
+	}
+	return true
+}
+
+// specialize folds every split on a feature other than params (the fixed
+// task and platform features, taken from x) and returns trees over the
+// parameter columns only, renumbered to index a Config directly, plus the
+// sum of the trees that became constant.
+func (m *flatModel) specialize(x []float64, paramStart, nParams int) ([]flatTree, float64) {
+	var out []flatTree
+	constant := 0.0
+	for ti := range m.trees {
+		t := &m.trees[ti]
+		if len(t.nodes) == 0 {
+			constant += t.leaves[0] * m.coef
+			continue
+		}
+		var nt flatTree
+		var walk func(i int32) int32
+		walk = func(i int32) int32 {
+			for {
+				if i < 0 {
+					nt.leaves = append(nt.leaves, t.leaves[^i]*m.coef)
+					return ^int32(len(nt.leaves) - 1)
+				}
+				n := t.nodes[i]
+				f := int(n.feature)
+				if f >= paramStart && f < paramStart+nParams {
+					at := int32(len(nt.nodes))
+					nt.nodes = append(nt.nodes, flatNode{feature: int32(f - paramStart), threshold: n.threshold})
+					l := walk(n.left)
+					r := walk(n.right)
+					nt.nodes[at].left, nt.nodes[at].right = l, r
+					return at
+				}
+				if x[f] <= n.threshold {
+					i = n.left
+				} else {
+					i = n.right
+				}
+			}
+		}
+		if root := walk(0); root < 0 {
+			constant += nt.leaves[0]
+			continue
+		}
+		out = append(out, nt)
+	}
+	return out, constant
+}

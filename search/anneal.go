@@ -1,0 +1,124 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+var _ Strategy = (*Anneal)(nil)
+
+// Anneal is simulated annealing as CLTune implements it (Nugteren and
+// Codreanu 2015, section IV.C): from Start, each step draws a random
+// neighbour that differs in one parameter and moves there when it scores
+// higher, or otherwise with probability exp((new-old)/T_k), where the
+// temperature T_k = Temperature*(1-k/Budget) cools linearly to zero as the
+// k-th distinct evaluation approaches the budget. Early on the walk escapes
+// local optima; at the end it only climbs.
+//
+// Scores are remembered, so a step onto a configuration already evaluated
+// costs no objective call: Budget counts distinct evaluations. The search
+// stops when the budget is spent, or when 1000 steps in a row found only
+// configurations it had seen (a small space exhausted).
+type Anneal struct {
+	// Budget is the number of distinct configurations evaluated, the
+	// start included; 0 means 100.
+	Budget int
+	// Temperature is the initial temperature, in the objective's units;
+	// 0 means 4, the value CLTune's experiments use (they try 2, 4 and 6,
+	// with execution times in milliseconds as energies). On a log-speedup
+	// objective 4 is hot: a move that is e times slower is still taken with
+	// probability 0.78 at the start; try 0.1 to 1 there.
+	Temperature float64
+	// Start is the first configuration; nil means a random valid one.
+	Start features.Config
+}
+
+func (a Anneal) params() (int, float64, error) {
+	budget, temp := a.Budget, a.Temperature
+	if budget == 0 {
+		budget = 100
+	}
+	if temp == 0 {
+		temp = 4
+	}
+	if budget < 0 {
+		return 0, 0, fmt.Errorf("search: Anneal.Budget must be >= 0, got %d", a.Budget)
+	}
+	if temp < 0 || math.IsInf(temp, 0) || math.IsNaN(temp) {
+		return 0, 0, fmt.Errorf("search: Anneal.Temperature must be finite and >= 0, got %g", a.Temperature)
+	}
+	return budget, temp, nil
+}
+
+// Search implements Strategy.
+func (a Anneal) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error) {
+	budget, temp, err := a.params()
+	if err != nil {
+		return Result{}, err
+	}
+	cur, err := start(s, "Anneal.Start", a.Start, rng)
+	if err != nil {
+		return Result{}, err
+	}
+	m := newMemo()
+	score, _ := m.eval(s, obj, cur)
+	cand := make(features.Config, len(s.Params))
+	for stale := 0; m.t.r.Evals < budget && stale < maxRedraws; {
+		// A space whose constraints tie parameters together may leave no
+		// valid one-parameter move; a random jump keeps the walk going.
+		if !Neighbour(s, cur, cand, 0, rng) {
+			c, ok := s.Random(rng)
+			if !ok {
+				break
+			}
+			copy(cand, c)
+		}
+		v, fresh := m.eval(s, obj, cand)
+		if fresh {
+			stale = 0
+		} else {
+			stale++
+		}
+		t := temp * (1 - float64(m.t.r.Evals)/float64(budget))
+		if accept(score, v, t, rng) {
+			cur, cand = cand, cur
+			score = v
+		}
+	}
+	return m.t.result()
+}
+
+// accept is the Metropolis rule for maximization: always take a better
+// score, never a failed one, and a worse one with probability
+// exp((v-cur)/t). A walk that stands on a failed configuration moves on
+// whatever it finds, since nothing can be worse.
+func accept(cur, v, t float64, rng *rand.Rand) bool {
+	switch {
+	case math.IsInf(cur, -1):
+		return true
+	case v > cur:
+		return true
+	case math.IsInf(v, -1) || t <= 0:
+		return false
+	}
+	return rng.Float64() < math.Exp((v-cur)/t)
+}
+
+// start returns a copy of c after checking it, or a random valid
+// configuration when c is nil. field names the option c came from.
+func start(s *features.Space, field string, c features.Config, rng *rand.Rand) (features.Config, error) {
+	if c != nil {
+		if !s.Valid(c) {
+			return nil, fmt.Errorf("search: %s %s is not a valid configuration", field, s.Format(c))
+		}
+		return c.Clone(), nil
+	}
+	c, ok := s.Random(rng)
+	if !ok {
+		return nil, fmt.Errorf("search: no valid configuration found to start from")
+	}
+	return c, nil
+}

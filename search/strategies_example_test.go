@@ -1,0 +1,94 @@
+package search_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/search"
+)
+
+// exampleSpace is a work-group size and work-per-thread space with a
+// made-up objective that peaks at wg=32, wpt=4.
+func exampleSpace() (*features.Space, search.Objective) {
+	s, _ := features.NewSpace([]features.Param{
+		{Name: "wg", Values: []int{8, 16, 32, 64, 128}},
+		{Name: "wpt", Values: []int{1, 2, 4, 8, 16}},
+	}, []string{"wg * wpt <= 512"})
+	obj := func(c features.Config) (float64, error) {
+		return -float64((c[0]-32)*(c[0]-32) + (c[1]-4)*(c[1]-4)), nil
+	}
+	return s, obj
+}
+
+func ExampleAnneal() {
+	s, obj := exampleSpace()
+	res, _ := search.Anneal{Budget: 15, Temperature: 100}.Search(s, obj, rand.New(rand.NewPCG(1, 2)))
+	fmt.Println(s.Format(res.Best), res.Evals)
+	// Output: wg=32,wpt=4 15
+}
+
+func ExamplePSO() {
+	s, obj := exampleSpace()
+	res, _ := search.PSO{Budget: 15}.Search(s, obj, rand.New(rand.NewPCG(1, 2)))
+	fmt.Println(s.Format(res.Best), res.Evals)
+	// Output: wg=32,wpt=4 15
+}
+
+// Grouped search tunes the work-group size first, then the work per
+// thread, twice over: 9 evaluations in the first round, 4 new ones in the
+// second.
+func ExampleGrouped() {
+	s, obj := exampleSpace()
+	res, _ := search.Grouped{
+		Groups: [][]string{{"wg"}, {"wpt"}},
+		Start:  features.Config{8, 1},
+	}.Search(s, obj, nil)
+	fmt.Println(s.Format(res.Best), res.Evals)
+	// Output: wg=32,wpt=4 13
+}
+
+// A harness runs every strategy with the same number of evaluations.
+func ExampleWithBudget() {
+	s, obj := exampleSpace()
+	for _, st := range []search.Strategy{search.Random{}, search.HillClimb{}, search.Anneal{Temperature: 100}, search.PSO{}} {
+		st, err := search.WithBudget(st, 10)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		res, _ := st.Search(s, obj, rand.New(rand.NewPCG(3, 4)))
+		fmt.Printf("%T: %s after %d evaluations\n", st, s.Format(res.Best), res.Evals)
+	}
+	_, err := search.WithBudget(search.Exhaustive{}, 10)
+	fmt.Println(err)
+	// Output:
+	// search.Random: wg=32,wpt=4 after 10 evaluations
+	// search.HillClimb: wg=32,wpt=1 after 10 evaluations
+	// search.Anneal: wg=32,wpt=4 after 10 evaluations
+	// search.PSO: wg=32,wpt=4 after 10 evaluations
+	// search: search.Exhaustive has no budget
+}
+
+// Replay runs a strategy over recorded times, with no device: here the
+// recording holds three configurations, one of which failed.
+func ExampleReplay() {
+	s, _ := exampleSpace()
+	times := map[string]float64{ // in nanoseconds
+		"wg=8,wpt=1":  4000,
+		"wg=32,wpt=4": 1000,
+		"wg=64,wpt=8": 2000,
+	}
+	obj, err := search.Replay(s, times, 4000) // wg=8,wpt=1 is the reference
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, _ := search.Exhaustive{}.Search(s, obj, nil)
+	fmt.Printf("%s: log-speedup %.3f\n", s.Format(res.Best), res.Score)
+	_, err = obj(features.Config{16, 2})
+	fmt.Println(err)
+	// Output:
+	// wg=32,wpt=4: log-speedup 1.386
+	// search: configuration not recorded: wg=16,wpt=2
+}
