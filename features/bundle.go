@@ -47,6 +47,9 @@ type Model struct {
 	// Stats are the model's errors on held-out data, by metric name
 	// (e.g. "cv_rmse_log_speedup", "cv_mre_time", "cv_spearman").
 	Stats map[string]float64 `json:"stats,omitempty"`
+	// Options are the learner's settings the model was fitted with, by
+	// name (e.g. "trees", "max_depth", "learning_rate"), defaults resolved.
+	Options map[string]float64 `json:"options,omitempty"`
 }
 
 // Precomputed is a configuration chosen ahead of time for one shape.

@@ -41,12 +41,12 @@ func (c CV) Stats() map[string]float64 {
 	}
 }
 
-// CrossValidate estimates the error of GBRT models fitted with opts on
-// configurations they have not seen: the rows are split into folds (0
-// means 5) at random from seed, so that all rows of one (task, config), on
-// every platform, fall in the same fold, and each fold is predicted by a
-// model fitted to the others.
-func CrossValidate(d *Data, folds int, opts GBRTOptions, seed uint64) (CV, error) {
+// CrossValidate estimates the error of models fitted by learner (such as
+// GBRTOptions or ForestOptions) on configurations they have not seen: the
+// rows are split into folds (0 means 5) at random from seed, so that all
+// rows of one (task, config), on every platform, fall in the same fold,
+// and each fold is predicted by a model fitted to the others.
+func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error) {
 	if folds == 0 {
 		folds = 5
 	}
@@ -69,7 +69,7 @@ func CrossValidate(d *Data, folds int, opts GBRTOptions, seed uint64) (CV, error
 			}
 		}
 		sub := d.Subset(train)
-		e, err := FitGBRT(sub.X, len(d.Features), sub.Y, opts)
+		e, err := learner.Fit(sub.X, len(d.Features), sub.Y)
 		if err != nil {
 			return CV{}, fmt.Errorf("train: fold %d: %w", k, err)
 		}

@@ -100,6 +100,23 @@ type LoadOptions struct {
 	Zeta float64
 }
 
+// zeta checks o and returns the target of invalid rows under InvalidZeta.
+func (o LoadOptions) zeta() (float64, error) {
+	switch o.Invalid {
+	case InvalidIgnore, InvalidZeta:
+	default:
+		return 0, fmt.Errorf("train: LoadOptions.Invalid must be InvalidIgnore or InvalidZeta, got %d", o.Invalid)
+	}
+	zeta := o.Zeta
+	if zeta == 0 {
+		zeta = DefaultZeta
+	}
+	if !(zeta < 0) || math.IsInf(zeta, 0) {
+		return 0, fmt.Errorf("train: LoadOptions.Zeta must be a negative number, got %g", o.Zeta)
+	}
+	return zeta, nil
+}
+
 // Load reads every dataset file under dir/<kernel>/ and builds the
 // training set of its ok rows. See LoadWith.
 func Load(dir, kernel string) (*Data, error) {
@@ -112,17 +129,9 @@ func Load(dir, kernel string) (*Data, error) {
 // differs. Ok rows whose log-speedup is unknown (no reference time) are
 // left out.
 func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
-	switch opt.Invalid {
-	case InvalidIgnore, InvalidZeta:
-	default:
-		return nil, fmt.Errorf("train: LoadOptions.Invalid must be InvalidIgnore or InvalidZeta, got %d", opt.Invalid)
-	}
-	zeta := opt.Zeta
-	if zeta == 0 {
-		zeta = DefaultZeta
-	}
-	if !(zeta < 0) || math.IsInf(zeta, 0) {
-		return nil, fmt.Errorf("train: LoadOptions.Zeta must be a negative number, got %g", opt.Zeta)
+	zeta, err := opt.zeta()
+	if err != nil {
+		return nil, err
 	}
 	files, err := record.ReadDir(filepath.Join(dir, kernel))
 	if errors.Is(err, fs.ErrNotExist) {

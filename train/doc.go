@@ -3,13 +3,20 @@
 // Load reads the Arrow files of one kernel (see package collect/record) and
 // lays every measured (task, config, platform) out as a feature vector with
 // features.Encoder, with the target y = ln(t_ref/t), the log-speedup over
-// the kernel's reference configuration (Bergstra et al., eq. 1).
+// the kernel's reference configuration (Bergstra et al., eq. 1). Invalid
+// configurations (failed, timed out or pruned) are left out, or, with
+// LoadOptions.Invalid set to InvalidZeta, kept with a stand-in target.
 //
-// FitGBRT fits gradient-boosted regression trees to such data with squared
-// loss, and Ensemble.WriteLightGBM writes the result in LightGBM's text
-// format (v3), which the runtime loads with github.com/dmitryikh/leaves.
+// Two learners fit such data, both Learners: FitGBRT fits gradient-boosted
+// regression trees with squared loss (GBRTOptions: depth- or leaf-wise
+// growth, row and feature subsampling, L2, early stopping), and FitForest
+// fits a random forest (ForestOptions), whose trees' spread is a measure
+// of uncertainty (Forest.PredictSpread). Both write LightGBM's text format
+// (v3), which the runtime loads with github.com/dmitryikh/leaves; a forest
+// is marked average_output. Importances ranks a written model's features.
+//
 // CrossValidate estimates a model's error on configurations it has not
 // seen. Train does all of it: one model per platform, a "fleet" model over
-// all platforms when there are several, and their cross-validated errors,
-// in one features.Bundle.
+// all platforms when there are several, their cross-validated errors and
+// the options they were fitted with, in one features.Bundle.
 package train

@@ -45,3 +45,65 @@ func ExampleFitGBRT() {
 	// wg=16 train 1.000 leaves 1.000
 	// wg=64 train 1.000 leaves 1.000
 }
+
+// ExampleFitForest fits a random forest to a noisy step and reads the
+// trees' spread as the model's uncertainty, then loads the forest with
+// leaves, which averages the trees because the file says average_output.
+func ExampleFitForest() {
+	var x, y []float64
+	for i := 0; i < 400; i++ {
+		wg := float64(int(1) << (i % 7)) // work-group sizes 1 .. 64
+		v := 0.0
+		if wg >= 16 {
+			v = 1 + 0.5*float64(i%3-1) // noisy where the step is up
+		}
+		x, y = append(x, wg), append(y, v)
+	}
+	f, err := train.FitForest(x, 1, y, train.ForestOptions{Trees: 50, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var text strings.Builder
+	if err := f.WriteLightGBM(&text, []string{"param.wg"}); err != nil {
+		log.Fatal(err)
+	}
+	lg, err := leaves.LGEnsembleFromReader(bufio.NewReader(strings.NewReader(text.String())), true)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, wg := range []float64{4, 32} {
+		mean, std := f.PredictSpread([]float64{wg})
+		fmt.Printf("wg=%-2v mean %.1f spread>0 %v leaves %.1f\n", wg, mean, std > 0, lg.PredictSingle([]float64{wg}, 0))
+	}
+	// Output:
+	// wg=4  mean 0.0 spread>0 false leaves 0.0
+	// wg=32 mean 1.0 spread>0 true leaves 1.0
+}
+
+// ExampleImportances ranks the features of a model by the error their
+// splits remove, from the model's LightGBM text, as 'augur inspect' does.
+func ExampleImportances() {
+	var x, y []float64
+	for i := 0; i < 500; i++ {
+		wg, unroll := float64(i%8), float64(i%5)
+		x, y = append(x, wg, unroll), append(y, wg*wg+0.1*unroll)
+	}
+	e, err := train.FitGBRT(x, 2, y, train.GBRTOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var text strings.Builder
+	if err := e.WriteLightGBM(&text, []string{"param.wg", "param.unroll"}); err != nil {
+		log.Fatal(err)
+	}
+	imp, err := train.Importances(text.String())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, im := range imp {
+		fmt.Printf("%s used: %v\n", im.Feature, im.Splits > 0)
+	}
+	// Output:
+	// param.wg used: true
+	// param.unroll used: true
+}

@@ -3,18 +3,25 @@ package train
 import (
 	"fmt"
 	"math"
-	"slices"
+	"math/rand/v2"
 )
 
 // GBRTOptions configure gradient-boosted regression trees. The zero value
-// of each field means the default in its comment, which is Bergstra et
-// al.'s choice (depth 4, 10 examples a leaf, 100 trees).
+// of each field means the default in its comment; the defaults of Trees,
+// MaxDepth and MinLeaf are Bergstra et al.'s choice (100 trees of depth 4,
+// 10 examples a leaf), and the others switch their feature off.
 type GBRTOptions struct {
 	// Trees is the number of boosting iterations; 0 means 100. Boosting
-	// stops early when a tree finds no split.
+	// stops early when a tree finds no split, or by EarlyStop.
 	Trees int
-	// MaxDepth is the depth of each tree; 0 means 4, at most 16.
+	// MaxDepth is the depth of each tree; 0 means 4, or 16 when MaxLeaves
+	// is set; at most 16.
 	MaxDepth int
+	// MaxLeaves, when not 0, grows each tree leaf-wise, always splitting
+	// the leaf whose split most reduces the error, until it has MaxLeaves
+	// leaves (as LightGBM's num_leaves does); at least 2, at most 65536.
+	// When 0, trees grow until MaxDepth or MinLeaf stop them.
+	MaxLeaves int
 	// MinLeaf is the least number of training rows in a leaf; 0 means 10.
 	MinLeaf int
 	// LearningRate scales each tree's output; 0 means 0.1, at most 1.
@@ -23,6 +30,28 @@ type GBRTOptions struct {
 	// least 2. A feature with no more distinct values than that gets one
 	// bin per value, so small integer parameters are split exactly.
 	MaxBins int
+	// Subsample is the fraction of the rows, drawn without replacement,
+	// that each tree is fitted to; 0 means 1 (all rows), else in (0, 1].
+	Subsample float64
+	// ColSample is the fraction of the features each tree may split on,
+	// drawn anew for every tree among those that take two values or more
+	// in the data; 0 means 1 (all), else in (0, 1].
+	ColSample float64
+	// L2 is the ridge penalty lambda on leaf values: a leaf predicts
+	// sum(residual)/(rows+L2), and split gains use the same shrunk sums.
+	// 0 means none; it must be >= 0.
+	L2 float64
+	// EarlyStop, when not 0, holds out ValidationFraction of the rows,
+	// stops boosting once EarlyStop trees in a row have not lowered the
+	// squared error on them, and keeps the trees up to the best round.
+	// It must be >= 0.
+	EarlyStop int
+	// ValidationFraction is the share of rows held out for EarlyStop;
+	// 0 means 0.2, else in (0, 0.5].
+	ValidationFraction float64
+	// Seed draws the row and feature samples and the validation rows. A
+	// fit without Subsample, ColSample and EarlyStop uses no randomness.
+	Seed uint64
 }
 
 // withDefaults returns o with zero fields set to their defaults, or an
@@ -33,6 +62,9 @@ func (o GBRTOptions) withDefaults() (GBRTOptions, error) {
 	}
 	if o.MaxDepth == 0 {
 		o.MaxDepth = 4
+		if o.MaxLeaves != 0 {
+			o.MaxDepth = 16
+		}
 	}
 	if o.MinLeaf == 0 {
 		o.MinLeaf = 10
@@ -43,19 +75,58 @@ func (o GBRTOptions) withDefaults() (GBRTOptions, error) {
 	if o.MaxBins == 0 {
 		o.MaxBins = 255
 	}
+	if o.Subsample == 0 {
+		o.Subsample = 1
+	}
+	if o.ColSample == 0 {
+		o.ColSample = 1
+	}
+	if o.ValidationFraction == 0 {
+		o.ValidationFraction = 0.2
+	}
 	switch {
 	case o.Trees < 1 || o.Trees > 1_000_000:
 		return o, fmt.Errorf("train: GBRTOptions.Trees must be in [1, 1000000], got %d", o.Trees)
 	case o.MaxDepth < 1 || o.MaxDepth > 16:
 		return o, fmt.Errorf("train: GBRTOptions.MaxDepth must be in [1, 16], got %d", o.MaxDepth)
+	case o.MaxLeaves != 0 && (o.MaxLeaves < 2 || o.MaxLeaves > 65536):
+		return o, fmt.Errorf("train: GBRTOptions.MaxLeaves must be 0 or in [2, 65536], got %d", o.MaxLeaves)
 	case o.MinLeaf < 1:
 		return o, fmt.Errorf("train: GBRTOptions.MinLeaf must be >= 1, got %d", o.MinLeaf)
 	case !(o.LearningRate > 0 && o.LearningRate <= 1):
 		return o, fmt.Errorf("train: GBRTOptions.LearningRate must be in (0, 1], got %g", o.LearningRate)
 	case o.MaxBins < 2 || o.MaxBins > 255:
 		return o, fmt.Errorf("train: GBRTOptions.MaxBins must be in [2, 255], got %d", o.MaxBins)
+	case !(o.Subsample > 0 && o.Subsample <= 1):
+		return o, fmt.Errorf("train: GBRTOptions.Subsample must be in (0, 1], got %g", o.Subsample)
+	case !(o.ColSample > 0 && o.ColSample <= 1):
+		return o, fmt.Errorf("train: GBRTOptions.ColSample must be in (0, 1], got %g", o.ColSample)
+	case !(o.L2 >= 0) || math.IsInf(o.L2, 0):
+		return o, fmt.Errorf("train: GBRTOptions.L2 must be a finite number >= 0, got %g", o.L2)
+	case o.EarlyStop < 0:
+		return o, fmt.Errorf("train: GBRTOptions.EarlyStop must be >= 0, got %d", o.EarlyStop)
+	case !(o.ValidationFraction > 0 && o.ValidationFraction <= 0.5):
+		return o, fmt.Errorf("train: GBRTOptions.ValidationFraction must be in (0, 0.5], got %g", o.ValidationFraction)
 	}
 	return o, nil
+}
+
+// options returns the resolved options by LightGBM-like name, for the
+// bundle's record of how a model was fitted.
+func (o GBRTOptions) options() map[string]float64 {
+	m := map[string]float64{
+		"trees": float64(o.Trees), "max_depth": float64(o.MaxDepth), "min_leaf": float64(o.MinLeaf),
+		"learning_rate": o.LearningRate, "max_bins": float64(o.MaxBins), "subsample": o.Subsample,
+		"colsample": o.ColSample, "l2": o.L2,
+	}
+	if o.MaxLeaves > 0 {
+		m["max_leaves"] = float64(o.MaxLeaves)
+	}
+	if o.EarlyStop > 0 {
+		m["early_stop"] = float64(o.EarlyStop)
+		m["validation_fraction"] = o.ValidationFraction
+	}
+	return m
 }
 
 // Ensemble is a fitted sum of regression trees, the form LightGBM and
@@ -67,43 +138,6 @@ type Ensemble struct {
 	// LightGBM's feature_infos.
 	lo, hi []float64
 	opts   GBRTOptions
-}
-
-// tree is one regression tree in LightGBM's layout: internal nodes are
-// numbered from the root (0); a child index c >= 0 is an internal node and
-// c < 0 is leaf ^c.
-type tree struct {
-	feature       []int32
-	threshold     []float64
-	left, right   []int32
-	gain          []float64
-	internalValue []float64
-	internalCount []int
-	leafValue     []float64
-	leafCount     []int
-}
-
-// predict returns the value of the leaf x falls in. A NaN feature counts
-// as 0, as leaves does for splits without a missing-value rule.
-func (t *tree) predict(x []float64) float64 {
-	if len(t.feature) == 0 {
-		return t.leafValue[0]
-	}
-	n := int32(0)
-	for {
-		v := x[t.feature[n]]
-		if v != v {
-			v = 0
-		}
-		if v <= t.threshold[n] {
-			n = t.left[n]
-		} else {
-			n = t.right[n]
-		}
-		if n < 0 {
-			return t.leafValue[^n]
-		}
-	}
 }
 
 // Predict returns the predicted target for feature vector x, which must
@@ -125,7 +159,8 @@ func (e *Ensemble) NumTrees() int { return len(e.trees) }
 
 // FitGBRT fits gradient-boosted regression trees with squared loss to the
 // n rows of x (row-major, nFeatures values a row) and targets y. The first
-// tree's leaves include the mean of y. Fitting is deterministic.
+// tree's leaves include the mean of y. Fitting is deterministic for a
+// given GBRTOptions.Seed.
 //
 // Splits are found on histograms: every feature is binned once into at
 // most MaxBins quantile bins, each tree level costs one pass over the rows
@@ -136,34 +171,34 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 	if err != nil {
 		return nil, err
 	}
+	if err := checkData(x, nFeatures, y); err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x6a09e667f3bcc909))
+	var xv, yv []float64
+	if opts.EarlyStop > 0 {
+		if x, y, xv, yv, err = holdOut(x, nFeatures, y, opts.ValidationFraction, rng); err != nil {
+			return nil, err
+		}
+	}
 	n := len(y)
-	switch {
-	case nFeatures < 1:
-		return nil, fmt.Errorf("train: need at least one feature, got %d", nFeatures)
-	case n == 0:
-		return nil, fmt.Errorf("train: no training rows")
-	case len(x) != n*nFeatures:
-		return nil, fmt.Errorf("train: x has %d values, want %d rows x %d features", len(x), n, nFeatures)
-	case n > math.MaxInt32:
-		return nil, fmt.Errorf("train: %d rows, at most %d supported", n, math.MaxInt32)
-	}
-	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("train: feature %d of row %d is %g", i%nFeatures, i/nFeatures, v)
-		}
-	}
 	var mean float64
-	for i, v := range y {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("train: target of row %d is %g", i, v)
-		}
+	for _, v := range y {
 		mean += v
 	}
 	mean /= float64(n)
 
-	b := newBuilder(x, nFeatures, y, opts)
+	b := newBuilder(x, nFeatures, n, opts.MaxBins, growOptions{
+		maxDepth: opts.MaxDepth, maxLeaves: opts.MaxLeaves, minLeaf: opts.MinLeaf, l2: opts.L2})
 	e := &Ensemble{nFeatures: nFeatures, lo: b.lo, hi: b.hi, opts: opts}
+	m := sampleSize(n, opts.Subsample)
+	nCols := sampleSize(len(b.perm), opts.ColSample)
+	// A tree that finds no split on all rows and features leaves the
+	// residuals as they were, so no later tree would split either.
+	deterministic := m == n && nCols >= len(b.perm)
 	pred := make([]float64, n)
+	predV := make([]float64, len(yv))
+	bestLoss, bestTrees := math.Inf(1), 0
 	for k := 0; k < opts.Trees; k++ {
 		base := 0.0
 		if k == 0 {
@@ -172,328 +207,131 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 		for i := range b.grad {
 			b.grad[i] = y[i] - pred[i] - base
 		}
-		t := b.grow(opts.LearningRate, base, pred)
-		if k > 0 && len(t.feature) == 0 {
-			// Without a split the residuals keep their shape, so no later
-			// tree would split either.
+		if m < n {
+			sampleRows(b.rows[:m], n, rng)
+		} else {
+			for i := range b.rows {
+				b.rows[i] = int32(i)
+			}
+		}
+		if nCols < len(b.perm) {
+			b.feats = pickFeatures(b.feats[:0], b.perm, nCols, rng)
+		}
+		t := b.grow(m, opts.LearningRate, base)
+		if k > 0 && deterministic && len(t.feature) == 0 {
 			break
 		}
+		if m == n {
+			b.addLeafValues(&t, pred)
+		} else {
+			for i := range pred {
+				pred[i] += t.predict(x[i*nFeatures : (i+1)*nFeatures])
+			}
+		}
 		e.trees = append(e.trees, t)
+		if opts.EarlyStop == 0 {
+			continue
+		}
+		var loss float64
+		for i := range predV {
+			predV[i] += t.predict(xv[i*nFeatures : (i+1)*nFeatures])
+			d := predV[i] - yv[i]
+			loss += d * d
+		}
+		if loss < bestLoss {
+			bestLoss, bestTrees = loss, len(e.trees)
+		} else if len(e.trees)-bestTrees >= opts.EarlyStop {
+			break
+		}
+	}
+	if opts.EarlyStop > 0 {
+		e.trees = e.trees[:bestTrees]
 	}
 	return e, nil
 }
 
-// histBin accumulates the residuals of the rows in one bin.
-type histBin struct {
-	sum float64
-	n   int
-}
-
-// leafState is a leaf of the tree being grown: its rows are
-// builder.rows[start:end].
-type leafState struct {
-	start, end int
-	sum        float64
-	hist       []histBin // nil when the leaf will not be split
-	depth      int
-	parent     int32 // internal node above, -1 for the root
-	isLeft     bool
-	done       bool
-}
-
-// builder holds the binned training data and the buffers reused by every
-// tree, so that boosting allocates little after the first tree.
-type builder struct {
-	n, nFeat int
-	opts     GBRTOptions
-	bins     []uint8     // row-major, bins[i*nFeat+f]
-	upper    [][]float64 // upper[f][b]: bin b holds values <= upper[f][b]; the last bin has no bound
-	offset   []int       // offset[f]: first bin of feature f in a histogram
-	lo, hi   []float64
-	grad     []float64
-	rows     []int32
-	scratch  []int32
-	free     [][]histBin
-	leaves   []leafState
-}
-
-func newBuilder(x []float64, nFeat int, y []float64, opts GBRTOptions) *builder {
+// checkData returns an error unless x holds len(y) rows of nFeatures
+// finite values and y is finite.
+func checkData(x []float64, nFeatures int, y []float64) error {
 	n := len(y)
-	b := &builder{n: n, nFeat: nFeat, opts: opts,
-		bins: make([]uint8, n*nFeat), upper: make([][]float64, nFeat), offset: make([]int, nFeat+1),
-		lo: make([]float64, nFeat), hi: make([]float64, nFeat),
-		grad: make([]float64, n), rows: make([]int32, n), scratch: make([]int32, n)}
-	col := make([]float64, n)
-	for f := 0; f < nFeat; f++ {
-		for i := range col {
-			col[i] = x[i*nFeat+f]
-		}
-		up := binBounds(col, opts.MaxBins)
-		b.upper[f] = up
-		b.lo[f], b.hi[f] = slices.Min(col), slices.Max(col)
-		b.offset[f+1] = b.offset[f] + len(up) + 1
-		for i := 0; i < n; i++ {
-			v := x[i*nFeat+f]
-			k, _ := slices.BinarySearch(up, v) // first bound >= v
-			b.bins[i*nFeat+f] = uint8(k)
+	switch {
+	case nFeatures < 1:
+		return fmt.Errorf("train: need at least one feature, got %d", nFeatures)
+	case n == 0:
+		return fmt.Errorf("train: no training rows")
+	case len(x) != n*nFeatures:
+		return fmt.Errorf("train: x has %d values, want %d rows x %d features", len(x), n, nFeatures)
+	case n > math.MaxInt32:
+		return fmt.Errorf("train: %d rows, at most %d supported", n, math.MaxInt32)
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("train: feature %d of row %d is %g", i%nFeatures, i/nFeatures, v)
 		}
 	}
-	return b
+	for i, v := range y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("train: target of row %d is %g", i, v)
+		}
+	}
+	return nil
 }
 
-// binBounds returns the upper bounds of at most maxBins bins over the
-// values of col (which it sorts): between every two distinct values when
-// there are few, otherwise at quantiles, always midway between two
-// neighbouring distinct values.
-func binBounds(col []float64, maxBins int) []float64 {
-	slices.Sort(col)
-	distinct := make([]float64, 0, 64)
-	counts := make([]int, 0, 64)
-	for i, v := range col {
-		if i == 0 || v != col[i-1] {
-			distinct = append(distinct, v)
-			counts = append(counts, 0)
-		}
-		counts[len(counts)-1]++
+// holdOut splits the rows at random into a training part and a
+// validation part of about frac of them, each keeping the rows' order.
+func holdOut(x []float64, nf int, y []float64, frac float64, rng *rand.Rand) (xt, yt, xv, yv []float64, err error) {
+	n := len(y)
+	nv := min(max(1, int(math.Round(frac*float64(n)))), n-1)
+	if nv < 1 {
+		return nil, nil, nil, nil, fmt.Errorf("train: early stopping needs at least 2 rows, got %d", n)
 	}
-	mid := func(j int) float64 {
-		a, c := distinct[j], distinct[j+1]
-		m := a + (c-a)/2
-		if m >= c { // a and c are neighbouring floats
-			m = a
-		}
-		return m
+	val := make([]bool, n)
+	for _, i := range rng.Perm(n)[:nv] {
+		val[i] = true
 	}
-	var up []float64
-	if len(distinct) <= maxBins {
-		for j := 0; j+1 < len(distinct); j++ {
-			up = append(up, mid(j))
-		}
-		return up
-	}
-	// Close a bin once it holds its share of the rows, so that the bins
-	// are of about equal weight even when some values are very common.
-	per := float64(len(col)) / float64(maxBins)
-	cum := 0
-	for j := 0; j+1 < len(distinct) && len(up) < maxBins-1; j++ {
-		cum += counts[j]
-		if float64(cum) >= per*float64(len(up)+1) {
-			up = append(up, mid(j))
-		}
-	}
-	return up
-}
-
-func (b *builder) getHist() []histBin {
-	if k := len(b.free); k > 0 {
-		h := b.free[k-1]
-		b.free = b.free[:k-1]
-		return h
-	}
-	return make([]histBin, b.offset[b.nFeat])
-}
-
-func (b *builder) putHist(h []histBin) {
-	if h != nil {
-		b.free = append(b.free, h)
-	}
-}
-
-// buildHist fills h with the residual sums and counts of rows.
-func (b *builder) buildHist(h []histBin, rows []int32) {
-	clear(h)
-	nf := b.nFeat
-	off := b.offset[:nf]
-	for _, r := range rows {
-		g := b.grad[r]
-		row := b.bins[int(r)*nf : int(r)*nf+nf]
-		for f, v := range row {
-			e := &h[off[f]+int(v)]
-			e.sum += g
-			e.n++
-		}
-	}
-}
-
-// split is the best split of a leaf.
-type split struct {
-	feature int
-	bin     int // rows with bin <= bin go left
-	gain    float64
-}
-
-// bestSplit finds the split of leaf l that most reduces the squared error,
-// with at least MinLeaf rows on each side. Ties go to the lowest feature
-// and bin, which keeps fitting deterministic.
-func (b *builder) bestSplit(l *leafState) (split, bool) {
-	best := split{gain: 1e-12}
-	found := false
-	n := l.end - l.start
-	s := l.sum
-	minLeaf := b.opts.MinLeaf
-	parent := s * s / float64(n)
-	for f := 0; f < b.nFeat; f++ {
-		hb := l.hist[b.offset[f]:b.offset[f+1]]
-		var sl float64
-		nl := 0
-		for k := 0; k < len(hb)-1; k++ {
-			sl += hb[k].sum
-			nl += hb[k].n
-			if nl < minLeaf || hb[k].n == 0 {
-				continue
-			}
-			nr := n - nl
-			if nr < minLeaf {
-				break
-			}
-			sr := s - sl
-			gain := sl*sl/float64(nl) + sr*sr/float64(nr) - parent
-			if gain > best.gain {
-				best = split{feature: f, bin: k, gain: gain}
-				found = true
-			}
-		}
-	}
-	return best, found
-}
-
-// grow fits one tree, depth by depth, to the residuals in b.grad, adds its
-// output to pred, and returns it. Leaf values are lr times the mean
-// residual, plus base.
-func (b *builder) grow(lr, base float64, pred []float64) tree {
-	var t tree
-	for i := range b.rows {
-		b.rows[i] = int32(i)
-	}
-	var sum float64
-	for _, g := range b.grad {
-		sum += g
-	}
-	leaves := append(b.leaves[:0], leafState{start: 0, end: b.n, sum: sum, parent: -1})
-	if b.needsHist(0, b.n) {
-		leaves[0].hist = b.getHist()
-		b.buildHist(leaves[0].hist, b.rows)
-	}
-	for depth := 0; depth < b.opts.MaxDepth; depth++ {
-		nLeaves := len(leaves)
-		for li := 0; li < nLeaves; li++ {
-			l := leaves[li]
-			if l.done || l.depth != depth || l.hist == nil {
-				continue
-			}
-			sp, ok := b.bestSplit(&l)
-			if !ok {
-				b.putHist(l.hist)
-				leaves[li].hist, leaves[li].done = nil, true
-				continue
-			}
-			mid := b.partition(l.start, l.end, sp)
-			node := int32(len(t.feature))
-			n := l.end - l.start
-			t.feature = append(t.feature, int32(sp.feature))
-			t.threshold = append(t.threshold, b.upper[sp.feature][sp.bin])
-			t.left = append(t.left, ^int32(li))
-			t.right = append(t.right, ^int32(len(leaves)))
-			t.gain = append(t.gain, sp.gain)
-			t.internalValue = append(t.internalValue, base+lr*l.sum/float64(n))
-			t.internalCount = append(t.internalCount, n)
-			if l.parent >= 0 {
-				if l.isLeft {
-					t.left[l.parent] = node
-				} else {
-					t.right[l.parent] = node
-				}
-			}
-			left := leafState{start: l.start, end: mid, depth: depth + 1, parent: node, isLeft: true}
-			right := leafState{start: mid, end: l.end, depth: depth + 1, parent: node}
-			b.childHists(&l, &left, &right)
-			leaves[li] = left
-			leaves = append(leaves, right)
-		}
-	}
-	t.leafValue = make([]float64, len(leaves))
-	t.leafCount = make([]int, len(leaves))
-	for li, l := range leaves {
-		b.putHist(l.hist)
-		rows := b.rows[l.start:l.end]
-		var s float64
-		for _, r := range rows {
-			s += b.grad[r]
-		}
-		v := base + lr*s/float64(len(rows))
-		for _, r := range rows {
-			pred[r] += v
-		}
-		t.leafValue[li] = v
-		t.leafCount[li] = len(rows)
-	}
-	b.leaves = leaves
-	return t
-}
-
-// needsHist reports whether a leaf at depth with n rows may still be split.
-func (b *builder) needsHist(depth, n int) bool {
-	return depth < b.opts.MaxDepth && n >= 2*b.opts.MinLeaf
-}
-
-// childHists gives the children of parent the histograms they need: the
-// smaller child's is built from its rows and the larger's is the parent's
-// less the smaller's, in the parent's buffer.
-func (b *builder) childHists(parent, left, right *leafState) {
-	small, large := left, right
-	if small.end-small.start > large.end-large.start {
-		small, large = large, small
-	}
-	needSmall := b.needsHist(small.depth, small.end-small.start)
-	needLarge := b.needsHist(large.depth, large.end-large.start)
-	h := b.getHist()
-	b.buildHist(h, b.rows[small.start:small.end])
-	small.sum = histSum(h, b.offset[1])
-	large.sum = parent.sum - small.sum
-	if needLarge {
-		p := parent.hist
-		for i := range p {
-			p[i].sum -= h[i].sum
-			p[i].n -= h[i].n
-		}
-		large.hist = p
-	} else {
-		b.putHist(parent.hist)
-	}
-	parent.hist = nil
-	if needSmall {
-		small.hist = h
-	} else {
-		b.putHist(h)
-	}
-}
-
-// histSum is the residual sum over the bins of one feature, which is the
-// sum over all the rows.
-func histSum(h []histBin, firstFeatureBins int) float64 {
-	var s float64
-	for _, e := range h[:firstFeatureBins] {
-		s += e.sum
-	}
-	return s
-}
-
-// partition reorders b.rows[start:end] so that the rows going left come
-// first, each side keeping its order, and returns where the right side
-// starts. Keeping the order keeps histogram passes walking memory forwards.
-func (b *builder) partition(start, end int, sp split) int {
-	nf, f, k := b.nFeat, sp.feature, uint8(sp.bin)
-	rows := b.rows[start:end]
-	nl, nr := 0, 0
-	for _, r := range rows {
-		if b.bins[int(r)*nf+f] <= k {
-			rows[nl] = r
-			nl++
+	for i := range n {
+		if val[i] {
+			xv, yv = append(xv, x[i*nf:(i+1)*nf]...), append(yv, y[i])
 		} else {
-			b.scratch[nr] = r
-			nr++
+			xt, yt = append(xt, x[i*nf:(i+1)*nf]...), append(yt, y[i])
 		}
 	}
-	copy(rows[nl:], b.scratch[:nr])
-	return start + nl
+	return xt, yt, xv, yv, nil
+}
+
+// sampleSize is the number of rows (or features) a fraction frac of n
+// stands for, at least one unless n is 0.
+func sampleSize(n int, frac float64) int {
+	return min(n, max(1, int(math.Round(frac*float64(n)))))
+}
+
+// sampleRows fills dst with len(dst) distinct row numbers below n, in
+// increasing order so that histogram passes walk memory forwards (Knuth's
+// selection sampling).
+func sampleRows(dst []int32, n int, rng *rand.Rand) {
+	need := len(dst)
+	for i := 0; i < n && need > 0; i++ {
+		if rng.IntN(n-i) < need {
+			dst[len(dst)-need] = int32(i)
+			need--
+		}
+	}
+}
+
+// pickFeatures appends k features drawn without replacement from perm
+// (a permutation of all features, which it reorders) to dst, in
+// increasing order, so that ties between splits still go to the lowest
+// feature.
+func pickFeatures(dst, perm []int, k int, rng *rand.Rand) []int {
+	for i := 0; i < k; i++ {
+		j := i + rng.IntN(len(perm)-i)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	dst = append(dst, perm[:k]...)
+	for i := 1; i < len(dst); i++ { // insertion sort: k is small
+		for j := i; j > 0 && dst[j] < dst[j-1]; j-- {
+			dst[j], dst[j-1] = dst[j-1], dst[j]
+		}
+	}
+	return dst
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -180,6 +181,17 @@ func TestOptionsErrors(t *testing.T) {
 		{GBRTOptions{LearningRate: math.NaN()}, "LearningRate"},
 		{GBRTOptions{MaxBins: 256}, "MaxBins"},
 		{GBRTOptions{MaxBins: 1}, "MaxBins"},
+		{GBRTOptions{MaxLeaves: 1}, "MaxLeaves"},
+		{GBRTOptions{MaxLeaves: 1 << 17}, "MaxLeaves"},
+		{GBRTOptions{Subsample: 1.01}, "Subsample"},
+		{GBRTOptions{Subsample: -1}, "Subsample"},
+		{GBRTOptions{ColSample: 2}, "ColSample"},
+		{GBRTOptions{ColSample: math.NaN()}, "ColSample"},
+		{GBRTOptions{L2: -1}, "L2"},
+		{GBRTOptions{L2: math.Inf(1)}, "L2"},
+		{GBRTOptions{EarlyStop: -5}, "EarlyStop"},
+		{GBRTOptions{ValidationFraction: 0.6}, "ValidationFraction"},
+		{GBRTOptions{ValidationFraction: -0.1}, "ValidationFraction"},
 	}
 	for _, tt := range tests {
 		_, err := FitGBRT([]float64{1, 2}, 1, []float64{1, 2}, tt.opts)
@@ -202,6 +214,96 @@ func TestOptionsErrors(t *testing.T) {
 		if _, err := FitGBRT(tt.x, tt.nf, tt.y, GBRTOptions{}); err == nil {
 			t.Errorf("%s: FitGBRT succeeded, want an error", tt.name)
 		}
+	}
+}
+
+func TestL2ShrinksLeaves(t *testing.T) {
+	// One split of a 0/1 step, learning rate 1: the leaves are the mean
+	// 0.5 plus the residual sum over (rows + L2).
+	x := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	y := []float64{0, 0, 0, 0, 1, 1, 1, 1}
+	tests := []struct {
+		l2          float64
+		left, right float64
+	}{
+		{0, 0, 1},
+		{4, 0.25, 0.75}, // 0.5 + (-2)/(4+4) and 0.5 + 2/(4+4)
+	}
+	for _, tt := range tests {
+		e, err := FitGBRT(x, 1, y, GBRTOptions{Trees: 1, MaxDepth: 1, MinLeaf: 1, LearningRate: 1, L2: tt.l2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Predict([]float64{1}); math.Abs(got-tt.left) > 1e-15 {
+			t.Errorf("L2=%v: Predict(1) = %v, want %v", tt.l2, got, tt.left)
+		}
+		if got := e.Predict([]float64{8}); math.Abs(got-tt.right) > 1e-15 {
+			t.Errorf("L2=%v: Predict(8) = %v, want %v", tt.l2, got, tt.right)
+		}
+	}
+}
+
+func TestEarlyStopStops(t *testing.T) {
+	// Pure noise: nothing generalizes, so the validation error stops
+	// falling at once and only a few of the 1000 trees are kept.
+	rng := rand.New(rand.NewPCG(8, 8))
+	const n, nf = 2000, 3
+	x, y := make([]float64, n*nf), make([]float64, n)
+	for i := range x {
+		x[i] = rng.Float64()
+	}
+	for i := range y {
+		y[i] = rng.NormFloat64()
+	}
+	e, err := FitGBRT(x, nf, y, GBRTOptions{Trees: 1000, EarlyStop: 10, LearningRate: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.NumTrees(); got < 1 || got > 50 {
+		t.Errorf("noise: %d trees kept, want 1 to 50 of 1000", got)
+	}
+	// A learnable function keeps boosting well past that.
+	xs, ys := synthetic(2000, 6, 9)
+	e, err = FitGBRT(xs, 6, ys, GBRTOptions{Trees: 1000, EarlyStop: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.NumTrees(); got < 50 || got >= 1000 {
+		t.Errorf("smooth function: %d trees kept, want 50 to 999", got)
+	}
+}
+
+func TestMaxLeaves(t *testing.T) {
+	const nf = 6
+	x, y := synthetic(3000, nf, 10)
+	for _, maxLeaves := range []int{2, 7, 31} {
+		e, err := FitGBRT(x, nf, y, GBRTOptions{Trees: 10, MaxLeaves: maxLeaves})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tr := range e.trees {
+			if got := len(tr.leafValue); got != maxLeaves {
+				t.Errorf("MaxLeaves=%d: tree %d has %d leaves, want exactly %d on 3000 rows", maxLeaves, i, got, maxLeaves)
+			}
+		}
+	}
+}
+
+func TestSampledFitsDependOnSeed(t *testing.T) {
+	const nf = 6
+	x, y := synthetic(1000, nf, 13)
+	fit := func(seed uint64) float64 {
+		e, err := FitGBRT(x, nf, y, GBRTOptions{Trees: 10, Subsample: 0.5, ColSample: 0.5, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.Predict(x[:nf])
+	}
+	if a, b := fit(1), fit(1); a != b {
+		t.Errorf("same seed: predictions %v and %v, want equal", a, b)
+	}
+	if a, b := fit(1), fit(2); a == b {
+		t.Errorf("seeds 1 and 2: both predict %v, want the samples to differ", a)
 	}
 }
 

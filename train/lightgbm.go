@@ -19,45 +19,72 @@ import (
 // Numbers are written in the shortest form that reads back to the same
 // float64, so that leaves predicts exactly what Predict does.
 func (e *Ensemble) WriteLightGBM(w io.Writer, featureNames []string) error {
-	if len(featureNames) != e.nFeatures {
-		return fmt.Errorf("train: %d feature names for a model of %d features", len(featureNames), e.nFeatures)
+	o := e.opts
+	leaves := o.MaxLeaves
+	if leaves == 0 {
+		leaves = 1 << o.MaxDepth
+	}
+	params := []param{{"boosting", "gbdt"}, {"objective", "regression"},
+		{"num_iterations", strconv.Itoa(o.Trees)}, {"learning_rate", ftoa(o.LearningRate)},
+		{"max_depth", strconv.Itoa(o.MaxDepth)}, {"num_leaves", strconv.Itoa(leaves)},
+		{"min_data_in_leaf", strconv.Itoa(o.MinLeaf)}, {"max_bin", strconv.Itoa(o.MaxBins)},
+		{"bagging_fraction", ftoa(o.Subsample)}, {"feature_fraction", ftoa(o.ColSample)},
+		{"lambda_l2", ftoa(o.L2)}, {"early_stopping_round", strconv.Itoa(o.EarlyStop)}}
+	return writeLightGBM(w, featureNames, e.trees, e.lo, e.hi, o.LearningRate, false, params)
+}
+
+// param is one line of the parameters section.
+type param struct{ key, value string }
+
+// writeLightGBM writes trees in LightGBM's text format. A forest
+// (average) is marked average_output, which makes leaves and LightGBM
+// average the trees instead of summing them.
+func writeLightGBM(w io.Writer, featureNames []string, trees []tree, lo, hi []float64, shrinkage float64, average bool, params []param) error {
+	nf := len(lo)
+	if len(featureNames) != nf {
+		return fmt.Errorf("train: %d feature names for a model of %d features", len(featureNames), nf)
 	}
 	for _, n := range featureNames {
 		if n == "" || strings.ContainsAny(n, " =\t\r\n") {
 			return fmt.Errorf("train: feature name %q is empty or holds a space or '='", n)
 		}
 	}
-	trees := make([][]byte, len(e.trees))
-	sizes := make([]string, len(e.trees))
-	for i := range e.trees {
-		trees[i] = e.trees[i].lightGBM(i, e.opts.LearningRate)
-		sizes[i] = strconv.Itoa(len(trees[i]))
+	blocks := make([][]byte, len(trees))
+	sizes := make([]string, len(trees))
+	for i := range trees {
+		blocks[i] = trees[i].lightGBM(i, shrinkage)
+		sizes[i] = strconv.Itoa(len(blocks[i]))
 	}
-	infos := make([]string, e.nFeatures)
+	infos := make([]string, nf)
 	for f := range infos {
-		if e.lo[f] == e.hi[f] {
+		if lo[f] == hi[f] {
 			infos[f] = "none" // LightGBM's mark for a feature it cannot split
 		} else {
-			infos[f] = "[" + ftoa(e.lo[f]) + ":" + ftoa(e.hi[f]) + "]"
+			infos[f] = "[" + ftoa(lo[f]) + ":" + ftoa(hi[f]) + "]"
 		}
 	}
 
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "tree\nversion=v3\nnum_class=1\nnum_tree_per_iteration=1\nlabel_index=0\n"+
-		"max_feature_idx=%d\nobjective=regression\nfeature_names=%s\nfeature_infos=%s\ntree_sizes=%s\n\n",
-		e.nFeatures-1, strings.Join(featureNames, " "), strings.Join(infos, " "), strings.Join(sizes, " "))
-	for _, t := range trees {
+		"max_feature_idx=%d\nobjective=regression\n", nf-1)
+	if average {
+		bw.WriteString("average_output\n")
+	}
+	fmt.Fprintf(bw, "feature_names=%s\nfeature_infos=%s\ntree_sizes=%s\n\n",
+		strings.Join(featureNames, " "), strings.Join(infos, " "), strings.Join(sizes, " "))
+	for _, t := range blocks {
 		bw.Write(t)
 	}
+	// LightGBM lists the features used, by number of splits, most first;
+	// the gains are in every tree's split_gain, which Importances adds up.
 	bw.WriteString("end of trees\n\nfeature_importances:\n")
-	// LightGBM lists the features used, by number of splits, most first.
-	splits := make([]int, e.nFeatures)
-	for i := range e.trees {
-		for _, f := range e.trees[i].feature {
+	splits := make([]int, nf)
+	for i := range trees {
+		for _, f := range trees[i].feature {
 			splits[f]++
 		}
 	}
-	order := make([]int, 0, e.nFeatures)
+	order := make([]int, 0, nf)
 	for f, c := range splits {
 		if c > 0 {
 			order = append(order, f)
@@ -67,10 +94,11 @@ func (e *Ensemble) WriteLightGBM(w io.Writer, featureNames []string) error {
 	for _, f := range order {
 		fmt.Fprintf(bw, "%s=%d\n", featureNames[f], splits[f])
 	}
-	fmt.Fprintf(bw, "\nparameters:\n[boosting: gbdt]\n[objective: regression]\n[num_iterations: %d]\n"+
-		"[learning_rate: %s]\n[max_depth: %d]\n[num_leaves: %d]\n[min_data_in_leaf: %d]\n[max_bin: %d]\n\n"+
-		"end of parameters\n\npandas_categorical:null\n",
-		e.opts.Trees, ftoa(e.opts.LearningRate), e.opts.MaxDepth, 1<<e.opts.MaxDepth, e.opts.MinLeaf, e.opts.MaxBins)
+	bw.WriteString("\nparameters:\n")
+	for _, p := range params {
+		fmt.Fprintf(bw, "[%s: %s]\n", p.key, p.value)
+	}
+	bw.WriteString("\nend of parameters\n\npandas_categorical:null\n")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("train: write LightGBM model: %w", err)
 	}

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,15 +18,20 @@ type Options struct {
 	// Kernel is the kernel family to train for; its files are under
 	// <dir>/<Kernel>/.
 	Kernel string
-	// Model is the learner; "" means "gbrt", the only one so far.
+	// Model is the learner: "gbrt" (gradient-boosted trees, configured
+	// by GBRT) or "rf" (a random forest, configured by Forest); "" means
+	// "gbrt".
 	Model string
 	// Folds is the number of cross-validation folds; 0 means 5 and 1
 	// means no cross-validation (the models then carry no Stats).
 	Folds int
-	// Seed draws the cross-validation folds.
-	Seed uint64
-	GBRT GBRTOptions
-	// Load says how rows that are not ok are used.
+	// Seed draws the cross-validation folds. The learners have seeds of
+	// their own, in GBRT and Forest.
+	Seed   uint64
+	GBRT   GBRTOptions
+	Forest ForestOptions
+	// Load says how rows that are not ok are used: left out (the
+	// default) or kept with a stand-in target.
 	Load LoadOptions
 }
 
@@ -72,9 +78,6 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 	if opt.Kernel == "" {
 		return nil, nil, fmt.Errorf("train: Options.Kernel is empty")
 	}
-	if opt.Model != "" && opt.Model != "gbrt" {
-		return nil, nil, fmt.Errorf("train: Options.Model must be \"gbrt\" (or empty), got %q", opt.Model)
-	}
 	folds := opt.Folds
 	if folds == 0 {
 		folds = 5
@@ -82,7 +85,8 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 	if folds < 1 {
 		return nil, nil, fmt.Errorf("train: Options.Folds must be >= 0, got %d", opt.Folds)
 	}
-	if _, err := opt.GBRT.withDefaults(); err != nil {
+	fit, err := newFitter(opt)
+	if err != nil {
 		return nil, nil, err
 	}
 	d, err := LoadWith(dir, opt.Kernel, opt.Load)
@@ -122,7 +126,7 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 		jobs = append(jobs, job{FleetModel, nil, d})
 	}
 	for _, j := range jobs {
-		m, mr, err := fitModel(j.data, folds, opt)
+		m, mr, err := fit.model(j.data, folds, opt.Seed)
 		if err != nil {
 			return nil, nil, fmt.Errorf("train: model %s: %w", j.name, err)
 		}
@@ -133,30 +137,68 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 	return b, rep, nil
 }
 
-// fitModel cross-validates (unless folds is 1) and fits one model on all
-// of d.
-func fitModel(d *Data, folds int, opt Options) (features.Model, ModelReport, error) {
+// fitter is the learner Train uses with its resolved options.
+type fitter struct {
+	learner Learner
+	kind    string
+	options map[string]float64
+}
+
+// newFitter checks opt's learner options and returns the fitter for them.
+func newFitter(opt Options) (fitter, error) {
+	var f fitter
+	switch opt.Model {
+	case "", "gbrt":
+		o, err := opt.GBRT.withDefaults()
+		if err != nil {
+			return f, err
+		}
+		f = fitter{opt.GBRT, "gbrt", o.options()}
+	case "rf":
+		o, err := opt.Forest.withDefaults()
+		if err != nil {
+			return f, err
+		}
+		f = fitter{opt.Forest, "rf", o.options()}
+	default:
+		return f, fmt.Errorf("train: Options.Model must be \"gbrt\", \"rf\" or empty, got %q", opt.Model)
+	}
+	zeta, err := opt.Load.zeta()
+	if err != nil {
+		return f, err
+	}
+	// The stand-in target of invalid rows shapes the model as much as the
+	// learner's settings do.
+	if opt.Load.Invalid == InvalidZeta {
+		f.options["zeta"] = zeta
+	}
+	return f, nil
+}
+
+// model cross-validates (unless folds is 1) and fits one model on all of
+// d.
+func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelReport, error) {
 	var cv CV
 	if folds > 1 {
 		var err error
-		if cv, err = CrossValidate(d, folds, opt.GBRT, opt.Seed); err != nil {
+		if cv, err = CrossValidate(d, folds, f.learner, seed); err != nil {
 			return features.Model{}, ModelReport{}, err
 		}
 	}
 	start := time.Now()
-	e, err := FitGBRT(d.X, len(d.Features), d.Y, opt.GBRT)
+	r, err := f.learner.Fit(d.X, len(d.Features), d.Y)
 	if err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
 	fit := time.Since(start).Seconds()
 	var text strings.Builder
-	if err := e.WriteLightGBM(&text, d.Features); err != nil {
+	if err := r.WriteLightGBM(&text, d.Features); err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
-	m := features.Model{Kind: "gbrt", Target: "log_speedup", LightGBM: text.String(),
-		TrainRows: d.Len(), FitSeconds: fit}
+	m := features.Model{Kind: f.kind, Target: "log_speedup", LightGBM: text.String(),
+		TrainRows: d.Len(), FitSeconds: fit, Options: maps.Clone(f.options)}
 	if folds > 1 {
 		m.Stats = cv.Stats()
 	}
-	return m, ModelReport{Rows: d.Len(), Trees: e.NumTrees(), FitSeconds: fit, CV: cv}, nil
+	return m, ModelReport{Rows: d.Len(), Trees: r.NumTrees(), FitSeconds: fit, CV: cv}, nil
 }

@@ -165,6 +165,45 @@ func TestTrainOnePlatformNoCV(t *testing.T) {
 	}
 }
 
+func TestTrainForestAndZeta(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 6, 800)
+	ignored, _, err := Train(dir, Options{Kernel: "synth", Folds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, rep, err := Train(dir, Options{Kernel: "synth", Model: "rf", Folds: 3, Seed: 2,
+		Forest: ForestOptions{Trees: 20, Seed: 2}, Load: LoadOptions{Invalid: InvalidZeta, Zeta: -3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Models[0]
+	if m.Kind != "rf" || rep.Models[0].Trees != 20 {
+		t.Errorf("kind %q with %d trees, want rf with 20", m.Kind, rep.Models[0].Trees)
+	}
+	if got, ign := m.TrainRows, ignored.Models[0].TrainRows; got <= ign {
+		t.Errorf("zeta trained on %d rows, ignore on %d; want more with the invalid rows", got, ign)
+	}
+	wantOpts := map[string]float64{"trees": 20, "max_depth": 12, "min_leaf": 5, "zeta": -3}
+	for k, v := range wantOpts {
+		if got, ok := m.Options[k]; !ok || got != v {
+			t.Errorf("Options[%q] = %v, %v; want %v", k, got, ok, v)
+		}
+	}
+	if _, ok := ignored.Models[0].Options["zeta"]; ok || ignored.Models[0].Options["learning_rate"] != 0.1 {
+		t.Errorf("gbrt with invalid rows ignored: options %v, want learning_rate 0.1 and no zeta", ignored.Models[0].Options)
+	}
+	if !strings.Contains(m.LightGBM, "\naverage_output\n") {
+		t.Error("forest model lacks average_output")
+	}
+	if rho := m.Stats["cv_spearman"]; !(rho > 0.7) {
+		t.Errorf("forest cv_spearman = %v, want > 0.7 on a smooth synthetic function", rho)
+	}
+	if _, err := leaves.LGEnsembleFromReader(bufio.NewReader(strings.NewReader(m.LightGBM)), true); err != nil {
+		t.Errorf("leaves cannot load the forest: %v", err)
+	}
+}
+
 func TestTrainOptionErrors(t *testing.T) {
 	dir := t.TempDir()
 	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 100)
@@ -176,6 +215,10 @@ func TestTrainOptionErrors(t *testing.T) {
 		{Options{Kernel: "synth", Model: "svm"}, "Options.Model"},
 		{Options{Kernel: "synth", Folds: -2}, "Options.Folds"},
 		{Options{Kernel: "synth", GBRT: GBRTOptions{MaxDepth: -1}}, "GBRTOptions.MaxDepth"},
+		{Options{Kernel: "synth", GBRT: GBRTOptions{L2: -1}}, "GBRTOptions.L2"},
+		{Options{Kernel: "synth", Model: "rf", Forest: ForestOptions{ColSample: 3}}, "ForestOptions.ColSample"},
+		{Options{Kernel: "synth", Load: LoadOptions{Invalid: InvalidZeta, Zeta: 1}}, "LoadOptions.Zeta"},
+		{Options{Kernel: "synth", Load: LoadOptions{Invalid: 7}}, "LoadOptions.Invalid"},
 		{Options{Kernel: "nothing"}, "no dataset files"},
 	}
 	for _, tt := range tests {

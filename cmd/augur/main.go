@@ -6,7 +6,9 @@
 //	augur devices [--json]
 //	augur kernels [--json]
 //	augur collect --kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N] [--repeats R] [--seed S]
-//	augur train --data DIR --kernel NAME --out FILE [--model gbrt] [--folds K] [--seed S]
+//	augur import --from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--device NAME] [--task-params a,b] FILE...
+//	augur train --data DIR --kernel NAME --out FILE [--model gbrt|rf] [--folds K] [--seed S] [--invalid ignore|zeta] [--zeta Z] [learner flags]
+//	augur inspect --model FILE
 //	augur choose --model FILE --shape 'k=v,...' [--json]
 //	augur quickstart [--out DIR] [--device N] [--shapes S] [--holdout S]
 //
@@ -54,8 +56,10 @@ func commands() []command {
 		{"devices", "list the OpenCL devices and their features", runDevices},
 		{"kernels", "list the kernel families and their tuning spaces", runKernels},
 		{"collect", "measure configurations of a kernel on a device into Arrow files", runCollect},
+		{"import", "import other tuners' measurements into Arrow files", runImport},
 		{"train", "train a surrogate model bundle from collected data", runTrain},
 		{"choose", "choose a configuration for a shape from a model bundle", runChoose},
+		{"inspect", "summarize a model bundle and its models' feature importances", runInspect},
 		{"quickstart", "collect, train and choose end to end on the first device", runQuickstart},
 	}
 }

@@ -2,30 +2,73 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 
 	"github.com/augur-tuning/augur/train"
 )
 
+// trainSynopsis is the usage line of 'augur train'.
+const trainSynopsis = "--data DIR --kernel NAME --out FILE [--model gbrt|rf] [--folds K] [--seed S] " +
+	"[--invalid ignore|zeta] [--zeta Z] [--trees N] [--depth D] [--leaves L] [--min-leaf M] [--lr R] " +
+	"[--subsample F] [--colsample F] [--l2 L] [--early-stop N]"
+
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		data, out string
-		opt       train.Options
+		data, out, invalid string
+		opt                train.Options
+		g                  train.GBRTOptions
 	)
-	fs := flags("train", "--data DIR --kernel NAME --out FILE [--model gbrt] [--folds K] [--seed S]", stderr)
+	fs := flags("train", trainSynopsis, stderr)
 	fs.StringVar(&data, "data", "", "dataset directory written by 'augur collect'")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel family whose data to train on")
 	fs.StringVar(&out, "out", "", "model bundle to write (refuses to overwrite unless --force)")
-	fs.StringVar(&opt.Model, "model", "gbrt", "learner: gbrt")
+	fs.StringVar(&opt.Model, "model", "gbrt", "learner: gbrt (gradient-boosted trees) or rf (random forest)")
 	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of folds and learner")
+	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out) or zeta (train on them with target --zeta)")
+	fs.Float64Var(&opt.Load.Zeta, "zeta", 0, "target log-speedup of invalid configurations under --invalid zeta, < 0; 0 means ln(0.1) (Bergstra et al. tried ln(0.01) to ln(0.99))")
+	fs.IntVar(&g.Trees, "trees", 0, "number of trees; 0: 100")
+	fs.IntVar(&g.MaxDepth, "depth", 0, "tree depth; 0: 4 for gbrt (16 with --leaves), 12 for rf")
+	fs.IntVar(&g.MaxLeaves, "leaves", 0, "gbrt: grow trees leaf-wise to this many leaves; 0: depth-wise")
+	fs.IntVar(&g.MinLeaf, "min-leaf", 0, "least training rows in a leaf; 0: 10 for gbrt, 5 for rf")
+	fs.Float64Var(&g.LearningRate, "lr", 0, "gbrt: learning rate in (0, 1]; 0: 0.1")
+	fs.Float64Var(&g.Subsample, "subsample", 0, "fraction of rows each tree sees (gbrt: without, rf: with replacement); 0: 1")
+	fs.Float64Var(&g.ColSample, "colsample", 0, "fraction of features (gbrt: per tree; rf: per split); 0: 1 for gbrt, 1/3 for rf")
+	fs.Float64Var(&g.L2, "l2", 0, "gbrt: L2 penalty on leaf values; 0: none")
+	fs.IntVar(&g.EarlyStop, "early-stop", 0, "gbrt: stop after this many trees without gain on a 20% validation split; 0: off")
 	force := fs.Bool("force", false, "overwrite --out if it exists")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "kernel", "out"); err != nil {
 		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch invalid {
+	case "ignore":
+		if set["zeta"] {
+			return fmt.Errorf("train: --zeta needs --invalid zeta")
+		}
+	case "zeta":
+		opt.Load.Invalid = train.InvalidZeta
+	default:
+		return fmt.Errorf("train: --invalid must be ignore or zeta, got %q", invalid)
+	}
+	g.Seed = opt.Seed
+	switch opt.Model {
+	case "gbrt":
+		opt.GBRT = g
+	case "rf":
+		for _, name := range []string{"leaves", "lr", "l2", "early-stop"} {
+			if set[name] {
+				return fmt.Errorf("train: --%s applies to --model gbrt only", name)
+			}
+		}
+		opt.Forest = train.ForestOptions{Trees: g.Trees, MaxDepth: g.MaxDepth, MinLeaf: g.MinLeaf,
+			Subsample: g.Subsample, ColSample: g.ColSample, Seed: g.Seed}
 	}
 	if err := checkWritable(out, *force); err != nil {
 		return fmt.Errorf("train: %w", err)

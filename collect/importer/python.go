@@ -89,6 +89,12 @@ func lex(src string) ([]token, error) {
 			if _, err := strconv.ParseFloat(src[i:j], 64); err != nil {
 				return nil, &SyntaxError{src, i, "malformed number " + strconv.Quote(src[i:j])}
 			}
+			// expr's integers are 64-bit; Python's are unbounded.
+			if !strings.ContainsAny(src[i:j], ".eE") {
+				if _, err := strconv.ParseInt(src[i:j], 10, 64); err != nil {
+					return nil, &SyntaxError{src, i, "integer " + src[i:j] + " out of range"}
+				}
+			}
 			if j < len(src) && isNameByte(src[j]) {
 				return nil, &SyntaxError{src, j, "malformed number " + strconv.Quote(src[i:j+1])}
 			}

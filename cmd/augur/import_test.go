@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	t1Spec    = "../../collect/importer/testdata/convolution_milo.T1.json"
+	t4Results = "../../collect/importer/testdata/convolution_milo_A4000.t4.json"
+)
+
+// TestImport runs the subcommand with flags before and after the file.
+func TestImport(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"import", "--from", "t4", "--kernel", "convolution", t4Results,
+		"--out", out, "--spec", t1Spec, "--device", "NVIDIA RTX A4000", "--task-params", "filter_width,filter_height"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr.String())
+	}
+	path := filepath.Join(out, "convolution", "nvidia-rtx-a4000", "import-convolution_milo_A4000.t4.arrow")
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := stdout.String(); !strings.Contains(got, path) || !strings.Contains(got, "ok 3") {
+		t.Errorf("stdout %q does not report %s with 3 ok rows", got, path)
+	}
+	err := run(context.Background(), args, &stdout, &stderr)
+	if err == nil || !strings.Contains(oneLine(err), path) {
+		t.Errorf("second import: error %v, want one naming %s", err, path)
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"import", "--kernel", "k", "--out", dir, t4Results}, "--from is required"},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir}, "no input files"},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, t4Results}, "Device"},
+		{[]string{"import", "--from", "csv", "--kernel", "k", "--out", dir, t4Results}, "From"},
+		{[]string{"import", "--from", "t4", t4Results, "--bogus"}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), tt.args, &out, &errOut)
+			if err == nil || !strings.Contains(oneLine(err), tt.want) || !strings.HasPrefix(oneLine(err), "import: ") {
+				t.Errorf("error %v, want one starting with import: and mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseFiles(t *testing.T) {
+	tests := []struct {
+		args  []string
+		files string
+		out   string
+	}{
+		{[]string{"--out", "d", "a", "b"}, "a,b", "d"},
+		{[]string{"a", "--out", "d", "b"}, "a,b", "d"},
+		{[]string{"a", "b", "--out=d"}, "a,b", "d"},
+		{[]string{"--out", "d", "--", "-a", "--out"}, "-a,--out", "d"},
+		{[]string{"-", "--out", "d"}, "-", "d"},
+	}
+	for _, tt := range tests {
+		fs := flags("import", "", &bytes.Buffer{})
+		out := fs.String("out", "", "")
+		files, err := parseFiles(fs, tt.args)
+		if err != nil || strings.Join(files, ",") != tt.files || *out != tt.out {
+			t.Errorf("parseFiles(%q) = %q, --out %q, %v; want %q, %q", tt.args, files, *out, err, tt.files, tt.out)
+		}
+	}
+}

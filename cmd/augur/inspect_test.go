@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestInspect(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"inspect", "--model", bundle}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	out := stdout.String()
+	for _, want := range []string{"kernel conv2d", "model pocl-cpu-pthread-skylake-avx512-amd-epyc: gbrt, 100 trees, 735 training rows",
+		"cv_spearman=", "feature", "gain_share"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Features come most important first: gains never rise down the table.
+	prev := -1.0
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 || !strings.Contains(f[0], ".") {
+			continue
+		}
+		var gain float64
+		if _, err := fmt.Sscan(f[1], &gain); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		if prev >= 0 && gain > prev {
+			t.Errorf("line %q: gain %v above the previous %v", line, gain, prev)
+		}
+		prev = gain
+	}
+	if prev < 0 {
+		t.Errorf("no feature lines in:\n%s", out)
+	}
+	if err := run(context.Background(), []string{"inspect"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "--model is required") {
+		t.Errorf("inspect without --model: err = %v", err)
+	}
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// TestTrainInvalidFlags trains on the recorded PoCL data, which holds 20
+// pruned configurations, with each way of handling invalid rows.
+func TestTrainInvalidFlags(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"train", "--data", "../../testdata/data", "--kernel", "conv2d", "--folds", "1", "--trees", "10"}
+	tests := []struct {
+		name     string
+		args     []string
+		kind     string
+		wantZeta float64 // 0: the model must record no zeta
+	}{
+		{"default", nil, "gbrt", 0},
+		{"ignore", []string{"--invalid", "ignore"}, "gbrt", 0},
+		{"zeta", []string{"--invalid", "zeta"}, "gbrt", -2.302585092994046},
+		{"zeta value", []string{"--invalid", "zeta", "--zeta", "-4.6"}, "gbrt", -4.6},
+		{"forest zeta", []string{"--model", "rf", "--invalid", "zeta", "--zeta", "-0.01"}, "rf", -0.01},
+	}
+	rows := map[string]int{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".augur")
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), append(append(base, "--out", out), tt.args...), &stdout, &stderr); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := features.ReadBundle(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := b.Models[0]
+			if m.Kind != tt.kind || m.Options["zeta"] != tt.wantZeta || m.Options["trees"] != 10 {
+				t.Errorf("kind %q options %v; want kind %s, zeta %v, trees 10", m.Kind, m.Options, tt.kind, tt.wantZeta)
+			}
+			rows[tt.name] = m.TrainRows
+		})
+	}
+	// The recording has 735 ok and 20 pruned rows.
+	if rows["default"] != 735 || rows["ignore"] != 735 || rows["zeta"] != 755 || rows["forest zeta"] != 755 {
+		t.Errorf("training rows %v, want 735 when ignoring and 755 with zeta", rows)
+	}
+}
+
+func TestTrainFlagErrors(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.augur")
+	base := []string{"train", "--data", "../../testdata/data", "--kernel", "conv2d", "--out", out}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--invalid", "drop"}, "--invalid must be ignore or zeta"},
+		{[]string{"--zeta", "-1"}, "--zeta needs --invalid zeta"},
+		{[]string{"--invalid", "zeta", "--zeta", "0.5"}, "LoadOptions.Zeta"},
+		{[]string{"--model", "rf", "--lr", "0.3"}, "--lr applies to --model gbrt only"},
+		{[]string{"--model", "svm"}, "Options.Model"},
+		{[]string{"--lr", "2"}, "GBRTOptions.LearningRate"},
+		{[]string{"--model", "rf", "--depth", "40"}, "ForestOptions.MaxDepth"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), append(base, tt.args...), &stdout, &stderr)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one mentioning %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed train wrote its --out file")
+	}
+}

@@ -1,0 +1,426 @@
+package train
+
+import (
+	"math/rand/v2"
+	"slices"
+)
+
+// tree is one regression tree in LightGBM's layout: internal nodes are
+// numbered from the root (0); a child index c >= 0 is an internal node and
+// c < 0 is leaf ^c.
+type tree struct {
+	feature       []int32
+	threshold     []float64
+	left, right   []int32
+	gain          []float64
+	internalValue []float64
+	internalCount []int
+	leafValue     []float64
+	leafCount     []int
+}
+
+// predict returns the value of the leaf x falls in. A NaN feature counts
+// as 0, as leaves does for splits without a missing-value rule.
+func (t *tree) predict(x []float64) float64 {
+	if len(t.feature) == 0 {
+		return t.leafValue[0]
+	}
+	n := int32(0)
+	for {
+		v := x[t.feature[n]]
+		if v != v {
+			v = 0
+		}
+		if v <= t.threshold[n] {
+			n = t.left[n]
+		} else {
+			n = t.right[n]
+		}
+		if n < 0 {
+			return t.leafValue[^n]
+		}
+	}
+}
+
+// growOptions are what the tree grower needs from GBRTOptions or
+// ForestOptions.
+type growOptions struct {
+	maxDepth, maxLeaves, minLeaf int
+	l2                           float64
+	// splitCols, when not 0, is the number of features drawn at random
+	// for every split (a random forest's mtry); rng draws them.
+	splitCols int
+	rng       *rand.Rand
+}
+
+// histBin accumulates the residuals of the rows in one bin.
+type histBin struct {
+	sum float64
+	n   int
+}
+
+// leafState is a leaf of the tree being grown: its rows are
+// builder.rows[start:end].
+type leafState struct {
+	start, end int
+	sum        float64
+	hist       []histBin // nil when the leaf will not be split
+	best       split     // the best split, when hist is not nil
+	depth      int
+	parent     int32 // internal node above, -1 for the root
+	isLeft     bool
+}
+
+// builder holds the binned training data and the buffers reused by every
+// tree, so that fitting allocates little after the first tree.
+type builder struct {
+	n, nFeat int
+	g        growOptions
+	bins     []uint8     // row-major, bins[i*nFeat+f]
+	upper    [][]float64 // upper[f][b]: bin b holds values <= upper[f][b]; the last bin has no bound
+	offset   []int       // offset[f]: first bin of feature f in a histogram
+	lo, hi   []float64
+	grad     []float64
+	// rows holds the row numbers of the tree being grown, a row appearing
+	// once per time it was drawn; scratch has the same length.
+	rows, scratch []int32
+	// feats are the features a tree may split on, in increasing order;
+	// perm is a permutation of the features with two values or more, to
+	// draw them from: sampling a constant feature would waste the draw.
+	// splitFeats are those drawn for one split, under growOptions.splitCols.
+	feats, perm, splitFeats []int
+	free                    [][]histBin
+	leaves                  []leafState
+	open                    []int // indexes of leaves that may be split
+}
+
+func newBuilder(x []float64, nFeat, n, maxBins int, g growOptions) *builder {
+	b := &builder{n: n, nFeat: nFeat, g: g,
+		bins: make([]uint8, n*nFeat), upper: make([][]float64, nFeat), offset: make([]int, nFeat+1),
+		lo: make([]float64, nFeat), hi: make([]float64, nFeat),
+		grad: make([]float64, n), rows: make([]int32, n), scratch: make([]int32, n),
+		feats: make([]int, nFeat)}
+	for f := range b.feats {
+		b.feats[f] = f
+	}
+	col := make([]float64, n)
+	for f := 0; f < nFeat; f++ {
+		for i := range col {
+			col[i] = x[i*nFeat+f]
+		}
+		up := binBounds(col, maxBins)
+		b.upper[f] = up
+		b.lo[f], b.hi[f] = slices.Min(col), slices.Max(col)
+		b.offset[f+1] = b.offset[f] + len(up) + 1
+		if len(up) > 0 {
+			b.perm = append(b.perm, f)
+		}
+		for i := 0; i < n; i++ {
+			v := x[i*nFeat+f]
+			k, _ := slices.BinarySearch(up, v) // first bound >= v
+			b.bins[i*nFeat+f] = uint8(k)
+		}
+	}
+	return b
+}
+
+// binBounds returns the upper bounds of at most maxBins bins over the
+// values of col (which it sorts): between every two distinct values when
+// there are few, otherwise at quantiles, always midway between two
+// neighbouring distinct values.
+func binBounds(col []float64, maxBins int) []float64 {
+	slices.Sort(col)
+	distinct := make([]float64, 0, 64)
+	counts := make([]int, 0, 64)
+	for i, v := range col {
+		if i == 0 || v != col[i-1] {
+			distinct = append(distinct, v)
+			counts = append(counts, 0)
+		}
+		counts[len(counts)-1]++
+	}
+	mid := func(j int) float64 {
+		a, c := distinct[j], distinct[j+1]
+		m := a + (c-a)/2
+		if m >= c { // a and c are neighbouring floats
+			m = a
+		}
+		return m
+	}
+	var up []float64
+	if len(distinct) <= maxBins {
+		for j := 0; j+1 < len(distinct); j++ {
+			up = append(up, mid(j))
+		}
+		return up
+	}
+	// Close a bin once it holds its share of the rows, so that the bins
+	// are of about equal weight even when some values are very common.
+	per := float64(len(col)) / float64(maxBins)
+	cum := 0
+	for j := 0; j+1 < len(distinct) && len(up) < maxBins-1; j++ {
+		cum += counts[j]
+		if float64(cum) >= per*float64(len(up)+1) {
+			up = append(up, mid(j))
+		}
+	}
+	return up
+}
+
+func (b *builder) getHist() []histBin {
+	if k := len(b.free); k > 0 {
+		h := b.free[k-1]
+		b.free = b.free[:k-1]
+		return h
+	}
+	return make([]histBin, b.offset[b.nFeat])
+}
+
+func (b *builder) putHist(h []histBin) {
+	if h != nil {
+		b.free = append(b.free, h)
+	}
+}
+
+// buildHist fills h with the residual sums and counts of rows.
+func (b *builder) buildHist(h []histBin, rows []int32) {
+	clear(h)
+	nf := b.nFeat
+	off := b.offset[:nf]
+	for _, r := range rows {
+		g := b.grad[r]
+		row := b.bins[int(r)*nf : int(r)*nf+nf]
+		for f, v := range row {
+			e := &h[off[f]+int(v)]
+			e.sum += g
+			e.n++
+		}
+	}
+}
+
+// split is the best split of a leaf.
+type split struct {
+	feature int
+	bin     int // rows with bin <= bin go left
+	gain    float64
+}
+
+// bestSplit finds the split of leaf l that most reduces the (L2
+// penalized) squared error, with at least minLeaf rows on each side, over
+// the features the tree or this split may use. Ties go to the lowest
+// feature and bin, which keeps fitting deterministic.
+func (b *builder) bestSplit(l *leafState) (split, bool) {
+	best := split{gain: 1e-12}
+	found := false
+	n := l.end - l.start
+	s := l.sum
+	minLeaf, l2 := b.g.minLeaf, b.g.l2
+	parent := s * s / (float64(n) + l2)
+	feats := b.feats
+	if k := b.g.splitCols; k > 0 && k < len(b.perm) {
+		b.splitFeats = pickFeatures(b.splitFeats[:0], b.perm, k, b.g.rng)
+		feats = b.splitFeats
+	}
+	for _, f := range feats {
+		hb := l.hist[b.offset[f]:b.offset[f+1]]
+		var sl float64
+		nl := 0
+		for k := 0; k < len(hb)-1; k++ {
+			sl += hb[k].sum
+			nl += hb[k].n
+			if nl < minLeaf || hb[k].n == 0 {
+				continue
+			}
+			nr := n - nl
+			if nr < minLeaf {
+				break
+			}
+			sr := s - sl
+			gain := sl*sl/(float64(nl)+l2) + sr*sr/(float64(nr)+l2) - parent
+			if gain > best.gain {
+				best = split{feature: f, bin: k, gain: gain}
+				found = true
+			}
+		}
+	}
+	return best, found
+}
+
+// grow fits one tree to the residuals in b.grad of the rows b.rows[:m] and
+// returns it; b.leaves then holds its leaves' rows. Leaf values are lr
+// times the (L2 shrunk) mean residual, plus base.
+//
+// Without maxLeaves the tree grows depth first, so that only the
+// histograms of the leaves on the path to the current one are alive, and
+// every leaf is split until maxDepth or minLeaf stops it. With maxLeaves
+// it grows best first, as LightGBM does.
+func (b *builder) grow(m int, lr, base float64) tree {
+	var t tree
+	l2 := b.g.l2
+	var sum float64
+	for _, r := range b.rows[:m] {
+		sum += b.grad[r]
+	}
+	leaves := append(b.leaves[:0], leafState{start: 0, end: m, sum: sum, parent: -1})
+	open := b.open[:0]
+	if b.needsHist(0, m) {
+		leaves[0].hist = b.getHist()
+		b.buildHist(leaves[0].hist, b.rows[:m])
+		if b.findSplit(&leaves[0]) {
+			open = append(open, 0)
+		}
+	}
+	for len(open) > 0 && (b.g.maxLeaves == 0 || len(leaves) < b.g.maxLeaves) {
+		k := len(open) - 1
+		if b.g.maxLeaves > 0 {
+			for j := range open {
+				if leaves[open[j]].best.gain > leaves[open[k]].best.gain {
+					k = j
+				}
+			}
+		}
+		li := open[k]
+		open = slices.Delete(open, k, k+1)
+		l := leaves[li]
+		sp := l.best
+		mid := b.partition(l.start, l.end, sp)
+		node := int32(len(t.feature))
+		n := l.end - l.start
+		t.feature = append(t.feature, int32(sp.feature))
+		t.threshold = append(t.threshold, b.upper[sp.feature][sp.bin])
+		t.left = append(t.left, ^int32(li))
+		t.right = append(t.right, ^int32(len(leaves)))
+		t.gain = append(t.gain, sp.gain)
+		t.internalValue = append(t.internalValue, base+lr*l.sum/(float64(n)+l2))
+		t.internalCount = append(t.internalCount, n)
+		if l.parent >= 0 {
+			if l.isLeft {
+				t.left[l.parent] = node
+			} else {
+				t.right[l.parent] = node
+			}
+		}
+		left := leafState{start: l.start, end: mid, depth: l.depth + 1, parent: node, isLeft: true}
+		right := leafState{start: mid, end: l.end, depth: l.depth + 1, parent: node}
+		b.childHists(&l, &left, &right)
+		leaves[li] = left
+		leaves = append(leaves, right)
+		if b.findSplit(&leaves[li]) {
+			open = append(open, li)
+		}
+		if b.findSplit(&leaves[len(leaves)-1]) {
+			open = append(open, len(leaves)-1)
+		}
+	}
+	t.leafValue = make([]float64, len(leaves))
+	t.leafCount = make([]int, len(leaves))
+	for li := range leaves {
+		l := &leaves[li]
+		b.putHist(l.hist)
+		l.hist = nil
+		rows := b.rows[l.start:l.end]
+		var s float64
+		for _, r := range rows {
+			s += b.grad[r]
+		}
+		t.leafValue[li] = base + lr*s/(float64(len(rows))+l2)
+		t.leafCount[li] = len(rows)
+	}
+	b.leaves, b.open = leaves, open
+	return t
+}
+
+// findSplit sets l.best and reports whether l can be split; when it
+// cannot, l's histogram goes back to the pool.
+func (b *builder) findSplit(l *leafState) bool {
+	if l.hist == nil {
+		return false
+	}
+	sp, ok := b.bestSplit(l)
+	if !ok {
+		b.putHist(l.hist)
+		l.hist = nil
+		return false
+	}
+	l.best = sp
+	return true
+}
+
+// addLeafValues adds the leaf values of t, just grown, to pred of the rows
+// in each leaf: the fast way to update the predictions when the tree was
+// grown on every row once.
+func (b *builder) addLeafValues(t *tree, pred []float64) {
+	for li, l := range b.leaves {
+		v := t.leafValue[li]
+		for _, r := range b.rows[l.start:l.end] {
+			pred[r] += v
+		}
+	}
+}
+
+// needsHist reports whether a leaf at depth with n rows may still be split.
+func (b *builder) needsHist(depth, n int) bool {
+	return depth < b.g.maxDepth && n >= 2*b.g.minLeaf
+}
+
+// childHists gives the children of parent the histograms they need: the
+// smaller child's is built from its rows and the larger's is the parent's
+// less the smaller's, in the parent's buffer.
+func (b *builder) childHists(parent, left, right *leafState) {
+	small, large := left, right
+	if small.end-small.start > large.end-large.start {
+		small, large = large, small
+	}
+	needSmall := b.needsHist(small.depth, small.end-small.start)
+	needLarge := b.needsHist(large.depth, large.end-large.start)
+	h := b.getHist()
+	b.buildHist(h, b.rows[small.start:small.end])
+	small.sum = histSum(h, b.offset[1])
+	large.sum = parent.sum - small.sum
+	if needLarge {
+		p := parent.hist
+		for i := range p {
+			p[i].sum -= h[i].sum
+			p[i].n -= h[i].n
+		}
+		large.hist = p
+	} else {
+		b.putHist(parent.hist)
+	}
+	parent.hist = nil
+	if needSmall {
+		small.hist = h
+	} else {
+		b.putHist(h)
+	}
+}
+
+// histSum is the residual sum over the bins of one feature, which is the
+// sum over all the rows.
+func histSum(h []histBin, firstFeatureBins int) float64 {
+	var s float64
+	for _, e := range h[:firstFeatureBins] {
+		s += e.sum
+	}
+	return s
+}
+
+// partition reorders b.rows[start:end] so that the rows going left come
+// first, each side keeping its order, and returns where the right side
+// starts. Keeping the order keeps histogram passes walking memory forwards.
+func (b *builder) partition(start, end int, sp split) int {
+	nf, f, k := b.nFeat, sp.feature, uint8(sp.bin)
+	rows := b.rows[start:end]
+	nl, nr := 0, 0
+	for _, r := range rows {
+		if b.bins[int(r)*nf+f] <= k {
+			rows[nl] = r
+			nl++
+		} else {
+			b.scratch[nr] = r
+			nr++
+		}
+	}
+	copy(rows[nl:], b.scratch[:nr])
+	return start + nl
+}
