@@ -8,8 +8,10 @@
 //	augur collect --kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N] [--repeats R] [--seed S]
 //	augur import --from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--device NAME] [--task-params a,b] FILE...
 //	augur train --data DIR --kernel NAME --out FILE [--model gbrt|rf] [--folds K] [--seed S] [--invalid ignore|zeta] [--zeta Z] [learner flags]
+//	augur export --data DIR --kernel NAME --csv FILE [--invalid ignore|zeta]
 //	augur inspect --model FILE
 //	augur choose --model FILE --shape 'k=v,...' [--json]
+//	augur eval --data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes]
 //	augur quickstart [--out DIR] [--device N] [--shapes S] [--holdout S]
 //
 // Every subcommand takes --help. Errors print one line and exit non-zero.
@@ -59,7 +61,9 @@ func commands() []command {
 		{"import", "import other tuners' measurements into Arrow files", runImport},
 		{"train", "train a surrogate model bundle from collected data", runTrain},
 		{"choose", "choose a configuration for a shape from a model bundle", runChoose},
+		{"export", "export a kernel's training rows as CSV for other tools", runExport},
 		{"inspect", "summarize a model bundle and its models' feature importances", runInspect},
+		{"eval", "evaluate models, strategies and the two-stage tuner on recorded data", runEval},
 		{"quickstart", "collect, train and choose end to end on the first device", runQuickstart},
 	}
 }

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/train"
+)
+
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var (
+		data, holdout, plots string
+		asJSON               bool
+		opt                  eval.Options
+	)
+	fs := flags("eval", "--data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes]", stderr)
+	fs.StringVar(&data, "data", "", "dataset directory (collected or imported)")
+	fs.StringVar(&opt.Kernel, "kernel", "", "kernel whose data to evaluate")
+	fs.BoolVar(&asJSON, "json", false, "print one JSON object (strategies, two_stage, holdout give pct_of_best)")
+	fs.StringVar(&plots, "plots", "", "write PNG plots into this directory")
+	fs.StringVar(&holdout, "holdout", "", "'shapes': also Choose on each shape from a model trained on the others")
+	fs.IntVar(&opt.Seeds, "seeds", 100, "seeds per strategy and budget")
+	fs.IntVar(&opt.TwoStageSeeds, "two-stage-seeds", 20, "seeds per shape and threshold of the two-stage tuner")
+	fs.Float64Var(&opt.SampleFraction, "sample", 0.02, "share of the space the two-stage tuner measures first")
+	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
+	invalid := fs.String("invalid", "zeta", "how holdout models treat failed configurations: zeta or ignore")
+	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "data", "kernel"); err != nil {
+		return err
+	}
+	switch *invalid {
+	case "ignore":
+	case "zeta":
+		opt.Invalid = train.InvalidZeta
+	default:
+		return fmt.Errorf("eval: --invalid must be ignore or zeta, got %q", *invalid)
+	}
+	switch holdout {
+	case "":
+	case "shapes":
+		opt.Holdout = true
+	default:
+		return fmt.Errorf("eval: --holdout must be \"shapes\", got %q", holdout)
+	}
+	opt.Progress = stderr
+	rep, err := eval.Evaluate(data, opt)
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	if plots != "" {
+		if err := rep.WritePlots(plots); err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		return enc.Encode(rep)
+	}
+	return rep.WriteText(stdout)
+}

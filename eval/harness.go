@@ -1,0 +1,563 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict"
+	"github.com/augur-tuning/augur/runtime"
+	"github.com/augur-tuning/augur/search"
+	"github.com/augur-tuning/augur/train"
+)
+
+// Options configure Evaluate. The zero value runs every part with the
+// defaults below.
+type Options struct {
+	// Kernel is the kernel whose data under the directory is evaluated.
+	Kernel string
+	// Seeds is the number of seeds per strategy and budget; 0 means 100.
+	Seeds int
+	// Budgets are the strategies' evaluation budgets; nil means 16, 32,
+	// 64 and 128.
+	Budgets []int
+	// Thresholds are the two-stage tuner's T values; nil means 0.1 and
+	// 0.01.
+	Thresholds []float64
+	// SampleFraction is the share of the valid space the two-stage tuner
+	// measures at random first; 0 means 0.02.
+	SampleFraction float64
+	// TwoStageSeeds is the number of seeds per shape and threshold; 0
+	// means 20.
+	TwoStageSeeds int
+	// Holdout adds leave-one-shape-out: Choose with zero measurements on
+	// each shape from a model trained on the platform's other shapes.
+	Holdout bool
+	// Coverage is the share of a shape's valid space that must be
+	// recorded for strategies and the two-stage tuner to run on it; 0
+	// means 0.9. Replayed configurations that were never recorded count
+	// as failed measurements.
+	Coverage float64
+	// Invalid says how the holdout models treat configurations that
+	// failed: ignored (the zero value) or trained on with the stand-in
+	// log-speedup Zeta (0 means train.DefaultZeta).
+	Invalid train.Invalid
+	Zeta    float64
+	// Seed drives every random choice.
+	Seed uint64
+	// Progress receives one line per stage; nil means quiet.
+	Progress io.Writer
+}
+
+// Report is everything Evaluate measured. Percentages of best are
+// t_best/t_pick*100 against the shape's fastest recorded configuration.
+type Report struct {
+	Kernel        string           `json:"kernel"`
+	Rows          int              `json:"rows"`
+	Shapes        []ShapeInfo      `json:"shapes"`
+	LearningCurve []CurvePoint     `json:"learning_curve"`
+	Strategies    []StrategyResult `json:"strategies"`
+	TwoStage      []TwoStageResult `json:"two_stage"`
+	Holdout       *HoldoutReport   `json:"holdout,omitempty"`
+}
+
+// ShapeInfo describes one (platform, task) of the data.
+type ShapeInfo struct {
+	Platform string  `json:"platform"`
+	Shape    string  `json:"shape"`
+	Recorded int     `json:"recorded"`
+	OK       int     `json:"ok"`
+	Coverage float64 `json:"coverage"`
+	BestNs   float64 `json:"best_ns"`
+	RefPct   float64 `json:"reference_pct_of_best"`
+}
+
+// CurvePoint is the error of a model trained on part of the rows and
+// tested on the rest (Falch and Elster, Fig. 6).
+type CurvePoint struct {
+	Fraction  float64 `json:"fraction"`
+	TrainRows int     `json:"train_rows"`
+	RMSE      float64 `json:"rmse_log_speedup"`
+	MRE       float64 `json:"mre_time"`
+	Spearman  float64 `json:"spearman"`
+}
+
+// StrategyResult is the distribution, over shapes and seeds, of the best
+// configuration a strategy found within a budget (CLTune, Fig. 5).
+type StrategyResult struct {
+	Strategy string  `json:"strategy"`
+	Budget   int     `json:"budget"`
+	Runs     int     `json:"runs"`
+	Median   float64 `json:"pct_of_best"`
+	P10      float64 `json:"p10_pct_of_best"`
+	P90      float64 `json:"p90_pct_of_best"`
+	Mean     float64 `json:"mean_pct_of_best"`
+}
+
+// TwoStageResult compares the two-stage tuner with random search using the
+// same number of measurements on one shape (Falch and Elster, Fig. 10);
+// figures are medians over seeds.
+type TwoStageResult struct {
+	Platform     string  `json:"platform"`
+	Shape        string  `json:"shape"`
+	Threshold    float64 `json:"threshold"`
+	SpaceSize    int     `json:"space_size"`
+	Sample       int     `json:"first_stage_measurements"`
+	Measurements float64 `json:"measurements"`
+	MeasuredPct  float64 `json:"measured_pct_of_space"`
+	Pct          float64 `json:"pct_of_best"`
+	Top1Pct      float64 `json:"model_top1_pct_of_best"`
+	RandomPct    float64 `json:"random_pct_of_best"`
+	Seeds        int     `json:"seeds"`
+}
+
+// HoldoutReport is Choose with zero measurements on shapes left out of
+// training.
+type HoldoutReport struct {
+	Shapes []HoldoutShape `json:"shapes"`
+	// Pct is the geometric mean over shapes of the chosen configuration's
+	// speed as % of the shape's best (a pick that failed on the device
+	// counts as the reference, which is what a library falls back to).
+	Pct float64 `json:"pct_of_best"`
+	// Top1Pct is the same for the model's favourite among the recorded
+	// configurations, RefPct for the reference configuration.
+	Top1Pct float64 `json:"top1_recorded_pct_of_best"`
+	RefPct  float64 `json:"reference_pct_of_best"`
+	// Unrecorded counts picks that were never measured and so are left
+	// out of Pct; Failed counts picks that failed on the device.
+	Unrecorded int `json:"unrecorded_picks"`
+	Failed     int `json:"failed_picks"`
+}
+
+// HoldoutShape is one left-out shape.
+type HoldoutShape struct {
+	Platform string  `json:"platform"`
+	Shape    string  `json:"shape"`
+	Chosen   string  `json:"chosen"`
+	Pct      float64 `json:"pct_of_best"` // 0 when the pick was not recorded
+	Top1Pct  float64 `json:"top1_recorded_pct_of_best"`
+	RefPct   float64 `json:"reference_pct_of_best"`
+	Status   string  `json:"status"` // ok, failed, unrecorded
+}
+
+// group is the recorded data of one (platform, task).
+type group struct {
+	platform int
+	task     features.Task
+	rows     []int              // every row, ok or not
+	times    map[string]float64 // ok rows: Format(config) -> ns
+	failed   map[string]bool
+	refNs    float64
+	bestNs   float64
+}
+
+func (o *Options) defaults() error {
+	if o.Kernel == "" {
+		return fmt.Errorf("eval: Options.Kernel is empty")
+	}
+	if o.Seeds == 0 {
+		o.Seeds = 100
+	}
+	if o.Budgets == nil {
+		o.Budgets = []int{16, 32, 64, 128}
+	}
+	if o.Thresholds == nil {
+		o.Thresholds = []float64{0.1, 0.01}
+	}
+	if o.SampleFraction == 0 {
+		o.SampleFraction = 0.02
+	}
+	if o.TwoStageSeeds == 0 {
+		o.TwoStageSeeds = 20
+	}
+	if o.Coverage == 0 {
+		o.Coverage = 0.9
+	}
+	switch {
+	case o.Seeds < 1 || o.TwoStageSeeds < 1:
+		return fmt.Errorf("eval: Seeds and TwoStageSeeds must be >= 1")
+	case !(o.SampleFraction > 0 && o.SampleFraction < 1):
+		return fmt.Errorf("eval: SampleFraction must be in (0, 1), got %g", o.SampleFraction)
+	case !(o.Coverage > 0 && o.Coverage <= 1):
+		return fmt.Errorf("eval: Coverage must be in (0, 1], got %g", o.Coverage)
+	}
+	return nil
+}
+
+func (o *Options) say(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
+}
+
+// Evaluate runs the evaluation over the recorded data of opt.Kernel under
+// dir: a learning curve, search strategies and the two-stage tuner replayed
+// on every shape whose space is (nearly) fully recorded, and optionally
+// leave-one-shape-out Choose.
+func Evaluate(dir string, opt Options) (*Report, error) {
+	if err := opt.defaults(); err != nil {
+		return nil, err
+	}
+	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	space, err := features.NewSpace(all.Params, all.Constraints)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	var okRows []int
+	for i, s := range all.Samples {
+		if s.Measured() {
+			okRows = append(okRows, i)
+		}
+	}
+	d := all.Subset(okRows)
+	rep := &Report{Kernel: opt.Kernel, Rows: all.Len()}
+	groups := groupRows(all, space)
+	for _, g := range groups {
+		info := ShapeInfo{Platform: all.Platforms[g.platform].Slug(), Shape: features.FormatTask(all.TaskNames, g.task),
+			Recorded: len(g.rows), OK: len(g.times), Coverage: float64(len(g.rows)) / float64(space.Len()), BestNs: g.bestNs}
+		if g.refNs > 0 {
+			info.RefPct = 100 * g.bestNs / g.refNs
+		}
+		rep.Shapes = append(rep.Shapes, info)
+	}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
+
+	opt.say("learning curve on %d measured rows", d.Len())
+	rep.LearningCurve = learningCurve(d, rng)
+
+	var complete []*group
+	for _, g := range groups {
+		if float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) && len(g.times) > 0 {
+			complete = append(complete, g)
+		}
+	}
+	opt.say("strategies and two-stage tuner on %d of %d shapes with >= %.0f%% of the space recorded", len(complete), len(groups), 100*opt.Coverage)
+	if len(complete) > 0 {
+		if rep.Strategies, err = strategies(space, complete, opt); err != nil {
+			return nil, err
+		}
+		for _, g := range complete {
+			for _, t := range opt.Thresholds {
+				r, err := twoStage(all, space, g, t, opt)
+				if err != nil {
+					return nil, err
+				}
+				rep.TwoStage = append(rep.TwoStage, r)
+			}
+		}
+	}
+	if opt.Holdout {
+		opt.say("leave-one-shape-out Choose on %d shapes", len(groups))
+		hd := d
+		if opt.Invalid == train.InvalidZeta {
+			hd = all
+		}
+		if rep.Holdout, err = holdout(hd, groups, space); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+func groupRows(d *train.Data, space *features.Space) []*group {
+	type key struct {
+		p int
+		t features.TaskKey
+	}
+	byKey := map[key]*group{}
+	var out []*group
+	for i, s := range d.Samples {
+		k := key{s.Platform, s.Task.Key()}
+		g := byKey[k]
+		if g == nil {
+			g = &group{platform: s.Platform, task: s.Task, times: map[string]float64{}, failed: map[string]bool{}, bestNs: math.Inf(1)}
+			byKey[k] = g
+			out = append(out, g)
+		}
+		g.rows = append(g.rows, i)
+		name := space.Format(s.Config)
+		if s.Measured() {
+			g.times[name] = s.TimeNs
+			g.refNs = s.RefTimeNs
+			g.bestNs = min(g.bestNs, s.TimeNs)
+		} else {
+			g.failed[name] = true
+		}
+	}
+	return out
+}
+
+func learningCurve(d *train.Data, rng *rand.Rand) []CurvePoint {
+	var out []CurvePoint
+	for _, f := range []float64{0.01, 0.02, 0.05, 0.1, 0.25, 0.5} {
+		n := int(f * float64(d.Len()))
+		if n < 20 || d.Len()-n < 20 {
+			continue
+		}
+		const reps = 3
+		p := CurvePoint{Fraction: f, TrainRows: n}
+		for range reps {
+			perm := rng.Perm(d.Len())
+			tr, te := d.Subset(perm[:n]), d.Subset(perm[n:])
+			m, err := train.GBRTOptions{}.Fit(tr.X, len(tr.Features), tr.Y)
+			if err != nil {
+				continue
+			}
+			pred := make([]float64, te.Len())
+			for i := range pred {
+				pred[i] = m.Predict(te.Row(i))
+			}
+			cv := train.Score(te, pred)
+			p.RMSE += cv.RMSELogSpeedup / reps
+			p.MRE += cv.MRETime / reps
+			p.Spearman += cv.Spearman / reps
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func strategies(space *features.Space, groups []*group, opt Options) ([]StrategyResult, error) {
+	named := []struct {
+		name string
+		s    search.Strategy
+	}{
+		{"random", search.Random{}},
+		{"hillclimb", search.HillClimb{}},
+		{"anneal", search.Anneal{Temperature: 0.5}},
+		{"pso", search.PSO{}},
+		{"grouped", search.Grouped{}},
+	}
+	objs := make([]search.Objective, len(groups))
+	for i, g := range groups {
+		obj, err := search.Replay(space, g.times, 0)
+		if err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		objs[i] = obj
+	}
+	var out []StrategyResult
+	for _, st := range named {
+		for _, budget := range opt.Budgets {
+			s, err := search.WithBudget(st.s, budget)
+			if err != nil {
+				return nil, fmt.Errorf("eval: %s: %w", st.name, err)
+			}
+			var pcts []float64
+			for gi, g := range groups {
+				for seed := range opt.Seeds {
+					rng := rand.New(rand.NewPCG(opt.Seed+uint64(seed), uint64(gi)))
+					res, err := s.Search(space, objs[gi], rng)
+					pct := 0.0
+					if err == nil {
+						pct = 100 * g.bestNs / -res.Score
+					}
+					pcts = append(pcts, pct)
+				}
+			}
+			out = append(out, summarize(st.name, budget, pcts))
+		}
+	}
+	return out, nil
+}
+
+func summarize(name string, budget int, pcts []float64) StrategyResult {
+	slices.Sort(pcts)
+	q := func(f float64) float64 { return pcts[int(f*float64(len(pcts)-1))] }
+	mean := 0.0
+	for _, p := range pcts {
+		mean += p / float64(len(pcts))
+	}
+	return StrategyResult{Strategy: name, Budget: budget, Runs: len(pcts), Median: q(0.5), P10: q(0.1), P90: q(0.9), Mean: mean}
+}
+
+// twoStage replays Falch and Elster's tuner on one fully recorded shape.
+func twoStage(d *train.Data, space *features.Space, g *group, threshold float64, opt Options) (TwoStageResult, error) {
+	valid := space.All()
+	plat := d.Platforms[g.platform].Vector()
+	enc := features.Encoder{TaskNames: d.TaskNames}
+	for _, p := range d.Params {
+		enc.ParamNames = append(enc.ParamNames, p.Name)
+	}
+	nf := enc.Len()
+	allX := make([]float64, len(valid)*nf)
+	for i, c := range valid {
+		enc.Encode(allX[i*nf:(i+1)*nf], g.task, c, plat)
+	}
+	n0 := max(10, int(math.Round(opt.SampleFraction*float64(len(valid)))))
+	res := TwoStageResult{Platform: d.Platforms[g.platform].Slug(), Shape: features.FormatTask(d.TaskNames, g.task),
+		Threshold: threshold, SpaceSize: len(valid), Sample: n0, Seeds: opt.TwoStageSeeds}
+	logSpeed := func(c features.Config) (float64, error) {
+		t, ok := g.times[space.Format(c)]
+		if !ok {
+			return 0, search.ErrNotRecorded
+		}
+		return math.Log(g.refNs / t), nil
+	}
+	var meas, pcts, top1s, rands []float64
+	for seed := range opt.TwoStageSeeds {
+		rng := rand.New(rand.NewPCG(opt.Seed+uint64(seed), 0x2574))
+		perm := rng.Perm(len(valid))
+		var x, y []float64
+		best, bestC := math.Inf(-1), features.Config(nil)
+		seen := map[string]bool{}
+		for _, i := range perm[:n0] {
+			seen[space.Format(valid[i])] = true
+			v, err := logSpeed(valid[i])
+			if err != nil {
+				continue
+			}
+			x = append(x, allX[i*nf:(i+1)*nf]...)
+			y = append(y, v)
+			if v > best {
+				best, bestC = v, valid[i]
+			}
+		}
+		if len(y) < 2 {
+			continue
+		}
+		gb := train.GBRTOptions{MinLeaf: min(10, max(1, len(y)/10))}
+		m, err := gb.Fit(x, nf, y)
+		if err != nil {
+			return res, fmt.Errorf("eval: two-stage fit: %w", err)
+		}
+		ranked := make([]predict.Scored, len(valid))
+		var sq float64
+		for i := range valid {
+			ranked[i] = predict.Scored{Config: valid[i], LogSpeedup: m.Predict(allX[i*nf : (i+1)*nf])}
+		}
+		for j := range y {
+			e := m.Predict(x[j*nf:(j+1)*nf]) - y[j]
+			sq += e * e
+		}
+		sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].LogSpeedup > ranked[b].LogSpeedup })
+		top1 := 0.0
+		if v, err := logSpeed(ranked[0].Config); err == nil {
+			top1 = 100 * math.Exp(v) * g.bestNs / g.refNs
+		}
+		// The in-sample error underestimates the model's error on new
+		// configurations; it only seeds the running estimate.
+		sigma := max(0.05, math.Sqrt(sq/float64(len(y))))
+		st, err := predict.SecondStage{Threshold: threshold, Sigma: sigma}.Run(ranked, best, bestC,
+			func(c features.Config) bool { return seen[space.Format(c)] }, logSpeed)
+		if err != nil {
+			return res, fmt.Errorf("eval: %w", err)
+		}
+		total := n0 + len(st.Measured)
+		pct := 0.0
+		if !math.IsInf(st.LogSpeedup, -1) {
+			pct = 100 * math.Exp(st.LogSpeedup) * g.bestNs / g.refNs
+		}
+		// Random search with the same number of measurements.
+		rbest := math.Inf(1)
+		for _, i := range rng.Perm(len(valid))[:min(total, len(valid))] {
+			if t, ok := g.times[space.Format(valid[i])]; ok {
+				rbest = min(rbest, t)
+			}
+		}
+		meas = append(meas, float64(total))
+		pcts = append(pcts, pct)
+		top1s = append(top1s, top1)
+		rands = append(rands, 100*g.bestNs/rbest)
+	}
+	if len(pcts) == 0 {
+		return res, nil
+	}
+	res.Measurements = median(meas)
+	res.MeasuredPct = 100 * res.Measurements / float64(len(valid))
+	res.Pct, res.Top1Pct, res.RandomPct = median(pcts), median(top1s), median(rands)
+	return res, nil
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// holdout leaves each shape out in turn, trains the platform's model on
+// the others and chooses for it with the runtime, as a library would.
+func holdout(d *train.Data, groups []*group, space *features.Space) (*HoldoutReport, error) {
+	rep := &HoldoutReport{}
+	var logPct, logTop, logRef []float64
+	for _, g := range groups {
+		var rows []int
+		for i, s := range d.Samples {
+			if s.Platform == g.platform && s.Task.Key() != g.task.Key() {
+				rows = append(rows, i)
+			}
+		}
+		if len(rows) < 20 || len(g.times) == 0 || g.refNs == 0 {
+			continue
+		}
+		tr := d.Subset(rows)
+		m, err := train.GBRTOptions{}.Fit(tr.X, len(tr.Features), tr.Y)
+		if err != nil {
+			return nil, fmt.Errorf("eval: holdout fit: %w", err)
+		}
+		plat := d.Platforms[g.platform]
+		b, err := train.Bundle(tr, m, "gbrt", plat.Slug(), &plat)
+		if err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		ch, err := runtime.FromBundle(b, runtime.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		pick, err := ch.Choose(g.task)
+		if err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick),
+			RefPct: 100 * g.bestNs / g.refNs}
+		name := space.Format(pick)
+		switch t, ok := g.times[name]; {
+		case ok:
+			hs.Status, hs.Pct = "ok", 100*g.bestNs/t
+		case g.failed[name]:
+			hs.Status, hs.Pct = "failed", hs.RefPct
+			rep.Failed++
+		default:
+			hs.Status = "unrecorded"
+			rep.Unrecorded++
+		}
+		top, topScore := "", math.Inf(-1)
+		sc := ch.Model().Scorer(g.task)
+		for name := range g.times {
+			c, _ := space.Parse(name)
+			if v := sc.Predict(c); v > topScore || (v == topScore && name < top) {
+				top, topScore = name, v
+			}
+		}
+		hs.Top1Pct = 100 * g.bestNs / g.times[top]
+		if hs.Status != "unrecorded" {
+			logPct = append(logPct, math.Log(hs.Pct))
+		}
+		logTop = append(logTop, math.Log(hs.Top1Pct))
+		logRef = append(logRef, math.Log(hs.RefPct))
+		rep.Shapes = append(rep.Shapes, hs)
+	}
+	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(logPct), geomean(logTop), geomean(logRef)
+	return rep, nil
+}
+
+func geomean(logs []float64) float64 {
+	if len(logs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, l := range logs {
+		s += l
+	}
+	return math.Exp(s / float64(len(logs)))
+}

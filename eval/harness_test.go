@@ -1,0 +1,87 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/augur-tuning/augur/train"
+)
+
+// TestEvaluate runs the harness on the full conv2d space recorded on an
+// NVIDIA H200 (testdata/h200) with few seeds, and checks what must hold
+// whatever the model: percentages within (0, 100], exhaustive knowledge
+// of a fully recorded shape, more budget never worse in the median for
+// random search, and every part present in the JSON.
+func TestEvaluate(t *testing.T) {
+	rep, err := Evaluate("../testdata/h200", Options{Kernel: "conv2d", Seeds: 10, TwoStageSeeds: 2, Budgets: []int{8, 64},
+		Thresholds: []float64{0.1}, Holdout: true, Invalid: train.InvalidZeta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Shapes) != 6 || rep.Shapes[0].Coverage != 1 {
+		t.Fatalf("shapes = %+v, want 6 fully recorded", rep.Shapes)
+	}
+	var random []float64
+	for _, s := range rep.Strategies {
+		if s.Median <= 0 || s.Median > 100 || s.Runs != 60 {
+			t.Errorf("strategy %+v out of range", s)
+		}
+		if s.Strategy == "random" {
+			random = append(random, s.Median)
+		}
+	}
+	if len(random) != 2 || random[1] < random[0] {
+		t.Errorf("random search medians %v: budget 64 below budget 8", random)
+	}
+	if len(rep.TwoStage) != 6 {
+		t.Fatalf("two-stage rows = %d, want 6", len(rep.TwoStage))
+	}
+	for _, r := range rep.TwoStage {
+		if r.Pct <= 0 || r.Pct > 100 || r.Measurements < float64(r.Sample) {
+			t.Errorf("two-stage %+v out of range", r)
+		}
+	}
+	if h := rep.Holdout; h == nil || len(h.Shapes) != 6 || h.Pct <= h.RefPct {
+		t.Errorf("holdout = %+v, want 6 shapes chosen better than the reference", h)
+	}
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(rep); err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(buf.Bytes(), &keys); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"strategies", "two_stage", "holdout", "learning_curve"} {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	dir := t.TempDir()
+	if err := rep.WritePlots(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"learning_curve.png", "strategies.png", "two_stage.png"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("plot %s: %v", f, err)
+		}
+	}
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEvaluateErrors(t *testing.T) {
+	if _, err := Evaluate("../testdata/h200", Options{}); err == nil {
+		t.Error("no error without a kernel")
+	}
+	if _, err := Evaluate("../testdata/h200", Options{Kernel: "conv2d", SampleFraction: 2}); err == nil {
+		t.Error("no error for SampleFraction 2")
+	}
+	if _, err := Evaluate(t.TempDir(), Options{Kernel: "conv2d"}); err == nil {
+		t.Error("no error for an empty directory")
+	}
+}

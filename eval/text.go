@@ -1,0 +1,52 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteText prints the report as tables.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "kernel %s: %d rows\n\nshapes\n", r.Kernel, r.Rows)
+	fmt.Fprintln(tw, "platform\tshape\trecorded\tok\tcoverage\tbest ms\treference % of best\t")
+	for _, s := range r.Shapes {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f%%\t%.4f\t%.1f%%\t\n", s.Platform, s.Shape, s.Recorded, s.OK, 100*s.Coverage, s.BestNs/1e6, s.RefPct)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nlearning curve (GBRT, trained on a random share of the measured rows, tested on the rest; mean of 3)")
+	fmt.Fprintln(tw, "fraction\ttrain rows\trmse log-speedup\tmre time\tspearman\t")
+	for _, p := range r.LearningCurve {
+		fmt.Fprintf(tw, "%.2f\t%d\t%.3f\t%.3f\t%.3f\t\n", p.Fraction, p.TrainRows, p.RMSE, p.MRE, p.Spearman)
+	}
+	tw.Flush()
+	if len(r.Strategies) > 0 {
+		fmt.Fprintln(w, "\nstrategies (best found as % of the optimum, over shapes x seeds, replayed)")
+		fmt.Fprintln(tw, "strategy\tbudget\truns\tmedian\tp10\tp90\tmean\t")
+		for _, s := range r.Strategies {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t\n", s.Strategy, s.Budget, s.Runs, s.Median, s.P10, s.P90, s.Mean)
+		}
+		tw.Flush()
+	}
+	if len(r.TwoStage) > 0 {
+		fmt.Fprintln(w, "\ntwo-stage tuner against random search with the same measurements (medians over seeds)")
+		fmt.Fprintln(tw, "platform\tshape\tT\tspace\tstage 1\tmeasured\t% of space\ttwo-stage %\tmodel top-1 %\trandom %\t")
+		for _, t := range r.TwoStage {
+			fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%d\t%.0f\t%.2f%%\t%.1f\t%.1f\t%.1f\t\n", t.Platform, t.Shape, t.Threshold, t.SpaceSize, t.Sample,
+				t.Measurements, t.MeasuredPct, t.Pct, t.Top1Pct, t.RandomPct)
+		}
+		tw.Flush()
+	}
+	if h := r.Holdout; h != nil {
+		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on the platform's other shapes")
+		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\t")
+		for _, s := range h.Shapes {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t\n", s.Platform, s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct)
+		}
+		tw.Flush()
+		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best, top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
+			h.Pct, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// SecondStage configures the second stage of Falch and Elster's two-stage
+// tuner (section 5.3): after a model was trained on a random sample, the
+// pruned space is measured in order of predicted speed for as long as the
+// probability that the next configuration beats the best measured so far
+// stays above Threshold. The probability comes from a Gaussian error model
+// on the log-speedup whose variance is re-estimated from the errors of the
+// configurations measured in this stage.
+type SecondStage struct {
+	// Threshold is T, the probability below which the stage stops; 0 means
+	// 0.1. It must be in (0, 1).
+	Threshold float64
+	// Sigma is the standard deviation of the model's error before any
+	// measurement, in log-speedup (e.g. its cross-validated RMSE); 0 means
+	// 0.3.
+	Sigma float64
+	// Budget caps the measurements of this stage; 0 means no cap.
+	Budget int
+}
+
+// Measured is one configuration measured by the second stage.
+type Measured struct {
+	Config     features.Config
+	LogSpeedup float64 // NaN when the measurement failed
+}
+
+// StageResult is the outcome of the second stage.
+type StageResult struct {
+	Best       features.Config
+	LogSpeedup float64 // of Best; -Inf when nothing succeeded
+	// Measured lists every configuration measured, in order.
+	Measured []Measured
+}
+
+// Run measures ranked (fastest predicted first) with measure, starting from
+// the best log-speedup measured in the first stage, best (-Inf if none),
+// and its configuration bestConfig. measure returns the measured
+// log-speedup or an error for a configuration that failed; failed ones are
+// skipped and do not update the error model. Configurations in skip (keyed
+// by Space.Format, e.g. those already measured in the first stage) are not
+// measured again.
+func (o SecondStage) Run(ranked []Scored, best float64, bestConfig features.Config, skip func(features.Config) bool,
+	measure func(features.Config) (float64, error)) (StageResult, error) {
+	t, sigma := o.Threshold, o.Sigma
+	if t == 0 {
+		t = 0.1
+	}
+	if sigma == 0 {
+		sigma = 0.3
+	}
+	if !(t > 0 && t < 1) {
+		return StageResult{}, fmt.Errorf("predict: SecondStage.Threshold must be in (0, 1), got %g", o.Threshold)
+	}
+	if !(sigma > 0) || o.Budget < 0 {
+		return StageResult{}, fmt.Errorf("predict: SecondStage.Sigma must be > 0 and Budget >= 0, got %g and %d", o.Sigma, o.Budget)
+	}
+	res := StageResult{Best: bestConfig, LogSpeedup: best}
+	// Running variance of the errors: the prior counts as one observation
+	// of sigma^2, so that the first measurements do not collapse it.
+	n, sumSq := 1.0, sigma*sigma
+	for _, c := range ranked {
+		if o.Budget > 0 && len(res.Measured) >= o.Budget {
+			break
+		}
+		if skip != nil && skip(c.Config) {
+			continue
+		}
+		sd := math.Sqrt(sumSq / n)
+		// P(y > best) for y ~ N(prediction, sd^2).
+		if !math.IsInf(res.LogSpeedup, -1) {
+			p := 0.5 * math.Erfc((res.LogSpeedup-c.LogSpeedup)/(sd*math.Sqrt2))
+			if p < t {
+				break
+			}
+		}
+		y, err := measure(c.Config)
+		if err != nil {
+			res.Measured = append(res.Measured, Measured{Config: c.Config, LogSpeedup: math.NaN()})
+			continue
+		}
+		res.Measured = append(res.Measured, Measured{Config: c.Config, LogSpeedup: y})
+		e := y - c.LogSpeedup
+		n++
+		sumSq += e * e
+		if y > res.LogSpeedup {
+			res.LogSpeedup, res.Best = y, c.Config
+		}
+	}
+	return res, nil
+}

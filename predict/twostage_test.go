@@ -1,0 +1,63 @@
+package predict_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict"
+)
+
+func TestSecondStage(t *testing.T) {
+	// Predicted log-speedups fall by 0.5 a rank; the truth is the
+	// prediction except for rank 2, which is better than predicted, and
+	// rank 1, which fails.
+	var ranked []predict.Scored
+	for i := range 10 {
+		ranked = append(ranked, predict.Scored{Config: features.Config{i}, LogSpeedup: 2 - 0.5*float64(i)})
+	}
+	truth := func(c features.Config) (float64, error) {
+		switch c[0] {
+		case 1:
+			return 0, errors.New("launch failed")
+		case 2:
+			return 3, nil
+		}
+		return 2 - 0.5*float64(c[0]), nil
+	}
+	tests := []struct {
+		name      string
+		stage     predict.SecondStage
+		skip      func(features.Config) bool
+		wantBest  int
+		wantCount int
+	}{
+		// With a tight error model the stage stops as soon as the next
+		// prediction is far below the best measured: it never finds rank 2.
+		{"tight", predict.SecondStage{Threshold: 0.1, Sigma: 0.1}, nil, 0, 1},
+		// A wide error model keeps measuring.
+		{"wide", predict.SecondStage{Threshold: 0.01, Sigma: 5}, nil, 2, 10},
+		{"budget", predict.SecondStage{Threshold: 0.01, Sigma: 5, Budget: 2}, nil, 0, 2},
+		// Exact predictions narrow the error model until the stage stops,
+		// one short of the end.
+		{"skip", predict.SecondStage{Threshold: 0.01, Sigma: 5}, func(c features.Config) bool { return c[0] == 2 }, 0, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.stage.Run(ranked, math.Inf(-1), nil, tt.skip, truth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Best[0] != tt.wantBest || len(res.Measured) != tt.wantCount {
+				t.Errorf("best %v after %d measurements, want %d after %d", res.Best, len(res.Measured), tt.wantBest, tt.wantCount)
+			}
+			if len(res.Measured) > 1 && !math.IsNaN(res.Measured[1].LogSpeedup) {
+				t.Errorf("failed measurement recorded as %g, want NaN", res.Measured[1].LogSpeedup)
+			}
+		})
+	}
+	if _, err := (predict.SecondStage{Threshold: 1.5}).Run(ranked, 0, nil, nil, truth); err == nil {
+		t.Error("Threshold 1.5 accepted")
+	}
+}

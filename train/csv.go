@@ -1,0 +1,76 @@
+package train
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// csvColumns are the columns WriteCSV writes after the feature columns.
+var csvColumns = []string{"log_speedup", "time_ns", "ref_time_ns", "platform", "shape", "config"}
+
+// WriteCSV writes d as CSV with a header line, one line per row, so that
+// tools outside Go (pandas, scikit-learn, XGBoost) can fit and score
+// models on exactly the rows augur trains on. The columns are the feature
+// vector (d.Features, in order), then:
+//
+//   - log_speedup: the target Y, ln(t_ref/t), or the stand-in target of an
+//     invalid row;
+//   - time_ns, ref_time_ns: the row's median time and the reference's, in
+//     nanoseconds, empty for an invalid row;
+//   - platform: the slug of the row's device;
+//   - shape: the task as "name=value,...", the same on every device, so
+//     that grouping by (shape, config) makes the folds CrossValidate makes,
+//     and (platform, shape) is the shape its Spearman mean is taken over;
+//   - config: the configuration as "name=value,...".
+//
+// Numbers are written in the shortest form that reads back to the same
+// float64.
+func (d *Data) WriteCSV(w io.Writer) error {
+	nf := len(d.Features)
+	if len(d.Y) != len(d.Samples) || len(d.X) != len(d.Samples)*nf {
+		return fmt.Errorf("train: write csv: %d samples, %d targets and %d feature values for %d features",
+			len(d.Samples), len(d.Y), len(d.X), nf)
+	}
+	cw := csv.NewWriter(w)
+	rec := append(append(make([]string, 0, len(d.Features)+len(csvColumns)), d.Features...), csvColumns...)
+	if err := cw.Write(rec); err != nil {
+		return fmt.Errorf("train: write csv: %w", err)
+	}
+	paramNames := make([]string, len(d.Params))
+	for i, p := range d.Params {
+		paramNames[i] = p.Name
+	}
+	slugs := make([]string, len(d.Platforms))
+	for i, p := range d.Platforms {
+		slugs[i] = p.Slug()
+	}
+	for i, s := range d.Samples {
+		rec = rec[:0]
+		for _, v := range d.Row(i) {
+			rec = append(rec, ftoa(v))
+		}
+		rec = append(rec, ftoa(d.Y[i]))
+		if s.Measured() {
+			rec = append(rec, ftoa(s.TimeNs), ftoa(s.RefTimeNs))
+		} else {
+			rec = append(rec, "", "")
+		}
+		if s.Platform < 0 || s.Platform >= len(slugs) {
+			return fmt.Errorf("train: write csv: row %d has platform %d, data has %d", i, s.Platform, len(slugs))
+		}
+		rec = append(rec, slugs[s.Platform],
+			features.FormatTask(d.TaskNames, s.Task),
+			features.FormatTask(paramNames, features.Task(s.Config)))
+		if err := cw.Write(rec); err != nil {
+			return fmt.Errorf("train: write csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("train: write csv: %w", err)
+	}
+	return nil
+}
