@@ -199,49 +199,64 @@ func (m *flatModel) agrees(leavesPredict func([]float64) float64, nFeatures int)
 	return true
 }
 
+// specialized is a model folded for one shape: every tree in one pair of
+// arrays, so that scoring walks contiguous memory. Node features index a
+// Config; a child < 0 is leaf ^child; roots[i] < 0 is a one-leaf tree.
+type specialized struct {
+	nodes    []flatNode
+	leaves   []float64
+	roots    []int32
+	constant float64
+}
+
 // specialize folds every split on a feature other than params (the fixed
 // task and platform features, taken from x) and returns trees over the
-// parameter columns only, renumbered to index a Config directly, plus the
-// sum of the trees that became constant.
-func (m *flatModel) specialize(x []float64, paramStart, nParams int) ([]flatTree, float64) {
-	var out []flatTree
-	constant := 0.0
+// parameter columns only, renumbered to index a Config directly; trees
+// that become constant are summed into constant.
+func (m *flatModel) specialize(x []float64, paramStart, nParams int) specialized {
+	size := 0
+	for i := range m.trees {
+		size += len(m.trees[i].nodes)
+	}
+	sp := specialized{nodes: make([]flatNode, 0, size), leaves: make([]float64, 0, size+len(m.trees))}
 	for ti := range m.trees {
 		t := &m.trees[ti]
 		if len(t.nodes) == 0 {
-			constant += t.leaves[0] * m.coef
+			sp.constant += t.leaves[0] * m.coef
 			continue
 		}
-		var nt flatTree
-		var walk func(i int32) int32
-		walk = func(i int32) int32 {
-			for {
-				if i < 0 {
-					nt.leaves = append(nt.leaves, t.leaves[^i]*m.coef)
-					return ^int32(len(nt.leaves) - 1)
-				}
-				n := t.nodes[i]
-				f := int(n.feature)
-				if f >= paramStart && f < paramStart+nParams {
-					at := int32(len(nt.nodes))
-					nt.nodes = append(nt.nodes, flatNode{feature: int32(f - paramStart), threshold: n.threshold})
-					l := walk(n.left)
-					r := walk(n.right)
-					nt.nodes[at].left, nt.nodes[at].right = l, r
-					return at
-				}
-				if x[f] <= n.threshold {
-					i = n.left
-				} else {
-					i = n.right
-				}
-			}
+		if root := sp.fold(t, 0, x, paramStart, nParams, m.coef); root >= 0 {
+			sp.roots = append(sp.roots, root)
+		} else {
+			sp.constant += sp.leaves[^root]
+			sp.leaves = sp.leaves[:len(sp.leaves)-1]
 		}
-		if root := walk(0); root < 0 {
-			constant += nt.leaves[0]
-			continue
-		}
-		out = append(out, nt)
 	}
-	return out, constant
+	return sp
+}
+
+// fold copies the subtree of t at i into sp, resolving fixed features, and
+// returns its index (or ^leaf).
+func (sp *specialized) fold(t *flatTree, i int32, x []float64, paramStart, nParams int, coef float64) int32 {
+	for {
+		if i < 0 {
+			sp.leaves = append(sp.leaves, t.leaves[^i]*coef)
+			return ^int32(len(sp.leaves) - 1)
+		}
+		n := t.nodes[i]
+		f := int(n.feature)
+		if f >= paramStart && f < paramStart+nParams {
+			at := int32(len(sp.nodes))
+			sp.nodes = append(sp.nodes, flatNode{feature: int32(f - paramStart), threshold: n.threshold})
+			l := sp.fold(t, n.left, x, paramStart, nParams, coef)
+			r := sp.fold(t, n.right, x, paramStart, nParams, coef)
+			sp.nodes[at].left, sp.nodes[at].right = l, r
+			return at
+		}
+		if x[f] <= n.threshold {
+			i = n.left
+		} else {
+			i = n.right
+		}
+	}
 }

@@ -137,10 +137,9 @@ func (m *Model) leavesPredict(t features.Task, c features.Config) float64 {
 // Scorer is made. Its predictions equal Predict's up to rounding (the
 // trees are summed in another order). A Scorer is safe for concurrent use.
 type Scorer struct {
-	m        *Model
-	task     features.Task
-	trees    []flatTree
-	constant float64
+	m    *Model
+	task features.Task
+	sp   specialized
 }
 
 // Scorer returns a Scorer for shape t, which must have the model's task
@@ -151,7 +150,7 @@ func (m *Model) Scorer(t features.Task) *Scorer {
 		var buf [maxFeatures]float64
 		x := buf[:m.enc.Len()]
 		m.enc.Encode(x, t, make(features.Config, len(m.enc.ParamNames)), m.platform)
-		s.trees, s.constant = m.flat.specialize(x, len(m.enc.TaskNames), len(m.enc.ParamNames))
+		s.sp = m.flat.specialize(x, len(m.enc.TaskNames), len(m.enc.ParamNames))
 	}
 	return s
 }
@@ -161,19 +160,21 @@ func (s *Scorer) Predict(c features.Config) float64 {
 	if s.m.flat == nil {
 		return s.m.Predict(s.task, c)
 	}
-	sum := s.constant
-	for ti := range s.trees {
-		t := &s.trees[ti]
-		i := int32(0)
+	sum := s.sp.constant
+	nodes := s.sp.nodes
+	for _, i := range s.sp.roots {
+		// Branch-free descent: a climb's configurations change at random,
+		// so a conditional jump per node would be mispredicted half the
+		// time.
 		for i >= 0 {
-			n := &t.nodes[i]
-			if float64(c[n.feature]) <= n.threshold {
-				i = n.left
-			} else {
-				i = n.right
+			n := &nodes[i]
+			right := int32(0)
+			if float64(c[n.feature]) > n.threshold {
+				right = 1
 			}
+			i = n.left + right*(n.right-n.left)
 		}
-		sum += t.leaves[^i]
+		sum += s.sp.leaves[^i]
 	}
 	return sum
 }
