@@ -79,6 +79,7 @@ type ShapeInfo struct {
 // CurvePoint is the error of a model trained on part of the rows and
 // tested on the rest (Falch and Elster, Fig. 6).
 type CurvePoint struct {
+	Platform  string  `json:"platform"`
 	Fraction  float64 `json:"fraction"`
 	TrainRows int     `json:"train_rows"`
 	RMSE      float64 `json:"rmse_log_speedup"`
@@ -230,7 +231,20 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
 
 	opt.say("learning curve on %d measured rows", d.Len())
-	rep.LearningCurve = learningCurve(d, rng)
+	// One curve per device: imported data may not tell devices apart by
+	// their features, and a device's own curve is what a user reads.
+	for pi, p := range d.Platforms {
+		var rows []int
+		for i, s := range d.Samples {
+			if s.Platform == pi {
+				rows = append(rows, i)
+			}
+		}
+		for _, c := range learningCurve(d.Subset(rows), rng) {
+			c.Platform = p.Slug()
+			rep.LearningCurve = append(rep.LearningCurve, c)
+		}
+	}
 
 	var complete []*group
 	for _, g := range groups {

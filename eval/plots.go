@@ -28,12 +28,20 @@ func (r *Report) WritePlots(dir string) error {
 		p.Title.Text = r.Kernel + ": model error against training-set size"
 		p.X.Label.Text = "training rows"
 		p.Y.Label.Text = "error"
-		var rmse, mre plotter.XYs
+		p.Y.Label.Text = "RMSE of log-speedup"
+		var args []any
+		curves := map[string]plotter.XYs{}
+		var order []string
 		for _, c := range r.LearningCurve {
-			rmse = append(rmse, plotter.XY{X: float64(c.TrainRows), Y: c.RMSE})
-			mre = append(mre, plotter.XY{X: float64(c.TrainRows), Y: c.MRE})
+			if _, ok := curves[c.Platform]; !ok {
+				order = append(order, c.Platform)
+			}
+			curves[c.Platform] = append(curves[c.Platform], plotter.XY{X: float64(c.TrainRows), Y: c.RMSE})
 		}
-		if err := plotutil.AddLinePoints(p, "RMSE of log-speedup", rmse, "mean relative error of time", mre); err != nil {
+		for _, n := range order {
+			args = append(args, n, curves[n])
+		}
+		if err := plotutil.AddLinePoints(p, args...); err != nil {
 			return err
 		}
 		if err := save(p, "learning_curve.png"); err != nil {

@@ -16,9 +16,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nlearning curve (GBRT, trained on a random share of the measured rows, tested on the rest; mean of 3)")
-	fmt.Fprintln(tw, "fraction\ttrain rows\trmse log-speedup\tmre time\tspearman\t")
+	fmt.Fprintln(tw, "platform\tfraction\ttrain rows\trmse log-speedup\tmre time\tspearman\t")
 	for _, p := range r.LearningCurve {
-		fmt.Fprintf(tw, "%.2f\t%d\t%.3f\t%.3f\t%.3f\t\n", p.Fraction, p.TrainRows, p.RMSE, p.MRE, p.Spearman)
+		fmt.Fprintf(tw, "%s\t%.2f\t%d\t%.3f\t%.3f\t%.3f\t\n", p.Platform, p.Fraction, p.TrainRows, p.RMSE, p.MRE, p.Spearman)
 	}
 	tw.Flush()
 	if len(r.Strategies) > 0 {
