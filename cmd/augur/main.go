@@ -11,6 +11,7 @@
 //	augur export --data DIR --kernel NAME --csv FILE [--invalid ignore|zeta]
 //	augur inspect --model FILE
 //	augur choose --model FILE --shape 'k=v,...' [--json]
+//	augur tune --kernel NAME --shape 'k=v,...' [--budget N] [--threshold T] [--out DIR] [--device N]
 //	augur eval --data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes]
 //	augur quickstart [--out DIR] [--device N] [--shapes S] [--holdout S]
 //
@@ -63,6 +64,7 @@ func commands() []command {
 		{"choose", "choose a configuration for a shape from a model bundle", runChoose},
 		{"export", "export a kernel's training rows as CSV for other tools", runExport},
 		{"inspect", "summarize a model bundle and its models' feature importances", runInspect},
+		{"tune", "tune one shape on a device with the two-stage tuner", runTune},
 		{"eval", "evaluate models, strategies and the two-stage tuner on recorded data", runEval},
 		{"quickstart", "collect, train and choose end to end on the first device", runQuickstart},
 	}

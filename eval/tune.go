@@ -1,0 +1,226 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/augur-tuning/augur/collect"
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict"
+	"github.com/augur-tuning/augur/train"
+)
+
+// TuneOptions configure Tune. Zero values mean the documented defaults.
+type TuneOptions struct {
+	// Device is the OpenCL device index.
+	Device int
+	// Budget is the number of random configurations measured in the first
+	// stage; 0 means 2% of the valid space (at least 10).
+	Budget int
+	// Threshold is the second stage's T; 0 means 0.1.
+	Threshold float64
+	// Batch is the number of configurations the second stage measures per
+	// device session; 0 means 8. Larger batches waste up to Batch-1
+	// measurements at the end but amortize setting the device up.
+	Batch int
+	// Repeats is the number of timed runs per configuration; 0 means 5.
+	Repeats int
+	// Out is the dataset directory every measurement is written to; ""
+	// writes nothing.
+	Out  string
+	Seed uint64
+}
+
+// TuneResult is the outcome of Tune.
+type TuneResult struct {
+	Task         features.Task
+	Best         features.Config
+	BestNs       float64
+	RefNs        float64
+	FirstStage   int // configurations measured at random
+	SecondStage  int // configurations measured in predicted order
+	SpaceSize    int
+	Path         string
+	Wall         time.Duration
+	TaskNames    []string
+	Space        *features.Space
+	PlatformSlug string
+}
+
+// Tune is Falch and Elster's two-stage tuner on a real device: it measures
+// a random sample of the space on one shape, trains a model on it, and
+// then measures configurations in predicted order while the chance that
+// the next one beats the best so far stays above the threshold.
+func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions) (*TuneResult, error) {
+	start := time.Now()
+	if err := k.CheckTask(t); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if opt.Batch == 0 {
+		opt.Batch = 8
+	}
+	if opt.Budget < 0 || opt.Batch < 0 {
+		return nil, fmt.Errorf("eval: TuneOptions.Budget and Batch must be >= 0, got %d and %d", opt.Budget, opt.Batch)
+	}
+	valid := k.Space.All()
+	if opt.Budget == 0 {
+		opt.Budget = max(10, len(valid)/50)
+	}
+	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
+	first := k.Space.Sample(rng, opt.Budget)
+	rows, err := collect.Measure(ctx, k, t, first, copt)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	devs, err := collect.ListDevices()
+	if err != nil || opt.Device >= len(devs) {
+		return nil, fmt.Errorf("eval: device %d: %v", opt.Device, err)
+	}
+	plat := devs[opt.Device]
+	res := &TuneResult{Task: t, FirstStage: len(first), SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
+	all := append([]record.Row(nil), rows...)
+
+	enc := features.NewEncoder(k.TaskNames, k.Space)
+	nf := enc.Len()
+	pv := plat.Vector()
+	var x, y []float64
+	best, bestC := math.Inf(-1), features.Config(nil)
+	seen := map[string]bool{}
+	vec := make([]float64, nf)
+	for _, r := range rows {
+		seen[k.Space.Format(r.Config)] = true
+		res.RefNs = r.RefTimeNs
+		if r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup) {
+			continue
+		}
+		enc.Encode(vec, t, r.Config, pv)
+		x = append(x, vec...)
+		y = append(y, r.LogSpeedup)
+		if r.LogSpeedup > best {
+			best, bestC = r.LogSpeedup, r.Config
+		}
+	}
+	if len(y) < 2 {
+		return nil, fmt.Errorf("eval: only %d of %d first-stage configurations ran; nothing to learn from", len(y), len(first))
+	}
+	m, err := train.GBRTOptions{MinLeaf: min(10, max(1, len(y)/10))}.Fit(x, nf, y)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	var sq float64
+	for i := range y {
+		e := m.Predict(x[i*nf:(i+1)*nf]) - y[i]
+		sq += e * e
+	}
+	ranked := make([]predict.Scored, 0, len(valid))
+	for _, c := range valid {
+		enc.Encode(vec, t, c, pv)
+		ranked = append(ranked, predict.Scored{Config: c, LogSpeedup: m.Predict(vec)})
+	}
+	sortScored(ranked)
+
+	// measure serves the second stage from batches: asked for one
+	// configuration, it measures it with the next ones in predicted order.
+	cache := map[string]record.Row{}
+	next := 0
+	measure := func(c features.Config) (float64, error) {
+		key := k.Space.Format(c)
+		if r, ok := cache[key]; ok {
+			return rowScore(r)
+		}
+		batch := []features.Config{c}
+		for ; next < len(ranked) && len(batch) < opt.Batch; next++ {
+			n := k.Space.Format(ranked[next].Config)
+			if n != key && !seen[n] && cache[n].Config == nil {
+				batch = append(batch, ranked[next].Config)
+			}
+		}
+		got, err := collect.Measure(ctx, k, t, batch, copt)
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range got[1:] {
+			cache[k.Space.Format(r.Config)] = r
+		}
+		all = append(all, got[1:]...)
+		return rowScore(cache[key])
+	}
+	st, err := predict.SecondStage{Threshold: opt.Threshold, Sigma: max(0.05, math.Sqrt(sq/float64(len(y))))}.Run(ranked, best, bestC,
+		func(c features.Config) bool { return seen[k.Space.Format(c)] }, measure)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	res.SecondStage = len(cache)
+	res.Best = st.Best
+	if st.Best != nil {
+		res.BestNs = res.RefNs / math.Exp(st.LogSpeedup)
+	}
+	if opt.Out != "" {
+		res.Path = filepath.Join(opt.Out, k.Name, plat.Slug(), fmt.Sprintf("tune-%s-%s.arrow",
+			strings.ReplaceAll(features.FormatTask(k.TaskNames, t), ",", "_"), time.Now().UTC().Format("20060102T150405Z")))
+		if err := os.MkdirAll(filepath.Dir(res.Path), 0o755); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		if err := writeRows(res.Path, collect.Meta(k, plat), dedupe(all)); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+	}
+	res.Wall = time.Since(start)
+	return res, nil
+}
+
+// rowScore is a measured row's log-speedup, or an error when it failed.
+func rowScore(r record.Row) (float64, error) {
+	if r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup) {
+		return 0, fmt.Errorf("%s: %s", r.Status, r.Error)
+	}
+	return r.LogSpeedup, nil
+}
+
+// dedupe keeps the first row of each configuration: every Measure call
+// times the reference again.
+func dedupe(rows []record.Row) []record.Row {
+	seen := map[string]bool{}
+	var out []record.Row
+	for _, r := range rows {
+		key := fmt.Sprint(r.Config)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func sortScored(s []predict.Scored) {
+	// Stable, so that ties keep the space's order and a run is
+	// reproducible.
+	sort.SliceStable(s, func(i, j int) bool { return s[i].LogSpeedup > s[j].LogSpeedup })
+}
+
+// String prints the result in a few lines.
+func (r *TuneResult) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "shape %s on %s\n", features.FormatTask(r.TaskNames, r.Task), r.PlatformSlug)
+	total := r.FirstStage + r.SecondStage
+	fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in predicted order\n",
+		total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage)
+	if r.Best != nil {
+		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", r.Space.Format(r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
+	}
+	if r.Path != "" {
+		fmt.Fprintf(&b, "measurements in %s\n", r.Path)
+	}
+	fmt.Fprintf(&b, "wall %s", r.Wall.Round(time.Millisecond))
+	return b.String()
+}
