@@ -47,6 +47,9 @@ type Options struct {
 	// log-speedup Zeta (0 means train.DefaultZeta).
 	Invalid train.Invalid
 	Zeta    float64
+	// GBRT are the learner options of the holdout and learning-curve
+	// models; the zero value is train's defaults.
+	GBRT train.GBRTOptions
 	// Seed drives every random choice.
 	Seed uint64
 	// Progress receives one line per stage; nil means quiet.
@@ -240,7 +243,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 				rows = append(rows, i)
 			}
 		}
-		for _, c := range learningCurve(d.Subset(rows), rng) {
+		for _, c := range learningCurve(d.Subset(rows), opt.GBRT, rng) {
 			c.Platform = p.Slug()
 			rep.LearningCurve = append(rep.LearningCurve, c)
 		}
@@ -273,7 +276,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		if opt.Invalid == train.InvalidZeta {
 			hd = all
 		}
-		if rep.Holdout, err = holdout(hd, groups, space); err != nil {
+		if rep.Holdout, err = holdout(hd, groups, space, opt.GBRT); err != nil {
 			return nil, err
 		}
 	}
@@ -308,7 +311,7 @@ func groupRows(d *train.Data, space *features.Space) []*group {
 	return out
 }
 
-func learningCurve(d *train.Data, rng *rand.Rand) []CurvePoint {
+func learningCurve(d *train.Data, gb train.GBRTOptions, rng *rand.Rand) []CurvePoint {
 	var out []CurvePoint
 	for _, f := range []float64{0.01, 0.02, 0.05, 0.1, 0.25, 0.5} {
 		n := int(f * float64(d.Len()))
@@ -320,7 +323,7 @@ func learningCurve(d *train.Data, rng *rand.Rand) []CurvePoint {
 		for range reps {
 			perm := rng.Perm(d.Len())
 			tr, te := d.Subset(perm[:n]), d.Subset(perm[n:])
-			m, err := train.GBRTOptions{}.Fit(tr.X, len(tr.Features), tr.Y)
+			m, err := gb.Fit(tr.X, len(tr.Features), tr.Y)
 			if err != nil {
 				continue
 			}
@@ -501,7 +504,7 @@ func median(v []float64) float64 {
 
 // holdout leaves each shape out in turn, trains the platform's model on
 // the others and chooses for it with the runtime, as a library would.
-func holdout(d *train.Data, groups []*group, space *features.Space) (*HoldoutReport, error) {
+func holdout(d *train.Data, groups []*group, space *features.Space, gb train.GBRTOptions) (*HoldoutReport, error) {
 	rep := &HoldoutReport{}
 	var logPct, logTop, logRef []float64
 	for _, g := range groups {
@@ -515,7 +518,7 @@ func holdout(d *train.Data, groups []*group, space *features.Space) (*HoldoutRep
 			continue
 		}
 		tr := d.Subset(rows)
-		m, err := train.GBRTOptions{}.Fit(tr.X, len(tr.Features), tr.Y)
+		m, err := gb.Fit(tr.X, len(tr.Features), tr.Y)
 		if err != nil {
 			return nil, fmt.Errorf("eval: holdout fit: %w", err)
 		}

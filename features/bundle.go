@@ -50,6 +50,10 @@ type Model struct {
 	// Options are the learner's settings the model was fitted with, by
 	// name (e.g. "trees", "max_depth", "learning_rate"), defaults resolved.
 	Options map[string]float64 `json:"options,omitempty"`
+	// Candidates are configurations that ran fastest on the training
+	// shapes; Choose scores them for a new shape and climbs from the best,
+	// which keeps it near configurations known to run on the device.
+	Candidates []Config `json:"candidates,omitempty"`
 }
 
 // Precomputed is a configuration chosen ahead of time for one shape.

@@ -36,6 +36,10 @@ type Chooser struct {
 	model  *predict.Model
 	opt    Options
 
+	// candidates are the model's starting points that are valid in the
+	// space.
+	candidates []features.Config
+
 	mu    sync.RWMutex
 	cache map[features.TaskKey]features.Config
 }
@@ -65,7 +69,17 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
 	}
-	return &Chooser{bundle: b, space: space, model: m, opt: opt, cache: map[features.TaskKey]features.Config{}}, nil
+	ch := &Chooser{bundle: b, space: space, model: m, opt: opt, cache: map[features.TaskKey]features.Config{}}
+	for _, e := range b.Models {
+		if e.Name == m.Name {
+			for _, cand := range e.Candidates {
+				if space.Valid(cand) {
+					ch.candidates = append(ch.candidates, cand)
+				}
+			}
+		}
+	}
+	return ch, nil
 }
 
 // Space returns the kernel's tuning space; Configs follow its parameter
@@ -118,8 +132,17 @@ func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error)
 
 func (c *Chooser) climb(t features.Task) (features.Config, error) {
 	rng := rand.New(rand.NewPCG(c.opt.Seed, shapeSeed(t)))
-	hc := search.HillClimb{Steps: c.opt.Steps, Start: c.bundle.Reference, Restarts: c.opt.Restarts}
 	sc := c.model.Scorer(t)
+	// Climb from the best of the reference and the model's candidates
+	// (configurations that ran fastest on the training shapes), scored for
+	// this shape.
+	start, best := c.bundle.Reference, sc.Predict(c.bundle.Reference)
+	for _, cand := range c.candidates {
+		if v := sc.Predict(cand); v > best {
+			start, best = cand, v
+		}
+	}
+	hc := search.HillClimb{Steps: c.opt.Steps, Start: start, Restarts: c.opt.Restarts}
 	res, err := hc.Search(c.space, func(cfg features.Config) (float64, error) {
 		return sc.Predict(cfg), nil
 	}, rng)

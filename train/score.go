@@ -1,6 +1,9 @@
 package train
 
 import (
+	"cmp"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/augur-tuning/augur/features"
@@ -23,6 +26,56 @@ func Bundle(d *Data, r Regressor, kind, name string, platform *features.Platform
 		AugurVersion: features.Version, TaskNames: d.TaskNames, Params: d.Params,
 		Constraints: d.Constraints, Features: d.Features, Reference: d.Reference,
 		Models: []features.Model{{Name: name, Platform: platform, Kind: kind, Target: "log_speedup",
-			LightGBM: text.String(), TrainRows: d.Len()}},
+			LightGBM: text.String(), TrainRows: d.Len(), Candidates: Candidates(d, 0)}},
 	}, nil
+}
+
+// Candidates returns up to max configurations (0 means 32) that ran
+// fastest on d's shapes: the best few of every shape, round-robin over
+// shapes, so that each shape contributes its winners.
+func Candidates(d *Data, max int) []features.Config {
+	if max == 0 {
+		max = 32
+	}
+	type shape struct {
+		task     features.TaskKey
+		platform int
+	}
+	byShape := map[shape][]int{}
+	var order []shape
+	for i, s := range d.Samples {
+		if !s.Measured() {
+			continue
+		}
+		k := shape{s.Task.Key(), s.Platform}
+		if _, ok := byShape[k]; !ok {
+			order = append(order, k)
+		}
+		byShape[k] = append(byShape[k], i)
+	}
+	for _, k := range order {
+		rows := byShape[k]
+		slices.SortStableFunc(rows, func(a, b int) int { return cmp.Compare(d.Samples[a].TimeNs, d.Samples[b].TimeNs) })
+	}
+	var out []features.Config
+	seen := map[string]bool{}
+	for rank := 0; len(out) < max; rank++ {
+		added := false
+		for _, k := range order {
+			rows := byShape[k]
+			if rank >= len(rows) || len(out) >= max {
+				continue
+			}
+			added = true
+			c := d.Samples[rows[rank]].Config
+			if key := fmt.Sprint(c); !seen[key] {
+				seen[key] = true
+				out = append(out, c)
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	return out
 }

@@ -196,7 +196,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 		return features.Model{}, ModelReport{}, err
 	}
 	m := features.Model{Kind: f.kind, Target: "log_speedup", LightGBM: text.String(),
-		TrainRows: d.Len(), FitSeconds: fit, Options: maps.Clone(f.options)}
+		TrainRows: d.Len(), FitSeconds: fit, Options: maps.Clone(f.options), Candidates: Candidates(d, 0)}
 	if folds > 1 {
 		m.Stats = cv.Stats()
 	}

@@ -26,6 +26,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&opt.TwoStageSeeds, "two-stage-seeds", 20, "seeds per shape and threshold of the two-stage tuner")
 	fs.Float64Var(&opt.SampleFraction, "sample", 0.02, "share of the space the two-stage tuner measures first")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
+	fs.IntVar(&opt.GBRT.Trees, "trees", 0, "trees of the holdout and learning-curve models (0: train's default)")
+	fs.IntVar(&opt.GBRT.MaxDepth, "depth", 0, "their depth (0: train's default)")
+	fs.Float64Var(&opt.GBRT.LearningRate, "lr", 0, "their learning rate (0: train's default)")
+	fs.IntVar(&opt.GBRT.MinLeaf, "min-leaf", 0, "their minimum leaf size (0: train's default)")
 	invalid := fs.String("invalid", "zeta", "how holdout models treat failed configurations: zeta or ignore")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
 	if err := parse(fs, args); err != nil {

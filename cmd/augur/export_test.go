@@ -97,7 +97,7 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"export", "--data", dir, "--kernel", "conv2d", "--csv", filepath.Join(dir, "c.csv")}, "no dataset files"},
 	}
 	for _, tt := range tests {
-		t.Run(strings.Join(tt.args[1:], " "), func(t *testing.T) {
+		t.Run(tt.want, func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			err := run(context.Background(), tt.args, &out, &errOut)
 			if err == nil || !strings.HasPrefix(err.Error(), "export: ") || !strings.Contains(err.Error(), tt.want) {
