@@ -39,7 +39,11 @@ bench() { # NAME TITLE [compare.py flags]
 	name=$1 title=$2
 	shift 2
 	mkdir -p "$work/$name.run"
-	$py bench/compare.py --csv "$work/$name.csv" --fitbench "$work/fitbench" --work "$work/$name.run" --name "$title" "$@"
+	# Beside the defaults, two non-default augur settings: a forest grown as
+	# scikit-learn grows one, and deeper boosted trees.
+	$py bench/compare.py --csv "$work/$name.csv" --fitbench "$work/fitbench" --work "$work/$name.run" --name "$title" \
+		--augur "rf depth32 leaf1 col1=--model rf --depth 32 --min-leaf 1 --colsample 1" \
+		--augur "gbrt depth8=--model gbrt --depth 8" "$@"
 }
 bench pocl "conv2d, PoCL on the 2-core EPYC (testdata/data)"
 bench h200 "conv2d, NVIDIA H200 ($h200)"

@@ -165,7 +165,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	opt.say("   %s", sum)
 
 	opt.say("2/3 train: gradient-boosted trees with 5-fold cross-validation")
-	b, rep, err := train.Train(res.DataDir, train.Options{Kernel: k.Name, Seed: opt.Seed, Load: train.LoadOptions{Invalid: train.InvalidZeta}})
+	b, rep, err := train.Train(res.DataDir, train.Options{Kernel: k.Name, Seed: opt.Seed})
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}

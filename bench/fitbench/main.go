@@ -6,7 +6,7 @@
 // Usage:
 //
 //	fitbench --csv DATA.csv --splits SPLITS.csv --out PRED.csv [--model gbrt|rf] [--threads N]
-//	         [--trees N] [--depth D] [--min-leaf M] [--lr R] [--seed S]
+//	         [--trees N] [--depth D] [--min-leaf M] [--lr R] [--colsample F] [--seed S]
 //
 // SPLITS.csv has one line per data row (no header) and one column per
 // split; each value is a bit mask: 1 fits the split's model on the row, 2
@@ -68,6 +68,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&g.MaxDepth, "depth", 0, "tree depth; 0: the learner's default")
 	fs.IntVar(&g.MinLeaf, "min-leaf", 0, "least rows in a leaf; 0: the learner's default")
 	fs.Float64Var(&g.LearningRate, "lr", 0, "gbrt learning rate; 0: the default")
+	fs.Float64Var(&g.ColSample, "colsample", 0, "fraction of features (gbrt: per tree, rf: per split); 0: the learner's default")
 	fs.Uint64Var(&g.Seed, "seed", 1, "learner seed")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -83,7 +84,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if g.LearningRate != 0 {
 			return errors.New("--lr applies to --model gbrt only")
 		}
-		learner = train.ForestOptions{Trees: g.Trees, MaxDepth: g.MaxDepth, MinLeaf: g.MinLeaf, Seed: g.Seed}
+		learner = train.ForestOptions{Trees: g.Trees, MaxDepth: g.MaxDepth, MinLeaf: g.MinLeaf,
+			ColSample: g.ColSample, Seed: g.Seed}
 	default:
 		return fmt.Errorf("--model must be gbrt or rf, got %q", model)
 	}

@@ -30,7 +30,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&opt.GBRT.MaxDepth, "depth", 0, "their depth (0: train's default)")
 	fs.Float64Var(&opt.GBRT.LearningRate, "lr", 0, "their learning rate (0: train's default)")
 	fs.IntVar(&opt.GBRT.MinLeaf, "min-leaf", 0, "their minimum leaf size (0: train's default)")
-	invalid := fs.String("invalid", "zeta", "how holdout models treat failed configurations: zeta or ignore")
+	invalid := fs.String("invalid", "ignore", "how holdout models treat failed configurations: ignore or zeta")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
 	if err := parse(fs, args); err != nil {
 		return err

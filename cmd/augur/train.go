@@ -27,7 +27,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&opt.Model, "model", "gbrt", "learner: gbrt (gradient-boosted trees) or rf (random forest)")
 	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of folds and learner")
-	fs.StringVar(&invalid, "invalid", "zeta", "configurations that failed or were pruned: zeta (train on them with target --zeta; the default, see README) or ignore (leave out)")
+	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out; the default, see README) or zeta (train on them with target --zeta)")
 	fs.Float64Var(&opt.Load.Zeta, "zeta", 0, "target log-speedup of invalid configurations under --invalid zeta, < 0; 0 means ln(0.1) (Bergstra et al. tried ln(0.01) to ln(0.99))")
 	fs.IntVar(&g.Trees, "trees", 0, "number of trees; 0: 100")
 	fs.IntVar(&g.MaxDepth, "depth", 0, "tree depth; 0: 4 for gbrt (16 with --leaves), 12 for rf")
