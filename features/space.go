@@ -68,7 +68,14 @@ type Space struct {
 	size     int
 	valid    []uint64 // bit i set when raw configuration i is valid; nil for huge spaces
 	nValid   int
+	// lut[k][v] is the position of value v in parameter k's values, or
+	// -1; nil for a parameter with negative or large values. It makes
+	// Valid, which every step of a climb calls, a few array reads.
+	lut [][]int16
 }
+
+// lutMax bounds the values a parameter's look-up table covers.
+const lutMax = 4096
 
 // NewSpace checks and compiles a space. Parameter names must be unique
 // identifiers with at least one value each, values unique within a
@@ -92,6 +99,23 @@ func NewSpace(params []Param, constraints []string) (*Space, error) {
 			}
 		}
 		env[p.Name] = 0
+	}
+	s.lut = make([][]int16, len(params))
+	for k, p := range params {
+		lo, hi := p.Values[0], p.Values[0]
+		for _, v := range p.Values {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		if lo >= 0 && hi < lutMax && len(p.Values) < 1<<15 {
+			t := make([]int16, hi+1)
+			for i := range t {
+				t[i] = -1
+			}
+			for i, v := range p.Values {
+				t[v] = int16(i)
+			}
+			s.lut[k] = t
+		}
 	}
 	s.strides = make([]int, len(params))
 	for i := len(params) - 1; i >= 0; i-- {
@@ -155,7 +179,14 @@ func (s *Space) rawIndex(c Config) int {
 	}
 	idx := 0
 	for k, p := range s.Params {
-		j := p.index(c[k])
+		j := -1
+		if t := s.lut[k]; t != nil {
+			if v := c[k]; v >= 0 && v < len(t) {
+				j = int(t[v])
+			}
+		} else {
+			j = p.index(c[k])
+		}
 		if j < 0 {
 			return -1
 		}

@@ -30,12 +30,12 @@ func Bundle(d *Data, r Regressor, kind, name string, platform *features.Platform
 	}, nil
 }
 
-// Candidates returns up to max configurations (0 means 32) that ran
+// Candidates returns up to max configurations (0 means 16) that ran
 // fastest on d's shapes: the best few of every shape, round-robin over
 // shapes, so that each shape contributes its winners.
 func Candidates(d *Data, max int) []features.Config {
 	if max == 0 {
-		max = 32
+		max = 16
 	}
 	type shape struct {
 		task     features.TaskKey
