@@ -379,7 +379,7 @@ func (e *engine) measure(g *group, p pair) record.Row {
 	}
 	r.Status = record.StatusOK
 	r.Repeats = len(e.times)
-	r.TimeNs, r.TimeMinNs, r.TimeCV = summarize(e.times)
+	r.TimeNs, r.TimeMinNs, r.TimeCV = record.Summarize(e.times)
 	if p.isRef && t.refNs == 0 {
 		t.refNs = r.TimeNs
 	}

@@ -3,33 +3,7 @@ package collect
 import (
 	"fmt"
 	"math"
-	"slices"
 )
-
-// summarize returns the median, minimum and coefficient of variation
-// (standard deviation over mean) of times, which must not be empty. It
-// sorts times in place.
-func summarize(times []float64) (median, minimum, cv float64) {
-	slices.Sort(times)
-	n := len(times)
-	median = times[n/2]
-	if n%2 == 0 {
-		median = (times[n/2-1] + times[n/2]) / 2
-	}
-	var sum float64
-	for _, t := range times {
-		sum += t
-	}
-	mean := sum / float64(n)
-	var ss float64
-	for _, t := range times {
-		ss += (t - mean) * (t - mean)
-	}
-	if mean > 0 {
-		cv = math.Sqrt(ss/float64(n)) / mean
-	}
-	return median, times[0], cv
-}
 
 // floorFraction sets the absolute floor of verification: differences are
 // measured relative to |want| but never to less than this fraction of the

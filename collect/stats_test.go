@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
@@ -20,9 +21,9 @@ func TestSummarize(t *testing.T) {
 		{[]float64{4, 1, 3, 2}, 2.5, 1, math.Sqrt(1.25) / 2.5},
 	}
 	for _, tt := range tests {
-		med, mn, cv := summarize(append([]float64(nil), tt.times...))
+		med, mn, cv := record.Summarize(append([]float64(nil), tt.times...))
 		if med != tt.median || mn != tt.minimum || math.Abs(cv-tt.cv) > 1e-12 {
-			t.Errorf("summarize(%v) = %v, %v, %v; want %v, %v, %v", tt.times, med, mn, cv, tt.median, tt.minimum, tt.cv)
+			t.Errorf("Summarize(%v) = %v, %v, %v; want %v, %v, %v", tt.times, med, mn, cv, tt.median, tt.minimum, tt.cv)
 		}
 	}
 }

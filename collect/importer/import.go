@@ -366,7 +366,7 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 			for i, t := range m.TimesMs {
 				ns[i] = t * 1e6
 			}
-			r.TimeNs, r.TimeMinNs, r.TimeCV = summarize(ns)
+			r.TimeNs, r.TimeMinNs, r.TimeCV = record.Summarize(ns)
 			r.Repeats = len(ns)
 			okTimes = append(okTimes, r.TimeNs)
 			if refTime == 0 && c.Equal(ref) {
@@ -381,7 +381,7 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 	}
 	source := "import:" + opt.From
 	if refTime == 0 && len(okTimes) > 0 {
-		refTime, _, _ = summarize(okTimes)
+		refTime, _, _ = record.Summarize(okTimes)
 		d.sum.RefFromMedian = true
 		source += " ref=median"
 	}
@@ -506,29 +506,4 @@ func PlatformOf(device string) features.Platform {
 		p.Vendor = "Intel"
 	}
 	return p
-}
-
-// summarize returns the median, minimum and coefficient of variation
-// (population standard deviation over mean) of times, as collect computes
-// them for its own rows. times must not be empty; it is sorted in place.
-func summarize(times []float64) (median, minimum, cv float64) {
-	slices.Sort(times)
-	n := len(times)
-	median = times[n/2]
-	if n%2 == 0 {
-		median = (times[n/2-1] + times[n/2]) / 2
-	}
-	var sum float64
-	for _, t := range times {
-		sum += t
-	}
-	mean := sum / float64(n)
-	var ss float64
-	for _, t := range times {
-		ss += (t - mean) * (t - mean)
-	}
-	if mean > 0 {
-		cv = math.Sqrt(ss/float64(n)) / mean
-	}
-	return median, times[0], cv
 }
