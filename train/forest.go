@@ -25,8 +25,11 @@ type ForestOptions struct {
 	Subsample float64
 	// ColSample is the fraction of the features drawn at random for every
 	// split, at least one, counting only features that take two values or
-	// more in the data; 0 means 1/3, the usual choice for regression,
-	// else in (0, 1].
+	// more in the data; 0 means 1 (all of them, as scikit-learn's
+	// RandomForestRegressor), else in (0, 1]. The textbook 1/3 was the
+	// least accurate setting measured on tuning data (bench/RESULTS.md):
+	// on one device only the few tuning parameters vary, so a split saw
+	// two or three of them.
 	ColSample float64
 	// MaxBins is the most histogram bins per feature; 0 means 255, at
 	// least 2 (see GBRTOptions.MaxBins).
@@ -51,7 +54,7 @@ func (o ForestOptions) withDefaults() (ForestOptions, error) {
 		o.Subsample = 1
 	}
 	if o.ColSample == 0 {
-		o.ColSample = 1.0 / 3
+		o.ColSample = 1
 	}
 	if o.MaxBins == 0 {
 		o.MaxBins = 255
