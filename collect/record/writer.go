@@ -73,7 +73,10 @@ func newWriter(path string, meta Meta, batchRows int, mem memory.Allocator) (*Wr
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	fw, err := ipc.NewFileWriter(f, ipc.WithSchema(sc), ipc.WithAllocator(mem))
+	// Zstandard-compressed record batches: datasets are mostly repeated
+	// integers and compress several-fold, and pyarrow, polars and DuckDB
+	// read compressed IPC files as they read plain ones.
+	fw, err := ipc.NewFileWriter(f, ipc.WithSchema(sc), ipc.WithAllocator(mem), ipc.WithZstd())
 	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
