@@ -37,6 +37,12 @@ func TestErrors(t *testing.T) {
 		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", existing}, "exists"},
 		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", filepath.Join(dir, "new.augur")}, "conv2d"},
 		{[]string{"kernels", "--bogus"}, "flag provided but not defined"},
+		{[]string{"eval", "--data", dir}, "--kernel is required"},
+		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--holdout", "devices"}, `--holdout must be "shapes"`},
+		{[]string{"eval", "--data", dir, "--kernel", "conv2d"}, "conv2d"},
+		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--threshold", "2"}, "--threshold must be in (0, 1)"},
+		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64"}, "lacks filter_w"},
+		{[]string{"quickstart", "--holdout", "width=1"}, "--holdout"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
