@@ -26,6 +26,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&opt.TwoStageSeeds, "two-stage-seeds", 20, "seeds per shape and threshold of the two-stage tuner")
 	fs.Float64Var(&opt.SampleFraction, "sample", 0.02, "share of the space the two-stage tuner measures first")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
+	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
 	fs.IntVar(&opt.GBRT.Trees, "trees", 0, "trees of the holdout and learning-curve models (0: train's default)")
 	fs.IntVar(&opt.GBRT.MaxDepth, "depth", 0, "their depth (0: train's default)")
 	fs.Float64Var(&opt.GBRT.LearningRate, "lr", 0, "their learning rate (0: train's default)")
