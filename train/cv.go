@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-
-	"github.com/augur-tuning/augur/features"
 )
 
 // CV holds the cross-validated errors of a model: every figure is computed
@@ -121,12 +119,6 @@ func assignFolds(d *Data, folds int, seed uint64) ([]int, error) {
 func scores(d *Data, pred []float64) CV {
 	var cv CV
 	var sumRel, sumSq float64
-	type shape struct {
-		task     features.TaskKey
-		platform int
-	}
-	byShape := map[shape][]int{}
-	var order []shape
 	for i, s := range d.Samples {
 		if !s.Measured() {
 			continue
@@ -136,11 +128,6 @@ func scores(d *Data, pred []float64) CV {
 		sumRel += math.Abs(tPred-s.TimeNs) / s.TimeNs
 		diff := pred[i] - d.Y[i]
 		sumSq += diff * diff
-		k := shape{s.Task.Key(), s.Platform}
-		if _, ok := byShape[k]; !ok {
-			order = append(order, k)
-		}
-		byShape[k] = append(byShape[k], i)
 	}
 	if cv.Rows == 0 {
 		return cv
@@ -149,8 +136,7 @@ func scores(d *Data, pred []float64) CV {
 	cv.RMSELogSpeedup = math.Sqrt(sumSq / float64(cv.Rows))
 	var sumRho float64
 	var p, m []float64
-	for _, k := range order {
-		rows := byShape[k]
+	for _, rows := range d.measuredByShape() {
 		if len(rows) < 3 {
 			continue
 		}

@@ -37,32 +37,15 @@ func Candidates(d *Data, max int) []features.Config {
 	if max == 0 {
 		max = 16
 	}
-	type shape struct {
-		task     features.TaskKey
-		platform int
-	}
-	byShape := map[shape][]int{}
-	var order []shape
-	for i, s := range d.Samples {
-		if !s.Measured() {
-			continue
-		}
-		k := shape{s.Task.Key(), s.Platform}
-		if _, ok := byShape[k]; !ok {
-			order = append(order, k)
-		}
-		byShape[k] = append(byShape[k], i)
-	}
-	for _, k := range order {
-		rows := byShape[k]
+	groups := d.measuredByShape()
+	for _, rows := range groups {
 		slices.SortStableFunc(rows, func(a, b int) int { return cmp.Compare(d.Samples[a].TimeNs, d.Samples[b].TimeNs) })
 	}
 	var out []features.Config
 	seen := map[string]bool{}
 	for rank := 0; len(out) < max; rank++ {
 		added := false
-		for _, k := range order {
-			rows := byShape[k]
+		for _, rows := range groups {
 			if rank >= len(rows) || len(out) >= max {
 				continue
 			}
@@ -78,4 +61,29 @@ func Candidates(d *Data, max int) []features.Config {
 		}
 	}
 	return out
+}
+
+// measuredByShape groups the measured rows by shape (a task on a
+// platform), in the order the shapes first appear.
+func (d *Data) measuredByShape() [][]int {
+	type shape struct {
+		task     features.TaskKey
+		platform int
+	}
+	index := map[shape]int{}
+	var groups [][]int
+	for i, s := range d.Samples {
+		if !s.Measured() {
+			continue
+		}
+		k := shape{s.Task.Key(), s.Platform}
+		g, ok := index[k]
+		if !ok {
+			g = len(groups)
+			index[k] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
 }
