@@ -1,10 +1,13 @@
 package train
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/augur-tuning/augur/predict/lightgbm"
 )
 
 func TestImportances(t *testing.T) {
@@ -74,15 +77,45 @@ func TestImportances(t *testing.T) {
 }
 
 func TestImportancesErrors(t *testing.T) {
-	tests := []struct{ name, text, want string }{
-		{"no names", "tree\nversion=v3\n", "feature_names"},
-		{"bad feature", "feature_names=a b\nTree=0\nsplit_feature=2\nsplit_gain=1\n", "split feature"},
-		{"short gains", "feature_names=a b\nTree=0\nsplit_feature=0 1\nsplit_gain=1\n", "1 split gains for 2 splits"},
-		{"bad gain", "feature_names=a b\nTree=0\nsplit_feature=0\nsplit_gain=x\n", "split gain"},
+	x, y := synthetic(200, 3, 5)
+	e, err := FitGBRT(x, 3, y, GBRTOptions{Trees: 2, MaxDepth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := e.WriteLightGBM(&b, []string{"a", "b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	good := b.String()
+	// replace changes the first line that starts with prefix to line.
+	replace := func(prefix, line string) string {
+		lines := strings.Split(good, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, prefix) {
+				lines[i] = line
+				break
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	tests := []struct {
+		name, text string
+		line       int
+		want       string
+	}{
+		{"empty", "", 1, "empty"},
+		{"no names", replace("feature_names=", ""), 8, "no feature_names"},
+		{"bad feature", replace("split_feature=", "split_feature=3 0 1"), 15, "split_feature[0] is 3"},
+		{"short gains", replace("split_gain=", "split_gain=1"), 16, "1 values in split_gain, want 3"},
+		{"bad gain", replace("split_gain=", "split_gain=x 1 1"), 16, `"x"`},
 	}
 	for _, tt := range tests {
-		if _, err := Importances(tt.text); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: err = %v, want one mentioning %q", tt.name, err, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Importances(tt.text)
+			var se *lightgbm.SyntaxError
+			if !errors.As(err, &se) || se.Line != tt.line || !strings.Contains(se.Msg, tt.want) {
+				t.Errorf("err = %v, want a lightgbm.SyntaxError on line %d mentioning %q", err, tt.line, tt.want)
+			}
+		})
 	}
 }

@@ -1,14 +1,12 @@
 package train
 
 import (
-	"bufio"
-	"bytes"
-	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/augur-tuning/augur/predict/lightgbm"
 )
 
 // WriteLightGBM writes e in LightGBM's text model format, version v3, which
@@ -36,24 +34,24 @@ func (e *Ensemble) WriteLightGBM(w io.Writer, featureNames []string) error {
 // param is one line of the parameters section.
 type param struct{ key, value string }
 
-// writeLightGBM writes trees in LightGBM's text format. A forest
-// (average) is marked average_output, which makes leaves and LightGBM
-// average the trees instead of summing them.
+// writeLightGBM writes trees in LightGBM's text format through package
+// lightgbm, which owns the format. A forest (average) is marked
+// average_output, which makes leaves and LightGBM average the trees instead
+// of summing them.
 func writeLightGBM(w io.Writer, featureNames []string, trees []tree, lo, hi []float64, shrinkage float64, average bool, params []param) error {
+	m, err := lightGBMModel(featureNames, trees, lo, hi, shrinkage, average, params)
+	if err != nil {
+		return err
+	}
+	return m.Write(w)
+}
+
+// lightGBMModel converts trees to a lightgbm.Model of one regression
+// output. lo and hi are every feature's range in the training data.
+func lightGBMModel(featureNames []string, trees []tree, lo, hi []float64, shrinkage float64, average bool, params []param) (*lightgbm.Model, error) {
 	nf := len(lo)
 	if len(featureNames) != nf {
-		return fmt.Errorf("train: %d feature names for a model of %d features", len(featureNames), nf)
-	}
-	for _, n := range featureNames {
-		if n == "" || strings.ContainsAny(n, " =\t\r\n") {
-			return fmt.Errorf("train: feature name %q is empty or holds a space or '='", n)
-		}
-	}
-	blocks := make([][]byte, len(trees))
-	sizes := make([]string, len(trees))
-	for i := range trees {
-		blocks[i] = trees[i].lightGBM(i, shrinkage)
-		sizes[i] = strconv.Itoa(len(blocks[i]))
+		return nil, fmt.Errorf("train: %d feature names for a model of %d features", len(featureNames), nf)
 	}
 	infos := make([]string, nf)
 	for f := range infos {
@@ -63,85 +61,54 @@ func writeLightGBM(w io.Writer, featureNames []string, trees []tree, lo, hi []fl
 			infos[f] = "[" + ftoa(lo[f]) + ":" + ftoa(hi[f]) + "]"
 		}
 	}
-
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "tree\nversion=v3\nnum_class=1\nnum_tree_per_iteration=1\nlabel_index=0\n"+
-		"max_feature_idx=%d\nobjective=regression\n", nf-1)
-	if average {
-		bw.WriteString("average_output\n")
+	m := &lightgbm.Model{
+		Version:             "v3",
+		NumClass:            1,
+		NumTreePerIteration: 1,
+		MaxFeatureIdx:       nf - 1,
+		Objective:           "regression",
+		Average:             average,
+		FeatureNames:        slices.Clone(featureNames),
+		FeatureInfos:        infos,
+		Trees:               make([]lightgbm.Tree, len(trees)),
+		Params:              make([]lightgbm.Param, len(params)),
 	}
-	fmt.Fprintf(bw, "feature_names=%s\nfeature_infos=%s\ntree_sizes=%s\n\n",
-		strings.Join(featureNames, " "), strings.Join(infos, " "), strings.Join(sizes, " "))
-	for _, t := range blocks {
-		bw.Write(t)
-	}
-	// LightGBM lists the features used, by number of splits, most first;
-	// the gains are in every tree's split_gain, which Importances adds up.
-	bw.WriteString("end of trees\n\nfeature_importances:\n")
-	splits := make([]int, nf)
 	for i := range trees {
-		for _, f := range trees[i].feature {
-			splits[f]++
-		}
+		m.Trees[i] = trees[i].lightGBM(shrinkage)
 	}
-	order := make([]int, 0, nf)
-	for f, c := range splits {
-		if c > 0 {
-			order = append(order, f)
-		}
+	for i, p := range params {
+		m.Params[i] = lightgbm.Param{Key: p.key, Value: p.value}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(splits[b], splits[a]) })
-	for _, f := range order {
-		fmt.Fprintf(bw, "%s=%d\n", featureNames[f], splits[f])
-	}
-	bw.WriteString("\nparameters:\n")
-	for _, p := range params {
-		fmt.Fprintf(bw, "[%s: %s]\n", p.key, p.value)
-	}
-	bw.WriteString("\nend of parameters\n\npandas_categorical:null\n")
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("train: write LightGBM model: %w", err)
-	}
-	return nil
+	return m, nil
 }
 
-// lightGBM returns the "Tree=i" block of t, with the two blank lines that
-// end it; tree_sizes counts these bytes.
-func (t *tree) lightGBM(i int, shrinkage float64) []byte {
-	var b bytes.Buffer
-	decision := make([]int, len(t.feature))
+// lightGBM converts t. Every split is numerical with default left and no
+// missing-value rule (decision_type 2): a NaN counts as 0, as in predict.
+// The per-node arrays are empty rather than nil for a one-leaf tree, so
+// that their lines are written, empty, as LightGBM writes them.
+func (t *tree) lightGBM(shrinkage float64) lightgbm.Tree {
+	decision := make([]int8, len(t.feature))
 	for k := range decision {
-		decision[k] = 2 // numerical, default left, no missing values
+		decision[k] = 2
 	}
-	fmt.Fprintf(&b, "Tree=%d\nnum_leaves=%d\nnum_cat=0\n", i, len(t.leafValue))
-	line := func(key, vals string) {
-		b.WriteString(key)
-		b.WriteByte('=')
-		b.WriteString(vals)
-		b.WriteByte('\n')
+	return lightgbm.Tree{
+		NumLeaves:     len(t.leafValue),
+		SplitFeature:  nonNil(t.feature),
+		SplitGain:     nonNil(t.gain),
+		Threshold:     nonNil(t.threshold),
+		DecisionType:  decision,
+		LeftChild:     nonNil(t.left),
+		RightChild:    nonNil(t.right),
+		LeafValue:     nonNil(t.leafValue),
+		LeafCount:     nonNil(t.leafCount),
+		InternalValue: nonNil(t.internalValue),
+		InternalCount: nonNil(t.internalCount),
+		Shrinkage:     shrinkage,
 	}
-	line("split_feature", join(t.feature, func(v int32) string { return strconv.Itoa(int(v)) }))
-	line("split_gain", join(t.gain, ftoa))
-	line("threshold", join(t.threshold, ftoa))
-	line("decision_type", join(decision, strconv.Itoa))
-	line("left_child", join(t.left, func(v int32) string { return strconv.Itoa(int(v)) }))
-	line("right_child", join(t.right, func(v int32) string { return strconv.Itoa(int(v)) }))
-	line("leaf_value", join(t.leafValue, ftoa))
-	line("leaf_count", join(t.leafCount, strconv.Itoa))
-	line("internal_value", join(t.internalValue, ftoa))
-	line("internal_count", join(t.internalCount, strconv.Itoa))
-	line("shrinkage", ftoa(shrinkage))
-	b.WriteString("\n\n")
-	return b.Bytes()
 }
+
+// nonNil returns a copy of s that is not nil, even when s is empty.
+func nonNil[T any](s []T) []T { return append(make([]T, 0, len(s)), s...) }
 
 // ftoa writes v in the shortest form that parses back to v.
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func join[T any](vs []T, f func(T) string) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = f(v)
-	}
-	return strings.Join(s, " ")
-}
