@@ -42,7 +42,7 @@ func (m *Model) Write(w io.Writer) error {
 	}
 	fmt.Fprintf(bw, "feature_names=%s\n", strings.Join(m.FeatureNames, " "))
 	if m.MonotoneConstraints != nil {
-		fmt.Fprintf(bw, "monotone_constraints=%s\n", join(m.MonotoneConstraints, func(v int8) string { return strconv.Itoa(int(v)) }))
+		fmt.Fprintf(bw, "monotone_constraints=%s\n", strings.Join(join(m.MonotoneConstraints, func(v int8) string { return strconv.Itoa(int(v)) }), " "))
 	}
 	fmt.Fprintf(bw, "feature_infos=%s\ntree_sizes=%s\n\n", strings.Join(m.FeatureInfos, " "), strings.Join(sizes, " "))
 	for _, b := range blocks {
