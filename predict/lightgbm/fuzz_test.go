@@ -1,0 +1,81 @@
+package lightgbm
+
+import (
+	"bufio"
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dmitryikh/leaves"
+)
+
+// FuzzRead checks that Read never panics or hangs, that what it accepts
+// writes and reads back to the same model, that Predict stays in range on
+// vectors of NumFeatures values, and that leaves loads the written text of
+// a regression model and predicts the same.
+func FuzzRead(f *testing.F) {
+	for _, text := range bundleModels(f) {
+		f.Add(text)
+	}
+	f.Add(small)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, m := range []*Model{randomModel(rng, 3, 6, 3, true), randomModel(rng, 2, 1, 1, false)} {
+		var b strings.Builder
+		if err := m.Write(&b); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.String())
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		m, err := Read(strings.NewReader(text))
+		if err != nil {
+			if _, ok := err.(*SyntaxError); !ok {
+				t.Fatalf("Read error %v is a %T, want *SyntaxError", err, err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		if err := m.Write(&out); err != nil {
+			t.Fatalf("Write of a model Read accepted: %v", err)
+		}
+		again, err := Parse(out.String())
+		if err != nil {
+			t.Fatalf("Parse(Write(Read(text))): %v\n%s", err, out.String())
+		}
+		if !reflect.DeepEqual(again, m) {
+			t.Fatalf("Parse(Write(m)) differs from m")
+		}
+		cuts := thresholds(m)
+		rng := rand.New(rand.NewPCG(uint64(len(text)), 1))
+		x := make([]float64, m.NumFeatures())
+		var lg *leaves.Ensemble
+		if m.NumClass == 1 && m.NumTreePerIteration == 1 {
+			lg, err = leaves.LGEnsembleFromReader(bufio.NewReader(bytes.NewReader(out.Bytes())), false)
+			if err != nil {
+				t.Fatalf("leaves cannot load a model Read accepted: %v", err)
+			}
+		}
+		for range 16 {
+			for i := range x {
+				x[i] = rng.NormFloat64() * 10
+				if c := cuts[i]; len(c) > 0 && rng.IntN(2) == 0 {
+					x[i] = c[rng.IntN(len(c))]
+				}
+				if rng.IntN(16) == 0 {
+					x[i] = math.NaN()
+				}
+			}
+			got := m.Predict(x) // must not index out of range
+			if lg == nil {
+				continue
+			}
+			want := lg.PredictSingle(x, 0)
+			if !(math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))) && !(math.IsInf(got, 0) && got == want) {
+				t.Fatalf("Predict = %v, leaves %v", got, want)
+			}
+		}
+	})
+}
