@@ -3,6 +3,7 @@ package lightgbm
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -104,13 +105,18 @@ func (m *Model) NumFeatures() int { return m.MaxFeatureIdx + 1 }
 // Regression returns an error wrapping ErrNotRegression unless m has one
 // output whose raw value is the prediction: one class, one tree per
 // iteration and a regression objective (regression, regression_l1, huber,
-// fair, quantile or mape).
+// fair, quantile or mape, not on sqrt of the label).
 func (m *Model) Regression() error {
 	if m.NumClass != 1 || m.NumTreePerIteration != 1 {
 		return fmt.Errorf("%w: num_class=%d, num_tree_per_iteration=%d", ErrNotRegression, m.NumClass, m.NumTreePerIteration)
 	}
-	name, _, _ := strings.Cut(m.Objective, " ")
-	switch name {
+	words := strings.Fields(m.Objective)
+	// LightGBM marks a model trained on sqrt(label) "regression sqrt": its
+	// output must be squared.
+	if len(words) == 0 || slices.Contains(words, "sqrt") {
+		return fmt.Errorf("%w: objective %q", ErrNotRegression, m.Objective)
+	}
+	switch words[0] {
 	case "regression", "regression_l2", "l2", "mean_squared_error", "mse",
 		"regression_l1", "l1", "mean_absolute_error", "mae",
 		"huber", "fair", "quantile", "mape", "mean_absolute_percentage_error":

@@ -228,6 +228,7 @@ func TestRegression(t *testing.T) {
 		{"binary sigmoid:1", 1, 1, false},
 		{"lambdarank", 1, 1, false},
 		{"poisson", 1, 1, false},
+		{"regression sqrt", 1, 1, false},
 		{"", 1, 1, false},
 	} {
 		m := &Model{Objective: tt.objective, NumClass: tt.class, NumTreePerIteration: tt.perIt}

@@ -160,7 +160,7 @@ func (p *parser) header(m *Model) (sizes []int, sizesLine int, err error) {
 			return nil, 0, p.errorf(p.line, "unknown header key %s", clip(key))
 		}
 		if err != nil {
-			return nil, 0, p.errorf(p.line, "%s: %v", key, unwrapNum(err))
+			return nil, 0, p.errorf(p.line, "%s: %v", key, numMessage(err))
 		}
 	}
 	for _, key := range []string{"version", "num_class", "num_tree_per_iteration", "max_feature_idx", "feature_names", "feature_infos"} {
@@ -305,7 +305,7 @@ func (p *parser) tree(i, maxFeature int) (Tree, error) {
 			return t, p.errorf(p.line, "tree %d: unknown key %s", i, clip(key))
 		}
 		if err != nil {
-			return t, p.errorf(p.line, "tree %d: %s: %v", i, key, unwrapNum(err))
+			return t, p.errorf(p.line, "tree %d: %s: %v", i, key, numMessage(err))
 		}
 	}
 	for _, key := range []string{"num_leaves", "num_cat", "leaf_value"} {
@@ -432,9 +432,9 @@ func parseFloat(s string) (float64, error) {
 	return strconv.ParseFloat(s, 64)
 }
 
-// unwrapNum shortens strconv's errors, which name the function and may
+// numMessage shortens strconv's errors, which name the function and may
 // quote a whole line.
-func unwrapNum(err error) string {
+func numMessage(err error) string {
 	var ne *strconv.NumError
 	if errors.As(err, &ne) {
 		msg := clip(ne.Num) + ": " + ne.Err.Error()
