@@ -3,6 +3,7 @@ package datasets
 import (
 	_ "embed"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -110,6 +111,7 @@ func Conv2D() *Kernel {
 		// order of summation.
 		Tolerance: 1e-4,
 		CheckTask: checkConv2DTask,
+		Derived:   conv2dDerived{},
 		Args:      conv2dArgs,
 		Want:      conv2dWant,
 		Flops: func(t features.Task) float64 {
@@ -176,41 +178,126 @@ func conv2dGeometry(s *features.Space, t features.Task, c features.Config) (Laun
 	if err := s.Check(c); err != nil {
 		return Launch{}, fmt.Errorf("%w: conv2d: %w", ErrConfig, err)
 	}
-	p := conv2dParamsOf(c)
-	hx, hy := t[conv2dFilterW]/2, t[conv2dFilterH]/2
-	tx, ty := p.xwg*p.xwpt, p.ywg*p.ywpt // outputs of one work-group
-
-	// With LS 2 the work-group grows by enough work-items to load the
-	// halo, one Xwpt x Ywpt block each.
-	lx, ly := p.xwg, p.ywg
-	if p.ls == 2 {
-		lx += ceilDiv(2*hx, p.xwpt)
-		ly += ceilDiv(2*hy, p.ywpt)
-	}
-
-	var tileW, tileH int // the local tile in floats, before padding
-	switch p.ls {
-	case 1:
-		tileW, tileH = tx+2*hx, ty+2*hy
-	case 2:
-		tileW, tileH = lx*p.xwpt, ly*p.ywpt
-	}
-	localMem := 0
-	if p.ls != 0 {
-		localMem = 4 * (tileW + p.pad) * tileH
-	}
-
+	g := conv2dShape(t, conv2dParamsOf(c))
 	return Launch{
 		Dims:          2,
-		Global:        [3]int{ceilDiv(t[conv2dWidth], tx) * lx, ceilDiv(t[conv2dHeight], ty) * ly, 1},
-		Local:         [3]int{lx, ly, 1},
-		LocalMemBytes: localMem,
+		Global:        [3]int{g.groupsX * g.lx, g.groupsY * g.ly, 1},
+		Local:         [3]int{g.lx, g.ly, 1},
+		LocalMemBytes: g.localMem,
 	}, nil
 }
 
-// conv2dArgs fills the image and the filter with values in [0, 1): with
-// no negative terms, the sums are well conditioned and a relative
-// tolerance is meaningful everywhere.
+// conv2dGeom is the launch of one (task, configuration), unchecked: the
+// geometry and the derived features share it.
+type conv2dGeom struct {
+	hx, hy           int // the filter's half widths
+	tx, ty           int // outputs of one work-group in x and y
+	lx, ly           int // work-items of one work-group in x and y
+	groupsX, groupsY int
+	localMem         int // bytes of local memory a work-group uses
+}
+
+func conv2dShape(t features.Task, p conv2dParams) conv2dGeom {
+	var g conv2dGeom
+	g.hx, g.hy = t[conv2dFilterW]/2, t[conv2dFilterH]/2
+	g.tx, g.ty = p.xwg*p.xwpt, p.ywg*p.ywpt
+	g.lx, g.ly = p.xwg, p.ywg
+	if p.ls == 2 {
+		// LS=2 adds work-items that only load the halo.
+		g.lx += ceilDiv(2*g.hx, p.xwpt)
+		g.ly += ceilDiv(2*g.hy, p.ywpt)
+	}
+	var tileW, tileH int // the local tile in floats, before padding
+	switch p.ls {
+	case 1:
+		tileW, tileH = g.tx+2*g.hx, g.ty+2*g.hy
+	case 2:
+		tileW, tileH = g.lx*p.xwpt, g.ly*p.ywpt
+	}
+	if p.ls != 0 {
+		g.localMem = 4 * (tileW + p.pad) * tileH
+	}
+	g.groupsX = ceilDiv(max(t[conv2dWidth], 1), max(g.tx, 1))
+	g.groupsY = ceilDiv(max(t[conv2dHeight], 1), max(g.ty, 1))
+	return g
+}
+
+// conv2dDerived computes conv2d's derived features.
+type conv2dDerived struct{}
+
+// conv2dDerivedNames are the derived features, in the order Derive writes
+// them. Change conv2dDerivedID with any change here or in Derive.
+var conv2dDerivedNames = []string{
+	"tile_x", "tile_y", "tile", "wg_items", "halo_items",
+	"groups_x", "groups_y", "groups", "items",
+	"waves", "last_wave_fill", "items_per_cu",
+	"pad_waste_x", "pad_waste_y", "pad_waste",
+	"local_mem", "local_mem_frac", "groups_per_cu_by_local_mem",
+	"outputs_per_item", "loads_per_item", "loads_per_output", "flops_per_load",
+	"vector_loads_per_row", "pixels", "filter_area",
+}
+
+const conv2dDerivedID = "conv2d/1"
+
+var (
+	platCU       = features.PlatformIndex("compute_units")
+	platLocalKiB = features.PlatformIndex("local_mem_kib")
+)
+
+func (conv2dDerived) ID() string { return conv2dDerivedID }
+
+func (conv2dDerived) Names() []string { return append([]string(nil), conv2dDerivedNames...) }
+
+// Derive writes the features for (t, c) on the platform pv. A platform
+// vector of zeros (no device known) counts one compute unit and no local
+// memory limit.
+func (conv2dDerived) Derive(dst []float64, t features.Task, c features.Config, pv []float64) {
+	p := conv2dParamsOf(c)
+	g := conv2dShape(t, p)
+	w, h := float64(t[conv2dWidth]), float64(t[conv2dHeight])
+	fw, fh := float64(t[conv2dFilterW]), float64(t[conv2dFilterH])
+	cu, localBytes := 1.0, 0.0
+	if len(pv) > max(platCU, platLocalKiB) {
+		cu = max(pv[platCU], 1)
+		localBytes = pv[platLocalKiB] * 1024
+	}
+	tx, ty := float64(g.tx), float64(g.ty)
+	tile := tx * ty
+	wgItems := float64(g.lx * g.ly)
+	groups := float64(g.groupsX * g.groupsY)
+	waves := groups / cu
+	fullWaves := math.Ceil(waves)
+	lastFill := waves / fullWaves
+	padX := float64(g.groupsX)*tx/w - 1
+	padY := float64(g.groupsY)*ty/h - 1
+	lmem := float64(g.localMem)
+	lmemFrac, byLmem := 0.0, 64.0
+	if localBytes > 0 && lmem > 0 {
+		lmemFrac = lmem / localBytes
+		byLmem = math.Min(math.Floor(localBytes/lmem), 64)
+	}
+	outputs := float64(p.xwpt * p.ywpt)
+	var loadsItem, loadsOut float64
+	if p.ls == 0 {
+		loadsOut = fw * fh
+		loadsItem = outputs * fw * fh
+	} else {
+		halo := (tx + 2*float64(g.hx)) * (ty + 2*float64(g.hy))
+		loadsOut = halo / tile
+		loadsItem = halo / wgItems
+	}
+	v := [...]float64{
+		tx, ty, tile, wgItems, wgItems / float64(p.xwg*p.ywg),
+		float64(g.groupsX), float64(g.groupsY), groups, groups * wgItems,
+		waves, lastFill, groups * wgItems / cu,
+		padX, padY, (1+padX)*(1+padY) - 1,
+		lmem, lmemFrac, byLmem,
+		outputs, loadsItem, loadsOut, fw * fh / loadsOut,
+		float64(p.xwpt / p.vw), w * h, fw * fh,
+	}
+	copy(dst, v[:])
+}
+
 func conv2dArgs(t features.Task, rng *rand.Rand) []Arg {
 	w, h := t[conv2dWidth], t[conv2dHeight]
 	a := make([]float32, w*h)

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -193,5 +194,73 @@ func BenchmarkConv2DWant(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		k.Want(task, args)
+	}
+}
+
+func TestConv2DDerived(t *testing.T) {
+	d := Deriver("conv2d")
+	if d == nil {
+		t.Fatal(`Deriver("conv2d") = nil`)
+	}
+	k := Conv2D()
+	if k.Derived.ID() != d.ID() {
+		t.Errorf("Conv2D().Derived.ID() = %q, Deriver gives %q", k.Derived.ID(), d.ID())
+	}
+	plat := features.Platform{ComputeUnits: 132, LocalMemBytes: 48 << 10}
+	pv := plat.Vector()
+	tests := []struct {
+		task   features.Task
+		config string
+		want   map[string]float64
+	}{
+		{features.Task{1000, 600, 5, 5}, "Xwg=16,Ywg=8,Xwpt=4,Ywpt=2,LS=0,VW=2,PAD=0,UNR=0", map[string]float64{
+			"tile_x": 64, "tile_y": 16, "groups_x": 16, "groups_y": 38, "groups": 608, "wg_items": 128,
+			"pad_waste_x": 1024.0/1000 - 1, "loads_per_output": 25, "local_mem": 0, "vector_loads_per_row": 2,
+			"waves": 608.0 / 132, "last_wave_fill": (608.0 / 132) / 5,
+		}},
+		{features.Task{64, 64, 3, 3}, "Xwg=8,Ywg=8,Xwpt=2,Ywpt=2,LS=2,VW=1,PAD=1,UNR=1", map[string]float64{
+			"tile_x": 16, "wg_items": 9 * 9, "halo_items": 81.0 / 64, "groups": 16,
+			"local_mem": 4 * (18 + 1) * 18, "loads_per_output": 18.0 * 18 / 256,
+		}},
+	}
+	names := d.Names()
+	for _, tt := range tests {
+		c, err := k.Space.Parse(tt.config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := k.Geometry(tt.task, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]float64, len(names)+1)
+		dst[len(names)] = 12345 // Derive must write exactly len(Names()) values
+		d.Derive(dst[:len(names)], tt.task, c, pv)
+		if dst[len(names)] != 12345 {
+			t.Errorf("Derive wrote past its %d values", len(names))
+		}
+		got := map[string]float64{}
+		for i, n := range names {
+			got[n] = dst[i]
+		}
+		if w := float64(l.LocalMemBytes); got["local_mem"] != w {
+			t.Errorf("%v: local_mem = %g, geometry says %g", tt.task, got["local_mem"], w)
+		}
+		for n, w := range tt.want {
+			if math.Abs(got[n]-w) > 1e-12 {
+				t.Errorf("%v %s: %s = %g, want %g", tt.task, tt.config, n, got[n], w)
+			}
+		}
+	}
+}
+
+func BenchmarkConv2DDerive(b *testing.B) {
+	d := Deriver("conv2d")
+	dst := make([]float64, len(d.Names()))
+	pv := features.Platform{ComputeUnits: 132, LocalMemBytes: 48 << 10}.Vector()
+	t, c := features.Task{1920, 1080, 5, 5}, features.Config{16, 8, 4, 2, 1, 2, 1, 0}
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Derive(dst, t, c, pv)
 	}
 }

@@ -79,6 +79,10 @@ type Kernel struct {
 	Tolerance float64
 
 	// CheckTask returns an error naming what is wrong with a shape.
+	// Derived computes the family's derived implementation features, which
+	// train and the runtime add to every feature vector; nil for none.
+	Derived features.Deriver
+
 	CheckTask func(t features.Task) error
 	// Options returns the compiler options ("-D NAME=value ...") for a
 	// configuration on a task. Two (task, config) pairs with the same
@@ -132,4 +136,26 @@ func Lookup(name string) (*Kernel, error) {
 		names = append(names, k.Name)
 	}
 	return nil, fmt.Errorf("datasets: unknown kernel %q (have %s)", name, strings.Join(names, ", "))
+}
+
+// Deriver returns the derived-feature definitions of the kernel family
+// name, or nil when augur has none for it (an imported kernel). It builds
+// no tuning space, so the runtime can call it cheaply.
+func Deriver(name string) features.Deriver {
+	switch name {
+	case "conv2d":
+		return conv2dDerived{}
+	}
+	return nil
+}
+
+// TaskChecker returns the task constraints of the kernel family name (the
+// function Kernel.CheckTask holds), or nil when augur does not know it. It
+// builds no tuning space, so the runtime can call it cheaply.
+func TaskChecker(name string) func(features.Task) error {
+	switch name {
+	case "conv2d":
+		return checkConv2DTask
+	}
+	return nil
 }

@@ -47,9 +47,20 @@ type Options struct {
 	// log-speedup Zeta (0 means train.DefaultZeta).
 	Invalid train.Invalid
 	Zeta    float64
-	// GBRT are the learner options of the holdout and learning-curve
-	// models; the zero value is train's defaults.
+	// GBRT are the learner options of the learning-curve models, and of
+	// the holdout models when Learner is "gbrt"; the zero value is train's
+	// defaults.
 	GBRT train.GBRTOptions
+	// Learner is the holdout models' learner as train.Options.Model has
+	// it: "" or "auto" selects one per model, as 'augur train' does.
+	Learner string
+	// Derived computes the kernel's derived features (datasets); nil
+	// trains without them.
+	Derived features.Deriver
+	// Test, when set, is a dataset directory whose shapes the holdout
+	// chooses for, with models trained on every shape of the evaluated
+	// data instead of leaving one out.
+	Test string
 	// Seed drives every random choice.
 	Seed uint64
 	// Progress receives one line per stage; nil means quiet.
@@ -127,6 +138,8 @@ type HoldoutReport struct {
 	// speed as % of the shape's best (a pick that failed on the device
 	// counts as the reference, which is what a library falls back to).
 	Pct float64 `json:"pct_of_best"`
+	// Worst is the lowest % of best of a recorded pick.
+	Worst float64 `json:"worst_pct_of_best"`
 	// Top1Pct is the same for the model's favourite among the recorded
 	// configurations, RefPct for the reference configuration.
 	Top1Pct float64 `json:"top1_recorded_pct_of_best"`
@@ -146,6 +159,8 @@ type HoldoutShape struct {
 	Top1Pct  float64 `json:"top1_recorded_pct_of_best"`
 	RefPct   float64 `json:"reference_pct_of_best"`
 	Status   string  `json:"status"` // ok, failed, unrecorded
+	// Learner is the setting model selection chose for this shape's model.
+	Learner string `json:"learner,omitempty"`
 }
 
 // group is the recorded data of one (platform, task).
@@ -206,7 +221,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
 	}
-	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta})
+	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
@@ -276,7 +291,21 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		if opt.Invalid == train.InvalidZeta {
 			hd = all
 		}
-		if rep.Holdout, err = holdout(hd, groups, space, opt.GBRT); err != nil {
+		targets, tdata := groups, hd
+		if opt.Test != "" {
+			test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
+			if err != nil {
+				return nil, fmt.Errorf("eval: test data: %w", err)
+			}
+			targets, tdata = nil, test
+			for _, g := range groupRows(test, space) {
+				if float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) && len(g.times) > 0 {
+					targets = append(targets, g)
+				}
+			}
+			opt.say("choosing for %d fully recorded shapes of %s", len(targets), opt.Test)
+		}
+		if rep.Holdout, err = holdout(hd, tdata, targets, space, opt); err != nil {
 			return nil, err
 		}
 	}
@@ -503,14 +532,18 @@ func median(v []float64) float64 {
 }
 
 // holdout leaves each shape out in turn, trains the platform's model on
-// the others and chooses for it with the runtime, as a library would.
-func holdout(d *train.Data, groups []*group, space *features.Space, gb train.GBRTOptions) (*HoldoutReport, error) {
+// the others as 'augur train' would and chooses for it with the runtime,
+// as a library would. With Options.Test, the models train on every shape of
+// d and choose for the test data's shapes (groups of test).
+func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Options) (*HoldoutReport, error) {
 	rep := &HoldoutReport{}
 	var logPct, logTop, logRef []float64
+	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
 	for _, g := range groups {
+		plat := test.Platforms[g.platform]
 		var rows []int
 		for i, s := range d.Samples {
-			if s.Platform == g.platform && s.Task.Key() != g.task.Key() {
+			if d.Platforms[s.Platform].Slug() == plat.Slug() && (opt.Test != "" || s.Task.Key() != g.task.Key()) {
 				rows = append(rows, i)
 			}
 		}
@@ -518,14 +551,9 @@ func holdout(d *train.Data, groups []*group, space *features.Space, gb train.GBR
 			continue
 		}
 		tr := d.Subset(rows)
-		m, err := gb.Fit(tr.X, len(tr.Features), tr.Y)
+		b, mr, err := train.FitBundle(tr, topts, plat.Slug(), &plat)
 		if err != nil {
 			return nil, fmt.Errorf("eval: holdout fit: %w", err)
-		}
-		plat := d.Platforms[g.platform]
-		b, err := train.Bundle(tr, m, "gbrt", plat.Slug(), &plat)
-		if err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
 		}
 		ch, err := runtime.FromBundle(b, runtime.Options{})
 		if err != nil {
@@ -537,6 +565,9 @@ func holdout(d *train.Data, groups []*group, space *features.Space, gb train.GBR
 		}
 		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick),
 			RefPct: 100 * g.bestNs / g.refNs}
+		if mr.Selection != nil {
+			hs.Learner = mr.Selection.Chosen
+		}
 		name := space.Format(pick)
 		switch t, ok := g.times[name]; {
 		case ok:
@@ -559,6 +590,9 @@ func holdout(d *train.Data, groups []*group, space *features.Space, gb train.GBR
 		hs.Top1Pct = 100 * g.bestNs / g.times[top]
 		if hs.Status != "unrecorded" {
 			logPct = append(logPct, math.Log(hs.Pct))
+			if rep.Worst == 0 || hs.Pct < rep.Worst {
+				rep.Worst = hs.Pct
+			}
 		}
 		logTop = append(logTop, math.Log(hs.Top1Pct))
 		logRef = append(logRef, math.Log(hs.RefPct))

@@ -40,13 +40,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if h := r.Holdout; h != nil {
 		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on the platform's other shapes")
-		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\t")
+		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\tlearner\t")
 		for _, s := range h.Shapes {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t\n", s.Platform, s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t\n", s.Platform, s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct, s.Learner)
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best, top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
-			h.Pct, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
+		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
+			h.Pct, h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
 	}
 	return nil
 }

@@ -1,14 +1,18 @@
 package features
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // BundleFormat is the version of the bundle layout this package writes and
-// reads.
-const BundleFormat = 1
+// reads. Format 2 added derived features, the training shapes, the
+// checksum and the models' climb starts.
+const BundleFormat = 2
 
 // Bundle is the self-describing model file that train writes and the
 // runtime loads: everything Choose needs, in one JSON document, so that a
@@ -23,11 +27,24 @@ type Bundle struct {
 	Constraints   []string `json:"constraints"`
 	// Features are the encoder's column names; every model has exactly
 	// these inputs.
-	Features  []string `json:"features"`
-	Reference Config   `json:"reference"`
-	Models    []Model  `json:"models"`
-	// Best optionally lists precomputed choices for common shapes.
-	Best []Precomputed `json:"best,omitempty"`
+	Features []string `json:"features"`
+	// Derived is the ID of the derived-feature definitions the models were
+	// trained with (Deriver.ID), empty when there are none. A runtime with
+	// other definitions refuses the bundle.
+	Derived string `json:"derived,omitempty"`
+	// DerivedExprs holds the definitions themselves when they are
+	// expressions (ExprDeriver), for kernels augur has no Go code for.
+	DerivedExprs []string `json:"derived_exprs,omitempty"`
+	Reference    Config   `json:"reference"`
+	// TrainShapes are the distinct shapes the models were trained on; the
+	// runtime measures how far a new shape lies from them.
+	TrainShapes []Task  `json:"train_shapes,omitempty"`
+	Models      []Model `json:"models"`
+	// Checksum is the SHA-256 of the bundle written with an empty
+	// Checksum, in hex; ReadBundle refuses a bundle whose bytes changed.
+	Checksum string `json:"checksum,omitempty"`
+
+	space *Space // built once by ReadBundle
 }
 
 // Model is one trained surrogate inside a bundle.
@@ -54,27 +71,118 @@ type Model struct {
 	// shapes; Choose scores them for a new shape and climbs from the best,
 	// which keeps it near configurations known to run on the device.
 	Candidates []Config `json:"candidates,omitempty"`
+	// Starts are climb starting points computed at training time: for each
+	// shape of a grid over the training range, the configurations the
+	// model ranks highest when it scores the whole space. Choose rescores
+	// those of the grid shapes nearest the asked one.
+	Starts *Starts `json:"starts,omitempty"`
+	// Learner names the learner setting that model selection chose
+	// (train.Select), empty when it was given.
+	Learner string `json:"learner,omitempty"`
+	// Limits are the largest values of resource features (derived
+	// features such as "wg_items" or "local_mem") among the configurations
+	// that ran on the device; Choose never picks beyond them, since the
+	// model has not seen what happens there (on NVIDIA's OpenCL the
+	// driver refuses conv2d work-groups above 256 items, below the
+	// device's reported maximum).
+	Limits map[string]float64 `json:"limits,omitempty"`
 }
 
-// Precomputed is a configuration chosen ahead of time for one shape.
-type Precomputed struct {
-	Model  string `json:"model"`
-	Task   Task   `json:"task"`
-	Config Config `json:"config"`
+// Starts is a table of good configurations over a grid of shapes.
+type Starts struct {
+	// Shapes are the grid's shapes.
+	Shapes []Task `json:"shapes"`
+	// Configs[i] are the best configurations of Shapes[i], best first, as
+	// indices into Pool.
+	Configs [][]int `json:"configs"`
+	// Pool holds each distinct configuration once.
+	Pool []Config `json:"pool"`
 }
 
-// Space builds the bundle's tuning space.
-func (b *Bundle) Space() (*Space, error) { return NewSpace(b.Params, b.Constraints) }
+// Space returns the bundle's tuning space, built once.
+func (b *Bundle) Space() (*Space, error) {
+	if b.space != nil {
+		return b.space, nil
+	}
+	s, err := NewSpace(b.Params, b.Constraints)
+	if err != nil {
+		return nil, err
+	}
+	b.space = s
+	return s, nil
+}
 
-// WriteBundle writes b as indented JSON.
+// DerivedNames returns the derived features the bundle's models take,
+// without the "derived." prefix.
+func (b *Bundle) DerivedNames() []string {
+	var out []string
+	for _, f := range b.Features {
+		if n, ok := strings.CutPrefix(f, "derived."); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Encoder returns the encoder of the bundle's models. d computes the
+// derived features; it must be the definitions the bundle records (same ID
+// and names), or nil when the bundle has none or holds them as expressions.
+func (b *Bundle) Encoder(d Deriver) (Encoder, error) {
+	s, err := b.Space()
+	if err != nil {
+		return Encoder{}, err
+	}
+	e := NewEncoder(b.TaskNames, s)
+	names := b.DerivedNames()
+	if d == nil && len(b.DerivedExprs) > 0 {
+		if d, err = NewExprDeriver(b.DerivedExprs, b.TaskNames, s); err != nil {
+			return Encoder{}, err
+		}
+	}
+	switch {
+	case d == nil && len(names) == 0:
+		return e, nil
+	case d == nil:
+		return Encoder{}, fmt.Errorf("%w: bundle was trained with derived features %q, and none were given", ErrDerived, b.Derived)
+	case d.ID() != b.Derived:
+		return Encoder{}, fmt.Errorf("%w: bundle was trained with derived features %q, this augur has %q", ErrDerived, b.Derived, d.ID())
+	}
+	got := d.Names()
+	if strings.Join(got, ",") != strings.Join(names, ",") {
+		return Encoder{}, fmt.Errorf("%w: bundle's derived features %v differ from %q's %v", ErrDerived, names, d.ID(), got)
+	}
+	return e.WithDerived(d), nil
+}
+
+// WriteBundle writes b as indented JSON with its checksum.
 func WriteBundle(w io.Writer, b *Bundle) error {
 	b.Format = BundleFormat
+	sum, err := b.sum()
+	if err != nil {
+		return fmt.Errorf("features: write bundle: %w", err)
+	}
+	b.Checksum = sum
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
 	if err := enc.Encode(b); err != nil {
 		return fmt.Errorf("features: write bundle: %w", err)
 	}
 	return nil
+}
+
+// sum is the checksum of b: SHA-256 of its compact JSON with an empty
+// Checksum. Decoding and encoding again gives the same bytes (Go writes
+// struct fields in order, map keys sorted and floats in their shortest
+// form), so the sum does not depend on the file's indentation.
+func (b *Bundle) sum() (string, error) {
+	c := *b
+	c.Checksum = ""
+	data, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:]), nil
 }
 
 // ReadBundle parses a bundle and checks its format version and that its
@@ -85,13 +193,26 @@ func ReadBundle(data []byte) (*Bundle, error) {
 		return nil, fmt.Errorf("%w: bundle: %v", ErrSyntax, err)
 	}
 	if b.Format != BundleFormat {
-		return nil, fmt.Errorf("%w: bundle format %d, this augur reads %d", ErrSyntax, b.Format, BundleFormat)
+		return nil, fmt.Errorf("%w: bundle format %d, this augur reads %d (train the bundle again)", ErrSyntax, b.Format, BundleFormat)
+	}
+	if sum, err := b.sum(); err != nil || sum != b.Checksum {
+		return nil, fmt.Errorf("%w: bundle checksum %.12s does not match its contents", ErrChecksum, b.Checksum)
+	}
+	if len(b.TaskNames) > MaxTaskLen {
+		return nil, fmt.Errorf("%w: bundle has %d task features, at most %d allowed", ErrSyntax, len(b.TaskNames), MaxTaskLen)
 	}
 	s, err := b.Space()
 	if err != nil {
 		return nil, fmt.Errorf("features: bundle space: %w", err)
 	}
-	want := NewEncoder(b.TaskNames, s).Names()
+	base := NewEncoder(b.TaskNames, s).Names()
+	// The derived features sit between the parameters and the platform.
+	at := len(b.TaskNames) + len(s.Params)
+	want := append([]string(nil), base[:at]...)
+	for _, n := range b.DerivedNames() {
+		want = append(want, "derived."+n)
+	}
+	want = append(want, base[at:]...)
 	if len(want) != len(b.Features) {
 		return nil, fmt.Errorf("%w: bundle lists %d features, its kernel has %d", ErrSyntax, len(b.Features), len(want))
 	}
@@ -100,14 +221,50 @@ func ReadBundle(data []byte) (*Bundle, error) {
 			return nil, fmt.Errorf("%w: bundle feature %d is %q, want %q", ErrSyntax, i, b.Features[i], want[i])
 		}
 	}
-	if len(b.TaskNames) > MaxTaskLen {
-		return nil, fmt.Errorf("%w: bundle has %d task features, at most %d allowed", ErrSyntax, len(b.TaskNames), MaxTaskLen)
-	}
 	if !s.Valid(b.Reference) {
 		return nil, fmt.Errorf("%w: bundle reference %v is not in its space", ErrSyntax, b.Reference)
 	}
 	if len(b.Models) == 0 {
 		return nil, fmt.Errorf("%w: bundle holds no models", ErrSyntax)
 	}
+	for _, sh := range b.TrainShapes {
+		if len(sh) != len(b.TaskNames) {
+			return nil, fmt.Errorf("%w: bundle training shape %v has %d values, want %d", ErrSyntax, sh, len(sh), len(b.TaskNames))
+		}
+	}
+	for _, m := range b.Models {
+		if err := m.Starts.check(len(b.TaskNames), s); err != nil {
+			return nil, fmt.Errorf("%w: model %q: %v", ErrSyntax, m.Name, err)
+		}
+	}
 	return &b, nil
+}
+
+// check reports whether the table is consistent: indices in range, shapes
+// of the right length, configurations in the space.
+func (st *Starts) check(nTask int, s *Space) error {
+	if st == nil {
+		return nil
+	}
+	if len(st.Shapes) != len(st.Configs) {
+		return fmt.Errorf("starts: %d shapes, %d configuration lists", len(st.Shapes), len(st.Configs))
+	}
+	for _, sh := range st.Shapes {
+		if len(sh) != nTask {
+			return fmt.Errorf("starts: shape %v has %d values, want %d", sh, len(sh), nTask)
+		}
+	}
+	for _, c := range st.Pool {
+		if !s.Valid(c) {
+			return fmt.Errorf("starts: configuration %v is not in the space", c)
+		}
+	}
+	for _, idx := range st.Configs {
+		for _, i := range idx {
+			if i < 0 || i >= len(st.Pool) {
+				return fmt.Errorf("starts: index %d outside a pool of %d", i, len(st.Pool))
+			}
+		}
+	}
+	return nil
 }

@@ -3,16 +3,24 @@ package features
 import "fmt"
 
 // Encoder lays a (task, config, platform) triple out as one feature vector:
-// the task features, then the parameters, then the numeric platform
-// features. Names gives each column's name ("task.width", "param.Xwg",
+// the task features, then the parameters, then the derived features (when
+// the encoder has a Deriver), then the numeric platform features. Names
+// gives each column's name ("task.width", "param.Xwg", "derived.groups",
 // "platform.compute_units"); models store these names and are checked
 // against them when loaded.
+//
+// The parameters and the derived features sit next to each other because
+// they are the columns that change with the configuration: a per-shape
+// scorer folds every other column away.
 type Encoder struct {
 	TaskNames  []string
 	ParamNames []string
+	// Derived computes the derived features; nil means none.
+	Derived Deriver
 }
 
-// NewEncoder returns the encoder for a kernel's task features and space.
+// NewEncoder returns the encoder for a kernel's task features and space,
+// without derived features.
 func NewEncoder(taskNames []string, s *Space) Encoder {
 	e := Encoder{TaskNames: taskNames}
 	for _, p := range s.Params {
@@ -21,10 +29,27 @@ func NewEncoder(taskNames []string, s *Space) Encoder {
 	return e
 }
 
-// Len is the length of an encoded vector.
-func (e Encoder) Len() int { return len(e.TaskNames) + len(e.ParamNames) + len(platformNames) }
+// WithDerived returns a copy of e that appends d's features.
+func (e Encoder) WithDerived(d Deriver) Encoder {
+	e.Derived = d
+	return e
+}
 
-// Names returns the feature names in column order.
+// NumDerived is the number of derived features.
+func (e Encoder) NumDerived() int {
+	if e.Derived == nil {
+		return 0
+	}
+	return len(e.Derived.Names())
+}
+
+// Len is the length of an encoded vector.
+func (e Encoder) Len() int {
+	return len(e.TaskNames) + len(e.ParamNames) + e.NumDerived() + len(platformNames)
+}
+
+// Names returns the column names, prefixed by "task.", "param.",
+// "derived." and "platform.".
 func (e Encoder) Names() []string {
 	out := make([]string, 0, e.Len())
 	for _, n := range e.TaskNames {
@@ -33,22 +58,37 @@ func (e Encoder) Names() []string {
 	for _, n := range e.ParamNames {
 		out = append(out, "param."+n)
 	}
+	if e.Derived != nil {
+		for _, n := range e.Derived.Names() {
+			out = append(out, "derived."+n)
+		}
+	}
 	for _, n := range platformNames {
 		out = append(out, "platform."+n)
 	}
 	return out
 }
 
-// Encode writes the feature vector of (t, c, platform) into dst, which
-// must have length Len; platform is Platform.Vector(). It does not
-// allocate.
+// Encode writes the vector of (t, c) on the platform whose vector
+// (Platform.Vector) is platform into dst, which must have Len() values.
+// Lengths are not checked here, where it would cost every prediction; Check
+// them once.
 func (e Encoder) Encode(dst []float64, t Task, c Config, platform []float64) {
 	n := copyInts(dst, t)
 	n += copyInts(dst[n:], c)
+	if e.Derived != nil {
+		// The derived features fill what lies between the parameters and
+		// the platform; counting them from dst keeps Encode free of calls
+		// that might allocate.
+		k := len(dst) - n - len(platformNames)
+		e.Derived.Derive(dst[n:n+k], t, c, platform)
+		n += k
+	}
 	copy(dst[n:], platform)
 }
 
-// Check returns an error when t, c or platform do not fit the encoder.
+// Check reports whether t, c and platform have the lengths the encoder
+// expects.
 func (e Encoder) Check(t Task, c Config, platform []float64) error {
 	switch {
 	case len(t) != len(e.TaskNames):

@@ -15,4 +15,10 @@ var (
 	ErrConstraint = errors.New("features: constraint violated")
 	// ErrSyntax is returned by the parsers for malformed text.
 	ErrSyntax = errors.New("features: syntax error")
+	// ErrChecksum is returned for a bundle whose contents do not match its
+	// checksum: a damaged or edited file.
+	ErrChecksum = errors.New("features: bad checksum")
+	// ErrDerived is returned when a bundle's derived features are not the
+	// definitions at hand.
+	ErrDerived = errors.New("features: derived features differ")
 )

@@ -8,7 +8,7 @@
 //	data, _ := os.ReadFile("conv2d.augur")
 //	b, err := features.ReadBundle(data)
 //	if err != nil { ... }
-//	m, err := predict.Load(b, "")          // the only model, or the fleet model
+//	m, err := predict.Load(b, "", nil)          // the only model, or the fleet model
 //	if err != nil { ... }
 //	task := features.Task{1024, 768, 5, 5}
 //	speedup := math.Exp(m.Predict(task, b.Reference)) // 1.0 for a perfect model

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
 )
@@ -18,7 +19,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	m, err := predict.Load(b, "")
+	m, err := predict.Load(b, "", datasets.Deriver(b.Kernel))
 	if err != nil {
 		panic(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +31,10 @@ type Model struct {
 
 	ens      *leaves.Ensemble
 	flat     *flatModel // nil when the model has splits flat does not handle
+	whole    specialized
+	// limits are Model.Limits as (position among the derived features,
+	// largest value) pairs.
+	limits []limit
 	enc      features.Encoder
 	platform []float64
 	trees    int
@@ -36,7 +42,7 @@ type Model struct {
 
 // Load loads the named model of a bundle. An empty name picks the bundle's
 // only model, or its "fleet" model when it has several.
-func Load(b *features.Bundle, name string) (*Model, error) {
+func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 	entry, err := pick(b, name)
 	if err != nil {
 		return nil, err
@@ -45,11 +51,10 @@ func Load(b *features.Bundle, name string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("predict: model %q: %w", entry.Name, err)
 	}
-	space, err := b.Space()
+	enc, err := b.Encoder(d)
 	if err != nil {
 		return nil, fmt.Errorf("predict: %w", err)
 	}
-	enc := features.NewEncoder(b.TaskNames, space)
 	if ens.NFeatures() != enc.Len() {
 		return nil, fmt.Errorf("predict: model %q has %d features, bundle schema has %d", entry.Name, ens.NFeatures(), enc.Len())
 	}
@@ -63,9 +68,22 @@ func Load(b *features.Bundle, name string) (*Model, error) {
 		pv = make([]float64, len(features.PlatformNames()))
 	}
 	m := &Model{Name: entry.Name, Kind: entry.Kind, ens: ens, enc: enc, platform: pv, trees: ens.NEstimators()}
+	if enc.Derived != nil {
+		names := enc.Derived.Names()
+		for name, v := range entry.Limits {
+			i := slices.Index(names, name)
+			if i < 0 {
+				return nil, fmt.Errorf("predict: model %q limits %q, which is not one of its derived features", entry.Name, name)
+			}
+			m.limits = append(m.limits, limit{i, v})
+		}
+	}
 	if flat, err := parseFlat(entry.LightGBM); err == nil && len(flat.trees) == m.trees &&
 		flat.agrees(func(x []float64) float64 { return ens.PredictSingle(x, m.trees) }, enc.Len()) {
 		m.flat = flat
+		// The whole model in contiguous arrays, for scorers that do not
+		// fold (a configuration's columns are at most every column).
+		m.whole = flat.specialize(nil, 0, enc.Len())
 	}
 	return m, nil
 }
@@ -136,47 +154,112 @@ func (m *Model) leavesPredict(t features.Task, c features.Config) float64 {
 // the splits on task and platform features are resolved once, when the
 // Scorer is made. Its predictions equal Predict's up to rounding (the
 // trees are summed in another order). A Scorer is safe for concurrent use.
+// limit bounds one derived feature.
+type limit struct {
+	derived int
+	max     float64
+}
+
 type Scorer struct {
-	m    *Model
-	task features.Task
-	sp   specialized
+	m                 *Model
+	task              features.Task
+	sp                specialized
+	folded            bool
+	base              [maxFeatures]float64 // the task and platform columns
+	at                int                  // the first parameter's column
+	nParams, nDerived int
 }
 
 // Scorer returns a Scorer for shape t, which must have the model's task
 // length (see Check).
 func (m *Model) Scorer(t features.Task) *Scorer {
 	s := &Scorer{m: m, task: t}
-	if m.flat != nil {
-		var buf [maxFeatures]float64
-		x := buf[:m.enc.Len()]
-		m.enc.Encode(x, t, make(features.Config, len(m.enc.ParamNames)), m.platform)
-		s.sp = m.flat.specialize(x, len(m.enc.TaskNames), len(m.enc.ParamNames))
+	if m.flat == nil {
+		return s
+	}
+	s.nParams = len(m.enc.ParamNames)
+	s.nDerived = m.enc.NumDerived()
+	s.at = len(m.enc.TaskNames)
+	// Only the task and platform columns are read when folding; the
+	// configuration's columns are filled per prediction.
+	x := s.base[:m.enc.Len()]
+	for i, v := range t {
+		x[i] = float64(v)
+	}
+	copy(x[len(x)-len(m.platform):], m.platform)
+	if len(m.whole.nodes) <= foldMaxNodes {
+		s.sp = m.flat.specialize(x, s.at, s.nParams+s.nDerived)
+		s.folded = true
+	} else {
+		s.sp = m.whole
 	}
 	return s
 }
 
-// Predict returns the predicted log-speedup of c on the Scorer's shape.
+// foldMaxNodes is the largest model (in internal nodes) that Scorer folds
+// per shape. Folding copies every node a configuration can reach, which
+// for deep models costs more than it saves over the few dozen predictions
+// of one Choose; those are scored on the whole vector instead.
+const foldMaxNodes = 4096
+
+// Predict returns the predicted log-speedup of c on the scorer's shape.
+// It does not allocate.
 func (s *Scorer) Predict(c features.Config) float64 {
+	v, _ := s.score(c, false)
+	return v
+}
+
+// Score returns the predicted log-speedup of c and whether c lies within
+// the model's limits (Model.Limits): a configuration beyond them uses more
+// of a device resource than any that ran in the training data. It does not
+// allocate.
+func (s *Scorer) Score(c features.Config) (float64, bool) {
+	return s.score(c, true)
+}
+
+func (s *Scorer) score(c features.Config, check bool) (float64, bool) {
 	if s.m.flat == nil {
-		return s.m.Predict(s.task, c)
+		return s.m.Predict(s.task, c), true
+	}
+	// x is the feature vector, or when folded only the configuration's
+	// columns: the parameters, then the derived features.
+	var buf [maxFeatures]float64
+	var x, v []float64
+	if s.folded {
+		v = buf[:s.nParams+s.nDerived]
+		x = v
+	} else {
+		buf = s.base
+		x = buf[:s.m.enc.Len()]
+		v = x[s.at : s.at+s.nParams+s.nDerived]
+	}
+	for i, p := range c {
+		v[i] = float64(p)
+	}
+	if s.nDerived > 0 {
+		s.m.enc.Derived.Derive(v[s.nParams:], s.task, c, s.m.platform)
+		if check {
+			for _, l := range s.m.limits {
+				if v[s.nParams+l.derived] > l.max {
+					return math.Inf(-1), false
+				}
+			}
+		}
 	}
 	sum := s.sp.constant
 	nodes := s.sp.nodes
 	for _, i := range s.sp.roots {
-		// Branch-free descent: a climb's configurations change at random,
-		// so a conditional jump per node would be mispredicted half the
-		// time.
 		for i >= 0 {
 			n := &nodes[i]
 			right := int32(0)
-			if float64(c[n.feature]) > n.threshold {
+			if x[n.feature] > n.threshold {
 				right = 1
 			}
 			i = n.left + right*(n.right-n.left)
 		}
 		sum += s.sp.leaves[^i]
 	}
-	return sum
+	return sum, true
 }
 
 // Scored is a configuration with its predicted log-speedup.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
 )
@@ -25,18 +26,18 @@ func bundle(t testing.TB) *features.Bundle {
 
 func TestLoad(t *testing.T) {
 	b := bundle(t)
-	m, err := predict.Load(b, "")
+	m, err := predict.Load(b, "", datasets.Deriver(b.Kernel))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := predict.Load(b, "no-such-device"); !errors.Is(err, predict.ErrNoModel) {
+	if _, err := predict.Load(b, "no-such-device", datasets.Deriver(b.Kernel)); !errors.Is(err, predict.ErrNoModel) {
 		t.Errorf("Load(unknown) error = %v, want ErrNoModel", err)
 	}
 	// A bundle whose schema lost a task feature no longer matches its model.
 	short := *b
 	short.TaskNames = b.TaskNames[1:]
 	short.Features = b.Features[1:]
-	if _, err := predict.Load(&short, ""); err == nil {
+	if _, err := predict.Load(&short, "", datasets.Deriver(short.Kernel)); err == nil {
 		t.Error("Load accepted a model with more features than the bundle schema")
 	}
 	task := features.Task{640, 480, 3, 3}
@@ -53,7 +54,7 @@ func TestLoad(t *testing.T) {
 
 func TestRank(t *testing.T) {
 	b := bundle(t)
-	m, _ := predict.Load(b, "")
+	m, _ := predict.Load(b, "", datasets.Deriver(b.Kernel))
 	s, _ := b.Space()
 	task := features.Task{800, 600, 7, 7}
 	ranked := m.Rank(task, s.All())
@@ -72,7 +73,7 @@ func TestRank(t *testing.T) {
 
 func BenchmarkPredict(b *testing.B) {
 	bd := bundle(b)
-	m, _ := predict.Load(bd, "")
+	m, _ := predict.Load(bd, "", datasets.Deriver(bd.Kernel))
 	task := features.Task{640, 480, 3, 3}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -84,7 +85,7 @@ func BenchmarkPredict(b *testing.B) {
 // accepted, and that Predict and a Scorer agree with leaves itself.
 func TestFlatAgreesWithLeaves(t *testing.T) {
 	b := bundle(t)
-	m, err := predict.Load(b, "")
+	m, err := predict.Load(b, "", datasets.Deriver(b.Kernel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestFlatAgreesWithLeaves(t *testing.T) {
 
 func BenchmarkScorer(b *testing.B) {
 	bd := bundle(b)
-	m, _ := predict.Load(bd, "")
+	m, _ := predict.Load(bd, "", datasets.Deriver(bd.Kernel))
 	sc := m.Scorer(features.Task{640, 480, 3, 3})
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,50 +1,76 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
-	"math/rand/v2"
+	"math"
 	"sync"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
-	"github.com/augur-tuning/augur/search"
 )
 
-// Options tune a Chooser. The zero value is Bergstra's HC75 on the bundle's
-// only (or fleet) model.
+// ErrShape is returned by Choose for a shape the kernel does not accept
+// (wrong length, or a value outside the kernel's task constraints).
+var ErrShape = errors.New("runtime: bad shape")
+
+// Options configures a Chooser. The zero value is the documented default
+// of every field.
 type Options struct {
-	// Model names the bundle's model to use: a platform slug or "fleet".
-	// Empty picks the only model, or the fleet model.
+	// Model names the bundle's model to use: a platform slug, or "fleet";
+	// "" means the only model, or the fleet model of a bundle with several.
 	Model string
-	// Steps is the number of hill-climbing steps; 0 means 75.
+	// Starts is how many of the bundle's grid shapes nearest the asked
+	// shape lend their best configurations as starting points; 0 means 4.
+	Starts int
+	// Steps bounds the sweeps of the local search that follows: each sweep
+	// tries every one-parameter change of the best configuration so far
+	// and stops when none helps; 0 means 2.
 	Steps int
-	// Restarts adds climbs from random configurations; 0 means none.
-	Restarts int
-	// Seed makes the climbs reproducible; each shape's climb is seeded
-	// from Seed and the shape, so the same shape always gets the same
-	// answer.
-	Seed uint64
-	// CacheSize bounds the per-shape cache; 0 means 4096 shapes. When it
-	// is full the cache is emptied and refilled.
+	// CacheSize bounds the shapes remembered; when full, the cache is
+	// emptied. 0 means 4096.
 	CacheSize int
 }
 
-// Chooser picks configurations for shapes from one surrogate model.
+// Pick is a configuration Choose returned, with what stands behind it.
+type Pick struct {
+	Config features.Config
+	// LogSpeedup is the model's prediction of ln(t_ref / t) for Config.
+	LogSpeedup float64
+	// Model is the bundle model that chose.
+	Model string
+	// OutsideOctaves is how far the shape lies outside the range of the
+	// training shapes, in octaves (log2 units) of the task feature that is
+	// farthest out; 0 inside the range. Beyond about 1, the model
+	// extrapolates and the expected figures below mean little.
+	OutsideOctaves float64
+	// ExpectedPct and WorstPct are the % of the optimum that the model's
+	// picks reached on shapes held out of its training (geometric mean and
+	// worst shape, from model selection); 0 when the bundle does not
+	// record them.
+	ExpectedPct, WorstPct float64
+}
+
+// Chooser picks configurations for shapes from one model of a bundle.
 type Chooser struct {
 	bundle *features.Bundle
 	space  *features.Space
 	model  *predict.Model
 	opt    Options
+	check  func(features.Task) error // the kernel's task constraints; nil when unknown
 
-	// candidates are the model's starting points that are valid in the
-	// space.
 	candidates []features.Config
+	starts     *features.Starts
+	startLogs  [][]float64 // ln of every grid shape's task values
+	lo, hi     []float64   // ln of the training shapes' least and largest values
+	expected   [2]float64
 
 	mu    sync.RWMutex
-	cache map[features.TaskKey]features.Config
+	cache map[features.TaskKey]Pick
 }
 
-// New loads a bundle from its bytes.
+// New loads a bundle (the bytes of a .augur file) and returns a Chooser.
 func New(bundle []byte, opt Options) (*Chooser, error) {
 	b, err := features.ReadBundle(bundle)
 	if err != nil {
@@ -53,10 +79,16 @@ func New(bundle []byte, opt Options) (*Chooser, error) {
 	return FromBundle(b, opt)
 }
 
-// FromBundle builds a Chooser over a parsed bundle.
+// FromBundle is New for a bundle already read.
 func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
-	if opt.Steps < 0 || opt.Restarts < 0 || opt.CacheSize < 0 {
-		return nil, fmt.Errorf("runtime: Steps, Restarts and CacheSize must be >= 0, got %d, %d, %d", opt.Steps, opt.Restarts, opt.CacheSize)
+	if opt.Starts < 0 || opt.Steps < 0 || opt.CacheSize < 0 {
+		return nil, fmt.Errorf("runtime: Starts, Steps and CacheSize must be >= 0, got %d, %d, %d", opt.Starts, opt.Steps, opt.CacheSize)
+	}
+	if opt.Starts == 0 {
+		opt.Starts = 4
+	}
+	if opt.Steps == 0 {
+		opt.Steps = 2
 	}
 	if opt.CacheSize == 0 {
 		opt.CacheSize = 4096
@@ -65,64 +97,136 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
 	}
-	m, err := predict.Load(b, opt.Model)
+	// The kernel family's Go definitions of its derived features; a
+	// bundle of an imported kernel carries them as expressions instead.
+	var derive features.Deriver
+	if b.Derived != "" && len(b.DerivedExprs) == 0 {
+		derive = datasets.Deriver(b.Kernel)
+	}
+	m, err := predict.Load(b, opt.Model, derive)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
 	}
-	ch := &Chooser{bundle: b, space: space, model: m, opt: opt, cache: map[features.TaskKey]features.Config{}}
+	ch := &Chooser{bundle: b, space: space, model: m, opt: opt, cache: map[features.TaskKey]Pick{},
+		check: datasets.TaskChecker(b.Kernel)}
 	for _, e := range b.Models {
-		if e.Name == m.Name {
-			for _, cand := range e.Candidates {
-				if space.Valid(cand) {
-					ch.candidates = append(ch.candidates, cand)
-				}
+		if e.Name != m.Name {
+			continue
+		}
+		for _, cand := range e.Candidates {
+			if space.Valid(cand) {
+				ch.candidates = append(ch.candidates, cand)
 			}
+		}
+		ch.starts = e.Starts
+		ch.expected = [2]float64{e.Stats["holdout_pct_geomean"], e.Stats["holdout_pct_worst"]}
+	}
+	if ch.starts != nil {
+		for _, t := range ch.starts.Shapes {
+			ch.startLogs = append(ch.startLogs, logs(t))
+		}
+	}
+	for i, t := range b.TrainShapes {
+		l := logs(t)
+		if i == 0 {
+			ch.lo, ch.hi = l, append([]float64(nil), l...)
+			continue
+		}
+		for f := range l {
+			ch.lo[f], ch.hi[f] = min(ch.lo[f], l[f]), max(ch.hi[f], l[f])
 		}
 	}
 	return ch, nil
 }
 
-// Space returns the kernel's tuning space; Configs follow its parameter
-// order.
+func logs(t features.Task) []float64 {
+	out := make([]float64, len(t))
+	for i, v := range t {
+		out[i] = math.Log(float64(max(v, 1)))
+	}
+	return out
+}
+
+// Space returns the tuning space of the bundle's kernel.
 func (c *Chooser) Space() *features.Space { return c.space }
 
-// Model returns the surrogate the Chooser climbs.
+// Model returns the model that chooses.
 func (c *Chooser) Model() *predict.Model { return c.model }
 
 // Reference returns the kernel's reference configuration.
-func (c *Chooser) Reference() features.Config { return c.bundle.Reference }
+func (c *Chooser) Reference() features.Config { return c.bundle.Reference.Clone() }
 
-// TaskNames returns the names of the shape features, in Task order.
+// TaskNames returns the names of the shape's values, in order.
 func (c *Chooser) TaskNames() []string { return c.bundle.TaskNames }
 
-// Choose returns the configuration predicted fastest for t. The result is
-// shared with the cache: copy it before changing it.
+// Choose returns the configuration the model predicts fastest for shape t.
+// The result is the caller's own; ChooseInto avoids its allocation. A bad
+// shape gives an error wrapping ErrShape.
 func (c *Chooser) Choose(t features.Task) (features.Config, error) {
-	key := t.Key()
-	c.mu.RLock()
-	cfg, ok := c.cache[key]
-	c.mu.RUnlock()
-	if ok && len(t) == len(c.bundle.TaskNames) {
-		return cfg, nil
-	}
-	if err := c.model.Check(t, c.bundle.Reference); err != nil {
-		return nil, fmt.Errorf("runtime: %w", err)
-	}
-	cfg, err := c.climb(t)
+	p, err := c.ChoosePick(t)
 	if err != nil {
 		return nil, err
 	}
+	return p.Config, nil
+}
+
+// ChooseInto is Choose writing the configuration into dst, which must have
+// one value per parameter; for a shape seen before it allocates nothing.
+func (c *Chooser) ChooseInto(dst features.Config, t features.Task) error {
+	if len(dst) != len(c.space.Params) {
+		return fmt.Errorf("runtime: ChooseInto: dst has %d values, want %d", len(dst), len(c.space.Params))
+	}
+	p, err := c.pick(t)
+	if err != nil {
+		return err
+	}
+	copy(dst, p.Config)
+	return nil
+}
+
+// ChoosePick is Choose with what stands behind the choice.
+func (c *Chooser) ChoosePick(t features.Task) (Pick, error) {
+	p, err := c.pick(t)
+	p.Config = p.Config.Clone()
+	return p, err
+}
+
+// pick returns the cached pick of t, computing it when new. Its Config is
+// the cache's: callers copy it.
+func (c *Chooser) pick(t features.Task) (Pick, error) {
+	key := t.Key()
+	c.mu.RLock()
+	p, ok := c.cache[key]
+	c.mu.RUnlock()
+	if ok && len(t) == len(c.bundle.TaskNames) {
+		return p, nil
+	}
+	if err := c.checkShape(t); err != nil {
+		return Pick{}, err
+	}
+	p = c.search(t)
 	c.mu.Lock()
 	if len(c.cache) >= c.opt.CacheSize {
 		clear(c.cache)
 	}
-	c.cache[key] = cfg
+	c.cache[key] = p
 	c.mu.Unlock()
-	return cfg, nil
+	return p, nil
 }
 
-// Predict returns the model's predicted speedup of cfg on t over the
-// reference configuration, as a log.
+func (c *Chooser) checkShape(t features.Task) error {
+	if err := c.model.Check(t, c.bundle.Reference); err != nil {
+		return fmt.Errorf("%w: %v", ErrShape, err)
+	}
+	if c.check != nil {
+		if err := c.check(t); err != nil {
+			return fmt.Errorf("%w: %v", ErrShape, err)
+		}
+	}
+	return nil
+}
+
+// Predict returns the model's predicted log-speedup of cfg on shape t.
 func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error) {
 	if err := c.model.Check(t, cfg); err != nil {
 		return 0, fmt.Errorf("runtime: %w", err)
@@ -130,38 +234,98 @@ func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error)
 	return c.model.Predict(t, cfg), nil
 }
 
-func (c *Chooser) climb(t features.Task) (features.Config, error) {
-	rng := rand.New(rand.NewPCG(c.opt.Seed, shapeSeed(t)))
+// search scores the starting points (the reference, the configurations
+// that ran fastest on the training shapes, and the best ones of the
+// nearest grid shapes), then improves the best by one-parameter changes.
+// Configurations beyond the model's resource limits are never chosen.
+func (c *Chooser) search(t features.Task) Pick {
 	sc := c.model.Scorer(t)
-	// Climb from the best of the reference and the model's candidates
-	// (configurations that ran fastest on the training shapes), scored for
-	// this shape.
-	start, best := c.bundle.Reference, sc.Predict(c.bundle.Reference)
-	for _, cand := range c.candidates {
-		if v := sc.Predict(cand); v > best {
-			start, best = cand, v
+	best := c.bundle.Reference
+	bestV, ok := sc.Score(best)
+	if !ok {
+		bestV = math.Inf(-1)
+	}
+	try := func(cfg features.Config) {
+		if v, ok := sc.Score(cfg); ok && v > bestV {
+			best, bestV = cfg, v
 		}
 	}
-	hc := search.HillClimb{Steps: c.opt.Steps, Start: start, Restarts: c.opt.Restarts}
-	res, err := hc.Search(c.space, func(cfg features.Config) (float64, error) {
-		return sc.Predict(cfg), nil
-	}, rng)
-	if err != nil {
-		return nil, fmt.Errorf("runtime: %w", err)
+	for _, cand := range c.candidates {
+		try(cand)
 	}
-	return res.Best, nil
+	if c.starts != nil {
+		for _, gi := range c.nearest(t) {
+			for _, pi := range c.starts.Configs[gi] {
+				try(c.starts.Pool[pi])
+			}
+		}
+	}
+	cur := best.Clone()
+	for sweep := 0; sweep < c.opt.Steps; sweep++ {
+		improved := false
+		for k, p := range c.space.Params {
+			orig := cur[k]
+			for _, v := range p.Values {
+				if v == orig {
+					continue
+				}
+				cur[k] = v
+				if c.space.Valid(cur) {
+					if s, ok := sc.Score(cur); ok && s > bestV {
+						best, bestV, improved = cur.Clone(), s, true
+					}
+				}
+			}
+			cur[k] = orig
+		}
+		if !improved {
+			break
+		}
+		copy(cur, best)
+	}
+	return Pick{Config: best.Clone(), LogSpeedup: bestV, Model: c.model.Name,
+		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1]}
 }
 
-// shapeSeed mixes a shape's values into a seed (splitmix64 steps), the same
-// in every process, so that a shape's answer does not depend on the run.
-func shapeSeed(t features.Task) uint64 {
-	x := uint64(0x9e3779b97f4a7c15)
-	for _, v := range t {
-		x ^= uint64(v)
-		x += 0x9e3779b97f4a7c15
-		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-		x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-		x ^= x >> 31
+// nearest returns the indices of the opt.Starts grid shapes closest to t
+// on a log scale.
+func (c *Chooser) nearest(t features.Task) []int {
+	var idx [16]int
+	var dist [16]float64
+	k := min(c.opt.Starts, len(idx), len(c.startLogs))
+	n := 0
+	for gi, g := range c.startLogs {
+		d := 0.0
+		for f, v := range t {
+			x := math.Log(float64(max(v, 1))) - g[f]
+			d += x * x
+		}
+		// Insert into the k best so far, kept sorted.
+		if n < k {
+			n++
+		} else if d >= dist[n-1] {
+			continue
+		}
+		j := n - 1
+		for j > 0 && dist[j-1] > d {
+			idx[j], dist[j] = idx[j-1], dist[j-1]
+			j--
+		}
+		idx[j], dist[j] = gi, d
 	}
-	return x
+	return idx[:n]
+}
+
+// outside returns how many octaves t lies beyond the training range, in
+// the task feature farthest out.
+func (c *Chooser) outside(t features.Task) float64 {
+	if c.lo == nil {
+		return 0
+	}
+	out := 0.0
+	for f, v := range t {
+		l := math.Log(float64(max(v, 1)))
+		out = max(out, c.lo[f]-l, l-c.hi[f])
+	}
+	return out / math.Ln2
 }

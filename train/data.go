@@ -23,6 +23,11 @@ type Data struct {
 	Reference     features.Config
 	// Features are the encoder's column names, one per column of X.
 	Features []string
+	// Derived is the ID of the derived features in X (LoadOptions.Derived),
+	// and DerivedExprs their definitions when they are expressions.
+	Derived      string
+	DerivedExprs []string
+	derive       features.Deriver
 	// X holds the feature vectors row by row: row i is
 	// X[i*len(Features) : (i+1)*len(Features)].
 	X []float64
@@ -94,6 +99,9 @@ const DefaultZeta = -2.302585092994046
 
 // LoadOptions configure LoadWith. The zero value ignores invalid rows.
 type LoadOptions struct {
+	// Derived computes derived features added to every row (the kernel
+	// family's, from datasets, or expressions); nil adds none.
+	Derived features.Deriver
 	Invalid Invalid
 	// Zeta is the target given to invalid rows under InvalidZeta; 0 means
 	// DefaultZeta. It must be negative (worse than the reference).
@@ -147,11 +155,18 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	m := first.Meta
 	d := &Data{Kernel: kernel, KernelVersion: m.KernelVersion, TaskNames: m.TaskNames,
 		Params: m.Params, Constraints: m.Constraints, Reference: m.Reference}
-	enc := features.Encoder{TaskNames: m.TaskNames}
+	enc := features.Encoder{TaskNames: m.TaskNames, Derived: opt.Derived}
 	for _, p := range m.Params {
 		enc.ParamNames = append(enc.ParamNames, p.Name)
 	}
 	d.Features = enc.Names()
+	if opt.Derived != nil {
+		d.derive = opt.Derived
+		d.Derived = opt.Derived.ID()
+		if e, ok := opt.Derived.(*features.ExprDeriver); ok {
+			d.DerivedExprs = e.Definitions()
+		}
+	}
 	nf := enc.Len()
 	slugs := map[string]int{}
 	for _, f := range files {
@@ -232,4 +247,22 @@ func agree(f, first record.File, kernel string) error {
 		return nil
 	}
 	return fmt.Errorf("train: %s has %s, unlike %s", f.Path, what, first.Path)
+}
+
+// ExprDeriver compiles derived-feature definitions ("name = expression")
+// against the task features and parameters of kernel's data under dir.
+func ExprDeriver(dir, kernel string, defs []string) (*features.ExprDeriver, error) {
+	files, err := record.ReadDir(filepath.Join(dir, kernel))
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("train: no dataset files under %s", filepath.Join(dir, kernel))
+	}
+	m := files[0].Meta
+	s, err := features.NewSpace(m.Params, m.Constraints)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return features.NewExprDeriver(defs, m.TaskNames, s)
 }

@@ -25,6 +25,7 @@ func Bundle(d *Data, r Regressor, kind, name string, platform *features.Platform
 		Format: features.BundleFormat, Kernel: d.Kernel, KernelVersion: d.KernelVersion,
 		AugurVersion: features.Version, TaskNames: d.TaskNames, Params: d.Params,
 		Constraints: d.Constraints, Features: d.Features, Reference: d.Reference,
+		Derived: d.Derived, DerivedExprs: d.DerivedExprs, TrainShapes: d.Shapes(),
 		Models: []features.Model{{Name: name, Platform: platform, Kind: kind, Target: "log_speedup",
 			LightGBM: text.String(), TrainRows: d.Len(), Candidates: Candidates(d, 0)}},
 	}, nil
@@ -86,4 +87,17 @@ func (d *Data) measuredByShape() [][]int {
 		groups[g] = append(groups[g], i)
 	}
 	return groups
+}
+
+// Shapes returns the distinct shapes of d's rows, in order of appearance.
+func (d *Data) Shapes() []features.Task {
+	seen := map[features.TaskKey]bool{}
+	var out []features.Task
+	for _, s := range d.Samples {
+		if k := s.Task.Key(); !seen[k] {
+			seen[k] = true
+			out = append(out, s.Task)
+		}
+	}
+	return out
 }

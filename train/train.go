@@ -18,9 +18,11 @@ type Options struct {
 	// Kernel is the kernel family to train for; its files are under
 	// <dir>/<Kernel>/.
 	Kernel string
-	// Model is the learner: "gbrt" (gradient-boosted trees, configured
-	// by GBRT) or "rf" (a random forest, configured by Forest); "" means
-	// "gbrt".
+	// Model is the learner: "auto" (Select chooses among candidate
+	// settings by the picks they make on held-out shapes), "gbrt"
+	// (gradient-boosted trees, configured by GBRT) or "rf" (a random
+	// forest, configured by Forest); "" means "auto", or "gbrt" when GBRT
+	// is not the zero value.
 	Model string
 	// Folds is the number of cross-validation folds; 0 means 5 and 1
 	// means no cross-validation (the models then carry no Stats).
@@ -33,6 +35,8 @@ type Options struct {
 	// Load says how rows that are not ok are used: left out (the
 	// default) or kept with a stand-in target.
 	Load LoadOptions
+	// Select configures the learner selection of Model "auto".
+	Select SelectOptions
 }
 
 // Report summarizes a Train run.
@@ -54,6 +58,9 @@ type ModelReport struct {
 	FitSeconds float64
 	// CV is the zero value when cross-validation was off.
 	CV CV
+	// Selection is the learner selection's report; nil when the learner
+	// was given.
+	Selection *Selection
 }
 
 // String lays the report out as a table, one line per model.
@@ -68,6 +75,26 @@ func (r *Report) String() string {
 			m.CV.Folds, m.CV.MRETime, m.CV.RMSELogSpeedup, m.CV.Spearman, m.CV.Shapes)
 	}
 	tw.Flush()
+	for _, m := range r.Models {
+		if m.Selection == nil || len(m.Selection.Scores) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\nlearner selection for %s (top-1 pick on held-out shapes, %% of the best measured):\n", m.Name)
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "learner\tgeomean %\tworst %\tspearman\tshapes\tfit_s\tcost\t\t")
+		for _, s := range m.Selection.Scores {
+			mark := ""
+			if s.Name == m.Selection.Chosen {
+				mark = "chosen"
+			}
+			if s.Skipped {
+				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%d\tskipped (budget)\t\n", s.Name, s.Cost)
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%d\t%.1f\t%d\t%s\t\n", s.Name, s.PctGeomean, s.PctWorst, s.Spearman, s.Shapes, s.FitSeconds, s.Cost, mark)
+		}
+		tw.Flush()
+	}
 	return b.String()
 }
 
@@ -97,6 +124,7 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 		Format: features.BundleFormat, Kernel: d.Kernel, KernelVersion: d.KernelVersion,
 		AugurVersion: features.Version, TaskNames: d.TaskNames, Params: d.Params,
 		Constraints: d.Constraints, Features: d.Features, Reference: d.Reference,
+		Derived: d.Derived, DerivedExprs: d.DerivedExprs, TrainShapes: d.Shapes(),
 	}
 	rep := &Report{Kernel: d.Kernel, KernelVersion: d.KernelVersion, Rows: d.Len()}
 	tasks := map[features.TaskKey]bool{}
@@ -139,54 +167,77 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 
 // fitter is the learner Train uses with its resolved options.
 type fitter struct {
+	// auto selects the learner per model (Select); otherwise learner is
+	// used as given.
+	auto    bool
+	sel     SelectOptions
+	zeta    *float64 // the stand-in target of invalid rows, when used
 	learner Learner
 	kind    string
 	options map[string]float64
 }
 
-// newFitter checks opt's learner options and returns the fitter for them.
 func newFitter(opt Options) (fitter, error) {
 	var f fitter
-	switch opt.Model {
-	case "", "gbrt":
+	model := opt.Model
+	if model == "" && opt.GBRT != (GBRTOptions{}) {
+		model = "gbrt"
+	}
+	switch model {
+	case "", "auto":
+		f = fitter{auto: true, sel: opt.Select}
+		if f.sel.Seed == 0 {
+			f.sel.Seed = opt.Seed
+		}
+	case "gbrt":
 		o, err := opt.GBRT.withDefaults()
 		if err != nil {
 			return f, err
 		}
-		f = fitter{opt.GBRT, "gbrt", o.options()}
+		f = fitter{learner: opt.GBRT, kind: "gbrt", options: o.options()}
 	case "rf":
 		o, err := opt.Forest.withDefaults()
 		if err != nil {
 			return f, err
 		}
-		f = fitter{opt.Forest, "rf", o.options()}
+		f = fitter{learner: opt.Forest, kind: "rf", options: o.options()}
 	default:
-		return f, fmt.Errorf("train: Options.Model must be \"gbrt\", \"rf\" or empty, got %q", opt.Model)
+		return f, fmt.Errorf("train: Options.Model must be \"auto\", \"gbrt\", \"rf\" or empty, got %q", opt.Model)
 	}
 	zeta, err := opt.Load.zeta()
 	if err != nil {
 		return f, err
 	}
-	// The stand-in target of invalid rows shapes the model as much as the
-	// learner's settings do.
 	if opt.Load.Invalid == InvalidZeta {
-		f.options["zeta"] = zeta
+		f.zeta = &zeta
 	}
 	return f, nil
 }
 
-// model cross-validates (unless folds is 1) and fits one model on all of
-// d.
+// model selects (when auto), cross-validates and fits one model on d.
 func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelReport, error) {
+	learner, kind, options := f.learner, f.kind, f.options
+	var sel *Selection
+	if f.auto {
+		c, s, err := Select(d, f.sel)
+		if err != nil {
+			return features.Model{}, ModelReport{}, err
+		}
+		learner, kind, options, sel = c.Learner, c.Kind, maps.Clone(c.options), &s
+	}
+	if f.zeta != nil {
+		options = maps.Clone(options)
+		options["zeta"] = *f.zeta
+	}
 	var cv CV
 	if folds > 1 {
 		var err error
-		if cv, err = CrossValidate(d, folds, f.learner, seed); err != nil {
+		if cv, err = CrossValidate(d, folds, learner, seed); err != nil {
 			return features.Model{}, ModelReport{}, err
 		}
 	}
 	start := time.Now()
-	r, err := f.learner.Fit(d.X, len(d.Features), d.Y)
+	r, err := learner.Fit(d.X, len(d.Features), d.Y)
 	if err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
@@ -195,10 +246,53 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	if err := r.WriteLightGBM(&text, d.Features); err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
-	m := features.Model{Kind: f.kind, Target: "log_speedup", LightGBM: text.String(),
-		TrainRows: d.Len(), FitSeconds: fit, Options: maps.Clone(f.options), Candidates: Candidates(d, 0)}
+	m := features.Model{Kind: kind, Target: "log_speedup", LightGBM: text.String(),
+		TrainRows: d.Len(), FitSeconds: fit, Options: maps.Clone(options), Candidates: Candidates(d, 0),
+		Limits: d.limits()}
 	if folds > 1 {
 		m.Stats = cv.Stats()
 	}
-	return m, ModelReport{Rows: d.Len(), Trees: r.NumTrees(), FitSeconds: fit, CV: cv}, nil
+	if sel != nil {
+		if m.Stats == nil {
+			m.Stats = map[string]float64{}
+		}
+		m.Learner = sel.Chosen
+		for _, sc := range sel.Scores {
+			if sc.Name == sel.Chosen {
+				m.Stats["holdout_pct_geomean"] = sc.PctGeomean
+				m.Stats["holdout_pct_worst"] = sc.PctWorst
+				m.Stats["holdout_spearman"] = sc.Spearman
+				m.Stats["holdout_shapes"] = float64(sc.Shapes)
+			}
+		}
+	}
+	if m.Starts, err = starts(d, r, startsPerShape); err != nil {
+		return features.Model{}, ModelReport{}, err
+	}
+	return m, ModelReport{Rows: d.Len(), Trees: r.NumTrees(), FitSeconds: fit, CV: cv, Selection: sel}, nil
+}
+
+// FitBundle fits one model on all of d as Train would for a platform (the
+// learner selected when opt.Model is "auto" or empty, no cross-validation)
+// and returns it in a bundle, with name and platform recorded. eval uses
+// it to train on some shapes and choose for others exactly as a user's
+// bundle would.
+func FitBundle(d *Data, opt Options, name string, platform *features.Platform) (*features.Bundle, ModelReport, error) {
+	fit, err := newFitter(opt)
+	if err != nil {
+		return nil, ModelReport{}, err
+	}
+	m, mr, err := fit.model(d, 1, opt.Seed)
+	if err != nil {
+		return nil, ModelReport{}, fmt.Errorf("train: %w", err)
+	}
+	m.Name, m.Platform, mr.Name = name, platform, name
+	b := &features.Bundle{
+		Format: features.BundleFormat, Kernel: d.Kernel, KernelVersion: d.KernelVersion,
+		AugurVersion: features.Version, TaskNames: d.TaskNames, Params: d.Params,
+		Constraints: d.Constraints, Features: d.Features, Reference: d.Reference,
+		Derived: d.Derived, DerivedExprs: d.DerivedExprs, TrainShapes: d.Shapes(),
+		Models: []features.Model{m},
+	}
+	return b, mr, nil
 }

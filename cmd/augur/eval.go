@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/train"
 )
@@ -27,6 +29,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&opt.SampleFraction, "sample", 0.02, "share of the space the two-stage tuner measures first")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
 	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
+	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the holdout models: auto (selected per model, as 'augur train' does), gbrt or rf")
+	fs.StringVar(&opt.Test, "test", "", "with --holdout shapes: train on all of --data and choose for the fully recorded shapes of this dataset directory")
 	fs.IntVar(&opt.GBRT.Trees, "trees", 0, "trees of the holdout and learning-curve models (0: train's default)")
 	fs.IntVar(&opt.GBRT.MaxDepth, "depth", 0, "their depth (0: train's default)")
 	fs.Float64Var(&opt.GBRT.LearningRate, "lr", 0, "their learning rate (0: train's default)")
@@ -53,6 +57,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return fmt.Errorf("eval: --holdout must be \"shapes\", got %q", holdout)
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["trees"] || set["depth"] || set["lr"] || set["min-leaf"] {
+		if set["learner"] && opt.Learner != "gbrt" {
+			return fmt.Errorf("eval: --trees, --depth, --lr and --min-leaf need --learner gbrt")
+		}
+		opt.Learner = "gbrt"
+	}
+	if opt.Test != "" && !opt.Holdout {
+		return fmt.Errorf("eval: --test needs --holdout shapes")
+	}
+	opt.Derived = datasets.Deriver(opt.Kernel)
 	opt.Progress = stderr
 	rep, err := eval.Evaluate(data, opt)
 	if err != nil {

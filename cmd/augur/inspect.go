@@ -55,6 +55,9 @@ func printBundle(w io.Writer, b *features.Bundle) error {
 		}
 		trees := strings.Count(m.LightGBM, "\nTree=")
 		fmt.Fprintf(w, "\nmodel %s: %s, %d trees, %d training rows, fitted in %.2f s\n", m.Name, m.Kind, trees, m.TrainRows, m.FitSeconds)
+		if m.Learner != "" {
+			fmt.Fprintf(w, "learner: %s, chosen by its picks on held-out shapes\n", m.Learner)
+		}
 		if len(m.Options) > 0 {
 			fmt.Fprintf(w, "options: %s\n", keyValues(m.Options))
 		}

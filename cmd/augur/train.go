@@ -5,12 +5,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/train"
 )
 
+// multiFlag collects a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
 // trainSynopsis is the usage line of 'augur train'.
-const trainSynopsis = "--data DIR --kernel NAME --out FILE [--model gbrt|rf] [--folds K] [--seed S] " +
+const trainSynopsis = "--data DIR --kernel NAME --out FILE [--learner auto|gbrt|rf] [--derive 'name = expr'...] [--folds K] [--seed S] " +
 	"[--invalid ignore|zeta] [--zeta Z] [--trees N] [--depth D] [--leaves L] [--min-leaf M] [--lr R] " +
 	"[--subsample F] [--colsample F] [--l2 L] [--early-stop N]"
 
@@ -24,7 +33,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&data, "data", "", "dataset directory written by 'augur collect'")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel family whose data to train on")
 	fs.StringVar(&out, "out", "", "model bundle to write (refuses to overwrite unless --force)")
-	fs.StringVar(&opt.Model, "model", "gbrt", "learner: gbrt (gradient-boosted trees) or rf (random forest)")
+	fs.StringVar(&opt.Model, "learner", "auto", "learner: auto (the setting whose picks on held-out shapes are best, see README), gbrt (gradient-boosted trees) or rf (random forest)")
+	var derive multiFlag
+	fs.Var(&derive, "derive", "a derived feature 'name = expression' over the task features and parameters, for kernels augur has no definitions for (repeatable)")
+	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: fitting time the selection may spend (0: 2m)")
 	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of folds and learner")
 	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out; the default, see README) or zeta (train on them with target --zeta)")
@@ -58,17 +70,44 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("train: --invalid must be ignore or zeta, got %q", invalid)
 	}
 	g.Seed = opt.Seed
+	learnerFlags := []string{"trees", "depth", "leaves", "min-leaf", "lr", "subsample", "colsample", "l2", "early-stop"}
+	if opt.Model == "auto" {
+		// A learner setting without --learner means gradient-boosted trees.
+		for _, name := range learnerFlags {
+			if set[name] {
+				if set["learner"] {
+					return fmt.Errorf("train: --%s needs --learner gbrt or rf", name)
+				}
+				opt.Model = "gbrt"
+			}
+		}
+	}
 	switch opt.Model {
+	case "auto":
+		opt.Select.Budget = *selectBudget
 	case "gbrt":
 		opt.GBRT = g
 	case "rf":
 		for _, name := range []string{"leaves", "lr", "l2", "early-stop"} {
 			if set[name] {
-				return fmt.Errorf("train: --%s applies to --model gbrt only", name)
+				return fmt.Errorf("train: --%s applies to --learner gbrt only", name)
 			}
 		}
 		opt.Forest = train.ForestOptions{Trees: g.Trees, MaxDepth: g.MaxDepth, MinLeaf: g.MinLeaf,
 			Subsample: g.Subsample, ColSample: g.ColSample, Seed: g.Seed}
+	}
+	if k, err := datasets.Lookup(opt.Kernel); err == nil && k.Derived != nil {
+		if len(derive) > 0 {
+			return fmt.Errorf("train: kernel %s has its own derived features; --derive is for imported kernels", opt.Kernel)
+		}
+		opt.Load.Derived = k.Derived
+	} else if len(derive) > 0 {
+		if opt.Load.Derived, err = train.ExprDeriver(data, opt.Kernel, derive); err != nil {
+			return fmt.Errorf("train: --derive: %w", err)
+		}
+	}
+	if inside(out, filepath.Join(data, opt.Kernel)) {
+		return fmt.Errorf("train: --out %s lies inside the dataset directory %s; write the bundle elsewhere", out, filepath.Join(data, opt.Kernel))
 	}
 	if err := checkWritable(out, *force); err != nil {
 		return fmt.Errorf("train: %w", err)
@@ -83,4 +122,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintln(stdout, rep)
 	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return nil
+}
+
+// inside reports whether path lies in dir (both made absolute).
+func inside(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -26,7 +26,7 @@ func TestTrainInvalidFlags(t *testing.T) {
 		{"ignore", []string{"--invalid", "ignore"}, "gbrt", 0},
 		{"zeta", []string{"--invalid", "zeta"}, "gbrt", -2.302585092994046},
 		{"zeta value", []string{"--invalid", "zeta", "--zeta", "-4.6"}, "gbrt", -4.6},
-		{"forest zeta", []string{"--model", "rf", "--invalid", "zeta", "--zeta", "-0.01"}, "rf", -0.01},
+		{"forest zeta", []string{"--learner", "rf", "--invalid", "zeta", "--zeta", "-0.01"}, "rf", -0.01},
 	}
 	rows := map[string]int{}
 	for _, tt := range tests {
@@ -67,10 +67,10 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--invalid", "drop"}, "--invalid must be ignore or zeta"},
 		{[]string{"--zeta", "-1"}, "--zeta needs --invalid zeta"},
 		{[]string{"--invalid", "zeta", "--zeta", "0.5"}, "LoadOptions.Zeta"},
-		{[]string{"--model", "rf", "--lr", "0.3"}, "--lr applies to --model gbrt only"},
-		{[]string{"--model", "svm"}, "Options.Model"},
+		{[]string{"--learner", "rf", "--lr", "0.3"}, "--lr applies to --learner gbrt only"},
+		{[]string{"--learner", "svm"}, "Options.Model"},
 		{[]string{"--lr", "2"}, "GBRTOptions.LearningRate"},
-		{[]string{"--model", "rf", "--depth", "40"}, "ForestOptions.MaxDepth"},
+		{[]string{"--learner", "rf", "--depth", "40"}, "ForestOptions.MaxDepth"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -1,0 +1,283 @@
+package train
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// Candidate is one learner setting that Select tries.
+type Candidate struct {
+	// Name identifies the setting in reports, e.g. "gbrt-d8-t300-lr0.05".
+	Name string
+	// Kind is the learner: "gbrt" or "rf".
+	Kind    string
+	Learner Learner
+	// Cost is the trees times the depth of a tree at most: the nodes one
+	// prediction visits, which is what it costs the runtime.
+	Cost int
+	// options are the resolved settings, for the bundle.
+	options map[string]float64
+}
+
+// GBRTCandidate names a GBRT setting as a Candidate.
+func GBRTCandidate(o GBRTOptions) Candidate {
+	r, _ := o.withDefaults()
+	name := fmt.Sprintf("gbrt-d%d-t%d-lr%g-min%d", r.MaxDepth, r.Trees, r.LearningRate, r.MinLeaf)
+	if r.MaxLeaves > 0 {
+		name = fmt.Sprintf("gbrt-l%d-t%d-lr%g-min%d", r.MaxLeaves, r.Trees, r.LearningRate, r.MinLeaf)
+	}
+	return Candidate{Name: name, Kind: "gbrt", Learner: o, Cost: r.Trees * r.MaxDepth, options: r.options()}
+}
+
+// ForestCandidate names a random-forest setting as a Candidate.
+func ForestCandidate(o ForestOptions) Candidate {
+	r, _ := o.withDefaults()
+	return Candidate{Name: fmt.Sprintf("rf-d%d-t%d-min%d", r.MaxDepth, r.Trees, r.MinLeaf), Kind: "rf",
+		Learner: o, Cost: r.Trees * r.MaxDepth, options: r.options()}
+}
+
+// DefaultCandidates are the settings Select tries when given none: from
+// Bergstra et al.'s shallow boosted trees to deep ones and a forest. Their
+// cost stays within what a cold Choose can afford (see runtime).
+func DefaultCandidates(seed uint64) []Candidate {
+	return []Candidate{
+		GBRTCandidate(GBRTOptions{Trees: 100, MaxDepth: 4, Seed: seed}),
+		GBRTCandidate(GBRTOptions{Trees: 200, MaxDepth: 6, LearningRate: 0.1, MinLeaf: 5, Seed: seed}),
+		GBRTCandidate(GBRTOptions{Trees: 300, MaxDepth: 8, LearningRate: 0.05, MinLeaf: 5, Seed: seed}),
+		GBRTCandidate(GBRTOptions{Trees: 400, MaxDepth: 6, LearningRate: 0.05, MinLeaf: 3, Subsample: 0.8, ColSample: 0.8, Seed: seed}),
+		ForestCandidate(ForestOptions{Trees: 100, MaxDepth: 14, MinLeaf: 2, Seed: seed}),
+	}
+}
+
+// SelectOptions configures Select. The zero value tries DefaultCandidates
+// over at most 6 shape folds within 120 s of fitting.
+type SelectOptions struct {
+	// Candidates are the settings to try; nil means DefaultCandidates.
+	Candidates []Candidate
+	// Folds is the number of groups of shapes held out in turn; 0 means
+	// one fold a shape, at most 6.
+	Folds int
+	// Budget bounds the fitting time of the whole selection; candidates
+	// not scored in time are skipped (in the order given, so put the
+	// cheap ones first). 0 means 120 s.
+	Budget time.Duration
+	// Workers fit folds in parallel; 0 means 2.
+	Workers int
+	Seed    uint64
+}
+
+// PickScore is what one candidate achieved on held-out shapes.
+type PickScore struct {
+	Name string `json:"name"`
+	// PctGeomean is the geometric mean over held-out shapes of the top-1
+	// pick's speed as % of the shape's best measured configuration; the
+	// pick is the model's favourite among the shape's measured
+	// configurations. PctWorst is the worst shape's.
+	PctGeomean float64 `json:"pct_geomean"`
+	PctWorst   float64 `json:"pct_worst"`
+	// Spearman is the mean per-shape rank correlation.
+	Spearman   float64 `json:"spearman"`
+	Shapes     int     `json:"shapes"`
+	FitSeconds float64 `json:"fit_seconds"`
+	Cost       int     `json:"cost"`
+	// Skipped is set when the budget ran out before the candidate.
+	Skipped bool `json:"skipped,omitempty"`
+}
+
+// Selection is Select's report.
+type Selection struct {
+	Chosen string  `json:"chosen"`
+	Scores []PickScore `json:"scores"`
+}
+
+// Select chooses the learner setting whose models pick best on shapes
+// they were not trained on: the shapes of d are split into folds, each
+// candidate is fitted on all folds but one and scored by the top-1 pick of
+// each held-out shape (PickScore). The winner has the highest geometric mean;
+// a candidate within 0.25 points of it that costs less wins instead, so
+// that Choose stays fast when depth buys nothing.
+func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
+	cands := opt.Candidates
+	if cands == nil {
+		cands = DefaultCandidates(opt.Seed)
+	}
+	if len(cands) == 0 {
+		return Candidate{}, Selection{}, fmt.Errorf("train: SelectOptions.Candidates is empty")
+	}
+	budget := opt.Budget
+	if budget == 0 {
+		budget = 120 * time.Second
+	}
+	workers := opt.Workers
+	if workers == 0 {
+		workers = 2
+	}
+	folds := shapeFolds(d, opt.Folds)
+	if len(folds) < 2 {
+		// One shape: nothing to hold out. The first candidate it is.
+		return cands[0], Selection{Chosen: cands[0].Name}, nil
+	}
+	start := time.Now()
+	var sel Selection
+	for i, c := range cands {
+		if i > 0 && time.Since(start) > budget {
+			sel.Scores = append(sel.Scores, PickScore{Name: c.Name, Cost: c.Cost, Skipped: true})
+			continue
+		}
+		s, err := scoreCandidate(d, folds, c, workers)
+		if err != nil {
+			return Candidate{}, Selection{}, fmt.Errorf("train: candidate %s: %w", c.Name, err)
+		}
+		sel.Scores = append(sel.Scores, s)
+	}
+	best := -1
+	for i, s := range sel.Scores {
+		if !s.Skipped && (best < 0 || s.PctGeomean > sel.Scores[best].PctGeomean) {
+			best = i
+		}
+	}
+	chosen := best
+	for i, s := range sel.Scores {
+		if !s.Skipped && s.PctGeomean >= sel.Scores[best].PctGeomean-0.25 && s.Cost < sel.Scores[chosen].Cost {
+			chosen = i
+		}
+	}
+	sel.Chosen = cands[chosen].Name
+	return cands[chosen], sel, nil
+}
+
+// shapeFolds groups the measured rows of d by shape (a task on a
+// platform) and deals the shapes into at most n folds (0: 6).
+func shapeFolds(d *Data, n int) [][]int {
+	if n == 0 {
+		n = 6
+	}
+	groups := d.measuredByShape()
+	if len(groups) < n {
+		n = len(groups)
+	}
+	folds := make([][]int, n)
+	// Shapes in order of size, dealt round-robin, so that every fold
+	// holds small and large shapes alike.
+	slices.SortStableFunc(groups, func(a, b []int) int {
+		return cmp.Compare(shapeSize(d.Samples[a[0]].Task), shapeSize(d.Samples[b[0]].Task))
+	})
+	for i, g := range groups {
+		folds[i%n] = append(folds[i%n], g...)
+	}
+	return folds
+}
+
+func shapeSize(t features.Task) float64 {
+	p := 1.0
+	for _, v := range t {
+		p *= float64(max(v, 1))
+	}
+	return p
+}
+
+// scoreCandidate fits c once per fold and scores its picks on the
+// fold's shapes.
+func scoreCandidate(d *Data, folds [][]int, c Candidate, workers int) (PickScore, error) {
+	inFold := make([]int, d.Len())
+	for i := range inFold {
+		inFold[i] = -1
+	}
+	for k, rows := range folds {
+		for _, i := range rows {
+			inFold[i] = k
+		}
+	}
+	pred := make([]float64, d.Len())
+	errs := make([]error, len(folds))
+	secs := make([]float64, len(folds))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, workers)
+	for k := range folds {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			var rows []int
+			for i := range inFold {
+				// Unmeasured rows (zeta targets) train but are never scored.
+				if inFold[i] != k {
+					rows = append(rows, i)
+				}
+			}
+			tr := d.Subset(rows)
+			t0 := time.Now()
+			r, err := c.Learner.Fit(tr.X, len(tr.Features), tr.Y)
+			secs[k] = time.Since(t0).Seconds()
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			for _, i := range folds[k] {
+				pred[i] = r.Predict(d.Row(i))
+			}
+		}()
+	}
+	wg.Wait()
+	s := PickScore{Name: c.Name, Cost: c.Cost}
+	for k := range folds {
+		if errs[k] != nil {
+			return s, errs[k]
+		}
+		s.FitSeconds += secs[k]
+	}
+	var logs []float64
+	s.PctWorst = 100
+	rho, nRho := 0.0, 0
+	for _, rows := range d.measuredByShape() {
+		pct := pickPct(d, rows, pred)
+		logs = append(logs, math.Log(pct))
+		s.PctWorst = min(s.PctWorst, pct)
+		if len(rows) >= 3 {
+			a, b := make([]float64, len(rows)), make([]float64, len(rows))
+			for j, i := range rows {
+				a[j], b[j] = pred[i], -math.Log(d.Samples[i].TimeNs)
+			}
+			if r, ok := spearman(a, b); ok {
+				rho += r
+				nRho++
+			}
+		}
+	}
+	s.Shapes = len(logs)
+	s.PctGeomean = 100
+	if len(logs) > 0 {
+		s.PctGeomean = math.Exp(mean(logs))
+	}
+	if nRho > 0 {
+		s.Spearman = rho / float64(nRho)
+	}
+	return s, nil
+}
+
+// pickPct is the speed of the row with the highest prediction among rows
+// (one shape's measured rows) as % of the fastest row.
+func pickPct(d *Data, rows []int, pred []float64) float64 {
+	best, pick := math.Inf(1), rows[0]
+	for _, i := range rows {
+		best = min(best, d.Samples[i].TimeNs)
+		if pred[i] > pred[pick] {
+			pick = i
+		}
+	}
+	return 100 * best / d.Samples[pick].TimeNs
+}
+
+func mean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}

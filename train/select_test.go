@@ -1,0 +1,69 @@
+package train
+
+import (
+	"github.com/augur-tuning/augur/features"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSelect(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 600)
+	d, err := Load(dir, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shallow := GBRTCandidate(GBRTOptions{Trees: 5, MaxDepth: 1, Seed: 1})
+	deep := GBRTCandidate(GBRTOptions{Trees: 60, MaxDepth: 4, Seed: 1})
+	forest := ForestCandidate(ForestOptions{Trees: 20, Seed: 1})
+	tests := []struct {
+		name  string
+		cands []Candidate
+		want  string // the chosen candidate's name
+	}{
+		// Stumps cannot fit the synthetic optimum; deeper trees can.
+		{"depth pays", []Candidate{shallow, deep}, deep.Name},
+		// The same setting twice: the first (as cheap) is kept.
+		{"tie keeps first", []Candidate{deep, deep}, deep.Name},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, sel, err := Select(d, SelectOptions{Candidates: tt.cands, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Name != tt.want || sel.Chosen != tt.want {
+				t.Errorf("chose %s (report %s), want %s; scores %+v", c.Name, sel.Chosen, tt.want, sel.Scores)
+			}
+			for _, s := range sel.Scores {
+				if !(s.PctGeomean > 0 && s.PctGeomean <= 100) || s.PctWorst > s.PctGeomean || s.Shapes != len(d.Shapes()) {
+					t.Errorf("score %+v: want 0 < worst <= geomean <= 100 over %d shapes", s, len(d.Shapes()))
+				}
+			}
+		})
+	}
+	// A budget already spent scores the first candidate only.
+	_, sel, err := Select(d, SelectOptions{Candidates: []Candidate{shallow, deep, forest}, Budget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.Scores[0].Skipped || !sel.Scores[1].Skipped || !sel.Scores[2].Skipped || sel.Chosen != shallow.Name {
+		t.Errorf("with no budget: %+v, want only the first scored and chosen", sel)
+	}
+	if _, _, err := Select(d, SelectOptions{Candidates: []Candidate{}}); err == nil || !strings.Contains(err.Error(), "Candidates") {
+		t.Errorf("empty candidates: err = %v", err)
+	}
+}
+
+func TestShapeGrid(t *testing.T) {
+	g := shapeGrid([]features.Task{{1024, 1024, 5, 5}, {4096, 1024, 3, 3}, {2048, 768, 5, 5}, {1500, 3000, 5, 5}, {800, 600, 5, 5}, {640, 480, 7, 7}})
+	// width and height have 6 and 5 distinct values (more than 4): 6 log-spaced
+	// points each; the filters keep their 3 values.
+	if len(g) != 6*6*3*3 {
+		t.Fatalf("grid of %d shapes, want %d", len(g), 6*6*3*3)
+	}
+	if g[0][0] != 640 || g[len(g)-1][0] != 4096 || g[0][1] != 480 || g[len(g)-1][1] != 3000 {
+		t.Errorf("grid spans %v to %v, want the shapes' least and largest sizes", g[0], g[len(g)-1])
+	}
+}

@@ -1,0 +1,188 @@
+package train
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// startsPerShape is how many configurations the starts table keeps for
+// each grid shape.
+const startsPerShape = 8
+
+// maxScored bounds the configurations scored for each grid shape: spaces
+// larger than this are sampled.
+const maxScored = 20000
+
+// limitFeatures are the derived features that measure a configuration's
+// use of a device resource; Model.Limits records their largest value
+// among the rows that ran.
+var limitFeatures = []string{"wg_items", "local_mem"}
+
+// limits returns, for each resource feature among d's derived features,
+// its largest value over d's measured rows.
+func (d *Data) limits() map[string]float64 {
+	out := map[string]float64{}
+	for _, name := range limitFeatures {
+		col := slices.Index(d.Features, "derived."+name)
+		if col < 0 {
+			continue
+		}
+		m := math.Inf(-1)
+		for i, s := range d.Samples {
+			if s.Measured() {
+				m = max(m, d.Row(i)[col])
+			}
+		}
+		if !math.IsInf(m, -1) {
+			out[name] = m
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// starts computes the climb starting points of a model fitted on d: for
+// each shape of a grid over d's shapes, the startsPerShape configurations
+// r predicts fastest among the whole space (sampled when it is large),
+// within d's limits. It returns nil for data of several platforms.
+func starts(d *Data, r Regressor, perShape int) (*features.Starts, error) {
+	if len(d.Platforms) != 1 {
+		return nil, nil
+	}
+	space, err := features.NewSpace(d.Params, d.Constraints)
+	if err != nil {
+		return nil, fmt.Errorf("train: starts: %w", err)
+	}
+	pool := space.All()
+	if len(pool) > maxScored {
+		rng := rand.New(rand.NewPCG(uint64(len(pool)), 0x57a7))
+		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+		pool = append(pool[:maxScored:maxScored], Candidates(d, 0)...)
+	}
+	enc := features.Encoder{TaskNames: d.TaskNames, Derived: d.derive}
+	for _, p := range d.Params {
+		enc.ParamNames = append(enc.ParamNames, p.Name)
+	}
+	if enc.Len() != len(d.Features) {
+		return nil, fmt.Errorf("train: starts: encoder has %d features, data %d", enc.Len(), len(d.Features))
+	}
+	pv := d.Platforms[0].Vector()
+	lim := d.limits()
+	limCols := map[int]float64{}
+	for name, v := range lim {
+		limCols[slices.Index(d.Features, "derived."+name)] = v
+	}
+	grid := shapeGrid(d.Shapes())
+	st := &features.Starts{Shapes: grid, Configs: make([][]int, len(grid))}
+	top := make([][]features.Config, len(grid))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for gi, t := range grid {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			x := make([]float64, enc.Len())
+			type scored struct {
+				c features.Config
+				v float64
+			}
+			var best []scored
+			for _, c := range pool {
+				enc.Encode(x, t, c, pv)
+				ok := true
+				for col, v := range limCols {
+					if x[col] > v {
+						ok = false
+					}
+				}
+				if !ok {
+					continue
+				}
+				best = append(best, scored{c, r.Predict(x)})
+			}
+			slices.SortStableFunc(best, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
+			for _, s := range best[:min(perShape, len(best))] {
+				top[gi] = append(top[gi], s.c)
+			}
+		}()
+	}
+	wg.Wait()
+	index := map[string]int{}
+	for gi := range grid {
+		for _, c := range top[gi] {
+			key := fmt.Sprint(c)
+			i, ok := index[key]
+			if !ok {
+				i = len(st.Pool)
+				index[key] = i
+				st.Pool = append(st.Pool, c)
+			}
+			st.Configs[gi] = append(st.Configs[gi], i)
+		}
+	}
+	return st, nil
+}
+
+// shapeGrid spans the shapes' range: each task feature with at most 4
+// distinct values keeps them (a filter size), any other gets 6 values
+// spaced evenly on a log scale from its least to its largest value. A grid
+// of more than 400 shapes falls back to the shapes themselves.
+func shapeGrid(shapes []features.Task) []features.Task {
+	if len(shapes) == 0 {
+		return nil
+	}
+	n := len(shapes[0])
+	axes := make([][]int, n)
+	size := 1
+	for f := 0; f < n; f++ {
+		var vals []int
+		for _, t := range shapes {
+			vals = append(vals, t[f])
+		}
+		slices.Sort(vals)
+		vals = slices.Compact(vals)
+		if len(vals) > 4 && vals[0] > 0 {
+			lo, hi := math.Log(float64(vals[0])), math.Log(float64(vals[len(vals)-1]))
+			var g []int
+			for i := 0; i < 6; i++ {
+				g = append(g, int(math.Round(math.Exp(lo+(hi-lo)*float64(i)/5))))
+			}
+			vals = slices.Compact(g)
+		}
+		axes[f] = vals
+		size *= len(vals)
+	}
+	if size > 400 {
+		return shapes
+	}
+	out := make([]features.Task, 0, size)
+	idx := make([]int, n)
+	for {
+		t := make(features.Task, n)
+		for f := range t {
+			t[f] = axes[f][idx[f]]
+		}
+		out = append(out, t)
+		f := n - 1
+		for f >= 0 {
+			idx[f]++
+			if idx[f] < len(axes[f]) {
+				break
+			}
+			idx[f] = 0
+			f--
+		}
+		if f < 0 {
+			return out
+		}
+	}
+}
