@@ -29,12 +29,12 @@ type Model struct {
 	// Kind is the learner that produced it ("gbrt", "rf").
 	Kind string
 
-	ens      *leaves.Ensemble
-	flat     *flatModel // nil when the model has splits flat does not handle
-	whole    specialized
+	ens   *leaves.Ensemble
+	flat  *flatModel // nil when the model has splits flat does not handle
+	whole specialized
 	// limits are Model.Limits as (position among the derived features,
 	// largest value) pairs.
-	limits []limit
+	limits   []limit
 	enc      features.Encoder
 	platform []float64
 	trees    int

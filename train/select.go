@@ -92,7 +92,7 @@ type PickScore struct {
 
 // Selection is Select's report.
 type Selection struct {
-	Chosen string  `json:"chosen"`
+	Chosen string      `json:"chosen"`
 	Scores []PickScore `json:"scores"`
 }
 
