@@ -12,7 +12,14 @@
 // reference (JSON), and source. Any Arrow implementation (pyarrow, polars,
 // DuckDB) reads these files.
 //
-// A Writer writes to path+".partial" and renames the file into place on
-// Close, so that a crashed run never leaves a file that looks complete;
-// ReadDir reads only *.arrow files and so skips partial ones.
+// A Writer appends rows to path+".partial", an Arrow IPC stream that needs
+// no footer, flushing them as often as WriterOptions.FlushRows says; Close
+// rewrites it as a file with large batches and moves it to path. A killed
+// process thus never leaves a file that looks complete, and Recover turns
+// what it left into one, losing at most the rows not yet flushed. ReadDir
+// reads only *.arrow files and so skips partial ones.
+//
+// Readers trust nothing in a file: bytes that do not decode, and rows no
+// measurement can produce (ErrInvalidRow), are reported as ErrCorrupt with
+// the file's name, never as a panic or an absurd value.
 package record

@@ -25,13 +25,53 @@ type File struct {
 }
 
 // ReadFile reads a dataset file. Null log_speedup values come back as NaN.
+// A file that does not decode, or holds a row that fails the checks of
+// ErrInvalidRow, is reported as ErrCorrupt with its name: never a panic,
+// never an absurd value.
 func ReadFile(path string) (Meta, []Row, error) {
 	return readFile(path, nil)
 }
 
 // ReadDir reads every *.arrow file under dir, recursively, sorted by path.
-// Files still being written (*.arrow.partial) are skipped.
+// Files still being written (*.arrow.partial) are skipped. It stops at the
+// first file it cannot read.
 func ReadDir(dir string) ([]File, error) {
+	paths, err := arrowFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]File, 0, len(paths))
+	for _, p := range paths {
+		meta, rows, err := ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: p, Meta: meta, Rows: rows})
+	}
+	return files, nil
+}
+
+// ReadDirSkip is ReadDir for callers that can do without a damaged file:
+// it reads every *.arrow file under dir it can, and returns one error for
+// each file it could not read, naming the file. err is for dir itself.
+func ReadDirSkip(dir string) (files []File, bad []error, err error) {
+	paths, err := arrowFiles(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range paths {
+		meta, rows, err := ReadFile(p)
+		if err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		files = append(files, File{Path: p, Meta: meta, Rows: rows})
+	}
+	return files, bad, nil
+}
+
+// arrowFiles lists the *.arrow files under dir, sorted.
+func arrowFiles(dir string) ([]string, error) {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -46,19 +86,48 @@ func ReadDir(dir string) ([]File, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	sort.Strings(paths)
-	files := make([]File, 0, len(paths))
-	for _, p := range paths {
-		meta, rows, err := ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, File{Path: p, Meta: meta, Rows: rows})
+	return paths, nil
+}
+
+// Allocation bounds of the reader. A corrupted length in a file would
+// otherwise have the Arrow reader allocate whatever it says, up to an
+// out-of-memory crash that no recover catches. No buffer of a real file
+// decompresses to more than maxInflate times the file's size.
+const (
+	minAllocLimit = 16 << 20
+	maxInflate    = 1024
+	maxAllocLimit = 4 << 30
+)
+
+// cappedAllocator refuses, by panicking (the reader recovers), any single
+// allocation above limit bytes.
+type cappedAllocator struct {
+	memory.Allocator
+	limit int
+}
+
+func (a cappedAllocator) Allocate(n int) []byte {
+	if n < 0 || n > a.limit {
+		panic(fmt.Sprintf("buffer of %d bytes, more than the file could hold", n))
 	}
-	return files, nil
+	return a.Allocator.Allocate(n)
+}
+
+func (a cappedAllocator) Reallocate(n int, b []byte) []byte {
+	if n < 0 || n > a.limit {
+		panic(fmt.Sprintf("buffer of %d bytes, more than the file could hold", n))
+	}
+	return a.Allocator.Reallocate(n, b)
+}
+
+// capAllocator bounds mem's allocations for a file of size bytes.
+func capAllocator(mem memory.Allocator, size int64) memory.Allocator {
+	limit := min(max(minAllocLimit, maxInflate*size), maxAllocLimit)
+	return cappedAllocator{Allocator: mem, limit: int(limit)}
 }
 
 // readFile is ReadFile with an Arrow allocator (nil means the Go allocator).
-func readFile(path string, mem memory.Allocator) (Meta, []Row, error) {
+func readFile(path string, mem memory.Allocator) (meta Meta, rows []Row, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
@@ -67,33 +136,75 @@ func readFile(path string, mem memory.Allocator) (Meta, []Row, error) {
 		return Meta{}, nil, fmt.Errorf("record: %w", err)
 	}
 	defer f.Close()
-	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
+	st, err := f.Stat()
 	if err != nil {
-		return Meta{}, nil, fmt.Errorf("record: %s: %w", path, err)
+		return Meta{}, nil, fmt.Errorf("record: %w", err)
+	}
+	// The Arrow reader trusts the offsets and lengths in the file and
+	// panics on bad ones.
+	defer func() {
+		if p := recover(); p != nil {
+			meta, rows, err = Meta{}, nil, fmt.Errorf("record: %s: %w: %v", path, ErrCorrupt, p)
+		}
+	}()
+	if err := checkFooterFile(f, st.Size()); err != nil {
+		return Meta{}, nil, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
+	}
+	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(capAllocator(mem, st.Size())))
+	if err != nil {
+		return Meta{}, nil, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
 	}
 	defer fr.Close()
-	sc := fr.Schema()
-	meta, err := decodeMeta(sc.Metadata())
+	d, err := newDecoder(fr.Schema())
 	if err != nil {
 		return Meta{}, nil, fmt.Errorf("record: %s: %w", path, err)
 	}
-	cols, err := columnsOf(sc, meta)
-	if err != nil {
-		return Meta{}, nil, fmt.Errorf("record: %s: %w", path, err)
-	}
-	var rows []Row
 	for i := 0; i < fr.NumRecords(); i++ {
 		rec, err := fr.RecordAt(i)
 		if err != nil {
-			return Meta{}, nil, fmt.Errorf("record: %s: batch %d: %w", path, i, err)
+			return Meta{}, nil, fmt.Errorf("record: %s: batch %d: %w: %w", path, i, ErrCorrupt, err)
 		}
-		rows, err = appendRows(rows, rec, cols, len(meta.TaskNames), len(meta.Params))
+		rows, err = d.appendRows(rows, rec)
 		rec.Release()
 		if err != nil {
 			return Meta{}, nil, fmt.Errorf("record: %s: batch %d: %w", path, i, err)
 		}
 	}
-	return meta, rows, nil
+	return d.meta, rows, nil
+}
+
+// decoder turns record batches of one schema into rows.
+type decoder struct {
+	meta Meta
+	cols []int
+}
+
+// newDecoder reads the metadata of sc and finds its columns.
+func newDecoder(sc *arrow.Schema) (*decoder, error) {
+	meta, err := decodeMeta(sc.Metadata())
+	if err != nil {
+		return nil, err
+	}
+	cols, err := columnsOf(sc, meta)
+	if err != nil {
+		return nil, err
+	}
+	return &decoder{meta: meta, cols: cols}, nil
+}
+
+// appendRows converts rec to rows and checks them.
+func (d *decoder) appendRows(rows []Row, rec arrow.Record) ([]Row, error) {
+	n := len(rows)
+	rows, err := appendRows(rows, rec, d.cols, len(d.meta.TaskNames), len(d.meta.Params))
+	if err != nil {
+		return nil, err
+	}
+	for i := n; i < len(rows); i++ {
+		if err := checkRow(rows[i], d.meta.Params); err != nil {
+			return nil, fmt.Errorf("%w: row %d: %w", ErrCorrupt, i-n, err)
+		}
+	}
+	return rows, nil
 }
 
 // columnsOf finds each column by name, so that a file rewritten by another
@@ -124,6 +235,28 @@ func columnsOf(sc *arrow.Schema, meta Meta) ([]int, error) {
 // configurations of a batch share one backing array, to allocate once.
 func appendRows(rows []Row, rec arrow.Record, cols []int, nTask, nParam int) ([]Row, error) {
 	n := int(rec.NumRows())
+	if n < 0 {
+		return nil, fmt.Errorf("%w: batch of %d rows", ErrCorrupt, n)
+	}
+	for k, c := range cols {
+		col := rec.Column(c)
+		if col.Len() != n {
+			return nil, fmt.Errorf("%w: column %s has %d values, the batch %d rows", ErrCorrupt, rec.ColumnName(c), col.Len(), n)
+		}
+		// Only log_speedup may be null.
+		if k != nTask+nParam+offLogSpeedup && col.NullN() != 0 {
+			return nil, fmt.Errorf("%w: column %s has %d nulls", ErrCorrupt, rec.ColumnName(c), col.NullN())
+		}
+		// Slicing the values panics, before anything is allocated for
+		// them, when a corrupted length claims more rows than the
+		// buffer holds.
+		switch a := col.(type) {
+		case *array.Int64:
+			_ = a.Int64Values()
+		case *array.Float64:
+			_ = a.Float64Values()
+		}
+	}
 	ints := make([]int, n*(nTask+nParam))
 	for k := 0; k < nTask+nParam; k++ {
 		c, ok := rec.Column(cols[k]).(*array.Int64)

@@ -1,0 +1,136 @@
+package record
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// maxAbsLogSpeedup bounds |log_speedup|: e^50 is a speedup of 5e21, which
+// no configuration of one kernel has over another; anything beyond is a
+// corrupted value.
+const maxAbsLogSpeedup = 50
+
+// builder accumulates rows into one record batch of the file schema.
+type builder struct {
+	rb     *array.RecordBuilder
+	tasks  []*array.Int64Builder
+	params []*array.Int64Builder
+	status *array.StringBuilder
+	timeNs, timeMinNs, timeCV,
+	refTimeNs, logSpeedup, compileMs *array.Float64Builder
+	repeats *array.Int64Builder
+	errs    *array.StringBuilder
+}
+
+// newBuilder lays the builders out in schema order (see schema).
+func newBuilder(mem memory.Allocator, sc *arrow.Schema, meta Meta) *builder {
+	b := &builder{rb: array.NewRecordBuilder(mem, sc)}
+	i := 0
+	next := func() array.Builder { i++; return b.rb.Field(i - 1) }
+	for range meta.TaskNames {
+		b.tasks = append(b.tasks, next().(*array.Int64Builder))
+	}
+	for range meta.Params {
+		b.params = append(b.params, next().(*array.Int64Builder))
+	}
+	b.status = next().(*array.StringBuilder)
+	b.timeNs = next().(*array.Float64Builder)
+	b.timeMinNs = next().(*array.Float64Builder)
+	b.timeCV = next().(*array.Float64Builder)
+	b.repeats = next().(*array.Int64Builder)
+	b.refTimeNs = next().(*array.Float64Builder)
+	b.logSpeedup = next().(*array.Float64Builder)
+	b.compileMs = next().(*array.Float64Builder)
+	b.errs = next().(*array.StringBuilder)
+	return b
+}
+
+// append adds r, whose lengths the caller has checked.
+func (b *builder) append(r Row) {
+	for i, v := range r.Task {
+		b.tasks[i].Append(int64(v))
+	}
+	for i, v := range r.Config {
+		b.params[i].Append(int64(v))
+	}
+	b.status.Append(string(r.Status))
+	b.timeNs.Append(r.TimeNs)
+	b.timeMinNs.Append(r.TimeMinNs)
+	b.timeCV.Append(r.TimeCV)
+	b.repeats.Append(int64(r.Repeats))
+	b.refTimeNs.Append(r.RefTimeNs)
+	if r.Status == StatusOK && !math.IsNaN(r.LogSpeedup) {
+		b.logSpeedup.Append(r.LogSpeedup)
+	} else {
+		b.logSpeedup.AppendNull()
+	}
+	b.compileMs.Append(r.CompileMs)
+	b.errs.Append(r.Error)
+}
+
+// record returns the rows appended so far as a batch and empties the
+// builders; the caller releases it.
+func (b *builder) record() arrow.Record { return b.rb.NewRecord() }
+
+func (b *builder) release() { b.rb.Release() }
+
+// knownStatuses lists every Status a row may have.
+var knownStatuses = [...]Status{StatusOK, StatusCompileError, StatusLaunchError,
+	StatusResourceLimit, StatusVerifyError, StatusTimeout, StatusPruned}
+
+// checkRow returns an ErrInvalidRow error for a row no measurement can
+// produce. The reader applies it to every row, so that a few flipped bytes
+// in a file are reported rather than trained on as an absurd speedup.
+func checkRow(r Row, params []features.Param) error {
+	if !slices.Contains(knownStatuses[:], r.Status) {
+		return fmt.Errorf("%w: unknown status %q", ErrInvalidRow, r.Status)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{colTimeNs, r.TimeNs}, {colTimeMinNs, r.TimeMinNs}, {colTimeCV, r.TimeCV},
+		{colRefTimeNs, r.RefTimeNs}, {colCompileMs, r.CompileMs},
+	} {
+		if !(f.v >= 0) || math.IsInf(f.v, 1) {
+			return fmt.Errorf("%w: %s is %g, want a number >= 0", ErrInvalidRow, f.name, f.v)
+		}
+	}
+	if r.Repeats < 0 {
+		return fmt.Errorf("%w: repeats is %d, want >= 0", ErrInvalidRow, r.Repeats)
+	}
+	for i, v := range r.Config {
+		if i < len(params) && !slices.Contains(params[i].Values, v) {
+			return fmt.Errorf("%w: %s is %d, not one of its values %v", ErrInvalidRow, params[i].Name, v, params[i].Values)
+		}
+	}
+	if r.Status != StatusOK {
+		return nil
+	}
+	if !(r.TimeNs > 0) {
+		return fmt.Errorf("%w: ok row with time_ns %g, want > 0", ErrInvalidRow, r.TimeNs)
+	}
+	if r.TimeMinNs > r.TimeNs {
+		return fmt.Errorf("%w: time_min_ns %g exceeds time_ns %g", ErrInvalidRow, r.TimeMinNs, r.TimeNs)
+	}
+	ls := r.LogSpeedup
+	if math.IsNaN(ls) {
+		return nil
+	}
+	if !(math.Abs(ls) <= maxAbsLogSpeedup) {
+		return fmt.Errorf("%w: log_speedup %g is not in [-%d, %d]", ErrInvalidRow, ls, maxAbsLogSpeedup, maxAbsLogSpeedup)
+	}
+	if r.RefTimeNs > 0 {
+		if want := math.Log(r.RefTimeNs / r.TimeNs); math.Abs(ls-want) > 1e-6*max(1, math.Abs(want)) {
+			return fmt.Errorf("%w: log_speedup %g, but ln(ref_time_ns/time_ns) is %g", ErrInvalidRow, ls, want)
+		}
+	}
+	return nil
+}

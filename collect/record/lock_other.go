@@ -1,0 +1,10 @@
+//go:build !unix
+
+package record
+
+import "os"
+
+// lockFile does nothing where there is no flock: Recover then cannot tell a
+// live writer's partial file from a dead one's, so only one process may
+// write to a directory at a time.
+func lockFile(f *os.File) error { return nil }

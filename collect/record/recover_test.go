@@ -1,0 +1,385 @@
+package record
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// killedWriter writes rows with FlushRows 1 and then drops the writer the
+// way a killed process does: the partial file is closed (which releases
+// its lock) and nothing else happens. cut bytes are then chopped off the
+// end, as a write torn by the kill would leave them.
+func killedWriter(t *testing.T, path string, rows []Row, cut int64) {
+	t.Helper()
+	w, err := Create(path, testMeta(), WriterOptions{FlushRows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.file.Close()
+	w.b.release()
+	if cut > 0 {
+		st, err := os.Stat(path + partialSuffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path+partialSuffix, st.Size()-cut); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestRecover(t *testing.T) {
+	rows := testRows()
+	tests := []struct {
+		name     string
+		setup    func(t *testing.T, path string)
+		wantRows int // -1: no file at all
+		wantPath string
+	}{
+		{"every row flushed", func(t *testing.T, p string) { killedWriter(t, p, rows, 0) }, len(rows), "run.arrow"},
+		{"last row torn", func(t *testing.T, p string) { killedWriter(t, p, rows, 20) }, len(rows) - 1, "run.arrow"},
+		{"no row", func(t *testing.T, p string) { killedWriter(t, p, nil, 0) }, -1, ""},
+		{"empty file of an older writer", func(t *testing.T, p string) {
+			os.WriteFile(p+partialSuffix, nil, 0o644)
+		}, -1, ""},
+		{"file format of an older writer", func(t *testing.T, p string) {
+			killedWriter(t, p, rows[:2], 0)
+			b, _ := os.ReadFile(p + partialSuffix)
+			os.WriteFile(p+partialSuffix, append(append([]byte{}, arrowMagic...), b...), 0o644)
+		}, 2, "run.arrow"},
+		{"garbage", func(t *testing.T, p string) {
+			os.WriteFile(p+partialSuffix, []byte("\xff\xff\xff\xff\x10\x00\x00\x00garbage garbage!"), 0o644)
+		}, -1, ""},
+		{"path taken", func(t *testing.T, p string) {
+			writeFile(t, memory.DefaultAllocator, p+".other", testMeta(), 0, rows[:1])
+			killedWriter(t, p, rows[:3], 0)
+			os.Rename(p+".other", p)
+		}, 3, "run.recovered.arrow"},
+		{"died while compacting", func(t *testing.T, p string) {
+			killedWriter(t, p, rows, 0)
+			os.WriteFile(p+compactSuffix, []byte("half a file"), 0o644)
+		}, len(rows), "run.arrow"},
+		{"died after compacting", func(t *testing.T, p string) {
+			writeFile(t, memory.DefaultAllocator, p, testMeta(), 0, rows[:2])
+			os.Rename(p, p+compactSuffix)
+		}, 2, "run.arrow"},
+		{"died after publishing", func(t *testing.T, p string) {
+			writeFile(t, memory.DefaultAllocator, p, testMeta(), 0, rows[:2])
+			os.Link(p, p+compactSuffix)
+		}, -2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "run.arrow")
+			tt.setup(t, path)
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			got, err := recoverDir(dir, WriterOptions{BatchRows: 2}, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem.AssertSize(t, 0)
+			left, _ := filepath.Glob(filepath.Join(dir, "*.*[lt]"))
+			if len(left) != 0 {
+				t.Errorf("left behind: %v", left)
+			}
+			switch {
+			case tt.wantRows == -2:
+				if len(got) != 0 {
+					t.Errorf("Recover = %+v, want nothing reported", got)
+				}
+				return
+			case tt.wantRows < 0:
+				if len(got) != 1 || got[0].Path != "" {
+					t.Errorf("Recover = %+v, want one partial file removed", got)
+				}
+				if _, err := os.Stat(path); err == nil {
+					t.Errorf("%s exists, want no file", path)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Rows != tt.wantRows || filepath.Base(got[0].Path) != tt.wantPath {
+				t.Fatalf("Recover = %+v, want %d rows into %s", got, tt.wantRows, tt.wantPath)
+			}
+			meta, back, err := ReadFile(got[0].Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if meta.Kernel != testMeta().Kernel || len(back) != tt.wantRows {
+				t.Fatalf("recovered file: kernel %q, %d rows; want %q, %d", meta.Kernel, len(back), testMeta().Kernel, tt.wantRows)
+			}
+			for i := range back {
+				if !sameRow(back[i], rows[i]) {
+					t.Errorf("row %d = %+v, want %+v", i, back[i], rows[i])
+				}
+			}
+		})
+	}
+}
+
+func TestRecoverLeavesLiveWriter(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.arrow")
+	w, err := Create(path, testMeta(), WriterOptions{FlushRows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(testRows()[0]); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Recover(dir, WriterOptions{})
+	if err != nil || len(got) != 0 {
+		t.Errorf("Recover = %+v, %v; want nothing done to a live writer's file", got, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, rows, err := ReadFile(path); err != nil || len(rows) != 1 {
+		t.Errorf("ReadFile = %d rows, %v; want 1 row", len(rows), err)
+	}
+}
+
+func TestFlushRowsPutsRowsOnDisk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.arrow")
+	w, err := Create(path, testMeta(), WriterOptions{FlushRows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var sizes []int64
+	for _, r := range testRows()[:3] {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(path + partialSuffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, st.Size())
+	}
+	if !(0 < sizes[0] && sizes[0] < sizes[1] && sizes[1] < sizes[2]) {
+		t.Errorf("partial file sizes after each row = %v, want growing with every row", sizes)
+	}
+}
+
+func TestCompression(t *testing.T) {
+	// Zstandard frames start with these bytes.
+	zstdMagic := []byte{0x28, 0xb5, 0x2f, 0xfd}
+	for _, tt := range []struct {
+		c    Compression
+		want bool
+	}{{"", true}, {CompressionZstd, true}, {CompressionNone, false}} {
+		path := filepath.Join(t.TempDir(), "run.arrow")
+		w, err := Create(path, testMeta(), WriterOptions{Compression: tt.c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 50 {
+			for _, r := range testRows() {
+				if err := w.Write(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(path)
+		if got := bytes.Contains(b, zstdMagic); got != tt.want {
+			t.Errorf("compression %q: zstd frames in file = %v, want %v", tt.c, got, tt.want)
+		}
+		if _, rows, err := ReadFile(path); err != nil || len(rows) != 50*len(testRows()) {
+			t.Errorf("compression %q: read %d rows, %v", tt.c, len(rows), err)
+		}
+	}
+	if _, err := ParseCompression("lz4"); err == nil {
+		t.Error("ParseCompression(lz4) succeeded, want an error")
+	}
+}
+
+// writeUnchecked writes rows to path bypassing Writer's checks, as a
+// corrupted or foreign file might hold them.
+func writeUnchecked(t *testing.T, path string, meta Meta, rows []Row) {
+	t.Helper()
+	sc, err := schema(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fw, err := ipc.NewFileWriter(f, ipc.WithSchema(sc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBuilder(memory.DefaultAllocator, sc, meta)
+	defer b.release()
+	for _, r := range rows {
+		b.append(r)
+	}
+	rec := b.record()
+	defer rec.Release()
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInvalidRows(t *testing.T) {
+	ok := testRows()[1] // time 500, ref 1000, log speedup ln 2
+	tests := []struct {
+		name   string
+		change func(r *Row)
+		want   string
+	}{
+		{"unknown status", func(r *Row) { r.Status = "made_up_status" }, "unknown status"},
+		{"absurd log speedup", func(r *Row) { r.LogSpeedup = -1.4e234; r.RefTimeNs = 0 }, "log_speedup"},
+		{"log speedup against the times", func(r *Row) { r.LogSpeedup = 3 }, "ln(ref_time_ns/time_ns)"},
+		{"zero time", func(r *Row) { r.TimeNs, r.TimeMinNs = 0, 0 }, "time_ns"},
+		{"infinite time", func(r *Row) { r.TimeNs = math.Inf(1) }, "time_ns"},
+		{"NaN cv", func(r *Row) { r.TimeCV = math.NaN() }, "time_cv"},
+		{"negative repeats", func(r *Row) { r.Repeats = -3 }, "repeats"},
+		{"minimum above median", func(r *Row) { r.TimeMinNs = 501 }, "time_min_ns"},
+		{"value outside the space", func(r *Row) { r.Config = features.Config{12, 4} }, "wg is 12"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ok
+			tt.change(&r)
+			dir := t.TempDir()
+			w, err := Create(filepath.Join(dir, "w.arrow"), testMeta(), WriterOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(r); !errors.Is(err, ErrInvalidRow) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Write: err = %v, want ErrInvalidRow naming %q", err, tt.want)
+			}
+			w.Close()
+			path := filepath.Join(dir, "bad.arrow")
+			writeUnchecked(t, path, testMeta(), []Row{ok, r})
+			_, _, err = ReadFile(path)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("ReadFile: err = %v, want ErrCorrupt naming the file and %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadCorruptedBytes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.arrow")
+	writeFile(t, memory.DefaultAllocator, path, testMeta(), 2, testRows())
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 16 bytes overwritten at every offset: an error or the original
+	// rows, never a panic and never other values.
+	bad := filepath.Join(t.TempDir(), "bad.arrow")
+	errs := 0
+	for off := 0; off+16 <= len(good); off += 8 {
+		b := bytes.Clone(good)
+		copy(b[off:], bytes.Repeat([]byte{0xa5}, 16))
+		if err := os.WriteFile(bad, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, rows, err := ReadFile(bad)
+		if err != nil {
+			errs++
+			if !strings.Contains(err.Error(), bad) {
+				t.Errorf("offset %d: error %q does not name the file", off, err)
+			}
+			continue
+		}
+		for i := range rows {
+			if err := checkRow(rows[i], testMeta().Params); err != nil {
+				t.Errorf("offset %d: row %d passed the reader but fails its checks: %v", off, i, err)
+			}
+		}
+	}
+	if errs == 0 {
+		t.Error("no corruption was detected at any offset")
+	}
+}
+
+func TestReadDirSkip(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, memory.DefaultAllocator, filepath.Join(dir, "a.arrow"), testMeta(), 0, testRows())
+	os.WriteFile(filepath.Join(dir, "b.arrow"), []byte("ARROW1\x00\x00 and then nothing"), 0o644)
+	files, bad, err := ReadDirSkip(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || len(bad) != 1 || !strings.Contains(bad[0].Error(), "b.arrow") {
+		t.Errorf("ReadDirSkip = %d files, errors %v; want 1 file and one error naming b.arrow", len(files), bad)
+	}
+	if _, err := ReadDir(dir); err == nil || !strings.Contains(err.Error(), "b.arrow") {
+		t.Errorf("ReadDir: err = %v, want one naming b.arrow", err)
+	}
+}
+
+// FuzzReadFile feeds arbitrary bytes to the reader, starting from a real
+// small dataset file: it must return an error or rows that pass the
+// checks, and never panic.
+func FuzzReadFile(f *testing.F) {
+	seed := filepath.Join(f.TempDir(), "seed.arrow")
+	w, err := Create(seed, testMeta(), WriterOptions{BatchRows: 2})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, r := range testRows() {
+		if err := w.Write(r); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		f.Fatal(err)
+	}
+	b, err := os.ReadFile(seed)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	plain := filepath.Join(f.TempDir(), "plain.arrow")
+	writeFile(f, memory.DefaultAllocator, plain, testMeta(), 0, testRows()[:2])
+	if b, err := os.ReadFile(plain); err == nil {
+		f.Add(b)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "fuzz.arrow")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		meta, rows, err := ReadFile(path)
+		if err != nil {
+			return
+		}
+		for i, r := range rows {
+			if len(r.Task) != len(meta.TaskNames) || len(r.Config) != len(meta.Params) {
+				t.Fatalf("row %d has %d task and %d config values, meta %d and %d", i, len(r.Task), len(r.Config), len(meta.TaskNames), len(meta.Params))
+			}
+			if err := checkRow(r, meta.Params); err != nil {
+				t.Fatalf("row %d passed the reader but fails its checks: %v", i, err)
+			}
+		}
+	})
+}
