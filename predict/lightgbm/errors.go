@@ -10,7 +10,8 @@ import (
 // (an index out of range, a cycle, a categorical split).
 type SyntaxError struct {
 	// Line is the 1-based line the problem is on, or that declares the
-	// value found to be wrong; 0 when the text is empty.
+	// value found to be wrong (the "Tree=i" line for a tree's missing
+	// key, the last line for truncated text, 1 for empty text).
 	Line int
 	// Msg says what is wrong, without the "lightgbm: line N: " prefix.
 	Msg string
