@@ -260,3 +260,82 @@ func (sp *specialized) fold(t *flatTree, i int32, x []float64, paramStart, nPara
 		}
 	}
 }
+
+// unified is a specialized model laid out for batches: leaves are nodes
+// too, that point to themselves and never go right (threshold +Inf), so a
+// descent is exactly depth steps with no branch on the path taken, and
+// several configurations descend one tree side by side.
+type unified struct {
+	nodes    []flatNode
+	value    []float64 // a leaf node's value; 0 for internal nodes
+	roots    []int32
+	depth    []int32 // steps from each root to its deepest leaf
+	constant float64
+}
+
+func (sp *specialized) unify() unified {
+	u := unified{constant: sp.constant}
+	u.nodes = make([]flatNode, 0, len(sp.nodes)+len(sp.leaves))
+	u.value = make([]float64, 0, len(sp.nodes)+len(sp.leaves))
+	// Internal nodes keep their positions; leaf l becomes node
+	// len(sp.nodes)+l.
+	off := int32(len(sp.nodes))
+	child := func(c int32) int32 {
+		if c < 0 {
+			return off + ^c
+		}
+		return c
+	}
+	for _, n := range sp.nodes {
+		u.nodes = append(u.nodes, flatNode{feature: n.feature, threshold: n.threshold, left: child(n.left), right: child(n.right)})
+		u.value = append(u.value, 0)
+	}
+	for l, v := range sp.leaves {
+		self := off + int32(l)
+		u.nodes = append(u.nodes, flatNode{feature: 0, threshold: math.Inf(1), left: self, right: self})
+		u.value = append(u.value, v)
+	}
+	var depth func(i int32) int32
+	depth = func(i int32) int32 {
+		if i < 0 {
+			return 0
+		}
+		n := sp.nodes[i]
+		return 1 + max(depth(n.left), depth(n.right))
+	}
+	for _, r := range sp.roots {
+		u.roots = append(u.roots, child(r))
+		u.depth = append(u.depth, depth(r))
+	}
+	return u
+}
+
+// add4 adds every tree's value for four feature vectors of width w at xs
+// (xs holds 4*w values) into out.
+func (u *unified) add4(xs []float64, w int, out *[4]float64) {
+	x0, x1, x2, x3 := xs[:w:w], xs[w:2*w:2*w], xs[2*w:3*w:3*w], xs[3*w:4*w:4*w]
+	nodes := u.nodes
+	var s0, s1, s2, s3 float64
+	for t, r := range u.roots {
+		i0, i1, i2, i3 := r, r, r, r
+		for d := u.depth[t]; d > 0; d-- {
+			n0, n1, n2, n3 := &nodes[i0], &nodes[i1], &nodes[i2], &nodes[i3]
+			i0 = n0.left + b2i(x0[n0.feature] > n0.threshold)*(n0.right-n0.left)
+			i1 = n1.left + b2i(x1[n1.feature] > n1.threshold)*(n1.right-n1.left)
+			i2 = n2.left + b2i(x2[n2.feature] > n2.threshold)*(n2.right-n2.left)
+			i3 = n3.left + b2i(x3[n3.feature] > n3.threshold)*(n3.right-n3.left)
+		}
+		s0 += u.value[i0]
+		s1 += u.value[i1]
+		s2 += u.value[i2]
+		s3 += u.value[i3]
+	}
+	out[0], out[1], out[2], out[3] = s0+u.constant, s1+u.constant, s2+u.constant, s3+u.constant
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -29,9 +29,10 @@ type Model struct {
 	// Kind is the learner that produced it ("gbrt", "rf").
 	Kind string
 
-	ens   *leaves.Ensemble
-	flat  *flatModel // nil when the model has splits flat does not handle
-	whole specialized
+	ens    *leaves.Ensemble
+	flat   *flatModel // nil when the model has splits flat does not handle
+	whole  specialized
+	wholeU unified
 	// limits are Model.Limits as (position among the derived features,
 	// largest value) pairs.
 	limits   []limit
@@ -84,6 +85,7 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 		// The whole model in contiguous arrays, for scorers that do not
 		// fold (a configuration's columns are at most every column).
 		m.whole = flat.specialize(nil, 0, enc.Len())
+		m.wholeU = m.whole.unify()
 	}
 	return m, nil
 }
@@ -168,6 +170,8 @@ type Scorer struct {
 	base              [maxFeatures]float64 // the task and platform columns
 	at                int                  // the first parameter's column
 	nParams, nDerived int
+	batch             []float64 // ScoreBatch's feature vectors, reused
+	u                 unified
 }
 
 // Scorer returns a Scorer for shape t, which must have the model's task
@@ -190,8 +194,10 @@ func (m *Model) Scorer(t features.Task) *Scorer {
 	if len(m.whole.nodes) <= foldMaxNodes {
 		s.sp = m.flat.specialize(x, s.at, s.nParams+s.nDerived)
 		s.folded = true
+		s.u = s.sp.unify()
 	} else {
 		s.sp = m.whole
+		s.u = m.wholeU
 	}
 	return s
 }
@@ -260,6 +266,67 @@ func (s *Scorer) score(c features.Config, check bool) (float64, bool) {
 		sum += s.sp.leaves[^i]
 	}
 	return sum, true
+}
+
+// ScoreBatch scores every configuration of cs into vals, and sets ok[i]
+// when cs[i] lies within the model's limits (a configuration beyond them
+// gets -Inf). It walks the trees one at a time over the whole batch, which
+// keeps each tree in cache: for models of thousands of nodes it is several
+// times faster than Score per configuration. vals and ok must have len(cs)
+// values.
+func (s *Scorer) ScoreBatch(cs []features.Config, vals []float64, ok []bool) {
+	if s.m.flat == nil || len(cs) == 0 {
+		for i, c := range cs {
+			vals[i], ok[i] = s.Score(c)
+		}
+		return
+	}
+	w := s.nParams + s.nDerived
+	if !s.folded {
+		w = s.m.enc.Len()
+	}
+	if need := (len(cs) + 3) * w; cap(s.batch) < need {
+		s.batch = make([]float64, need)
+	}
+	xs := s.batch[:(len(cs)+3)*w]
+	for i, c := range cs {
+		x := xs[i*w : (i+1)*w]
+		v := x
+		if !s.folded {
+			copy(x, s.base[:w])
+			v = x[s.at : s.at+s.nParams+s.nDerived]
+		}
+		for j, p := range c {
+			v[j] = float64(p)
+		}
+		ok[i] = true
+		if s.nDerived > 0 {
+			s.m.enc.Derived.Derive(v[s.nParams:], s.task, c, s.m.platform)
+			for _, l := range s.m.limits {
+				if v[s.nParams+l.derived] > l.max {
+					ok[i] = false
+				}
+			}
+		}
+	}
+	// Four configurations descend each tree side by side; a short batch
+	// is padded with copies of its last vector.
+	var four [4]float64
+	for k := 0; k < len(cs); k += 4 {
+		n := min(4, len(cs)-k)
+		if n < 4 {
+			for j := n; j < 4; j++ {
+				copy(xs[(k+j)*w:(k+j+1)*w], xs[(k+n-1)*w:(k+n)*w])
+			}
+		}
+		s.u.add4(xs[k*w:(k+4)*w], w, &four)
+		copy(vals[k:k+n], four[:n])
+	}
+	for i := range cs {
+		if !ok[i] {
+			vals[i] = math.Inf(-1)
+		}
+	}
 }
 
 // Scored is a configuration with its predicted log-speedup.

@@ -26,7 +26,7 @@ type Options struct {
 	Starts int
 	// Steps bounds the sweeps of the local search that follows: each sweep
 	// tries every one-parameter change of the best configuration so far
-	// and stops when none helps; 0 means 2.
+	// and stops when none helps; 0 means 1.
 	Steps int
 	// CacheSize bounds the shapes remembered; when full, the cache is
 	// emptied. 0 means 4096.
@@ -88,7 +88,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		opt.Starts = 4
 	}
 	if opt.Steps == 0 {
-		opt.Steps = 2
+		opt.Steps = 1
 	}
 	if opt.CacheSize == 0 {
 		opt.CacheSize = 4096
@@ -236,54 +236,78 @@ func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error)
 
 // search scores the starting points (the reference, the configurations
 // that ran fastest on the training shapes, and the best ones of the
-// nearest grid shapes), then improves the best by one-parameter changes.
-// Configurations beyond the model's resource limits are never chosen.
+// nearest grid shapes) in one batch, then improves the best by
+// one-parameter changes, a batch a sweep. Configurations beyond the
+// model's resource limits are never chosen.
 func (c *Chooser) search(t features.Task) Pick {
 	sc := c.model.Scorer(t)
-	best := c.bundle.Reference
-	bestV, ok := sc.Score(best)
-	if !ok {
-		bestV = math.Inf(-1)
-	}
-	try := func(cfg features.Config) {
-		if v, ok := sc.Score(cfg); ok && v > bestV {
-			best, bestV = cfg, v
+	batch := make([]features.Config, 0, 64)
+	seen := make(map[features.TaskKey]bool, 64) // configurations as keys
+	add := func(cfg features.Config) {
+		if k := features.Task(cfg).Key(); len(cfg) <= features.MaxTaskLen && !seen[k] {
+			seen[k] = true
+			batch = append(batch, cfg)
+		} else if len(cfg) > features.MaxTaskLen {
+			batch = append(batch, cfg)
 		}
 	}
-	for _, cand := range c.candidates {
-		try(cand)
-	}
-	if c.starts != nil {
+	add(c.bundle.Reference)
+	if c.starts == nil {
+		// Without a table (an older bundle, a fleet model), the
+		// configurations that ran fastest on the training shapes start.
+		for _, cand := range c.candidates {
+			add(cand)
+		}
+	} else {
 		for _, gi := range c.nearest(t) {
 			for _, pi := range c.starts.Configs[gi] {
-				try(c.starts.Pool[pi])
+				add(c.starts.Pool[pi])
 			}
 		}
 	}
-	cur := best.Clone()
+	vals := make([]float64, 0, 64)
+	oks := make([]bool, 0, 64)
+	score := func() (features.Config, float64) {
+		vals, oks = vals[:len(batch)], oks[:len(batch)]
+		if cap(vals) < len(batch) {
+			vals, oks = make([]float64, len(batch)), make([]bool, len(batch))
+		}
+		sc.ScoreBatch(batch, vals, oks)
+		var best features.Config
+		bestV := math.Inf(-1)
+		for i, v := range vals {
+			if oks[i] && v > bestV {
+				best, bestV = batch[i], v
+			}
+		}
+		return best, bestV
+	}
+	best, bestV := score()
+	if best == nil {
+		best = c.bundle.Reference
+	}
+	best = best.Clone()
 	for sweep := 0; sweep < c.opt.Steps; sweep++ {
-		improved := false
+		batch = batch[:0]
 		for k, p := range c.space.Params {
-			orig := cur[k]
 			for _, v := range p.Values {
-				if v == orig {
+				if v == best[k] {
 					continue
 				}
-				cur[k] = v
-				if c.space.Valid(cur) {
-					if s, ok := sc.Score(cur); ok && s > bestV {
-						best, bestV, improved = cur.Clone(), s, true
-					}
+				n := best.Clone()
+				n[k] = v
+				if c.space.Valid(n) {
+					batch = append(batch, n)
 				}
 			}
-			cur[k] = orig
 		}
-		if !improved {
+		next, v := score()
+		if next == nil || v <= bestV {
 			break
 		}
-		copy(cur, best)
+		best, bestV = next, v
 	}
-	return Pick{Config: best.Clone(), LogSpeedup: bestV, Model: c.model.Name,
+	return Pick{Config: best, LogSpeedup: bestV, Model: c.model.Name,
 		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1]}
 }
 

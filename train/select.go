@@ -100,8 +100,8 @@ type Selection struct {
 // they were not trained on: the shapes of d are split into folds, each
 // candidate is fitted on all folds but one and scored by the top-1 pick of
 // each held-out shape (PickScore). The winner has the highest geometric mean;
-// a candidate within 0.25 points of it that costs less wins instead, so
-// that Choose stays fast when depth buys nothing.
+// a candidate within 0.5 points of it that costs less wins instead, so
+// that Choose stays fast when depth buys little.
 func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	cands := opt.Candidates
 	if cands == nil {
@@ -144,7 +144,7 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	}
 	chosen := best
 	for i, s := range sel.Scores {
-		if !s.Skipped && s.PctGeomean >= sel.Scores[best].PctGeomean-0.25 && s.Cost < sel.Scores[chosen].Cost {
+		if !s.Skipped && s.PctGeomean >= sel.Scores[best].PctGeomean-0.5 && s.Cost < sel.Scores[chosen].Cost {
 			chosen = i
 		}
 	}
