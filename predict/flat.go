@@ -1,12 +1,11 @@
 package predict
 
 import (
-	"bufio"
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
+	"slices"
+
+	"github.com/augur-tuning/augur/predict/lightgbm"
 )
 
 // The hot path of Choose scores about 75 configurations per new shape.
@@ -62,111 +61,21 @@ func (m *flatModel) predict(x []float64) float64 {
 	return sum
 }
 
-// parseFlat reads the LightGBM text that augur's trainer writes. It reports
-// an error for anything it does not support (categorical splits, missing
-// value handling), in which case the caller keeps using leaves alone.
-func parseFlat(text string) (*flatModel, error) {
+// flatFrom copies a model that lightgbm.Parse checked (indices in range,
+// every node reached once, numerical splits only) into flat form.
+func flatFrom(lgm *lightgbm.Model) *flatModel {
 	m := &flatModel{coef: 1}
-	var cur *flatTree
-	var split, left, right []int32
-	var thr []float64
-	average := false
-	finish := func() error {
-		if cur == nil {
-			return nil
+	for _, t := range lgm.Trees {
+		ft := flatTree{leaves: slices.Clone(t.LeafValue)}
+		for k := range t.SplitFeature {
+			ft.nodes = append(ft.nodes, flatNode{feature: t.SplitFeature[k], left: t.LeftChild[k], right: t.RightChild[k], threshold: t.Threshold[k]})
 		}
-		if len(split) != len(thr) || len(split) != len(left) || len(split) != len(right) || len(cur.leaves) != len(split)+1 {
-			return fmt.Errorf("tree %d: inconsistent lengths", len(m.trees))
-		}
-		for i := range split {
-			cur.nodes = append(cur.nodes, flatNode{feature: split[i], left: left[i], right: right[i], threshold: thr[i]})
-		}
-		m.trees = append(m.trees, *cur)
-		cur, split, left, right, thr = nil, nil, nil, nil, nil
-		return nil
+		m.trees = append(m.trees, ft)
 	}
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		line := sc.Text()
-		key, val, _ := strings.Cut(line, "=")
-		var err error
-		switch key {
-		case "average_output":
-			average = true
-		case "end of trees":
-			if err := finish(); err != nil {
-				return nil, err
-			}
-		case "Tree":
-			if err = finish(); err == nil {
-				cur = &flatTree{}
-			}
-		case "num_cat":
-			if cur != nil && val != "0" {
-				err = fmt.Errorf("categorical splits")
-			}
-		case "split_feature":
-			split, err = parseInts(val)
-		case "left_child":
-			left, err = parseInts(val)
-		case "right_child":
-			right, err = parseInts(val)
-		case "threshold":
-			thr, err = parseFloats(val)
-		case "leaf_value":
-			if cur != nil {
-				cur.leaves, err = parseFloats(val)
-			}
-		case "decision_type":
-			var d []int32
-			if d, err = parseInts(val); err == nil {
-				for _, v := range d {
-					// Bit 0 is categorical; bits 2-3 the missing-value type.
-					if v&1 != 0 || (v>>2)&3 != 0 {
-						err = fmt.Errorf("decision_type %d unsupported", v)
-					}
-				}
-			}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("line %q: %w", line, err)
-		}
-	}
-	if err := finish(); err != nil {
-		return nil, err
-	}
-	if len(m.trees) == 0 {
-		return nil, fmt.Errorf("no trees")
-	}
-	if average {
+	if lgm.Average && len(m.trees) > 0 {
 		m.coef = 1 / float64(len(m.trees))
 	}
-	return m, nil
-}
-
-func parseInts(s string) ([]int32, error) {
-	var out []int32
-	for _, f := range strings.Fields(s) {
-		v, err := strconv.ParseInt(f, 10, 32)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, int32(v))
-	}
-	return out, nil
-}
-
-func parseFloats(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Fields(s) {
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return m
 }
 
 // agrees reports whether the flat model and leaves predict the same on

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict/lightgbm"
 	"github.com/dmitryikh/leaves"
 )
 
@@ -48,16 +49,25 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	ens, err := leaves.LGEnsembleFromReader(bufio.NewReader(strings.NewReader(entry.LightGBM)), false)
+	// The strict reader goes first: leaves can panic or loop forever on a
+	// damaged file (an index out of range, a cycle of children).
+	lgm, err := lightgbm.Parse(entry.LightGBM)
 	if err != nil {
+		return nil, fmt.Errorf("predict: model %q: %w", entry.Name, err)
+	}
+	if err := lgm.Regression(); err != nil {
 		return nil, fmt.Errorf("predict: model %q: %w", entry.Name, err)
 	}
 	enc, err := b.Encoder(d)
 	if err != nil {
 		return nil, fmt.Errorf("predict: %w", err)
 	}
-	if ens.NFeatures() != enc.Len() {
-		return nil, fmt.Errorf("predict: model %q has %d features, bundle schema has %d", entry.Name, ens.NFeatures(), enc.Len())
+	if lgm.NumFeatures() != enc.Len() {
+		return nil, fmt.Errorf("predict: model %q has %d features, bundle schema has %d", entry.Name, lgm.NumFeatures(), enc.Len())
+	}
+	ens, err := leaves.LGEnsembleFromReader(bufio.NewReader(strings.NewReader(entry.LightGBM)), false)
+	if err != nil {
+		return nil, fmt.Errorf("predict: model %q: %w", entry.Name, err)
 	}
 	if enc.Len() > maxFeatures {
 		return nil, fmt.Errorf("predict: model %q has %d features, at most %d supported", entry.Name, enc.Len(), maxFeatures)
@@ -79,7 +89,7 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 			m.limits = append(m.limits, limit{i, v})
 		}
 	}
-	if flat, err := parseFlat(entry.LightGBM); err == nil && len(flat.trees) == m.trees &&
+	if flat := flatFrom(lgm); len(flat.trees) == m.trees &&
 		flat.agrees(func(x []float64) float64 { return ens.PredictSingle(x, m.trees) }, enc.Len()) {
 		m.flat = flat
 		// The whole model in contiguous arrays, for scorers that do not
