@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -39,6 +40,19 @@ type Summary struct {
 	// kernels and transfers, from profiling events.
 	Wall       time.Duration
 	DeviceBusy time.Duration
+	// Notes are the one-line warnings of the run, also written to
+	// Options.Log as they happen: files recovered from a killed run,
+	// unreadable files skipped, shapes given twice.
+	Notes []string
+}
+
+// note records a warning in s and writes it to log.
+func (s *Summary) note(log io.Writer, format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	s.Notes = append(s.Notes, line)
+	if log != nil {
+		fmt.Fprintln(log, "collect: "+line)
+	}
 }
 
 // Rows is the number of rows written.
@@ -94,18 +108,36 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	if err := checkTasks(k, shapes); err != nil {
 		return nil, err
 	}
+	sum := &Summary{}
+	shapes, dups := dedupeTasks(shapes)
+	for _, d := range dups {
+		sum.note(opt.Log, "shape %s given %d times; measured once", features.FormatTask(k.TaskNames, d.task), d.times)
+	}
 	e, err := openEngine(k, opt)
 	if err != nil {
 		return nil, err
 	}
-	sum := &Summary{Platform: e.plat, Counts: e.counts}
+	sum.Platform, sum.Counts = e.plat, e.counts
 	dir := filepath.Join(outDir, k.Name, e.plat.Slug())
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, errors.Join(fmt.Errorf("collect: %w", err), e.close())
 	}
-	done, refs, err := recorded(dir, k.Version())
+	wopt := record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression, FlushRows: 1}
+	// What a killed run left is made readable first, so that resuming
+	// skips its rows.
+	recovered, err := record.Recover(dir, wopt)
+	for _, r := range recovered {
+		sum.note(opt.Log, "%s", r)
+	}
+	if err != nil {
+		sum.note(opt.Log, "could not recover every file of an earlier run: %v", err)
+	}
+	done, refs, bad, err := recorded(dir, k.Version())
 	if err != nil {
 		return nil, errors.Join(err, e.close())
+	}
+	for _, b := range bad {
+		sum.note(opt.Log, "skipping an unreadable dataset file; its pairs are measured again: %v", b)
 	}
 
 	rng := rand.New(rand.NewPCG(opt.Seed, sampleStream))
@@ -130,7 +162,7 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 			// with nothing new leaves no empty file behind.
 			path := filepath.Join(dir, "run-"+time.Now().UTC().Format("20060102T150405.000Z")+".arrow")
 			var err error
-			w, err = record.NewWriter(path, Meta(k, e.plat), opt.BatchRows)
+			w, err = record.Create(path, Meta(k, e.plat), wopt)
 			if err != nil {
 				return fmt.Errorf("collect: %w", err)
 			}
@@ -280,7 +312,7 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 		t, err := e.addTask(td.shape)
 		if err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("collect: interrupted: %w", ctx.Err())
+				return interrupted(ctx)
 			}
 			t.failed = true
 			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: set up: %v", features.FormatTask(e.k.TaskNames, td.shape), err))
@@ -371,10 +403,13 @@ func Meta(k *datasets.Kernel, p features.Platform) record.Meta {
 
 // recorded reads the files of earlier runs in dir and returns the pairs
 // they hold for kernel version version and the reference time of each task.
-func recorded(dir, version string) (map[string]bool, map[features.TaskKey]float64, error) {
-	files, err := record.ReadDir(dir)
+// A file that cannot be read is skipped, and its error returned in bad:
+// its pairs are then measured again, which costs time but loses nothing,
+// while refusing would stop every later run on one damaged file.
+func recorded(dir, version string) (map[string]bool, map[features.TaskKey]float64, []error, error) {
+	files, bad, err := record.ReadDirSkip(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("collect: resume from %s: %w", dir, err)
+		return nil, nil, nil, fmt.Errorf("collect: resume from %s: %w", dir, err)
 	}
 	done := map[string]bool{}
 	refs := map[features.TaskKey]float64{}
@@ -391,5 +426,30 @@ func recorded(dir, version string) (map[string]bool, map[features.TaskKey]float6
 			}
 		}
 	}
-	return done, refs, nil
+	return done, refs, bad, nil
+}
+
+// duplicate is a shape given more than once.
+type duplicate struct {
+	task  features.Task
+	times int
+}
+
+// dedupeTasks drops repeated shapes, keeping the first of each, and
+// reports the shapes that were repeated.
+func dedupeTasks(shapes []features.Task) ([]features.Task, []duplicate) {
+	count := map[features.TaskKey]int{}
+	var out []features.Task
+	var dups []duplicate
+	for _, s := range shapes {
+		if count[s.Key()]++; count[s.Key()] == 1 {
+			out = append(out, s)
+		}
+	}
+	for _, s := range out {
+		if n := count[s.Key()]; n > 1 {
+			dups = append(dups, duplicate{s, n})
+		}
+	}
+	return out, dups
 }

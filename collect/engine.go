@@ -20,6 +20,11 @@ import (
 // memory held in compiled programs whatever the length of the run.
 const batchFactor = 4
 
+// maxTimeoutsInRow is how many configurations in a row may time out before
+// Run stops: each costs a new session and Options.Timeout, and a device
+// that finishes nothing any more is an infrastructure fault, not data.
+const maxTimeoutsInRow = 5
+
 // maxErrorBytes bounds the error text of one row; build logs can run to
 // megabytes and the first lines name the fault.
 const maxErrorBytes = 2000
@@ -28,9 +33,11 @@ const maxErrorBytes = 2000
 // expected output.
 type task struct {
 	shape features.Task
-	args  *opencl.Args
-	want  []float32
-	got   []float32
+	// inputs are the arguments, kept to bind them again in a new session.
+	inputs []datasets.Arg
+	args   *opencl.Args
+	want   []float32
+	got    []float32
 	// refNs is the reference configuration's median time on this task, in
 	// nanoseconds; 0 until known.
 	refNs float64
@@ -51,9 +58,12 @@ type pair struct {
 
 // group is the pairs that share one program: the same build options.
 type group struct {
-	options   string
-	pairs     []pair
-	prog      *opencl.Program
+	options string
+	pairs   []pair
+	prog    *opencl.Program
+	// sess is the session prog was built in; after a timeout the engine
+	// opens a new one and builds the group again.
+	sess      *opencl.Session
 	err       error
 	compileMs float64
 }
@@ -61,17 +71,21 @@ type group struct {
 // engine measures pairs on one device. Only one goroutine drives the
 // device; compile workers touch nothing but their groups.
 type engine struct {
-	k      *datasets.Kernel
-	opt    Options
-	plat   features.Platform
-	sess   *opencl.Session
-	tasks  []*task
-	sink   func(slot int, r record.Row) error
-	bar    progress
-	times  []float64
-	busyNs float64
-	builds int
-	counts map[record.Status]int
+	k    *datasets.Kernel
+	opt  Options
+	dev  opencl.Device
+	plat features.Platform
+	sess *opencl.Session
+	// timeoutsInRow counts the configurations that timed out since the
+	// last one that did not.
+	timeoutsInRow int
+	tasks         []*task
+	sink          func(slot int, r record.Row) error
+	bar           progress
+	times         []float64
+	busyNs        float64
+	builds        int
+	counts        map[record.Status]int
 	// taskErrors lists the tasks skipped because their setup or reference
 	// failed.
 	taskErrors []string
@@ -92,7 +106,7 @@ func openEngine(k *datasets.Kernel, opt Options) (*engine, error) {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
 	return &engine{
-		k: k, opt: opt, plat: dev.Platform(), sess: sess,
+		k: k, opt: opt, dev: dev, plat: dev.Platform(), sess: sess,
 		counts: map[record.Status]int{},
 	}, nil
 }
@@ -119,6 +133,7 @@ func (e *engine) addTask(shape features.Task) (*task, error) {
 	rng := rand.New(rand.NewPCG(e.opt.Seed, taskStream(shape)))
 	args := e.k.Args(shape, rng)
 	t.want = e.k.Want(shape, args)
+	t.inputs = args
 	a, err := e.sess.Bind(args)
 	if err != nil {
 		return t, err
@@ -127,6 +142,40 @@ func (e *engine) addTask(shape features.Task) (*task, error) {
 	t.got = make([]float32, a.OutputLen())
 	e.busyNs += float64(a.UploadNs)
 	return t, nil
+}
+
+// reopen replaces a session whose queue is stuck behind a kernel that did
+// not finish: a new session, every task bound again. The old session is
+// closed, which abandons it if the kernel is still running (see
+// opencl.Session.Close). Programs of the old session are rebuilt when
+// their group is timed (see timeBatch).
+func (e *engine) reopen() error {
+	for _, t := range e.tasks {
+		if t.args != nil {
+			t.args.Release()
+			t.args = nil
+		}
+	}
+	old := e.sess
+	if err := old.Close(); err != nil {
+		return fmt.Errorf("collect: %w", err)
+	}
+	sess, err := e.dev.Open()
+	if err != nil {
+		return fmt.Errorf("collect: reopen after a timeout: %w", err)
+	}
+	e.sess = sess
+	for _, t := range e.tasks {
+		if t.failed || t.inputs == nil {
+			continue
+		}
+		a, err := sess.Bind(t.inputs)
+		if err != nil {
+			return fmt.Errorf("collect: bind %s again after a timeout: %w", features.FormatTask(e.k.TaskNames, t.shape), err)
+		}
+		t.args = a
+	}
+	return nil
 }
 
 // taskStream hashes a shape (FNV-1a) into a PCG stream number.
@@ -227,8 +276,10 @@ func (e *engine) execute(ctx context.Context, groups []*group) error {
 	overlap := e.plat.Type != "cpu"
 	start := func(b []*group) <-chan struct{} {
 		done := make(chan struct{})
+		// Read here, not in the goroutine: timing may replace e.sess.
+		sess := e.sess
 		go func() {
-			e.compile(ctx, b)
+			e.compile(ctx, sess, b)
 			close(done)
 		}()
 		return done
@@ -250,7 +301,7 @@ func (e *engine) execute(ctx context.Context, groups []*group) error {
 		}
 		err := e.timeBatch(ctx, b)
 		if err == nil && ctx.Err() != nil {
-			err = fmt.Errorf("collect: interrupted: %w", ctx.Err())
+			err = interrupted(ctx)
 		}
 		if err != nil {
 			if next != nil {
@@ -268,7 +319,7 @@ func (e *engine) execute(ctx context.Context, groups []*group) error {
 
 // compile builds every group of a batch with at most Workers builds at a
 // time, and returns when all are done.
-func (e *engine) compile(ctx context.Context, batch []*group) {
+func (e *engine) compile(ctx context.Context, sess *opencl.Session, batch []*group) {
 	jobs := make(chan *group)
 	var wg sync.WaitGroup
 	for range min(e.opt.Workers, len(batch)) {
@@ -280,9 +331,7 @@ func (e *engine) compile(ctx context.Context, batch []*group) {
 					g.err = err
 					continue
 				}
-				t0 := time.Now()
-				g.prog, g.err = e.sess.Build(e.k.Source, g.options, e.k.Entry)
-				g.compileMs = float64(time.Since(t0).Microseconds()) / 1000
+				e.build(sess, g)
 			}
 		})
 	}
@@ -291,6 +340,14 @@ func (e *engine) compile(ctx context.Context, batch []*group) {
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// build compiles g in sess.
+func (e *engine) build(sess *opencl.Session, g *group) {
+	t0 := time.Now()
+	g.prog, g.err = sess.Build(e.k.Source, g.options, e.k.Entry)
+	g.sess = sess
+	g.compileMs = float64(time.Since(t0).Microseconds()) / 1000
 }
 
 // release frees the programs of a batch.
@@ -309,13 +366,21 @@ func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
 	defer release(batch)
 	for _, g := range batch {
 		for _, p := range g.pairs {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("collect: interrupted: %w", err)
+			if ctx.Err() != nil {
+				return interrupted(ctx)
 			}
 			if p.task.failed {
 				continue
 			}
-			r := e.measure(g, p)
+			if g.sess != e.sess && g.prog != nil {
+				// Built in a session abandoned after a timeout.
+				g.prog.Release()
+				e.build(e.sess, g)
+			}
+			r, err := e.measure(ctx, g, p)
+			if err != nil {
+				return err
+			}
 			if p.isRef && r.Status != record.StatusOK {
 				p.task.failed = true
 				e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s failed: %s: %s",
@@ -333,15 +398,43 @@ func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
 	return nil
 }
 
+// interrupted is the error of a run stopped by ctx.
+func interrupted(ctx context.Context) error {
+	return fmt.Errorf("collect: interrupted: %w", context.Cause(ctx))
+}
+
 // measure runs one pair: a warm-up and Repeats timed runs, then verifies
-// the output of the last.
-func (e *engine) measure(g *group, p pair) record.Row {
+// the output of the last. Each run may take Options.Timeout; a run that
+// has not finished by then is recorded as a timeout and the session
+// replaced. The error is for a cancelled ctx and infrastructure faults.
+func (e *engine) measure(ctx context.Context, g *group, p pair) (record.Row, error) {
+	r, err := e.measureRuns(ctx, g, p, e.opt.Repeats)
+	if err != nil {
+		return r, err
+	}
+	if r.Status != record.StatusTimeout {
+		e.timeoutsInRow = 0
+		return r, nil
+	}
+	e.timeoutsInRow++
+	if e.timeoutsInRow >= maxTimeoutsInRow {
+		return r, fmt.Errorf("collect: %d configurations in a row did not finish within %v; the device looks hung (last: %s)",
+			e.timeoutsInRow, e.opt.Timeout, e.k.Space.Format(p.config))
+	}
+	if e.sess.Stuck() {
+		return r, e.reopen()
+	}
+	return r, nil
+}
+
+// measureRuns is measure's work, for repeats timed runs.
+func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int) (record.Row, error) {
 	r := e.row(p)
 	r.CompileMs = g.compileMs
-	fail := func(err error) record.Row {
+	fail := func(err error) (record.Row, error) {
 		r.Status = statusOf(err)
 		r.Error = excerpt(err.Error())
-		return r
+		return r, nil
 	}
 	if g.err != nil {
 		return fail(g.err)
@@ -352,8 +445,18 @@ func (e *engine) measure(g *group, p pair) record.Row {
 	}
 	timeoutNs := float64(e.opt.Timeout.Nanoseconds())
 	e.times = e.times[:0]
-	for run := 0; run <= e.opt.Repeats; run++ {
-		ns, err := e.sess.Run(g.prog, t.args, p.launch)
+	for run := 0; run <= repeats; run++ {
+		rctx, cancel := context.WithTimeout(ctx, e.opt.Timeout)
+		ns, err := e.sess.Run(rctx, g.prog, t.args, p.launch)
+		cancel()
+		if ctx.Err() != nil {
+			return r, interrupted(ctx)
+		}
+		if opencl.KindOf(err) == opencl.TimedOut {
+			r.Status = record.StatusTimeout
+			r.Error = fmt.Sprintf("run %d did not finish within the %v timeout", run, e.opt.Timeout)
+			return r, nil
+		}
 		if err != nil {
 			return fail(err)
 		}
@@ -361,7 +464,7 @@ func (e *engine) measure(g *group, p pair) record.Row {
 		if float64(ns) > timeoutNs {
 			r.Status = record.StatusTimeout
 			r.Error = fmt.Sprintf("run %d took %v, over the %v timeout", run, time.Duration(ns), e.opt.Timeout)
-			return r
+			return r, nil
 		}
 		if run > 0 { // run 0 is the warm-up
 			e.times = append(e.times, float64(ns))
@@ -375,7 +478,7 @@ func (e *engine) measure(g *group, p pair) record.Row {
 	if err := verify(t.got, t.want, e.k.Tolerance); err != nil {
 		r.Status = record.StatusVerifyError
 		r.Error = err.Error()
-		return r
+		return r, nil
 	}
 	r.Status = record.StatusOK
 	r.Repeats = len(e.times)
@@ -387,7 +490,7 @@ func (e *engine) measure(g *group, p pair) record.Row {
 	if t.refNs > 0 {
 		r.LogSpeedup = math.Log(t.refNs / r.TimeNs)
 	}
-	return r
+	return r, nil
 }
 
 // statusOf maps an OpenCL failure to the row status that records it.

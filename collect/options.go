@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -40,24 +41,35 @@ type Options struct {
 	// task, in place of Sample. Run ignores those outside the space.
 	Configs []features.Config
 	// Repeats is the number of timed runs after one warm-up run; 0 means
-	// 5. At most MaxRepeats.
+	// 5 (a caller that wants to reject 0, as the CLI does, checks before).
+	// At most MaxRepeats.
 	Repeats int
 	// Seed seeds the sample and the kernels' input data.
 	Seed uint64
 	// Workers is the number of compile workers; 0 means GOMAXPROCS.
 	Workers int
-	// Timeout is the longest one kernel run may take; 0 means 10 s. The
-	// warm-up run is timed too, and a configuration whose warm-up exceeds
-	// the timeout is recorded as a timeout without further repeats.
-	// OpenCL cannot interrupt a running kernel, so a kernel that never
-	// ends still blocks the run.
+	// Timeout is the longest one kernel run may take, warm-up included; 0
+	// means 10 s. A run that has not finished by then is recorded as a
+	// timeout without further repeats, and, since OpenCL cannot stop a
+	// running kernel, the session is replaced by a new one (on a CPU
+	// device the abandoned kernel keeps its cores until it ends, which
+	// slows the runs that follow). After 5 timeouts in a row Run stops
+	// with an error: the device looks hung.
 	Timeout time.Duration
 	// Progress receives a progress bar with ETA when it is a terminal; nil
 	// or anything else keeps Run quiet.
 	Progress io.Writer
-	// BatchRows is the number of rows of one Arrow record batch; 0 means
-	// 1024. Measure ignores it.
+	// BatchRows is the number of rows of one Arrow record batch of the
+	// finished file; 0 means 1024. Every row reaches the disk as soon as
+	// it is measured whatever BatchRows is (see record.WriterOptions).
+	// Measure ignores it.
 	BatchRows int
+	// Compression is the codec of the file's record batches; "" means
+	// zstd. Measure ignores it.
+	Compression record.Compression
+	// Log receives one line per warning as it happens (see Summary.Notes);
+	// nil discards them.
+	Log io.Writer
 }
 
 // sampling is a parsed Options.Sample: all, or n random configurations.
@@ -96,7 +108,11 @@ func (o Options) resolve() (Options, sampling, error) {
 	if o.BatchRows == 0 {
 		o.BatchRows = DefaultBatchRows
 	}
-	var err error
+	c, err := record.ParseCompression(string(o.Compression))
+	if err != nil {
+		return o, s, fmt.Errorf("collect: Compression must be zstd or none, got %q", o.Compression)
+	}
+	o.Compression = c
 	s, err = parseSample(o.Sample)
 	return o, s, err
 }

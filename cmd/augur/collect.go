@@ -2,32 +2,51 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/augur-tuning/augur/collect"
+	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
 func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		kernel, out, shapes, sample string
-		opt                         collect.Options
+		kernel, out, shapes, sample, compression string
+		opt                                      collect.Options
 	)
-	fs := flags("collect", "--kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N] [--repeats R] [--seed S]", stderr)
+	fs := flags("collect", "--kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none]", stderr)
 	fs.StringVar(&kernel, "kernel", "", "kernel family (see 'augur kernels')")
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
-	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';' (default: the kernel's own list)")
+	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';' (default: the kernel's own list); repeats are measured once")
 	fs.StringVar(&sample, "sample", "random:100", "configurations per shape: all, or random:N")
-	fs.IntVar(&opt.Repeats, "repeats", 5, "timed runs per configuration, after one warm-up")
+	fs.IntVar(&opt.Repeats, "repeats", collect.DefaultRepeats, "timed runs per configuration, after one warm-up (>= 1)")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random sample and the input data")
+	fs.DurationVar(&opt.Timeout, "timeout", collect.DefaultTimeout, "longest one kernel run may take; a run still going is abandoned and recorded as a timeout")
+	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := required(fs, "kernel", "out"); err != nil {
 		return err
+	}
+	// The zero value of collect.Options.Repeats means the default, so the
+	// flag rejects 0 itself rather than have it silently mean 5.
+	if opt.Repeats < 1 {
+		return fmt.Errorf("collect: --repeats must be >= 1, got %d", opt.Repeats)
+	}
+	if opt.Timeout <= 0 {
+		return fmt.Errorf("collect: --timeout must be > 0, got %v", opt.Timeout)
+	}
+	var err error
+	if opt.Compression, err = record.ParseCompression(compression); err != nil {
+		return fmt.Errorf("collect: --compression must be zstd or none, got %q", compression)
 	}
 	k, err := datasets.Lookup(kernel)
 	if err != nil {
@@ -40,12 +59,35 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	opt.Sample = sample
 	opt.Progress = stderr
+	opt.Log = stderr
+	ctx, stop := stopOnSignals(ctx)
+	defer stop()
 	sum, err := collect.Run(ctx, k, out, opt)
 	if sum != nil {
 		fmt.Fprintln(stdout, sum)
 	}
-	if err != nil {
-		return fmt.Errorf("collect: %w", err)
+	return err
+}
+
+// stopOnSignals returns a context cancelled by SIGINT, SIGTERM or SIGHUP,
+// with the signal as its cause: a pre-empted or hung-up job then stops
+// between two configurations and keeps what it measured, as Ctrl-C does.
+func stopOnSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case s := <-sigs:
+			cancel(fmt.Errorf("received %v", s))
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(errors.New("collect finished"))
+		<-done
 	}
-	return nil
 }

@@ -9,20 +9,22 @@ import (
 	"strings"
 
 	"github.com/augur-tuning/augur/collect/importer"
+	"github.com/augur-tuning/augur/collect/record"
 )
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		opt        importer.Options
-		taskParams string
+		opt                     importer.Options
+		taskParams, compression string
 	)
-	fs := flags("import", "--from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--device NAME] [--task-params a,b] FILE...", stderr)
+	fs := flags("import", "--from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--device NAME] [--task-params a,b] [--compression zstd|none] FILE...", stderr)
 	fs.StringVar(&opt.From, "from", "", "format of the input files: kerneltuner (cache .json or .json.gz) or t4 (results)")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel name; files go to DIR/<kernel>/<device>/import-<file>.arrow")
 	fs.StringVar(&opt.Out, "out", "", "dataset directory")
 	fs.StringVar(&opt.Spec, "spec", "", "T1 kernel description: space, constraints, default configuration (optional)")
 	fs.StringVar(&opt.Device, "device", "", "device name, overriding the files' own (required for t4)")
 	fs.StringVar(&taskParams, "task-params", "", "comma-separated single-valued parameters to record as task features, e.g. filter_width,filter_height")
+	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
 	files, err := parseFiles(fs, args)
 	if err != nil {
 		return err
@@ -34,6 +36,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errors.New("import: no input files given")
 	}
 	opt.Files = files
+	c, err := record.ParseCompression(compression)
+	if err != nil {
+		return fmt.Errorf("import: --compression must be zstd or none, got %q", compression)
+	}
+	opt.Compression = c
 	if taskParams != "" {
 		opt.TaskParams = strings.Split(taskParams, ",")
 	}

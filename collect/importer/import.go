@@ -55,6 +55,9 @@ type Options struct {
 	// BatchRows is the number of rows per Arrow record batch; 0 means
 	// record.DefaultBatchRows.
 	BatchRows int
+	// Compression is the codec of the files' record batches; "" means
+	// zstd (record.Compression).
+	Compression record.Compression
 	// Now returns the creation time written into each file; nil means
 	// time.Now.
 	Now func() time.Time
@@ -194,7 +197,7 @@ func Import(opt Options) (*Summary, error) {
 	}
 	sum := &Summary{}
 	for _, d := range sets {
-		if err := write(d, opt.BatchRows); err != nil {
+		if err := write(d, record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression}); err != nil {
 			return sum, err
 		}
 		sum.Files = append(sum.Files, d.sum)
@@ -217,6 +220,9 @@ func (o Options) check() error {
 		return fmt.Errorf("importer: Device is empty; T4 files do not name their device, so it must be given")
 	case o.BatchRows < 0:
 		return fmt.Errorf("importer: BatchRows must be >= 0, got %d", o.BatchRows)
+	}
+	if _, err := record.ParseCompression(string(o.Compression)); err != nil {
+		return fmt.Errorf("importer: Compression must be zstd or none, got %q", o.Compression)
 	}
 	return nil
 }
@@ -249,11 +255,11 @@ func baseName(path string) string {
 }
 
 // write writes d's rows to a new dataset file.
-func write(d *dataset, batchRows int) error {
+func write(d *dataset, wopt record.WriterOptions) error {
 	if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
 		return fmt.Errorf("importer: %w", err)
 	}
-	w, err := record.NewWriter(d.path, d.meta, batchRows)
+	w, err := record.Create(d.path, d.meta, wopt)
 	if err != nil {
 		return fmt.Errorf("importer: %w", err)
 	}

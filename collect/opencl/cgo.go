@@ -131,3 +131,17 @@ func deviceType(d *cl.Device) (string, error) {
 	}
 	return "other", nil
 }
+
+func eventID(e *cl.Event) C.cl_event { return *(*C.cl_event)(unsafe.Pointer(e)) }
+
+// eventStatus reads CL_EVENT_COMMAND_EXECUTION_STATUS without waiting:
+// CL_COMPLETE (0) when the command finished, a positive value while it is
+// queued, submitted or running, and a negative error code when it failed.
+func eventStatus(e *cl.Event) (int, error) {
+	var v C.cl_int
+	rc := C.clGetEventInfo(eventID(e), C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), nil)
+	if rc != C.CL_SUCCESS {
+		return 0, cl.ErrOther(rc)
+	}
+	return int(v), nil
+}

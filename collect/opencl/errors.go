@@ -21,6 +21,11 @@ const (
 	// or the compiled kernel allows: work-group size, work-item sizes,
 	// local memory, or memory for buffers.
 	ResourceLimit
+	// TimedOut means the kernel did not finish before the context given
+	// to Session.Run was done (its deadline passed or it was cancelled;
+	// Error.Err says which). OpenCL cannot stop a running kernel, so the
+	// session's queue stays behind it: see Session.Stuck.
+	TimedOut
 )
 
 // String returns the kind's name.
@@ -30,6 +35,8 @@ func (k Kind) String() string {
 		return "build failed"
 	case ResourceLimit:
 		return "resource limit"
+	case TimedOut:
+		return "timed out"
 	default:
 		return "launch failed"
 	}

@@ -1,6 +1,7 @@
 package opencl_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/augur-tuning/augur/collect/opencl"
@@ -41,7 +42,7 @@ func Example() {
 		return
 	}
 	defer args.Release()
-	if _, err := s.Run(p, args, datasets.Launch{Dims: 1, Global: [3]int{4}, Local: [3]int{4}}); err != nil {
+	if _, err := s.Run(context.Background(), p, args, datasets.Launch{Dims: 1, Global: [3]int{4}, Local: [3]int{4}}); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -1,6 +1,7 @@
 package opencl
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -118,7 +119,7 @@ func TestBuildRunRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	launch := datasets.Launch{Dims: 1, Global: [3]int{n, 1, 1}, Local: [3]int{64, 1, 1}}
-	ns, err := s.Run(p, args, launch)
+	ns, err := s.Run(context.Background(), p, args, launch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestFailureKinds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := s.Run(p, args, tt.launch)
+			_, err := s.Run(context.Background(), p, args, tt.launch)
 			if err == nil {
 				t.Fatalf("Run succeeded, want %v", tt.want)
 			}
@@ -220,7 +221,7 @@ func TestFailureKinds(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer fresh.Release()
-		_, err = s.Run(fresh, short, datasets.Launch{Dims: 1, Global: [3]int{64}, Local: [3]int{64}})
+		_, err = s.Run(context.Background(), fresh, short, datasets.Launch{Dims: 1, Global: [3]int{64}, Local: [3]int{64}})
 		if got := KindOf(err); err == nil || got != LaunchFailed {
 			t.Errorf("Run error %v (kind %v), want LaunchFailed", err, got)
 		}

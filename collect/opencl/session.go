@@ -1,9 +1,11 @@
 package opencl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
+	"time"
 	"unsafe"
 
 	"github.com/augur-tuning/augur/datasets"
@@ -19,6 +21,9 @@ type Session struct {
 	dev   Device
 	ctx   *cl.Context
 	queue *cl.CommandQueue
+	// stuck is the event of a kernel Run gave up waiting for; nil while
+	// the queue is usable.
+	stuck *cl.Event
 }
 
 // Open creates a context and a profiling command queue on d.
@@ -38,11 +43,29 @@ func (d Device) Open() (*Session, error) {
 // Device returns the session's device.
 func (s *Session) Device() Device { return s.dev }
 
+// closeGrace is how long Close waits for a kernel that Run gave up on
+// before it abandons the session.
+const closeGrace = time.Second
+
 // Close waits for the queue to drain and releases the queue and context.
-// Programs and Args made by the session must be released first.
+// Programs and Args made by the session must be released first. When a
+// kernel that Run gave up on is still running a second later, Close
+// returns at once and leaves the queue and context unreleased: the driver
+// cannot free what a running kernel uses, and waiting could take forever.
 func (s *Session) Close() error {
 	if s.queue == nil {
 		return nil
+	}
+	if s.stuck != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+		err := waitEvent(ctx, s.stuck, nil)
+		cancel()
+		if err != nil {
+			s.queue, s.ctx = nil, nil
+			return nil
+		}
+		s.stuck.Release()
+		s.stuck = nil
 	}
 	err := s.queue.Finish()
 	s.queue.Release()
@@ -207,12 +230,21 @@ func (s *Session) ResetOutput(a *Args) error {
 	return wrap("reset output", err)
 }
 
+// Stuck reports whether Run gave up on a kernel that may still be running:
+// the in-order queue is then blocked behind it, and the caller opens a new
+// session to go on.
+func (s *Session) Stuck() bool { return s.stuck != nil }
+
 // Run launches p once with a's arguments and the launch geometry, waits for
-// it, and returns its execution time in nanoseconds from the profiling
-// events (END - START). A launch the compiled kernel cannot take (a
-// work-group above Program.WorkGroupSize) fails with ResourceLimit before
-// anything is enqueued.
-func (s *Session) Run(p *Program, a *Args, l datasets.Launch) (int64, error) {
+// it until ctx is done, and returns its execution time in nanoseconds from
+// the profiling events (END - START). A launch the compiled kernel cannot
+// take (a work-group above Program.WorkGroupSize) fails with ResourceLimit
+// before anything is enqueued. When ctx is done first, Run fails with
+// TimedOut and the session is Stuck.
+func (s *Session) Run(ctx context.Context, p *Program, a *Args, l datasets.Launch) (int64, error) {
+	if s.stuck != nil {
+		return 0, &Error{Kind: LaunchFailed, Op: "run on a queue stuck behind an unfinished kernel"}
+	}
 	if l.Dims < 1 || l.Dims > 3 {
 		return 0, &Error{Kind: LaunchFailed, Op: fmt.Sprintf("launch with %d dimensions, want 1 to 3", l.Dims)}
 	}
@@ -236,12 +268,68 @@ func (s *Session) Run(p *Program, a *Args, l datasets.Launch) (int64, error) {
 		ev.Release()
 		return 0, wrap("enqueue kernel", err)
 	}
-	defer ev.Release()
-	if err := cl.WaitForEvents([]*cl.Event{ev}); err != nil {
-		return 0, wrap("run kernel", err)
+	if err := waitEvent(ctx, ev, s.queue.Flush); err != nil {
+		if KindOf(err) == TimedOut {
+			s.stuck = ev
+		} else {
+			ev.Release()
+		}
+		return 0, err
 	}
+	defer ev.Release()
 	ns, err := elapsed(ev)
 	return ns, wrap("read profiling times", err)
+}
+
+// Polling intervals of waitEvent: short at first, for kernels of
+// microseconds, doubling up to a bound that keeps the wasted time of a long
+// kernel under a few percent. They add latency to the run, not to the
+// kernel's time, which comes from the profiling events.
+const (
+	minPoll = 5 * time.Microsecond
+	maxPoll = 2 * time.Millisecond
+)
+
+// clQueued is CL_QUEUED: the command waits in the host's queue.
+const clQueued = 3
+
+// waitEvent polls ev until its command completes or ctx is done; unlike
+// clWaitForEvents it can give up. A command that failed returns its error
+// code. A driver may keep a command queued until the queue is flushed; a
+// command still queued at the second poll gets one flush (not before:
+// PoCL's clFlush runs the command to its end in the calling thread).
+func waitEvent(ctx context.Context, ev *cl.Event, flush func() error) error {
+	delay := minPoll
+	var timer *time.Timer
+	for polls := 0; ; polls++ {
+		st, err := eventStatus(ev)
+		if err != nil {
+			return wrap("query kernel status", err)
+		}
+		if st == 0 { // CL_COMPLETE
+			return nil
+		}
+		if st < 0 {
+			return wrap("run kernel", cl.ErrOther(st))
+		}
+		if st == clQueued && polls == 1 && flush != nil {
+			if err := flush(); err != nil {
+				return wrap("flush queue", err)
+			}
+		}
+		if timer == nil {
+			timer = time.NewTimer(delay)
+			defer timer.Stop()
+		} else {
+			timer.Reset(delay)
+		}
+		select {
+		case <-ctx.Done():
+			return &Error{Kind: TimedOut, Op: "wait for kernel", Err: context.Cause(ctx)}
+		case <-timer.C:
+		}
+		delay = min(2*delay, maxPoll)
+	}
 }
 
 // ReadOutput copies the output buffer into dst (which must hold
