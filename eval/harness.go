@@ -539,6 +539,12 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	rep := &HoldoutReport{}
 	var logPct, logTop, logRef []float64
 	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
+	// With test data every shape of a platform gets the same model.
+	type fitted struct {
+		ch      *runtime.Chooser
+		learner string
+	}
+	byPlatform := map[string]fitted{}
 	for _, g := range groups {
 		plat := test.Platforms[g.platform]
 		var rows []int
@@ -550,24 +556,30 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		if len(rows) < 20 || len(g.times) == 0 || g.refNs == 0 {
 			continue
 		}
-		tr := d.Subset(rows)
-		b, mr, err := train.FitBundle(tr, topts, plat.Slug(), &plat)
-		if err != nil {
-			return nil, fmt.Errorf("eval: holdout fit: %w", err)
+		f, ok := byPlatform[plat.Slug()]
+		if !ok {
+			b, mr, err := train.FitBundle(d.Subset(rows), topts, plat.Slug(), &plat)
+			if err != nil {
+				return nil, fmt.Errorf("eval: holdout fit: %w", err)
+			}
+			if f.ch, err = runtime.FromBundle(b, runtime.Options{}); err != nil {
+				return nil, fmt.Errorf("eval: %w", err)
+			}
+			if mr.Selection != nil {
+				f.learner = mr.Selection.Chosen
+			}
+			if opt.Test != "" {
+				byPlatform[plat.Slug()] = f
+			}
 		}
-		ch, err := runtime.FromBundle(b, runtime.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
-		}
+		ch := f.ch
 		pick, err := ch.Choose(g.task)
 		if err != nil {
 			return nil, fmt.Errorf("eval: %w", err)
 		}
 		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick),
 			RefPct: 100 * g.bestNs / g.refNs}
-		if mr.Selection != nil {
-			hs.Learner = mr.Selection.Chosen
-		}
+		hs.Learner = f.learner
 		name := space.Format(pick)
 		switch t, ok := g.times[name]; {
 		case ok:

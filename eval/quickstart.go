@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -66,7 +68,15 @@ type HoldoutResult struct {
 	Chosen     features.Config
 	// ChooseTime is how long Choose took on this shape, cold.
 	ChooseTime time.Duration
+	// Confirmed is the number of configurations (the chosen one and the
+	// fastest of the sample) timed again with three times the repeats;
+	// ChosenMs and BestMs are their medians.
+	Confirmed int
 }
+
+// confirmTop is how many of the sample's fastest configurations a
+// held-out shape times again.
+const confirmTop = 8
 
 // PctOfBest is the chosen configuration's speed as a percentage of the best
 // measured.
@@ -92,16 +102,19 @@ func (o *QuickstartOptions) defaults() {
 		o.Kernel = "conv2d"
 	}
 	if o.TrainShapes == nil {
+		// Mostly the held-out shapes' filter: their configurations are
+		// compiled for the held-out measurement anyway, so on a CPU device
+		// (where compiling dominates) more 5x5 rows cost only their runs.
 		o.TrainShapes = []features.Task{
-			{1024, 1024, 3, 3}, {2048, 512, 3, 3},
-			{1024, 1024, 5, 5}, {2048, 1024, 5, 5}, {512, 2048, 5, 5},
+			{1024, 1024, 3, 3},
+			{1024, 1024, 5, 5}, {2048, 1024, 5, 5}, {512, 2048, 5, 5}, {768, 768, 5, 5},
 		}
 	}
 	if o.HoldoutShapes == nil {
 		o.HoldoutShapes = []features.Task{{1536, 1024, 5, 5}, {1280, 1280, 5, 5}}
 	}
 	if o.TrainSample == 0 {
-		o.TrainSample = 150
+		o.TrainSample = 250
 	}
 	if o.HoldoutSample == 0 {
 		o.HoldoutSample = 500
@@ -164,7 +177,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	res.Device = sum.Platform
 	opt.say("   %s", sum)
 
-	opt.say("2/3 train: gradient-boosted trees with 5-fold cross-validation")
+	opt.say("2/3 train: learner chosen by its picks on held-out shapes, then 5-fold cross-validation")
 	b, rep, err := train.Train(res.DataDir, train.Options{Kernel: k.Name, Seed: opt.Seed})
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -225,6 +238,34 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 			h.Measured++
 		}
 		h.BestMs = min(h.BestMs, ms(r))
+	}
+	// The fastest of hundreds of noisy timings is partly luck: confirm the
+	// chosen configuration and the confirmTop fastest with three times the
+	// repeats, and compare those medians.
+	order := make([]int, 0, len(rows))
+	for i, r := range rows {
+		if i >= 2 && r.Status == record.StatusOK {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(rows[a].TimeNs, rows[b].TimeNs) })
+	confirm := []features.Config{chosen}
+	for _, i := range order[:min(confirmTop, len(order))] {
+		if !rows[i].Config.Equal(chosen) {
+			confirm = append(confirm, rows[i].Config)
+		}
+	}
+	again, err := collect.Measure(ctx, k, t, confirm, collect.Options{Device: opt.Device, Repeats: 3 * opt.Repeats, Seed: opt.Seed})
+	if err != nil {
+		return h, nil, fmt.Errorf("eval: %w", err)
+	}
+	if ms(again[0]) < math.Inf(1) {
+		h.ChosenMs = ms(again[0])
+		h.BestMs = h.ChosenMs
+		for _, r := range again[1:] {
+			h.BestMs = min(h.BestMs, ms(r))
+		}
+		h.Confirmed = len(again)
 	}
 	return h, rows, nil
 }
