@@ -149,10 +149,12 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		if err != nil {
 			return 0, err
 		}
-		for _, r := range got[1:] {
+		// got[0] is c itself, the configuration the second stage asked
+		// for: its row is the answer and must be kept with the others.
+		for _, r := range got {
 			cache[k.Space.Format(r.Config)] = r
 		}
-		all = append(all, got[1:]...)
+		all = append(all, got...)
 		return rowScore(cache[key])
 	}
 	st, err := predict.SecondStage{Threshold: opt.Threshold, Sigma: max(0.05, math.Sqrt(sq/float64(len(y))))}.Run(ranked, best, bestC,
