@@ -1,6 +1,7 @@
 # augur's entry points. `make quickstart` and `make test` install the OpenCL
 # packages they need (Debian/Ubuntu) when they are missing.
 GO ?= go
+export CGO_CFLAGS ?= -O2 -g -DCL_TARGET_OPENCL_VERSION=300
 
 .PHONY: deps build test quickstart bench clean
 

@@ -2,7 +2,13 @@
 // answers only by panicking.
 #ifndef AUGUR_CL_H
 #define AUGUR_CL_H
+// The Makefile exports CGO_CFLAGS with the target for every cgo package:
+// go-opencl's headers set none, the compiler notes that some 40 times on a
+// fresh build, and cgo flags of this package cannot reach another module's.
+// A plain go build gets 1.2 here, the API this package uses.
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #endif
