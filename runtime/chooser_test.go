@@ -1,8 +1,10 @@
 package runtime_test
 
 import (
+	"errors"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,7 +49,7 @@ func TestChoose(t *testing.T) {
 		if !again.Equal(cfg) {
 			t.Errorf("second Choose(%v) = %v, first %v", s, again, cfg)
 		}
-		// A fresh Chooser gives the same answer: the climb is seeded by the shape.
+		// A fresh Chooser gives the same answer: the search is deterministic.
 		other, _ := load(t, runtime.Options{}).Choose(s)
 		if !other.Equal(cfg) {
 			t.Errorf("fresh Chooser: Choose(%v) = %v, want %v", s, other, cfg)
@@ -74,9 +76,24 @@ func TestChooseErrors(t *testing.T) {
 	}
 }
 
+// benchBundle is the bundle 'augur train' writes with its defaults from the
+// H200 data in testdata/h200 (see ../testdata/README.md).
+const benchBundle = "../testdata/conv2d-h200.augur"
+
 func BenchmarkChoose(b *testing.B) {
+	data, err := os.ReadFile(benchBundle)
+	if err != nil {
+		b.Fatal(err)
+	}
+	newChooser := func(b *testing.B) *runtime.Chooser {
+		ch, err := runtime.New(data, runtime.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ch
+	}
 	b.Run("cold", func(b *testing.B) {
-		ch := load(b, runtime.Options{})
+		ch := newChooser(b)
 		var lat []time.Duration
 		i := 0
 		b.ReportAllocs()
@@ -95,7 +112,7 @@ func BenchmarkChoose(b *testing.B) {
 		b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
 	})
 	b.Run("cached", func(b *testing.B) {
-		ch := load(b, runtime.Options{})
+		ch := newChooser(b)
 		s := features.Task{1920, 1080, 5, 5}
 		if _, err := ch.Choose(s); err != nil {
 			b.Fatal(err)
@@ -107,4 +124,85 @@ func BenchmarkChoose(b *testing.B) {
 			}
 		}
 	})
+	b.Run("cached-into", func(b *testing.B) {
+		ch := newChooser(b)
+		s := features.Task{1920, 1080, 5, 5}
+		dst := make(features.Config, len(ch.Space().Params))
+		if err := ch.ChooseInto(dst, s); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := ch.ChooseInto(dst, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkNew(b *testing.B) {
+	data, err := os.ReadFile(benchBundle)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := runtime.New(data, runtime.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestChooseConcurrent calls Choose from 16 goroutines on shapes old and
+// new; run with -race.
+func TestChooseConcurrent(t *testing.T) {
+	ch := load(t, runtime.Options{})
+	want := map[int]features.Config{}
+	for i := 0; i < 8; i++ {
+		c, err := ch.Choose(features.Task{256 + 64*i, 256, 3, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = c
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				k := (g + i) % 8
+				c, err := ch.Choose(features.Task{256 + 64*k, 256, 3, 3})
+				if err != nil || !c.Equal(want[k]) {
+					t.Errorf("goroutine %d: Choose = %v, %v; want %v", g, c, err, want[k])
+					return
+				}
+				c[0] = -1 // the caller owns the result: this must not reach the cache
+				if _, err := ch.Choose(features.Task{300 + g, 200 + i, 5, 5}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestChooseBadShapes(t *testing.T) {
+	ch := load(t, runtime.Options{})
+	for _, s := range []features.Task{{0, 0, 3, 3}, {-5, 100, 3, 3}, {640, 480, 4, 4}, {640, 480, 101, 101}, {100000, 1080, 5, 5}} {
+		if _, err := ch.Choose(s); !errors.Is(err, runtime.ErrShape) {
+			t.Errorf("Choose(%v): err = %v, want ErrShape", s, err)
+		}
+	}
+	p, err := ch.ChoosePick(features.Task{16384, 16, 3, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.OutsideOctaves < 2 {
+		t.Errorf("16384x16 lies %.2f octaves outside training shapes of 256 to 1024, want >= 2", p.OutsideOctaves)
+	}
+	if in, _ := ch.ChoosePick(features.Task{1024, 768, 5, 5}); in.OutsideOctaves != 0 || in.ExpectedPct <= 0 {
+		t.Errorf("1024x768 5x5: outside %.2f octaves, expected %.1f%%; want 0 and a held-out figure", in.OutsideOctaves, in.ExpectedPct)
+	}
 }
