@@ -17,7 +17,9 @@
 //     compiler and kernel would otherwise share the cores;
 //  5. run one warm-up and Repeats timed runs, timed with profiling events;
 //  6. verify the output against the kernel's plain-Go implementation;
-//  7. write the rows with collect/record, in bounded record batches.
+//  7. write each row with collect/record as soon as it is measured, so that
+//     a killed run loses at most the configuration in flight; the next run
+//     recovers what it left (record.Recover) before resuming.
 //
 // A configuration that fails to compile, hits a resource limit, fails to
 // launch, times out or computes a wrong answer is recorded with that status:
