@@ -99,6 +99,9 @@ const DefaultZeta = -2.302585092994046
 
 // LoadOptions configure LoadWith. The zero value ignores invalid rows.
 type LoadOptions struct {
+	// MaxCV drops measured rows whose timings' coefficient of variation
+	// exceeds it (their target is mostly noise); 0 keeps every row.
+	MaxCV float64
 	// Derived computes derived features added to every row (the kernel
 	// family's, from datasets, or expressions); nil adds none.
 	Derived features.Deriver
@@ -141,6 +144,9 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !(opt.MaxCV >= 0) {
+		return nil, fmt.Errorf("train: LoadOptions.MaxCV must be >= 0, got %g", opt.MaxCV)
+	}
 	files, err := record.ReadDir(filepath.Join(dir, kernel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("train: no dataset files under %s: %w", filepath.Join(dir, kernel), err)
@@ -169,6 +175,13 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	}
 	nf := enc.Len()
 	slugs := map[string]int{}
+	type rowKey struct {
+		platform int
+		task     features.TaskKey
+		config   string
+	}
+	seen := map[rowKey]int{} // row index in d
+	var repeats []int        // repeats of each row of d
 	for _, f := range files {
 		if err := agree(f, first, kernel); err != nil {
 			return nil, err
@@ -182,10 +195,30 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 			d.Platforms = append(d.Platforms, f.Meta.Platform)
 		}
 		for _, r := range f.Rows {
+			if opt.MaxCV > 0 && r.Status == record.StatusOK && r.TimeCV > opt.MaxCV {
+				continue
+			}
 			y, s, ok := target(r, opt.Invalid, zeta)
 			if !ok {
 				continue
 			}
+			// A later row of the same (platform, task, config) timed with at
+			// least as many repeats supersedes the earlier: a confirmation
+			// pass re-times the best configurations with more repeats.
+			key := rowKey{pi, r.Task.Key(), fmt.Sprint(r.Config)}
+			if at, dup := seen[key]; dup {
+				if r.Repeats < repeats[at] {
+					continue
+				}
+				repeats[at] = r.Repeats
+				enc.Encode(d.X[at*nf:(at+1)*nf], r.Task, r.Config, pv)
+				d.Y[at] = y
+				s.Task, s.Config, s.Platform = r.Task, r.Config, pi
+				d.Samples[at] = s
+				continue
+			}
+			seen[key] = len(d.Y)
+			repeats = append(repeats, r.Repeats)
 			if len(r.Task) != len(enc.TaskNames) || len(r.Config) != len(enc.ParamNames) {
 				return nil, fmt.Errorf("train: %s: row of %d task and %d parameter values, want %d and %d",
 					f.Path, len(r.Task), len(r.Config), len(enc.TaskNames), len(enc.ParamNames))
