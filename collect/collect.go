@@ -375,10 +375,8 @@ func checkTasks(k *datasets.Kernel, shapes []features.Task) error {
 		if len(s) != len(k.TaskNames) {
 			return fmt.Errorf("collect: task %v has %d values, kernel %s wants %d (%v)", s, len(s), k.Name, len(k.TaskNames), k.TaskNames)
 		}
-		if k.CheckTask != nil {
-			if err := k.CheckTask(s); err != nil {
-				return fmt.Errorf("collect: %w", err)
-			}
+		if err := k.CheckTask(s); err != nil {
+			return fmt.Errorf("collect: %w", err)
 		}
 	}
 	return nil

@@ -47,7 +47,7 @@ func scaleKernel(t testing.TB) *datasets.Kernel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &datasets.Kernel{
+	return datasets.Define(datasets.Kernel{
 		Name:      "scale",
 		Source:    scaleSource,
 		Entry:     "scale",
@@ -56,6 +56,7 @@ func scaleKernel(t testing.TB) *datasets.Kernel {
 		Tasks:     []features.Task{{1000}, {4096}},
 		Reference: features.Config{16, 0},
 		Tolerance: 1e-6,
+	}, datasets.Funcs{
 		CheckTask: func(t features.Task) error {
 			if t[0] < 1 {
 				return fmt.Errorf("n must be >= 1, got %d", t[0])
@@ -91,7 +92,7 @@ func scaleKernel(t testing.TB) *datasets.Kernel {
 			}
 			return out
 		},
-	}
+	})
 }
 
 // wantStatus is the status scaleKernel's configuration c must get.

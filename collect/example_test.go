@@ -15,7 +15,7 @@ import (
 // it is pruned without being compiled.
 func Example_measure() {
 	space, _ := features.NewSpace([]features.Param{{Name: "WG", Values: []int{16, 1 << 20}}}, nil)
-	k := &datasets.Kernel{
+	k := datasets.Define(datasets.Kernel{
 		Name:      "double",
 		Source:    `__kernel void double_it(__global const float *x, __global float *y) { int i = get_global_id(0); y[i] = 2.0f * x[i]; }`,
 		Entry:     "double_it",
@@ -23,7 +23,7 @@ func Example_measure() {
 		TaskNames: []string{"n"},
 		Reference: features.Config{16},
 		Tolerance: 1e-6,
-		Options:   func(features.Task, features.Config) string { return "" },
+	}, datasets.Funcs{
 		Geometry: func(t features.Task, c features.Config) (datasets.Launch, error) {
 			return datasets.Launch{Dims: 1, Global: [3]int{max(t[0], c[0])}, Local: [3]int{c[0]}}, nil
 		},
@@ -41,7 +41,7 @@ func Example_measure() {
 			}
 			return y
 		},
-	}
+	})
 	rows, err := collect.Measure(context.Background(), k, features.Task{4096}, space.All(), collect.Options{})
 	if err != nil {
 		fmt.Println(err)

@@ -69,67 +69,73 @@ func conv2dParamsOf(c features.Config) conv2dParams {
 // Width and height are kernel arguments and the filter size and the
 // configuration are build options, so one compiled program serves every
 // image size with the same filter.
-func Conv2D() *Kernel {
-	space, err := features.NewSpace([]features.Param{
-		{Name: "Xwg", Values: []int{8, 16, 32, 64}},
-		{Name: "Ywg", Values: []int{8, 16, 32, 64}},
-		{Name: "Xwpt", Values: []int{1, 2, 4, 8}},
-		{Name: "Ywpt", Values: []int{1, 2, 4, 8}},
-		{Name: "LS", Values: []int{0, 1, 2}},
-		{Name: "VW", Values: []int{1, 2, 4, 8}},
-		{Name: "PAD", Values: []int{0, 1}},
-		{Name: "UNR", Values: []int{0, 1}},
-	}, []string{
-		"Xwpt % VW == 0",
-		"LS != 0 || PAD == 0",
-	})
-	if err != nil {
-		// The space above is fixed; failing to compile it is a bug here.
-		panic("datasets: conv2d space: " + err.Error())
-	}
-	k := &Kernel{
-		Name:      "conv2d",
-		Doc:       "2D convolution (correlation) with a zero-padded border, after CLTune",
-		Source:    conv2dSource,
-		Entry:     "conv2d",
-		Space:     space,
-		TaskNames: []string{"width", "height", "filter_w", "filter_h"},
-		Tasks: []features.Task{
-			{256, 256, 3, 3},
-			{512, 512, 5, 5},
-			{1024, 1024, 3, 3},
-			{1024, 1024, 7, 7},
-			{1920, 1080, 5, 5},
-			{2048, 2048, 9, 9},
-			{2048, 2048, 11, 11},
+func Conv2D() *Kernel { return conv2dDefinition().build() }
+
+// conv2d is the conv2d family's behaviour.
+type conv2d struct{}
+
+var _ family = conv2d{}
+
+func conv2dDefinition() definition {
+	return definition{
+		params: []features.Param{
+			{Name: "Xwg", Values: []int{8, 16, 32, 64}},
+			{Name: "Ywg", Values: []int{8, 16, 32, 64}},
+			{Name: "Xwpt", Values: []int{1, 2, 4, 8}},
+			{Name: "Ywpt", Values: []int{1, 2, 4, 8}},
+			{Name: "LS", Values: []int{0, 1, 2}},
+			{Name: "VW", Values: []int{1, 2, 4, 8}},
+			{Name: "PAD", Values: []int{0, 1}},
+			{Name: "UNR", Values: []int{0, 1}},
 		},
-		// A plain configuration: 64 work-items, no local memory, no
-		// vectors, which every OpenCL device runs.
-		Reference: features.Config{8, 8, 1, 1, 0, 1, 0, 0},
-		// The inputs are non-negative, so the float32 sums of at most 121
-		// products stay within a few ulp of the exact value whatever the
-		// order of summation.
-		Tolerance: 1e-4,
-		CheckTask: checkConv2DTask,
-		Derived:   conv2dDerived{},
-		Args:      conv2dArgs,
-		Want:      conv2dWant,
-		Flops: func(t features.Task) float64 {
-			return 2 * float64(t[conv2dWidth]) * float64(t[conv2dHeight]) *
-				float64(t[conv2dFilterW]) * float64(t[conv2dFilterH])
+		constraints: []string{
+			"Xwpt % VW == 0",
+			"LS != 0 || PAD == 0",
 		},
-		Bytes: func(t features.Task) float64 {
-			return 4 * (2*float64(t[conv2dWidth])*float64(t[conv2dHeight]) +
-				float64(t[conv2dFilterW])*float64(t[conv2dFilterH]))
+		kernel: Kernel{
+			Name:      "conv2d",
+			Doc:       "2D convolution (correlation) with a zero-padded border, after CLTune",
+			Source:    conv2dSource,
+			Entry:     "conv2d",
+			TaskNames: []string{"width", "height", "filter_w", "filter_h"},
+			Tasks: []features.Task{
+				{256, 256, 3, 3},
+				{512, 512, 5, 5},
+				{1024, 1024, 3, 3},
+				{1024, 1024, 7, 7},
+				{1920, 1080, 5, 5},
+				{2048, 2048, 9, 9},
+				{2048, 2048, 11, 11},
+			},
+			// A plain configuration: 64 work-items, no local memory, no
+			// vectors, which every OpenCL device runs.
+			Reference: features.Config{8, 8, 1, 1, 0, 1, 0, 0},
+			// The inputs are non-negative, so the float32 sums of at most
+			// 121 products stay within a few ulp of the exact value
+			// whatever the order of summation.
+			Tolerance: 1e-4,
+			Derived:   conv2dDerived{},
+			impl:      conv2d{},
 		},
 	}
-	k.Options = func(t features.Task, c features.Config) string {
-		return conv2dOptions(space, t, c)
-	}
-	k.Geometry = func(t features.Task, c features.Config) (Launch, error) {
-		return conv2dGeometry(space, t, c)
-	}
-	return k
+}
+
+func (conv2d) checkTask(t features.Task) error { return checkConv2DTask(t) }
+
+func (conv2d) options(t features.Task, c features.Config) string { return conv2dOptions(t, c) }
+
+func (conv2d) geometry(t features.Task, c features.Config) (Launch, error) {
+	return conv2dGeometry(t, c), nil
+}
+
+func (conv2d) args(t features.Task, rng *rand.Rand) []Arg { return conv2dArgs(t, rng) }
+
+func (conv2d) want(t features.Task, args []Arg) []float32 { return conv2dWant(t, args) }
+
+func (conv2d) work(t features.Task) (flops, bytes float64) {
+	w, h := float64(t[conv2dWidth]), float64(t[conv2dHeight])
+	fw, fh := float64(t[conv2dFilterW]), float64(t[conv2dFilterH])
+	return 2 * w * h * fw * fh, 4 * (2*w*h + fw*fh)
 }
 
 // checkConv2DTask accepts images of 16 to 16384 pixels a side and odd
@@ -151,18 +157,21 @@ func checkConv2DTask(t features.Task) error {
 	return nil
 }
 
+// conv2dParamNames are the names of conv2d's parameters, in Config order.
+var conv2dParamNames = [...]string{"Xwg", "Ywg", "Xwpt", "Ywpt", "LS", "VW", "PAD", "UNR"}
+
 // conv2dOptions writes the filter size and every parameter as a
 // definition; the image size stays out so that programs are shared
 // between image sizes.
-func conv2dOptions(s *features.Space, t features.Task, c features.Config) string {
+func conv2dOptions(t features.Task, c features.Config) string {
 	var b strings.Builder
 	b.WriteString("-D FW=")
 	b.WriteString(strconv.Itoa(t[conv2dFilterW]))
 	b.WriteString(" -D FH=")
 	b.WriteString(strconv.Itoa(t[conv2dFilterH]))
-	for i, p := range s.Params {
+	for i, name := range conv2dParamNames {
 		b.WriteString(" -D ")
-		b.WriteString(p.Name)
+		b.WriteString(name)
 		b.WriteByte('=')
 		b.WriteString(strconv.Itoa(c[i]))
 	}
@@ -170,21 +179,15 @@ func conv2dOptions(s *features.Space, t features.Task, c features.Config) string
 }
 
 // conv2dGeometry mirrors the work-group and local tile sizes that
-// conv2d.cl derives from the same definitions.
-func conv2dGeometry(s *features.Space, t features.Task, c features.Config) (Launch, error) {
-	if err := checkConv2DTask(t); err != nil {
-		return Launch{}, err
-	}
-	if err := s.Check(c); err != nil {
-		return Launch{}, fmt.Errorf("%w: conv2d: %w", ErrConfig, err)
-	}
+// conv2d.cl derives from the same definitions; t and c are checked.
+func conv2dGeometry(t features.Task, c features.Config) Launch {
 	g := conv2dShape(t, conv2dParamsOf(c))
 	return Launch{
 		Dims:          2,
 		Global:        [3]int{g.groupsX * g.lx, g.groupsY * g.ly, 1},
 		Local:         [3]int{g.lx, g.ly, 1},
 		LocalMemBytes: g.localMem,
-	}, nil
+	}
 }
 
 // conv2dGeom is the launch of one (task, configuration), unchecked: the

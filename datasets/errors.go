@@ -10,4 +10,10 @@ var (
 	// ErrConfig is returned for a configuration that is not in a kernel's
 	// space.
 	ErrConfig = errors.New("datasets: invalid configuration")
+	// ErrUnknownKernel is returned by Lookup for a name that is not one of
+	// augur's kernel families (an imported kernel, a typo).
+	ErrUnknownKernel = errors.New("datasets: unknown kernel")
+	// ErrNoBehaviour is returned by a Kernel method that its family does
+	// not define (a Kernel literal has no launch geometry).
+	ErrNoBehaviour = errors.New("datasets: kernel does not define this")
 )

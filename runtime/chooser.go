@@ -107,8 +107,10 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
 	}
-	ch := &Chooser{bundle: b, space: space, model: m, opt: opt, cache: map[features.TaskKey]Pick{},
-		check: datasets.TaskChecker(b.Kernel)}
+	ch := &Chooser{bundle: b, space: space, model: m, opt: opt, cache: map[features.TaskKey]Pick{}}
+	if k, err := datasets.LookupWithSpace(b.Kernel, space); err == nil {
+		ch.check = k.CheckTask
+	}
 	for _, e := range b.Models {
 		if e.Name != m.Name {
 			continue
