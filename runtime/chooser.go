@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/augur-tuning/augur/datasets"
@@ -11,16 +12,25 @@ import (
 	"github.com/augur-tuning/augur/predict"
 )
 
-// ErrShape is returned by Choose for a shape the kernel does not accept
-// (wrong length, or a value outside the kernel's task constraints).
-var ErrShape = errors.New("runtime: bad shape")
-
 // Options configures a Chooser. The zero value is the documented default
 // of every field.
 type Options struct {
-	// Model names the bundle's model to use: a platform slug, or "fleet";
-	// "" means the only model, or the fleet model of a bundle with several.
+	// Model names the bundle's model to use: a platform slug, or "fleet".
+	// It overrides Device's choice of model. "" lets Device choose.
 	Model string
+	// Device names the device the kernel will run on, by the slug or the
+	// name (case-insensitive) that collect recorded; Platform describes it
+	// in full. The Chooser uses, in order, the device's own model in the
+	// bundle; the fleet model, scored with Platform's features (so only
+	// when Platform is set); the bundle's only model; else no model: every
+	// pick is the kernel's reference configuration. Pick.Source says which.
+	// With neither Device nor Platform set, the Chooser uses the only
+	// model, or the fleet model of a bundle with several, for a device it
+	// knows nothing about.
+	Device string
+	// Platform is the device's features as queried (collect/opencl's
+	// Device.Platform); nil when unknown. Device defaults to its name.
+	Platform *features.Platform
 	// Starts is how many of the bundle's grid shapes nearest the asked
 	// shape lend their best configurations as starting points; 0 means 4.
 	Starts int
@@ -33,13 +43,29 @@ type Options struct {
 	CacheSize int
 }
 
+// Sources of a pick (Pick.Source) other than "model:<slug>".
+const (
+	// SourceFleet is a fleet model scored with the device's features.
+	SourceFleet = "fleet"
+	// SourceReference is the kernel's reference configuration, picked
+	// because no model of the bundle fits the device.
+	SourceReference = "reference"
+)
+
 // Pick is a configuration Choose returned, with what stands behind it.
 type Pick struct {
 	Config features.Config
-	// LogSpeedup is the model's prediction of ln(t_ref / t) for Config.
+	// LogSpeedup is the model's prediction of ln(t_ref / t) for Config;
+	// 0 for the reference.
 	LogSpeedup float64
-	// Model is the bundle model that chose.
+	// Model is the bundle model that chose; "" when none did.
 	Model string
+	// Source says why that model: "model:<slug>" for a device's own model
+	// (or the bundle's only one), "fleet" for the fleet model, "reference"
+	// when no model fits the device and Config is the reference.
+	Source string
+	// Plan is how to build and launch Config on the shape.
+	Plan Plan
 	// OutsideOctaves is how far the shape lies outside the range of the
 	// training shapes, in octaves (log2 units) of the task feature that is
 	// farthest out; 0 inside the range. Beyond about 1, the model
@@ -50,15 +76,42 @@ type Pick struct {
 	// worst shape, from model selection); 0 when the bundle does not
 	// record them.
 	ExpectedPct, WorstPct float64
+
+	names []string // the parameters' names, in Config order; shared, read-only
+}
+
+// Param returns the value of the named parameter in p.Config, and whether
+// the kernel has such a parameter.
+func (p Pick) Param(name string) (int, bool) {
+	for i, n := range p.names {
+		if n == name {
+			return p.Config[i], true
+		}
+	}
+	return 0, false
+}
+
+// Plan is how to build and launch a configuration on a shape, computed
+// from the kernel family's definitions without OpenCL. It is empty (Dims
+// 0, BuildOptions "") for a kernel augur does not know (an imported one).
+type Plan struct {
+	// BuildOptions are the compiler options ("-D NAME=value ...") to
+	// pass to clBuildProgram.
+	BuildOptions string
+	// Launch holds the NDRange: Dims, Global and Local sizes, and the
+	// local memory the configuration allocates statically, in bytes.
+	datasets.Launch
 }
 
 // Chooser picks configurations for shapes from one model of a bundle.
 type Chooser struct {
 	bundle *features.Bundle
 	space  *features.Space
-	model  *predict.Model
+	kernel *datasets.Kernel // nil for a kernel augur does not know
+	model  *predict.Model   // nil when no model fits the device
+	source string
+	names  []string
 	opt    Options
-	check  func(features.Task) error // the kernel's task constraints; nil when unknown
 
 	candidates []features.Config
 	starts     *features.Starts
@@ -79,7 +132,8 @@ func New(bundle []byte, opt Options) (*Chooser, error) {
 	return FromBundle(b, opt)
 }
 
-// FromBundle is New for a bundle already read.
+// FromBundle is New for a bundle already read. The Chooser keeps b; the
+// caller must not change it.
 func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if opt.Starts < 0 || opt.Steps < 0 || opt.CacheSize < 0 {
 		return nil, fmt.Errorf("runtime: Starts, Steps and CacheSize must be >= 0, got %d, %d, %d", opt.Starts, opt.Steps, opt.CacheSize)
@@ -97,32 +151,51 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
 	}
+	ch := &Chooser{bundle: b, space: space, opt: opt, cache: map[features.TaskKey]Pick{}}
+	for _, p := range space.Params {
+		ch.names = append(ch.names, p.Name)
+	}
+	// The bundle's space is the family's when the versions agree, so the
+	// family shares it rather than building its own.
+	switch k, err := datasets.LookupWithSpace(b.Kernel, space); {
+	case errors.Is(err, datasets.ErrUnknownKernel):
+		// An imported kernel: no task constraints, no launch plan.
+	case err != nil:
+		return nil, fmt.Errorf("runtime: %w", err)
+	case k.Version() != b.KernelVersion:
+		return nil, &KernelVersionError{Kernel: b.Kernel, Bundle: b.KernelVersion, Have: k.Version()}
+	default:
+		ch.kernel = k
+	}
+	entry, plat, source, err := selectModel(b, opt)
+	if err != nil {
+		return nil, err
+	}
+	ch.source = source
+	if entry == nil {
+		return ch, nil
+	}
 	// The kernel family's Go definitions of its derived features; a
 	// bundle of an imported kernel carries them as expressions instead.
 	var derive features.Deriver
-	if b.Derived != "" && len(b.DerivedExprs) == 0 {
-		derive = datasets.Deriver(b.Kernel)
+	if ch.kernel != nil && b.Derived != "" && len(b.DerivedExprs) == 0 {
+		derive = ch.kernel.Derived
 	}
-	m, err := predict.Load(b, opt.Model, derive)
+	m, err := predict.Load(b, entry.Name, derive)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
 	}
-	ch := &Chooser{bundle: b, space: space, model: m, opt: opt, cache: map[features.TaskKey]Pick{}}
-	if k, err := datasets.LookupWithSpace(b.Kernel, space); err == nil {
-		ch.check = k.CheckTask
+	if plat != nil {
+		m = m.WithPlatform(*plat)
 	}
-	for _, e := range b.Models {
-		if e.Name != m.Name {
-			continue
+	ch.model = m
+	for _, cand := range entry.Candidates {
+		if space.Valid(cand) {
+			ch.candidates = append(ch.candidates, cand)
 		}
-		for _, cand := range e.Candidates {
-			if space.Valid(cand) {
-				ch.candidates = append(ch.candidates, cand)
-			}
-		}
-		ch.starts = e.Starts
-		ch.expected = [2]float64{e.Stats["holdout_pct_geomean"], e.Stats["holdout_pct_worst"]}
 	}
+	ch.starts = entry.Starts
+	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
 	if ch.starts != nil {
 		for _, t := range ch.starts.Shapes {
 			ch.startLogs = append(ch.startLogs, logs(t))
@@ -141,6 +214,73 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	return ch, nil
 }
 
+// selectModel picks the bundle's model for opt (see Options.Device): the
+// entry, the platform to score it with (nil: the entry's own), and the
+// pick source. A nil entry means no model fits: picks are the reference.
+func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Platform, string, error) {
+	source := func(e *features.Model) string {
+		if e.Name == SourceFleet {
+			return SourceFleet
+		}
+		return "model:" + e.Name
+	}
+	fleet := func(e *features.Model) *features.Platform {
+		if e.Platform == nil {
+			return opt.Platform
+		}
+		return nil
+	}
+	var names []string
+	var fleetEntry *features.Model
+	for i := range b.Models {
+		e := &b.Models[i]
+		names = append(names, e.Name)
+		if e.Name == SourceFleet {
+			fleetEntry = e
+		}
+		if opt.Model != "" && e.Name == opt.Model {
+			return e, fleet(e), source(e), nil
+		}
+	}
+	if opt.Model != "" {
+		return nil, nil, "", fmt.Errorf("runtime: %w: %q (bundle has %s)", predict.ErrNoModel, opt.Model, strings.Join(names, ", "))
+	}
+	device, slug := opt.Device, ""
+	if opt.Platform != nil {
+		slug = opt.Platform.Slug()
+		if device == "" {
+			device = opt.Platform.Name
+		}
+	}
+	if device == "" {
+		switch {
+		case len(b.Models) == 1:
+			return &b.Models[0], nil, source(&b.Models[0]), nil
+		case fleetEntry != nil:
+			return fleetEntry, nil, SourceFleet, nil
+		}
+		return nil, nil, "", fmt.Errorf("runtime: %w: bundle has several models and no fleet model; set Options.Device or Model to one of %s",
+			predict.ErrNoModel, strings.Join(names, ", "))
+	}
+	for i := range b.Models {
+		e := &b.Models[i]
+		if e == fleetEntry {
+			continue
+		}
+		if strings.EqualFold(e.Name, device) || (slug != "" && e.Name == slug) ||
+			(e.Platform != nil && (strings.EqualFold(e.Platform.Name, device) || (slug != "" && e.Platform.Slug() == slug))) {
+			return e, nil, source(e), nil
+		}
+	}
+	switch {
+	case fleetEntry != nil && opt.Platform != nil:
+		return fleetEntry, opt.Platform, SourceFleet, nil
+	case len(b.Models) == 1:
+		return &b.Models[0], nil, source(&b.Models[0]), nil
+	}
+	return nil, nil, SourceReference, nil
+}
+
 func logs(t features.Task) []float64 {
 	out := make([]float64, len(t))
 	for i, v := range t {
@@ -152,14 +292,48 @@ func logs(t features.Task) []float64 {
 // Space returns the tuning space of the bundle's kernel.
 func (c *Chooser) Space() *features.Space { return c.space }
 
-// Model returns the model that chooses.
+// Model returns the model that chooses; nil when none fits the device
+// (Source is "reference").
 func (c *Chooser) Model() *predict.Model { return c.model }
+
+// Source says which model chooses, as Pick.Source does.
+func (c *Chooser) Source() string { return c.source }
 
 // Reference returns the kernel's reference configuration.
 func (c *Chooser) Reference() features.Config { return c.bundle.Reference.Clone() }
 
 // TaskNames returns the names of the shape's values, in order.
-func (c *Chooser) TaskNames() []string { return c.bundle.TaskNames }
+func (c *Chooser) TaskNames() []string { return append([]string(nil), c.bundle.TaskNames...) }
+
+// ParamNames returns the names of the configuration's values, in order.
+func (c *Chooser) ParamNames() []string { return append([]string(nil), c.names...) }
+
+// Value returns the value of the named parameter in cfg, and whether the
+// kernel has such a parameter and cfg a value for it.
+func (c *Chooser) Value(cfg features.Config, name string) (int, bool) {
+	i := c.space.Param(name)
+	if i < 0 || i >= len(cfg) {
+		return 0, false
+	}
+	return cfg[i], true
+}
+
+// Plan returns the launch plan of cfg on shape t: empty for a kernel augur
+// does not know; an error wrapping ErrShape for a bad shape, or one naming
+// a configuration outside the space.
+func (c *Chooser) Plan(t features.Task, cfg features.Config) (Plan, error) {
+	if err := c.checkShape(t); err != nil {
+		return Plan{}, err
+	}
+	if c.kernel == nil {
+		return Plan{}, nil
+	}
+	l, err := c.kernel.Geometry(t, cfg)
+	if err != nil {
+		return Plan{}, fmt.Errorf("runtime: %w", err)
+	}
+	return Plan{BuildOptions: c.kernel.Options(t, cfg), Launch: l}, nil
+}
 
 // Choose returns the configuration the model predicts fastest for shape t.
 // The result is the caller's own; ChooseInto avoids its allocation. A bad
@@ -186,7 +360,8 @@ func (c *Chooser) ChooseInto(dst features.Config, t features.Task) error {
 	return nil
 }
 
-// ChoosePick is Choose with what stands behind the choice.
+// ChoosePick is Choose with what stands behind the choice and its launch
+// plan.
 func (c *Chooser) ChoosePick(t features.Task) (Pick, error) {
 	p, err := c.pick(t)
 	p.Config = p.Config.Clone()
@@ -206,7 +381,17 @@ func (c *Chooser) pick(t features.Task) (Pick, error) {
 	if err := c.checkShape(t); err != nil {
 		return Pick{}, err
 	}
-	p = c.search(t)
+	if c.model == nil {
+		p = Pick{Config: c.bundle.Reference, OutsideOctaves: c.outside(t)}
+	} else {
+		p = c.search(t)
+	}
+	p.Source, p.names = c.source, c.names
+	if c.kernel != nil {
+		// Checked above, and the pick is in the space: no error.
+		p.Plan.Launch, _ = c.kernel.Geometry(t, p.Config)
+		p.Plan.BuildOptions = c.kernel.Options(t, p.Config)
+	}
 	c.mu.Lock()
 	if len(c.cache) >= c.opt.CacheSize {
 		clear(c.cache)
@@ -217,11 +402,11 @@ func (c *Chooser) pick(t features.Task) (Pick, error) {
 }
 
 func (c *Chooser) checkShape(t features.Task) error {
-	if err := c.model.Check(t, c.bundle.Reference); err != nil {
-		return fmt.Errorf("%w: %v", ErrShape, err)
+	if len(t) != len(c.bundle.TaskNames) {
+		return fmt.Errorf("%w: shape has %d values, want %d (%s)", ErrShape, len(t), len(c.bundle.TaskNames), strings.Join(c.bundle.TaskNames, ", "))
 	}
-	if c.check != nil {
-		if err := c.check(t); err != nil {
+	if c.kernel != nil {
+		if err := c.kernel.CheckTask(t); err != nil {
 			return fmt.Errorf("%w: %v", ErrShape, err)
 		}
 	}
@@ -230,6 +415,9 @@ func (c *Chooser) checkShape(t features.Task) error {
 
 // Predict returns the model's predicted log-speedup of cfg on shape t.
 func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error) {
+	if c.model == nil {
+		return 0, fmt.Errorf("runtime: Predict: no model fits the device (source %q)", c.source)
+	}
 	if err := c.model.Check(t, cfg); err != nil {
 		return 0, fmt.Errorf("runtime: %w", err)
 	}

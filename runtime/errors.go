@@ -1,0 +1,33 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors; the messages returned wrap them with the details.
+var (
+	// ErrShape is returned by Choose for a shape the kernel does not accept
+	// (wrong length, or a value outside the kernel's task constraints).
+	ErrShape = errors.New("runtime: bad shape")
+	// ErrKernelVersion is returned by New (as a *KernelVersionError) for a
+	// bundle trained on another version of a kernel family than the one
+	// this augur holds (its source, tuning space or shape features
+	// changed): the bundle's configurations and launch plans would not fit
+	// the kernel.
+	ErrKernelVersion = errors.New("runtime: bundle is for another kernel version; train again")
+)
+
+// KernelVersionError is the error behind ErrKernelVersion.
+type KernelVersionError struct {
+	Kernel string
+	// Bundle is the version the bundle records, Have this augur's.
+	Bundle, Have string
+}
+
+func (e *KernelVersionError) Error() string {
+	return fmt.Sprintf("runtime: bundle is for %s version %s, this augur has %s; train again", e.Kernel, e.Bundle, e.Have)
+}
+
+// Is reports whether target is ErrKernelVersion.
+func (e *KernelVersionError) Is(target error) bool { return target == ErrKernelVersion }
