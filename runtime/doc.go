@@ -1,23 +1,65 @@
 // Package runtime is what an image or tensor library imports to pick a
 // kernel configuration at every call, with no measurement: it loads a model
-// bundle (from a file or go:embed bytes), hill-climbs the surrogate for a
-// shape it has not seen, and caches the answer per shape.
+// bundle (from a file or go:embed bytes), chooses the bundle's model for the
+// device, hill-climbs the surrogate for a shape it has not seen, and caches
+// the answer, with its launch plan, per shape.
 //
-// A complete use:
+// # A complete use
+//
+// Load the bundle once, naming the device (see Options.Device for the
+// order in which a model is chosen for it):
 //
 //	//go:embed conv2d.augur
 //	var conv2dModel []byte
 //
-//	chooser, err := runtime.New(conv2dModel, runtime.Options{})
-//	if err != nil { ... }
-//	cfg, err := chooser.Choose(features.Task{width, height, 5, 5})
-//	if err != nil { ... } // a shape of the wrong length
-//	// cfg holds Xwg, Ywg, ... in the order of chooser.Space().Params;
-//	// build and launch the kernel with it.
+//	plat := dev.Platform() // features.Platform, e.g. from collect/opencl
+//	chooser, err := runtime.New(conv2dModel, runtime.Options{Platform: &plat})
+//	if errors.Is(err, runtime.ErrKernelVersion) {
+//		// The bundle was trained on another version of the kernel's
+//		// source or space: train it again.
+//	}
+//
+// At every call, ask for the shape's pick:
+//
+//	p, err := chooser.ChoosePick(features.Task{width, height, 5, 5})
+//	if errors.Is(err, runtime.ErrShape) {
+//		// Wrong length, or a value the kernel does not take (an even
+//		// filter, an image too small): the caller's mistake.
+//	}
+//
+// p.Config holds the parameters in the order of chooser.ParamNames();
+// p.Param("Xwg") reads one by name. p.Plan is the launch, computed from the
+// kernel family's definitions without OpenCL: build the kernel with
+// p.Plan.BuildOptions (programs with equal options are the same program:
+// keep them in a map) and enqueue it with p.Plan.Global and p.Plan.Local
+// over p.Plan.Dims dimensions; p.Plan.LocalMemBytes is the local memory it
+// allocates. The plan is empty for a kernel augur does not know (an
+// imported one): the caller derives its launch from the parameters.
+// chooser.Plan gives the plan of any configuration, such as
+// chooser.Reference(), the configuration every device runs, to fall back on
+// when the device refuses a pick.
+//
+// p.Source says what chose: "model:<slug>" (a device's own model),
+// "fleet" (the fleet model, scored with the device's features) or
+// "reference" (no model fits the device; the pick is the reference).
+// p.OutsideOctaves says how far the shape lies beyond the training shapes
+// (0 inside; beyond about 1 the model extrapolates), and p.ExpectedPct and
+// p.WorstPct what the model's picks reached on held-out shapes, in % of the
+// optimum.
+//
+// A library that only needs the configuration and calls often uses
+// ChooseInto, which writes into a slice the caller keeps and, for a shape
+// seen before, allocates nothing:
+//
+//	cfg := make(features.Config, len(chooser.ParamNames()))
+//	err := chooser.ChooseInto(cfg, shape)
 //
 // Choose is synchronous, starts no goroutines, and is safe for concurrent
-// use. A shape seen before costs one map look-up and allocates nothing; a
-// new one costs a 75-step hill climb on the surrogate, tens of
-// microseconds. When the model predicts nothing faster than the kernel's
-// reference configuration, Choose returns the reference.
+// use. A shape seen before costs one map look-up; a new one costs a climb
+// on the surrogate from the starting points the bundle records, tens of
+// microseconds to a few milliseconds depending on the model's size. When
+// the model predicts nothing faster than the kernel's reference
+// configuration, Choose returns the reference.
+//
+// examples/imagefilter is a complete library built this way.
 package runtime
