@@ -167,6 +167,16 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	default:
 		ch.kernel = k
 	}
+	for i, t := range b.TrainShapes {
+		l := logs(t)
+		if i == 0 {
+			ch.lo, ch.hi = l, append([]float64(nil), l...)
+			continue
+		}
+		for f := range l {
+			ch.lo[f], ch.hi[f] = min(ch.lo[f], l[f]), max(ch.hi[f], l[f])
+		}
+	}
 	entry, plat, source, err := selectModel(b, opt)
 	if err != nil {
 		return nil, err
@@ -199,16 +209,6 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if ch.starts != nil {
 		for _, t := range ch.starts.Shapes {
 			ch.startLogs = append(ch.startLogs, logs(t))
-		}
-	}
-	for i, t := range b.TrainShapes {
-		l := logs(t)
-		if i == 0 {
-			ch.lo, ch.hi = l, append([]float64(nil), l...)
-			continue
-		}
-		for f := range l {
-			ch.lo[f], ch.hi[f] = min(ch.lo[f], l[f]), max(ch.hi[f], l[f])
 		}
 	}
 	return ch, nil
