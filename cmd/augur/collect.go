@@ -27,6 +27,9 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';' (default: the kernel's own list); repeats are measured once")
 	fs.StringVar(&sample, "sample", "random:100", "configurations per shape: all, or random:N")
 	fs.IntVar(&opt.Repeats, "repeats", collect.DefaultRepeats, "timed runs per configuration, after one warm-up (>= 1)")
+	var co collect.ConfirmOptions
+	fs.IntVar(&co.Top, "confirm", 0, "then time each shape's N fastest configurations again with --confirm-repeats (0: no second pass)")
+	fs.IntVar(&co.Repeats, "confirm-repeats", 0, "timed runs of the second pass (0: three times --repeats)")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random sample and the input data")
 	fs.DurationVar(&opt.Timeout, "timeout", collect.DefaultTimeout, "longest one kernel run may take; a run still going is abandoned and recorded as a timeout")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
@@ -65,6 +68,13 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	sum, err := collect.Run(ctx, k, out, opt)
 	if sum != nil {
 		fmt.Fprintln(stdout, sum)
+	}
+	if err != nil || co.Top == 0 {
+		return err
+	}
+	csum, err := collect.Confirm(ctx, k, out, opt, co)
+	if csum != nil && csum.Path != "" {
+		fmt.Fprintf(stdout, "confirmed: %s\n", csum)
 	}
 	return err
 }

@@ -1,0 +1,154 @@
+package collect
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+)
+
+// ConfirmOptions configures Confirm. The zero value re-times each shape's
+// 10 fastest configurations with 3 times the repeats of opt.
+type ConfirmOptions struct {
+	// Top is how many of each shape's fastest configurations are timed
+	// again; 0 means 10.
+	Top int
+	// Repeats is the timed runs of the second pass; 0 means three times
+	// the first pass's (Options.Repeats, or its default).
+	Repeats int
+}
+
+// Confirm is the second pass of a collection: the fastest of hundreds of
+// noisy timings is partly luck, so every shape recorded under
+// outDir/<kernel>/<device>/ gets its Top fastest ok configurations timed
+// again with more repeats, written to a new file of the same directory.
+// The trainer uses a later row with at least as many repeats instead of
+// the earlier one (train.LoadWith), so targets and scores rest on the
+// confirmed medians. Rows already timed with Repeats or more are not
+// timed again, so Confirm resumes like Run.
+func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options, co ConfirmOptions) (*Summary, error) {
+	began := time.Now()
+	ropt, _, err := opt.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if co.Top < 0 || co.Repeats < 0 || co.Repeats > MaxRepeats {
+		return nil, fmt.Errorf("collect: ConfirmOptions.Top must be >= 0 and Repeats in [0, %d], got %d and %d", MaxRepeats, co.Top, co.Repeats)
+	}
+	if co.Top == 0 {
+		co.Top = 10
+	}
+	if co.Repeats == 0 {
+		co.Repeats = min(3*ropt.Repeats, MaxRepeats)
+	}
+	devs, err := ListDevices()
+	if err != nil {
+		return nil, err
+	}
+	if opt.Device >= len(devs) {
+		return nil, fmt.Errorf("collect: Device must be in [0, %d], got %d", len(devs)-1, opt.Device)
+	}
+	plat := devs[opt.Device]
+	dir := filepath.Join(outDir, k.Name, plat.Slug())
+	files, _, err := record.ReadDirSkip(dir)
+	if err != nil {
+		return nil, fmt.Errorf("collect: confirm: %w", err)
+	}
+	// best[shape] holds each configuration's latest row.
+	type shapeRows struct {
+		task features.Task
+		rows map[string]record.Row
+	}
+	var order []features.TaskKey
+	byShape := map[features.TaskKey]*shapeRows{}
+	for _, f := range files {
+		if f.Meta.KernelVersion != k.Version() {
+			continue
+		}
+		for _, r := range f.Rows {
+			sr, ok := byShape[r.Task.Key()]
+			if !ok {
+				sr = &shapeRows{task: r.Task, rows: map[string]record.Row{}}
+				byShape[r.Task.Key()] = sr
+				order = append(order, r.Task.Key())
+			}
+			key := fmt.Sprint(r.Config)
+			if old, ok := sr.rows[key]; !ok || r.Repeats >= old.Repeats {
+				sr.rows[key] = r
+			}
+		}
+	}
+	sum := &Summary{Platform: plat, Counts: map[record.Status]int{}}
+	var w *record.Writer
+	defer func() {
+		if w != nil {
+			w.Close()
+		}
+	}()
+	for _, key := range order {
+		sr := byShape[key]
+		var ok []record.Row
+		for _, r := range sr.rows {
+			if r.Status == record.StatusOK && r.TimeNs > 0 {
+				ok = append(ok, r)
+			}
+		}
+		slices.SortFunc(ok, func(a, b record.Row) int { return cmp.Compare(a.TimeNs, b.TimeNs) })
+		var configs []features.Config
+		var refNs []float64
+		for _, r := range ok[:min(co.Top, len(ok))] {
+			if r.Repeats < co.Repeats {
+				configs = append(configs, r.Config)
+				refNs = append(refNs, r.RefTimeNs)
+			}
+		}
+		if len(configs) == 0 {
+			continue
+		}
+		mopt := opt
+		mopt.Repeats = co.Repeats
+		rows, err := Measure(ctx, k, sr.task, configs, mopt)
+		if err != nil {
+			return sum, err
+		}
+		for i, r := range rows {
+			// The shape keeps the reference time its other rows were
+			// scored against.
+			if r.Status == record.StatusOK && refNs[i] > 0 {
+				r.RefTimeNs = refNs[i]
+				r.LogSpeedup = math.Log(r.RefTimeNs / r.TimeNs)
+			}
+			if w == nil {
+				path := filepath.Join(dir, "confirm-"+time.Now().UTC().Format("20060102T150405.000Z")+".arrow")
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return sum, fmt.Errorf("collect: %w", err)
+				}
+				if w, err = record.Create(path, Meta(k, plat), record.WriterOptions{Compression: opt.Compression, FlushRows: 1}); err != nil {
+					return sum, fmt.Errorf("collect: %w", err)
+				}
+				sum.Path = path
+			}
+			if err := w.Write(r); err != nil {
+				return sum, fmt.Errorf("collect: %w", err)
+			}
+			sum.Counts[r.Status]++
+		}
+	}
+	if w != nil {
+		err := w.Close()
+		w = nil
+		if err != nil {
+			return sum, fmt.Errorf("collect: %w", err)
+		}
+	}
+	sum.Wall = time.Since(began)
+	return sum, nil
+}

@@ -1,0 +1,51 @@
+package collect
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/collect/record"
+)
+
+// TestConfirm re-times each shape's fastest configurations with more
+// repeats into a second file, and a second Confirm finds nothing to do.
+func TestConfirm(t *testing.T) {
+	skipWithoutDevice(t)
+	k := scaleKernel(t)
+	dir := t.TempDir()
+	opt := Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 2}
+	if _, err := Run(context.Background(), k, dir, opt); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Confirm(context.Background(), k, dir, opt, ConfirmOptions{Top: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(filepath.Base(sum.Path), "confirm-") {
+		t.Fatalf("confirmation written to %q, want a confirm-*.arrow file", sum.Path)
+	}
+	_, rows, err := record.ReadFile(sum.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * len(k.Tasks); len(rows) != want {
+		t.Errorf("%d confirmed rows, want %d (2 a shape)", len(rows), want)
+	}
+	for _, r := range rows {
+		if r.Status == record.StatusOK && r.Repeats != 3 {
+			t.Errorf("confirmed row %v on %v has %d repeats, want 3", r.Config, r.Task, r.Repeats)
+		}
+	}
+	again, err := Confirm(context.Background(), k, dir, opt, ConfirmOptions{Top: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Path != "" {
+		t.Errorf("second Confirm wrote %s, want nothing new", again.Path)
+	}
+	if _, err := Confirm(context.Background(), k, dir, opt, ConfirmOptions{Top: -1}); err == nil {
+		t.Error("Top -1 accepted")
+	}
+}
