@@ -27,6 +27,8 @@ func TestLearnerConformance(t *testing.T) {
 		{"forest", ForestOptions{Trees: 1, Seed: 1}, ForestOptions{Trees: 40, Seed: 1}, 0.02},
 		{"forest shallow", ForestOptions{Trees: 1, MaxDepth: 3, Seed: 2},
 			ForestOptions{Trees: 30, MaxDepth: 3, Subsample: 0.5, ColSample: 1, Seed: 2}, 0.05},
+		{"blend", blendLearner{GBRTOptions{Trees: 2}, ForestOptions{Trees: 1, Seed: 1}},
+			blendLearner{GBRTOptions{}, ForestOptions{Trees: 40, Seed: 1}}, 0.02},
 	}
 	const nf = 6
 	x, y := synthetic(3000, nf, 11)

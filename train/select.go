@@ -103,7 +103,7 @@ type Selection struct {
 // a candidate within 0.5 points of it that costs less wins instead, so
 // that Choose stays fast when depth buys little.
 func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
-	cands := opt.Candidates
+	cands := slices.Clone(opt.Candidates)
 	if cands == nil {
 		cands = DefaultCandidates(opt.Seed)
 	}
@@ -125,16 +125,39 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	}
 	start := time.Now()
 	var sel Selection
+	var preds [][]float64 // held-out predictions of each scored candidate; nil when skipped
 	for i, c := range cands {
 		if i > 0 && time.Since(start) > budget {
 			sel.Scores = append(sel.Scores, PickScore{Name: c.Name, Cost: c.Cost, Skipped: true})
+			preds = append(preds, nil)
 			continue
 		}
-		s, err := scoreCandidate(d, folds, c, workers)
+		s, pred, err := scoreCandidate(d, folds, c, workers)
 		if err != nil {
 			return Candidate{}, Selection{}, fmt.Errorf("train: candidate %s: %w", c.Name, err)
 		}
 		sel.Scores = append(sel.Scores, s)
+		preds = append(preds, pred)
+	}
+	// Every pair of scored candidates is also tried as a blend, the mean
+	// of the two models: its held-out predictions are the mean of theirs,
+	// so scoring it costs no fit.
+	n := len(cands)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if preds[i] == nil || preds[j] == nil {
+				continue
+			}
+			b := BlendCandidate(cands[i], cands[j])
+			mean := make([]float64, d.Len())
+			for r := range mean {
+				mean[r] = (preds[i][r] + preds[j][r]) / 2
+			}
+			s := PickScore{Name: b.Name, Cost: b.Cost, FitSeconds: sel.Scores[i].FitSeconds + sel.Scores[j].FitSeconds}
+			scorePreds(d, mean, &s)
+			sel.Scores = append(sel.Scores, s)
+			cands = append(cands, b)
+		}
 	}
 	best := -1
 	for i, s := range sel.Scores {
@@ -184,7 +207,7 @@ func shapeSize(t features.Task) float64 {
 
 // scoreCandidate fits c once per fold and scores its picks on the
 // fold's shapes.
-func scoreCandidate(d *Data, folds [][]int, c Candidate, workers int) (PickScore, error) {
+func scoreCandidate(d *Data, folds [][]int, c Candidate, workers int) (PickScore, []float64, error) {
 	inFold := make([]int, d.Len())
 	for i := range inFold {
 		inFold[i] = -1
@@ -228,10 +251,17 @@ func scoreCandidate(d *Data, folds [][]int, c Candidate, workers int) (PickScore
 	s := PickScore{Name: c.Name, Cost: c.Cost}
 	for k := range folds {
 		if errs[k] != nil {
-			return s, errs[k]
+			return s, nil, errs[k]
 		}
 		s.FitSeconds += secs[k]
 	}
+	scorePreds(d, pred, &s)
+	return s, pred, nil
+}
+
+// scorePreds fills s's pick figures from held-out predictions of every
+// measured row of d.
+func scorePreds(d *Data, pred []float64, s *PickScore) {
 	var logs []float64
 	s.PctWorst = 100
 	rho, nRho := 0.0, 0
@@ -253,12 +283,11 @@ func scoreCandidate(d *Data, folds [][]int, c Candidate, workers int) (PickScore
 	s.Shapes = len(logs)
 	s.PctGeomean = 100
 	if len(logs) > 0 {
-		s.PctGeomean = math.Exp(mean(logs))
+		s.PctGeomean = min(100, math.Exp(mean(logs)))
 	}
 	if nRho > 0 {
 		s.Spearman = rho / float64(nRho)
 	}
-	return s, nil
 }
 
 // pickPct is the speed of the row with the highest prediction among rows
