@@ -76,6 +76,10 @@ type Model struct {
 	// model ranks highest when it scores the whole space. Choose rescores
 	// those of the grid shapes nearest the asked one.
 	Starts *Starts `json:"starts,omitempty"`
+	// Known are the configurations that ran on the device in the training
+	// data. Choose stays among them: a model knows least, and flatters
+	// most, where it saw nothing. Empty means every valid configuration.
+	Known []Config `json:"known,omitempty"`
 	// Learner names the learner setting that model selection chose
 	// (train.Select), empty when it was given.
 	Learner string `json:"learner,omitempty"`
@@ -235,6 +239,11 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	for _, m := range b.Models {
 		if err := m.Starts.check(len(b.TaskNames), s); err != nil {
 			return nil, fmt.Errorf("%w: model %q: %v", ErrSyntax, m.Name, err)
+		}
+		for _, c := range m.Known {
+			if !s.Valid(c) {
+				return nil, fmt.Errorf("%w: model %q: known configuration %v is not in the space", ErrSyntax, m.Name, c)
+			}
 		}
 	}
 	return &b, nil

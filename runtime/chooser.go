@@ -115,6 +115,9 @@ type Chooser struct {
 
 	candidates []features.Config
 	starts     *features.Starts
+	// known are the configurations that ran in the training data; the
+	// local search stays among them. nil allows every valid one.
+	known map[features.TaskKey]bool
 	startLogs  [][]float64 // ln of every grid shape's task values
 	lo, hi     []float64   // ln of the training shapes' least and largest values
 	expected   [2]float64
@@ -205,6 +208,12 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 	}
 	ch.starts = entry.Starts
+	if len(entry.Known) > 0 && len(space.Params) <= features.MaxTaskLen {
+		ch.known = make(map[features.TaskKey]bool, len(entry.Known))
+		for _, k := range entry.Known {
+			ch.known[features.Task(k).Key()] = true
+		}
+	}
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
 	if ch.starts != nil {
 		for _, t := range ch.starts.Shapes {
@@ -486,7 +495,7 @@ func (c *Chooser) search(t features.Task) Pick {
 				}
 				n := best.Clone()
 				n[k] = v
-				if c.space.Valid(n) {
+				if c.space.Valid(n) && (c.known == nil || c.known[features.Task(n).Key()]) {
 					batch = append(batch, n)
 				}
 			}

@@ -11,6 +11,23 @@ import (
 	"github.com/augur-tuning/augur/features"
 )
 
+// Known returns the distinct configurations measured (ok) in d, in order
+// of first appearance.
+func (d *Data) Known() []features.Config {
+	seen := map[string]bool{}
+	var out []features.Config
+	for _, s := range d.Samples {
+		if !s.Measured() {
+			continue
+		}
+		if k := fmt.Sprint(s.Config); !seen[k] {
+			seen[k] = true
+			out = append(out, s.Config)
+		}
+	}
+	return out
+}
+
 // startsPerShape is how many configurations the starts table keeps for
 // each grid shape.
 const startsPerShape = 8
@@ -51,17 +68,18 @@ func (d *Data) limits() map[string]float64 {
 
 // starts computes the climb starting points of a model fitted on d: for
 // each shape of a grid over d's shapes, the startsPerShape configurations
-// r predicts fastest among the whole space (sampled when it is large),
-// within d's limits. It returns nil for data of several platforms.
+// r predicts fastest among the configurations measured in d (sampled when
+// there are very many), within d's limits. It returns nil for data of
+// several platforms.
 func starts(d *Data, r Regressor, perShape int) (*features.Starts, error) {
 	if len(d.Platforms) != 1 {
 		return nil, nil
 	}
-	space, err := features.NewSpace(d.Params, d.Constraints)
-	if err != nil {
-		return nil, fmt.Errorf("train: starts: %w", err)
-	}
-	pool := space.All()
+	// Only configurations that ran on the device are candidates: a model
+	// fitted on a sample of the space is most wrong, and most flattering,
+	// where it saw nothing (the argmax over the whole space lands there),
+	// and a configuration never run may not run at all.
+	pool := d.Known()
 	if len(pool) > maxScored {
 		rng := rand.New(rand.NewPCG(uint64(len(pool)), 0x57a7))
 		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })

@@ -266,6 +266,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 			}
 		}
 	}
+	m.Known = d.Known()
 	if m.Starts, err = starts(d, r, startsPerShape); err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
