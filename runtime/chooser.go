@@ -117,10 +117,10 @@ type Chooser struct {
 	starts     *features.Starts
 	// known are the configurations that ran in the training data; the
 	// local search stays among them. nil allows every valid one.
-	known map[features.TaskKey]bool
-	startLogs  [][]float64 // ln of every grid shape's task values
-	lo, hi     []float64   // ln of the training shapes' least and largest values
-	expected   [2]float64
+	known     map[features.TaskKey]bool
+	startLogs [][]float64 // ln of every grid shape's task values
+	lo, hi    []float64   // ln of the training shapes' least and largest values
+	expected  [2]float64
 
 	mu    sync.RWMutex
 	cache map[features.TaskKey]Pick
