@@ -115,9 +115,24 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 		}
 		mopt := opt
 		mopt.Repeats = co.Repeats
+		// On a CPU device the first kernels of a session run slow, and the
+		// fastest configuration would always be first: the list is timed
+		// twice, in opposite orders, and each keeps its faster row.
 		rows, err := Measure(ctx, k, sr.task, configs, mopt)
 		if err != nil {
 			return sum, err
+		}
+		rev := slices.Clone(configs)
+		slices.Reverse(rev)
+		back, err := Measure(ctx, k, sr.task, rev, mopt)
+		if err != nil {
+			return sum, err
+		}
+		for j, r := range back {
+			i := len(rows) - 1 - j
+			if r.Status == record.StatusOK && (rows[i].Status != record.StatusOK || r.TimeNs < rows[i].TimeNs) {
+				rows[i] = r
+			}
 		}
 		for i, r := range rows {
 			// The shape keeps the reference time its other rows were
