@@ -24,6 +24,9 @@ type ConfirmOptions struct {
 	// Repeats is the timed runs of the second pass; 0 means three times
 	// the first pass's (Options.Repeats, or its default).
 	Repeats int
+	// MaxCV also re-times every ok row, fast or not, whose timings'
+	// coefficient of variation exceeds it; 0 re-times by rank only.
+	MaxCV float64
 }
 
 // Confirm is the second pass of a collection: the fastest of hundreds of
@@ -40,8 +43,9 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	if err != nil {
 		return nil, err
 	}
-	if co.Top < 0 || co.Repeats < 0 || co.Repeats > MaxRepeats {
-		return nil, fmt.Errorf("collect: ConfirmOptions.Top must be >= 0 and Repeats in [0, %d], got %d and %d", MaxRepeats, co.Top, co.Repeats)
+	if co.Top < 0 || co.Repeats < 0 || co.Repeats > MaxRepeats || !(co.MaxCV >= 0) {
+		return nil, fmt.Errorf("collect: ConfirmOptions.Top must be >= 0, Repeats in [0, %d] and MaxCV >= 0, got %d, %d and %g",
+			MaxRepeats, co.Top, co.Repeats, co.MaxCV)
 	}
 	if co.Top == 0 {
 		co.Top = 10
@@ -104,8 +108,9 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 		slices.SortFunc(ok, func(a, b record.Row) int { return cmp.Compare(a.TimeNs, b.TimeNs) })
 		var configs []features.Config
 		var refNs []float64
-		for _, r := range ok[:min(co.Top, len(ok))] {
-			if r.Repeats < co.Repeats {
+		for i, r := range ok {
+			noisy := co.MaxCV > 0 && r.TimeCV > co.MaxCV
+			if (i < co.Top || noisy) && r.Repeats < co.Repeats {
 				configs = append(configs, r.Config)
 				refNs = append(refNs, r.RefTimeNs)
 			}

@@ -1,0 +1,46 @@
+package features_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+func TestExprDeriver(t *testing.T) {
+	s, err := features.NewSpace([]features.Param{
+		{Name: "block_size_x", Values: []int{16, 32}},
+		{Name: "tile_size_x", Values: []int{1, 2, 4}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := features.NewExprDeriver([]string{
+		"tile_x = block_size_x * tile_size_x",
+		"groups = ceil(width / (block_size_x * tile_size_x))",
+		"bad = width / (tile_size_x - 1)", // division by zero at tile_size_x = 1
+	}, []string{"width"}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Names(); len(got) != 3 || got[0] != "tile_x" || got[2] != "bad" {
+		t.Errorf("Names() = %v", got)
+	}
+	dst := make([]float64, 3)
+	d.Derive(dst, features.Task{1000}, features.Config{32, 1}, nil)
+	if dst[0] != 32 || dst[1] != 32 || dst[2] != 0 {
+		t.Errorf("Derive = %v, want [32 32 0] (a failed expression gives 0)", dst)
+	}
+	enc := features.NewEncoder([]string{"width"}, s).WithDerived(d)
+	want := []string{"task.width", "param.block_size_x", "param.tile_size_x", "derived.tile_x", "derived.groups", "derived.bad"}
+	for i, n := range want {
+		if enc.Names()[i] != n {
+			t.Errorf("column %d is %q, want %q", i, enc.Names()[i], n)
+		}
+	}
+	for _, defs := range [][]string{{"no equals sign"}, {"a = unknown_name * 2"}, {"a = 1", "a = 2"}, {"a b = 1"}} {
+		if _, err := features.NewExprDeriver(defs, []string{"width"}, s); !errors.Is(err, features.ErrSyntax) {
+			t.Errorf("NewExprDeriver(%q): err = %v, want ErrSyntax", defs, err)
+		}
+	}
+}
