@@ -4,6 +4,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
 )
 
 func testSpace(t testing.TB) *Space {
@@ -145,4 +148,75 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("round trip of %q: %v, %v", text, again, err)
 		}
 	})
+}
+
+// TestSpaceMatchesDirectEvaluation checks the tabulated and walked
+// constraints against a plain evaluation of every expression on every raw
+// configuration, for a tabulated space, one whose constraint is too large
+// to tabulate, and constraints that mention no parameter.
+func TestSpaceMatchesDirectEvaluation(t *testing.T) {
+	wide := make([]int, 50)
+	for i := range wide {
+		wide[i] = i + 1
+	}
+	tests := []struct {
+		name   string
+		params []Param
+		cons   []string
+	}{
+		{"gemm", gemmParams[:10], gemmConstraints},
+		{"untabulated", []Param{{Name: "a", Values: wide}, {Name: "b", Values: wide}, {Name: "c", Values: wide}},
+			[]string{"(a * b + c) % 7 == 0", "a <= b"}},
+		{"constant true", []Param{{Name: "a", Values: []int{1, 2}}}, []string{"1 < 2", "a > 1"}},
+		{"constant false", []Param{{Name: "a", Values: []int{1, 2}}}, []string{"a > 1", "1 > 2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewSpace(tt.params, tt.cons)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var progs []*vm.Program
+			env := map[string]any{}
+			for _, p := range tt.params {
+				env[p.Name] = 0
+			}
+			for _, c := range tt.cons {
+				prog, err := expr.Compile(c, expr.Env(env), expr.AsBool())
+				if err != nil {
+					t.Fatal(err)
+				}
+				progs = append(progs, prog)
+			}
+			c := make(Config, len(tt.params))
+			want := 0
+			for i := 0; i < s.RawSize(); i++ {
+				s.decode(i, c)
+				for k, p := range tt.params {
+					env[p.Name] = c[k]
+				}
+				ok := true
+				for _, prog := range progs {
+					if out, err := vm.Run(prog, env); err != nil || !out.(bool) {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					want++
+				}
+				if got := s.Valid(c); got != ok {
+					t.Fatalf("Valid(%s) = %v, want %v", s.Format(c), got, ok)
+				}
+			}
+			if got := s.Len(); got != want {
+				t.Errorf("Len = %d, want %d", got, want)
+			}
+			n := 0
+			s.Each(func(Config) bool { n++; return true })
+			if n != want {
+				t.Errorf("Each visits %d, want %d", n, want)
+			}
+		})
+	}
 }
