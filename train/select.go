@@ -49,9 +49,9 @@ func DefaultCandidates(seed uint64) []Candidate {
 	return []Candidate{
 		GBRTCandidate(GBRTOptions{Trees: 100, MaxDepth: 4, Seed: seed}),
 		GBRTCandidate(GBRTOptions{Trees: 200, MaxDepth: 6, LearningRate: 0.1, MinLeaf: 5, Seed: seed}),
+		GBRTCandidate(GBRTOptions{Trees: 50, MaxDepth: 10, LearningRate: 0.2, MinLeaf: 5, Seed: seed}),
 		GBRTCandidate(GBRTOptions{Trees: 300, MaxDepth: 8, LearningRate: 0.05, MinLeaf: 5, Seed: seed}),
-		GBRTCandidate(GBRTOptions{Trees: 400, MaxDepth: 6, LearningRate: 0.05, MinLeaf: 3, Subsample: 0.8, ColSample: 0.8, Seed: seed}),
-		ForestCandidate(ForestOptions{Trees: 100, MaxDepth: 12, MinLeaf: 5, Seed: seed}),
+		ForestCandidate(ForestOptions{Trees: 50, MaxDepth: 14, MinLeaf: 3, Seed: seed}),
 	}
 }
 
