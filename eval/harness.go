@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -37,6 +39,12 @@ type Options struct {
 	// Holdout adds leave-one-shape-out: Choose with zero measurements on
 	// each shape from a model trained on the platform's other shapes.
 	Holdout bool
+	// HoldoutDevice, when set, adds leave-one-device-out instead: a fleet
+	// model trained on every other device (platform features as inputs)
+	// chooses for this device's shapes (slug or name, case-insensitive),
+	// scored with its platform features and no measurement of it, against
+	// copying another device's best configuration. It excludes Holdout.
+	HoldoutDevice string
 	// Coverage is the share of a shape's valid space that must be
 	// recorded for strategies and the two-stage tuner to run on it; 0
 	// means 0.9. Replayed configurations that were never recorded count
@@ -133,7 +141,14 @@ type TwoStageResult struct {
 // HoldoutReport is Choose with zero measurements on shapes left out of
 // training.
 type HoldoutReport struct {
-	Shapes []HoldoutShape `json:"shapes"`
+	// Mode is "shapes" (leave one shape out) or "device" (leave one
+	// device out: Device is the held-out one, TrainedOn the others).
+	Mode      string         `json:"mode"`
+	Device    string         `json:"device,omitempty"`
+	TrainedOn []string       `json:"trained_on,omitempty"`
+	Shapes    []HoldoutShape `json:"shapes"`
+	// Geomean is Pct under the name the fleet evaluation reports it by.
+	Geomean float64 `json:"geomean_pct_of_best"`
 	// Pct is the geometric mean over shapes of the chosen configuration's
 	// speed as % of the shape's best (a pick that failed on the device
 	// counts as the reference, which is what a library falls back to).
@@ -148,6 +163,12 @@ type HoldoutReport struct {
 	// out of Pct; Failed counts picks that failed on the device.
 	Unrecorded int `json:"unrecorded_picks"`
 	Failed     int `json:"failed_picks"`
+	// Copies are, per other device, the geometric mean of copying its
+	// best configuration of the shape (or of its nearest shape), and
+	// CopyBestPct that of the best such copy of each shape (an oracle
+	// over the devices); device mode only.
+	Copies      []CopyResult `json:"copies,omitempty"`
+	CopyBestPct float64      `json:"copy_best_pct_of_best,omitempty"`
 }
 
 // HoldoutShape is one left-out shape.
@@ -161,6 +182,9 @@ type HoldoutShape struct {
 	Status   string  `json:"status"` // ok, failed, unrecorded
 	// Learner is the setting model selection chose for this shape's model.
 	Learner string `json:"learner,omitempty"`
+	// Copies and CopyBestPct are the copy baselines (device mode only).
+	Copies      []CopyPick `json:"copies,omitempty"`
+	CopyBestPct float64    `json:"copy_best_pct_of_best,omitempty"`
 }
 
 // group is the recorded data of one (platform, task).
@@ -203,6 +227,8 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: SampleFraction must be in (0, 1), got %g", o.SampleFraction)
 	case !(o.Coverage > 0 && o.Coverage <= 1):
 		return fmt.Errorf("eval: Coverage must be in (0, 1], got %g", o.Coverage)
+	case o.Holdout && o.HoldoutDevice != "":
+		return fmt.Errorf("eval: Holdout and HoldoutDevice exclude each other")
 	}
 	return nil
 }
@@ -245,6 +271,20 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 			info.RefPct = 100 * g.bestNs / g.refNs
 		}
 		rep.Shapes = append(rep.Shapes, info)
+	}
+	// The holdouts' cheap refusals come before the costly parts.
+	if opt.HoldoutDevice != "" && opt.Test == "" {
+		if _, err := findDevice(all.Platforms, opt.HoldoutDevice); err != nil {
+			return nil, err
+		}
+		if len(all.Platforms) < 2 {
+			return nil, fmt.Errorf("%w: --holdout device needs data of another device to train on, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
+		}
+	}
+	if opt.Holdout && opt.Test == "" {
+		if err := noShapes(groups, opt); !errors.Is(err, errSomeShapes) {
+			return nil, err
+		}
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
 
@@ -306,6 +346,15 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 			opt.say("choosing for %d fully recorded shapes of %s", len(targets), opt.Test)
 		}
 		if rep.Holdout, err = holdout(hd, tdata, targets, space, opt); err != nil {
+			return nil, err
+		}
+	}
+	if opt.HoldoutDevice != "" {
+		hd := d
+		if opt.Invalid == train.InvalidZeta {
+			hd = all
+		}
+		if rep.Holdout, err = holdoutDevice(hd, groups, space, opt); err != nil {
 			return nil, err
 		}
 	}
@@ -536,7 +585,7 @@ func median(v []float64) float64 {
 // as a library would. With Options.Test, the models train on every shape of
 // d and choose for the test data's shapes (groups of test).
 func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Options) (*HoldoutReport, error) {
-	rep := &HoldoutReport{}
+	rep := &HoldoutReport{Mode: "shapes"}
 	var logPct, logTop, logRef []float64
 	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
 	// With test data every shape of a platform gets the same model.
@@ -610,9 +659,33 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		logRef = append(logRef, math.Log(hs.RefPct))
 		rep.Shapes = append(rep.Shapes, hs)
 	}
+	if len(rep.Shapes) == 0 {
+		return nil, noShapes(groups, opt)
+	}
 	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(logPct), geomean(logTop), geomean(logRef)
+	rep.Geomean = rep.Pct
 	return rep, nil
 }
+
+// noShapes says why leave-one-shape-out had no shape to choose for.
+func noShapes(groups []*group, opt Options) error {
+	if opt.Test != "" {
+		return fmt.Errorf("%w: no shape of %s has >= %.0f%% of its space recorded and a model with 20 rows of its device to choose it (see --coverage)",
+			ErrNoHoldout, opt.Test, 100*opt.Coverage)
+	}
+	shapes := map[int]int{}
+	for _, g := range groups {
+		shapes[g.platform]++
+	}
+	if most := slices.Max(append(slices.Collect(maps.Values(shapes)), 0)); most < 2 {
+		return fmt.Errorf("%w: --holdout shapes needs a device with two or more shapes; each of the %d devices here has one (hold out a device instead: --holdout device=NAME)", ErrNoHoldout, len(shapes))
+	}
+	return errSomeShapes
+}
+
+// errSomeShapes is noShapes's answer when some device has two or more
+// shapes: the fault, if any, is in their rows.
+var errSomeShapes = fmt.Errorf("%w: no shape could be left out: every device's other shapes have fewer than 20 rows", ErrNoHoldout)
 
 func geomean(logs []float64) float64 {
 	if len(logs) == 0 {

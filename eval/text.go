@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -38,7 +39,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 	}
-	if h := r.Holdout; h != nil {
+	if h := r.Holdout; h != nil && h.Mode == "device" {
+		h.writeDevice(w)
+	} else if h != nil {
 		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on the platform's other shapes")
 		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\tlearner\t")
 		for _, s := range h.Shapes {
@@ -49,4 +52,34 @@ func (r *Report) WriteText(w io.Writer) error {
 			h.Pct, h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
 	}
 	return nil
+}
+
+// writeDevice prints a leave-one-device-out holdout: the fleet model's
+// picks beside the copies of the other devices' best configurations.
+func (h *HoldoutReport) writeDevice(w io.Writer) {
+	fmt.Fprintf(w, "\nheld-out device %s: Choose with zero measurements on it, fleet model trained on %s, scored with its platform features\n",
+		h.Device, strings.Join(h.TrainedOn, ", "))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "shape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\t"
+	for _, c := range h.Copies {
+		head += "copy " + c.Device + " %\t"
+	}
+	fmt.Fprintln(tw, head+"best copy %\t")
+	for _, s := range h.Shapes {
+		line := fmt.Sprintf("%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t", s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct)
+		for _, c := range s.Copies {
+			if c.Status == "unrecorded" {
+				line += "unrecorded\t"
+				continue
+			}
+			line += fmt.Sprintf("%.1f\t", c.Pct)
+		}
+		fmt.Fprintln(tw, line+fmt.Sprintf("%.1f\t", s.CopyBestPct))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%%, best copy %.1f%% (%d picks failed, %d unrecorded)\n",
+		h.Pct, h.Worst, h.Top1Pct, h.RefPct, h.CopyBestPct, h.Failed, h.Unrecorded)
+	for _, c := range h.Copies {
+		fmt.Fprintf(w, "copy the best of %s: %.1f%% of best (worst shape %.1f%%; %d failed, %d unrecorded)\n", c.Device, c.Pct, c.Worst, c.Failed, c.Unrecorded)
+	}
 }

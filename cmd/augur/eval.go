@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
@@ -18,12 +19,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		asJSON               bool
 		opt                  eval.Options
 	)
-	fs := flags("eval", "--data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes]", stderr)
+	fs := flags("eval", "--data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes|device=NAME]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory (collected or imported)")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel whose data to evaluate")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object (strategies, two_stage, holdout give pct_of_best)")
 	fs.StringVar(&plots, "plots", "", "write PNG plots into this directory")
-	fs.StringVar(&holdout, "holdout", "", "'shapes': also Choose on each shape from a model trained on the others")
+	fs.StringVar(&holdout, "holdout", "", "'shapes': also Choose on each shape from a model trained on the others; 'device=NAME': Choose for device NAME's shapes from a fleet model trained on the other devices")
 	fs.IntVar(&opt.Seeds, "seeds", 100, "seeds per strategy and budget")
 	fs.IntVar(&opt.TwoStageSeeds, "two-stage-seeds", 20, "seeds per shape and threshold of the two-stage tuner")
 	fs.Float64Var(&opt.SampleFraction, "sample", 0.02, "share of the space the two-stage tuner measures first")
@@ -50,12 +51,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return fmt.Errorf("eval: --invalid must be ignore or zeta, got %q", *invalid)
 	}
-	switch holdout {
-	case "":
-	case "shapes":
+	switch name, isDevice := strings.CutPrefix(holdout, "device="); {
+	case holdout == "":
+	case holdout == "shapes":
 		opt.Holdout = true
+	case isDevice && name != "":
+		opt.HoldoutDevice = name
 	default:
-		return fmt.Errorf("eval: --holdout must be \"shapes\", got %q", holdout)
+		return fmt.Errorf("eval: --holdout must be \"shapes\" or \"device=NAME\", got %q", holdout)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -65,8 +68,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		opt.Learner = "gbrt"
 	}
-	if opt.Test != "" && !opt.Holdout {
-		return fmt.Errorf("eval: --test needs --holdout shapes")
+	if opt.Test != "" && !opt.Holdout && opt.HoldoutDevice == "" {
+		return fmt.Errorf("eval: --test needs --holdout shapes or device=NAME")
 	}
 	opt.Derived = datasets.Deriver(opt.Kernel)
 	opt.Progress = stderr

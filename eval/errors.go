@@ -1,0 +1,8 @@
+package eval
+
+import "errors"
+
+// ErrNoHoldout is returned, wrapped with the reason, when a holdout has
+// nothing to choose for: no shape to leave out, no such device, or no
+// shape recorded at the required coverage.
+var ErrNoHoldout = errors.New("eval: nothing to hold out")
