@@ -24,6 +24,8 @@ const (
 	Output
 	// Int32 is a scalar int argument holding Arg.Int.
 	Int32
+	// Float32 is a scalar float argument holding Arg.Float.
+	Float32
 )
 
 // Arg is one kernel argument, in the order of the kernel's signature.
@@ -33,6 +35,8 @@ type Arg struct {
 	Data []float32 // Input: the contents
 	Len  int       // Output: the number of floats
 	Int  int32     // Int32: the value
+	// Float is a Float32 argument's value.
+	Float float32
 }
 
 // Launch is the NDRange of one configuration on one task.
@@ -283,6 +287,7 @@ var families = []struct {
 	define func() definition
 }{
 	{"conv2d", conv2dDefinition},
+	{"gemm", gemmDefinition},
 }
 
 // Names returns the names of augur's kernel families, sorted.

@@ -75,7 +75,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opt.Progress = stderr
 	rep, err := eval.Evaluate(data, opt)
 	if err != nil {
-		return fmt.Errorf("eval: %w", err)
+		return err // eval's errors carry the package prefix
 	}
 	if plots != "" {
 		if err := rep.WritePlots(plots); err != nil {

@@ -143,7 +143,7 @@ func (s *Session) Build(source, options, entry string) (*Program, error) {
 // Args are a task's kernel arguments bound to device buffers. The inputs
 // are uploaded once and shared by every configuration run on the task.
 type Args struct {
-	vals   []any // one per kernel argument: *cl.MemObject or int32
+	vals   []any // one per kernel argument: *cl.MemObject, int32 or float32
 	bufs   []*cl.MemObject
 	out    *cl.MemObject
 	outLen int
@@ -207,6 +207,8 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 			a.vals[i] = b
 		case datasets.Int32:
 			a.vals[i] = arg.Int
+		case datasets.Float32:
+			a.vals[i] = arg.Float
 		default:
 			return fail(fmt.Errorf("opencl: argument %d (%s) has unknown kind %d", i, arg.Name, arg.Kind))
 		}
