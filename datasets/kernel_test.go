@@ -11,8 +11,8 @@ import (
 )
 
 func TestLookup(t *testing.T) {
-	if got := datasets.Names(); !slices.Equal(got, []string{"conv2d"}) {
-		t.Errorf("Names() = %v, want [conv2d]", got)
+	if got := datasets.Names(); !slices.Contains(got, "conv2d") || !slices.IsSorted(got) {
+		t.Errorf("Names() = %v, want sorted names with conv2d", got)
 	}
 	k, err := datasets.Lookup("conv2d")
 	if err != nil {
@@ -42,7 +42,7 @@ func TestRegistry(t *testing.T) {
 	if a != b {
 		t.Error("second Registry.Lookup built the family again")
 	}
-	if ks := r.Kernels(); len(ks) != 1 || ks[0] != a {
+	if ks := r.Kernels(); len(ks) != len(datasets.Names()) || !slices.Contains(ks, a) {
 		t.Errorf("Registry.Kernels() = %v, want the kernel Lookup returned", ks)
 	}
 	if _, err := r.Lookup("nosuch"); !errors.Is(err, datasets.ErrUnknownKernel) {
