@@ -207,32 +207,6 @@ func (e *engine) plan(t *task, c features.Config, slot int) (pair, *record.Row) 
 	return p, nil
 }
 
-// pruneReason checks a launch against the device's limits, the constraints
-// that hold for every kernel on the device (Erdem et al., "Automatic
-// pruning of autotuning parameter space for OpenCL applications", 2016):
-// the work-group size, the work-items per dimension, the local memory, and
-// a global size that is a multiple of the work-group size.
-func pruneReason(l datasets.Launch, p features.Platform) error {
-	if l.Dims < 1 || l.Dims > 3 {
-		return fmt.Errorf("launch has %d dimensions, want 1 to 3", l.Dims)
-	}
-	if wg := l.WorkGroupSize(); wg > p.MaxWorkGroupSize {
-		return fmt.Errorf("work-group size %d exceeds the device's %d", wg, p.MaxWorkGroupSize)
-	}
-	for d := 0; d < l.Dims; d++ {
-		if l.Local[d] > p.MaxWorkItemSizes[d] {
-			return fmt.Errorf("work-group size %d in dimension %d exceeds the device's %d", l.Local[d], d, p.MaxWorkItemSizes[d])
-		}
-		if l.Local[d] > 0 && l.Global[d]%l.Local[d] != 0 {
-			return fmt.Errorf("global size %d in dimension %d is not a multiple of the work-group size %d", l.Global[d], d, l.Local[d])
-		}
-	}
-	if int64(l.LocalMemBytes) > p.LocalMemBytes {
-		return fmt.Errorf("local memory %d bytes exceeds the device's %d", l.LocalMemBytes, p.LocalMemBytes)
-	}
-	return nil
-}
-
 // row starts the row of p.
 func (e *engine) row(p pair) record.Row {
 	return record.Row{Task: p.task.shape, Config: p.config, RefTimeNs: p.task.refNs, LogSpeedup: math.NaN()}

@@ -187,6 +187,8 @@ func conv2dGeometry(t features.Task, c features.Config) Launch {
 		Global:        [3]int{g.groupsX * g.lx, g.groupsY * g.ly, 1},
 		Local:         [3]int{g.lx, g.ly, 1},
 		LocalMemBytes: g.localMem,
+		// The filter is a __constant argument.
+		ConstantMemBytes: 4 * t[conv2dFilterW] * t[conv2dFilterH],
 	}
 }
 

@@ -48,6 +48,9 @@ type Launch struct {
 	// statically, so that collect can prune it against the device's limit
 	// before compiling.
 	LocalMemBytes int
+	// ConstantMemBytes is the __constant memory the kernel's arguments
+	// take, pruned likewise.
+	ConstantMemBytes int
 }
 
 // WorkGroupSize is the number of work-items in one work-group.

@@ -6,23 +6,29 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/augur-tuning/augur/collect/importer"
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
 )
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		opt                     importer.Options
-		taskParams, compression string
+		opt                                importer.Options
+		taskParams, compression, platforms string
+		set                                multiFlag
 	)
-	fs := flags("import", "--from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--device NAME] [--task-params a,b] [--compression zstd|none] FILE...", stderr)
+	fs := flags("import", "--from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--device NAME] [--platforms FILE] [--set name=value...] [--task-params a,b] [--compression zstd|none] FILE...", stderr)
 	fs.StringVar(&opt.From, "from", "", "format of the input files: kerneltuner (cache .json or .json.gz) or t4 (results)")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel name; files go to DIR/<kernel>/<device>/import-<file>.arrow")
 	fs.StringVar(&opt.Out, "out", "", "dataset directory")
 	fs.StringVar(&opt.Spec, "spec", "", "T1 kernel description: space, constraints, default configuration (optional)")
-	fs.StringVar(&opt.Device, "device", "", "device name, overriding the files' own (required for t4)")
+	fs.StringVar(&opt.Device, "device", "", "device name, overriding the files' own (required for t4 and files that name none)")
+	fs.StringVar(&platforms, "platforms", "", "device table (CSV, as datasets/devices.csv) to look the device's features up in; default: the table augur ships")
+	fs.Var(&set, "set", "name=value: the value of a spec parameter the files lack (repeatable)")
 	fs.StringVar(&taskParams, "task-params", "", "comma-separated single-valued parameters to record as task features, e.g. filter_width,filter_height")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
 	files, err := parseFiles(fs, args)
@@ -44,6 +50,12 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if taskParams != "" {
 		opt.TaskParams = strings.Split(taskParams, ",")
 	}
+	if opt.Set, err = parseSet(set); err != nil {
+		return err
+	}
+	if opt.Platforms, err = deviceTable(platforms); err != nil {
+		return err
+	}
 	sum, err := importer.Import(opt)
 	if sum != nil && len(sum.Files) > 0 {
 		fmt.Fprintln(stdout, sum)
@@ -52,6 +64,43 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("import: %w", err)
 	}
 	return nil
+}
+
+// parseSet reads --set name=value flags.
+func parseSet(set []string) (map[string]int, error) {
+	if len(set) == 0 {
+		return nil, nil
+	}
+	out := map[string]int{}
+	for _, kv := range set {
+		name, val, ok := strings.Cut(kv, "=")
+		v, err := strconv.Atoi(strings.TrimSpace(val))
+		if !ok || strings.TrimSpace(name) == "" || err != nil {
+			return nil, fmt.Errorf("import: --set %q, want name=integer", kv)
+		}
+		if _, dup := out[strings.TrimSpace(name)]; dup {
+			return nil, fmt.Errorf("import: --set names %s twice", name)
+		}
+		out[strings.TrimSpace(name)] = v
+	}
+	return out, nil
+}
+
+// deviceTable reads the --platforms file, or returns the shipped table.
+func deviceTable(path string) (*datasets.DeviceTable, error) {
+	if path == "" {
+		return datasets.Devices(), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("import: --platforms: %w", err)
+	}
+	defer f.Close()
+	t, err := datasets.ReadDevices(f)
+	if err != nil {
+		return nil, fmt.Errorf("import: --platforms %s: %w", path, err)
+	}
+	return t, nil
 }
 
 // parseFiles parses flags and collects the positional arguments as input

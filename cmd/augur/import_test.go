@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/augur-tuning/augur/collect/record"
 )
 
 const (
@@ -47,6 +49,9 @@ func TestImportErrors(t *testing.T) {
 		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, t4Results}, "Device"},
 		{[]string{"import", "--from", "csv", "--kernel", "k", "--out", dir, t4Results}, "From"},
 		{[]string{"import", "--from", "t4", t4Results, "--bogus"}, "flag provided but not defined"},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "RTX 9090", t4Results}, `unknown device "RTX 9090"; the table has NVIDIA H100 80GB HBM3`},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--platforms", filepath.Join(dir, "nope.csv"), t4Results}, "nope.csv"},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--set", "bz", t4Results}, `--set "bz", want name=integer`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -56,6 +61,29 @@ func TestImportErrors(t *testing.T) {
 				t.Errorf("error %v, want one starting with import: and mentioning %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestImportPlatforms looks the device up in a table given with
+// --platforms, case-insensitively, and stores its features.
+func TestImportPlatforms(t *testing.T) {
+	out := t.TempDir()
+	table := filepath.Join(out, "devices.csv")
+	os.WriteFile(table, []byte("name,vendor,platform_name,type,compute_units,clock_mhz,max_work_group_size,max_work_item_sizes,"+
+		"local_mem_bytes,global_mem_bytes,constant_mem_bytes,global_cache_bytes,cache_line_bytes,image_support,source\n"+
+		"Lab GPU,Lab,Lab CL,gpu,7,1000,512,512x512x64,32768,1073741824,65536,1048576,64,false,lab sheet\n"), 0o644)
+	var stdout, stderr bytes.Buffer
+	args := []string{"import", "--from", "t4", "--kernel", "convolution", t4Results, "--out", out, "--spec", t1Spec,
+		"--device", "LAB GPU", "--platforms", table, "--task-params", "filter_width,filter_height"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr.String())
+	}
+	meta, _, err := record.ReadFile(filepath.Join(out, "convolution", "lab-gpu", "import-convolution_milo_A4000.t4.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Platform.Name != "Lab GPU" || meta.Platform.ComputeUnits != 7 || meta.Platform.MaxWorkGroupSize != 512 {
+		t.Errorf("platform %+v, want the table's Lab GPU", meta.Platform)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -43,8 +45,19 @@ type Options struct {
 	// <Out>/<Kernel>/<platform slug>/import-<input name>.arrow.
 	Out string
 	// Device names the device the files were measured on, overriding the
-	// names the files give. T4 files name none, so it is required for T4.
+	// names the files give. T4 files name none, so it is required for T4,
+	// and for a Kernel Tuner file whose device_name is empty.
 	Device string
+	// Platforms is the device table the device is looked up in (by name,
+	// case-insensitive): its features become the dataset's platform, so
+	// that a fleet model can tell the devices apart, and a device not in
+	// the table is an error. nil describes the device by its name alone
+	// (PlatformOf), with every numeric feature zero.
+	Platforms *datasets.DeviceTable
+	// Set fixes the value of spec parameters that the files lack: a file
+	// measured with a parameter held at one value may omit it. Each value
+	// must be one of the parameter's values in Spec.
+	Set map[string]int
 	// TaskParams names tuning parameters to move into the task features,
 	// after the problem size: a parameter a kernel is tuned over but a
 	// caller fixes, such as a filter's size. Each must have exactly one
@@ -195,6 +208,9 @@ func Import(opt Options) (*Summary, error) {
 		}
 		sets = append(sets, d)
 	}
+	if err := checkVersions(filepath.Join(opt.Out, opt.Kernel), sets); err != nil {
+		return nil, err
+	}
 	sum := &Summary{}
 	for _, d := range sets {
 		if err := write(d, record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression}); err != nil {
@@ -218,6 +234,8 @@ func (o Options) check() error {
 		return fmt.Errorf("importer: Out is empty, want the dataset directory")
 	case o.From == FromT4 && o.Device == "":
 		return fmt.Errorf("importer: Device is empty; T4 files do not name their device, so it must be given")
+	case len(o.Set) > 0 && o.Spec == "":
+		return fmt.Errorf("importer: Set needs Spec: the values of parameters a file lacks come from the spec's space")
 	case o.BatchRows < 0:
 		return fmt.Errorf("importer: BatchRows must be >= 0, got %d", o.BatchRows)
 	}
@@ -288,13 +306,33 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 	}
 	// Where each parameter of the space comes from in the file.
 	inFile := map[string]int{}
+	var fixed []int // values from Set of parameters the file lacks
 	for i, p := range res.Params {
 		inFile[p.Name] = i
 	}
-	for _, p := range params {
-		if _, ok := inFile[p.Name]; !ok {
-			return nil, fmt.Errorf("importer: the file lacks parameter %s", p.Name)
+	for name := range opt.Set {
+		if _, ok := inFile[name]; ok {
+			return nil, fmt.Errorf("importer: Set fixes %s, which the file has", name)
 		}
+		if !slices.ContainsFunc(params, func(q features.Param) bool { return q.Name == name }) {
+			return nil, fmt.Errorf("importer: Set fixes %s, which is not a parameter of the spec", name)
+		}
+	}
+	for _, p := range params {
+		if _, ok := inFile[p.Name]; ok {
+			continue
+		}
+		v, ok := opt.Set[p.Name]
+		if !ok {
+			return nil, fmt.Errorf("importer: the file lacks parameter %s; fix its value with Set (--set %s=VALUE)", p.Name, p.Name)
+		}
+		if !slices.Contains(p.Values, v) {
+			return nil, fmt.Errorf("importer: Set fixes %s=%d, which is not one of its values %v", p.Name, v, p.Values)
+		}
+		// Missing parameters read their value from a column past the
+		// file's own, filled from Set in fit.
+		inFile[p.Name] = len(res.Params) + len(fixed)
+		fixed = append(fixed, v)
 	}
 	for _, p := range res.Params {
 		if !slices.ContainsFunc(params, func(q features.Param) bool { return q.Name == p.Name }) {
@@ -358,7 +396,11 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 	var okTimes []float64
 	refTime, best := 0.0, -1
 	for _, m := range res.Measurements {
-		c, err := fit(m.Config, space, from, consts, inFile)
+		fc := m.Config
+		if len(fixed) > 0 {
+			fc = append(fc[:len(fc):len(fc)], fixed...)
+		}
+		c, err := fit(fc, space, from, consts, inFile)
 		if err != nil {
 			if d.sum.Violations == 0 {
 				d.sum.Violation = err.Error()
@@ -407,7 +449,15 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 	if opt.Device != "" {
 		device = opt.Device
 	}
+	if strings.TrimSpace(device) == "" {
+		return nil, fmt.Errorf("importer: the file names no device; give its name with Device (--device)")
+	}
 	d.sum.Platform = PlatformOf(device)
+	if opt.Platforms != nil {
+		if d.sum.Platform, err = opt.Platforms.Lookup(device); err != nil {
+			return nil, fmt.Errorf("importer: %w", err)
+		}
+	}
 	d.meta = record.Meta{
 		Kernel:        opt.Kernel,
 		KernelVersion: version(spaceParams, constraints, taskNames),
@@ -512,4 +562,31 @@ func PlatformOf(device string) features.Platform {
 		p.Vendor = "Intel"
 	}
 	return p
+}
+
+// checkVersions refuses an import into a kernel directory that holds data
+// of another kernel version (another space, constraints, task features or
+// reference), which train would refuse to read together with it: better
+// to say so before anything is written.
+func checkVersions(dir string, sets []*dataset) error {
+	files, err := record.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		files, err = nil, nil
+	}
+	if err != nil {
+		return fmt.Errorf("importer: %w", err)
+	}
+	for _, d := range sets {
+		for _, f := range files {
+			if f.Meta.KernelVersion != d.meta.KernelVersion || !f.Meta.Reference.Equal(d.meta.Reference) {
+				return fmt.Errorf("importer: %s holds kernel version %s, and %s makes version %s (another space, task features or reference); import into another directory or kernel name",
+					f.Path, f.Meta.KernelVersion, d.sum.Input, d.meta.KernelVersion)
+			}
+		}
+		if d != sets[0] && (d.meta.KernelVersion != sets[0].meta.KernelVersion || !d.meta.Reference.Equal(sets[0].meta.Reference)) {
+			return fmt.Errorf("importer: %s makes kernel version %s and %s version %s; import them under different kernel names",
+				sets[0].sum.Input, sets[0].meta.KernelVersion, d.sum.Input, d.meta.KernelVersion)
+		}
+	}
+	return nil
 }

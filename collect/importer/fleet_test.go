@@ -1,0 +1,122 @@
+package importer
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+)
+
+// fleetFixture writes a spec with three parameters and a Kernel Tuner
+// cache that measured only bx and by (bz held at 2), naming device.
+func fleetFixture(t *testing.T, device string) (dir, spec, cache string) {
+	t.Helper()
+	dir = t.TempDir()
+	spec = filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {
+		"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}, {"Name": "by", "Values": "[1, 2]", "Default": 1},
+		{"Name": "bz", "Values": "[1, 2]", "Default": 2}]}}`), 0o644)
+	cache = filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "`+device+`", "problem_size": 1000,
+		"tune_params_keys": ["bx", "by"], "tune_params": {"bx": [16, 32], "by": [1, 2]}, "cache": {
+		"16,1": {"bx": 16, "by": 1, "time": 4, "times": [4]},
+		"16,2": {"bx": 16, "by": 2, "time": 1, "times": [1]},
+		"32,1": {"bx": 32, "by": 1, "time": 2, "times": [2]}}}`), 0o644)
+	return dir, spec, cache
+}
+
+// TestImportSetAndPlatforms imports a cache that lacks a spec parameter,
+// fixed with Set, on a device of the shipped table: the rows carry the
+// fixed value and the metadata the table's features.
+func TestImportSetAndPlatforms(t *testing.T) {
+	dir, spec, cache := fleetFixture(t, "nvidia rtx a4000")
+	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
+		Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, rows, err := record.ReadFile(sum.Files[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := datasets.Devices().Lookup("NVIDIA RTX A4000")
+	if meta.Platform != want || meta.Platform.ComputeUnits != 48 {
+		t.Errorf("platform %+v, want the table's %+v", meta.Platform, want)
+	}
+	if len(rows) != 3 || !rows[1].Config.Equal(features.Config{16, 2, 2}) || len(meta.Params) != 3 {
+		t.Errorf("rows %+v, params %v; want 3 rows with bz=2", rows, meta.Params)
+	}
+	if !meta.Reference.Equal(features.Config{16, 1, 2}) || sum.Files[0].RefFromMedian {
+		t.Errorf("reference %v, want the spec's default 16,1,2 measured", meta.Reference)
+	}
+}
+
+func TestImportFleetErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, device string
+		edit         func(*Options)
+		want         string
+	}{
+		{"missing parameter", "NVIDIA RTX A4000", func(o *Options) { o.Set = nil }, "lacks parameter bz; fix its value with Set (--set bz=VALUE)"},
+		{"set value outside", "NVIDIA RTX A4000", func(o *Options) { o.Set = map[string]int{"bz": 3} }, "bz=3, which is not one of its values [1 2]"},
+		{"set a file parameter", "NVIDIA RTX A4000", func(o *Options) { o.Set["bx"] = 16 }, "Set fixes bx, which the file has"},
+		{"set unknown", "NVIDIA RTX A4000", func(o *Options) { o.Set["bq"] = 1 }, "bq, which is not a parameter"},
+		{"set without spec", "NVIDIA RTX A4000", func(o *Options) { o.Spec = "" }, "Set needs Spec"},
+		{"no device name", "", func(*Options) {}, "names no device; give its name with Device (--device)"},
+		{"unknown device", "GeForce 256", func(*Options) {}, "unknown device \"GeForce 256\"; the table has NVIDIA H100 80GB HBM3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, spec, cache := fleetFixture(t, tc.device)
+			opt := Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
+				Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()}
+			tc.edit(&opt)
+			_, err := Import(opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.want)
+			}
+			if tc.name == "unknown device" && !errors.Is(err, datasets.ErrUnknownDevice) {
+				t.Errorf("err = %v, want datasets.ErrUnknownDevice", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "k")); err == nil {
+				t.Errorf("a refused import wrote %s", filepath.Join(dir, "k"))
+			}
+		})
+	}
+}
+
+// TestImportOtherVersion refuses data of another kernel version in the
+// directory the import writes to, before writing anything.
+func TestImportOtherVersion(t *testing.T) {
+	dir, spec, cache := fleetFixture(t, "NVIDIA RTX A4000")
+	opt := Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
+		Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()}
+	if _, err := Import(opt); err != nil {
+		t.Fatal(err)
+	}
+	// The same measurements on another device, with bz a task parameter:
+	// another space, so another version.
+	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {
+		"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}, {"Name": "by", "Values": "[1, 2]", "Default": 1},
+		{"Name": "bz", "Values": "[2]", "Default": 2}]}}`), 0o644)
+	opt.Device, opt.TaskParams = "AMD Radeon PRO W6600", []string{"bz"}
+	_, err := Import(opt)
+	if err == nil || !strings.Contains(err.Error(), "holds kernel version") {
+		t.Fatalf("err = %v, want a refusal naming the other kernel version", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "k", "amd-radeon-pro-w6600")); err == nil {
+		t.Errorf("the refused import wrote its device's directory")
+	}
+	// The same version on another device is welcome.
+	opt.TaskParams = nil
+	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {
+		"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}, {"Name": "by", "Values": "[1, 2]", "Default": 1},
+		{"Name": "bz", "Values": "[1, 2]", "Default": 2}]}}`), 0o644)
+	if _, err := Import(opt); err != nil {
+		t.Errorf("same version, another device: %v", err)
+	}
+}
