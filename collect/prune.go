@@ -118,4 +118,3 @@ func Prune(k *datasets.Kernel, t features.Task, p features.Platform) (Pruning, e
 	})
 	return out, nil
 }
-
