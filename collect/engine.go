@@ -189,13 +189,19 @@ func taskStream(shape features.Task) uint64 {
 }
 
 // plan returns the pair for (t, c), or the row that records why it will not
-// be compiled: the kernel's geometry rejects the shape, or the launch breaks
-// a limit of the device.
+// be compiled: the kernel's geometry rejects the shape, the launch breaks
+// a limit of the device, or the configuration needs a feature the device
+// lacks (Kernel.CheckDevice).
 func (e *engine) plan(t *task, c features.Config, slot int) (pair, *record.Row) {
 	p := pair{task: t, config: c, slot: slot, isRef: c.Equal(e.k.Reference)}
 	l, err := e.k.Geometry(t.shape, c)
 	if err == nil {
 		err = pruneReason(l, e.plat)
+	}
+	if err == nil {
+		// The family's own device constraints: image memory, vendor
+		// build options.
+		err = e.k.CheckDevice(c, e.plat)
 	}
 	if err != nil {
 		r := e.row(p)

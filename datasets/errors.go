@@ -16,4 +16,7 @@ var (
 	// ErrNoBehaviour is returned by a Kernel method that its family does
 	// not define (a Kernel literal has no launch geometry).
 	ErrNoBehaviour = errors.New("datasets: kernel does not define this")
+	// ErrDevice is returned by CheckDevice for a configuration that needs
+	// a feature the device lacks (image memory, a vendor's build option).
+	ErrDevice = errors.New("datasets: configuration not supported by the device")
 )

@@ -24,6 +24,16 @@ const (
 	Output
 	// Int32 is a scalar int argument holding Arg.Int.
 	Int32
+	// Image2D is a read-only 2D image (image2d_t) of single-channel floats
+	// (CL_R, CL_FLOAT), Arg.Width x Arg.Height, filled row by row from
+	// Arg.Data. On a device without image support collect binds a dummy
+	// buffer instead, which the kernel declares in place of the image when
+	// __IMAGE_SUPPORT__ is not defined; the family's CheckDevice keeps any
+	// configuration that reads the image off such a device.
+	Image2D
+	// ImageBuffer is a read-only 1D image buffer (image1d_buffer_t) of
+	// single-channel floats over Arg.Data, bound like Image2D.
+	ImageBuffer
 	// Float32 is a scalar float argument holding Arg.Float.
 	Float32
 )
@@ -32,11 +42,13 @@ const (
 type Arg struct {
 	Name string
 	Kind ArgKind
-	Data []float32 // Input: the contents
+	Data []float32 // Input, Image2D, ImageBuffer: the contents
 	Len  int       // Output: the number of floats
 	Int  int32     // Int32: the value
 	// Float is a Float32 argument's value.
 	Float float32
+	// Width and Height are an Image2D's size in pixels.
+	Width, Height int
 }
 
 // Launch is the NDRange of one configuration on one task.
@@ -290,7 +302,9 @@ var families = []struct {
 	define func() definition
 }{
 	{"conv2d", conv2dDefinition},
+	{"fbcorr", fbcorrDefinition},
 	{"gemm", gemmDefinition},
+	{"median", medianDefinition},
 }
 
 // Names returns the names of augur's kernel families, sorted.

@@ -11,4 +11,9 @@
 #endif
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+
+// setDescBuffer sets the buffer of an image description, a member of an
+// anonymous union in OpenCL 2.0 headers (buffer, mem_object) that cgo
+// cannot name.
+static inline void setDescBuffer(cl_image_desc *d, cl_mem b) { d->buffer = b; }
 #endif

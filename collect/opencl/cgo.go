@@ -145,3 +145,30 @@ func eventStatus(e *cl.Event) (int, error) {
 	}
 	return int(v), nil
 }
+
+func memID(m *cl.MemObject) C.cl_mem { return *(*C.cl_mem)(unsafe.Pointer(m)) }
+
+// ctxID is the handle of a context; cl.Context holds it first, like
+// cl.Device.
+func ctxID(c *cl.Context) C.cl_context { return *(*C.cl_context)(unsafe.Pointer(c)) }
+
+// createImageBuffer creates a read-only 1D image buffer (image1d_buffer_t)
+// of single-channel floats over the first n floats of buf, which go-opencl
+// cannot: its image description panics on a buffer. The MemObject it
+// returns holds only the handle (no finalizer); the caller releases it
+// before buf.
+func createImageBuffer(ctx *cl.Context, buf *cl.MemObject, n int) (*cl.MemObject, error) {
+	format := C.cl_image_format{image_channel_order: C.CL_R, image_channel_data_type: C.CL_FLOAT}
+	var desc C.cl_image_desc
+	desc.image_type = C.CL_MEM_OBJECT_IMAGE1D_BUFFER
+	desc.image_width = C.size_t(n)
+	C.setDescBuffer(&desc, memID(buf))
+	var rc C.cl_int
+	mem := C.clCreateImage(ctxID(ctx), C.CL_MEM_READ_ONLY, &format, &desc, nil, &rc)
+	if rc != C.CL_SUCCESS {
+		return nil, cl.ErrOther(rc)
+	}
+	m := new(cl.MemObject)
+	*(*C.cl_mem)(unsafe.Pointer(m)) = mem
+	return m, nil
+}

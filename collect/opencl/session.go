@@ -143,7 +143,7 @@ func (s *Session) Build(source, options, entry string) (*Program, error) {
 // Args are a task's kernel arguments bound to device buffers. The inputs
 // are uploaded once and shared by every configuration run on the task.
 type Args struct {
-	vals   []any // one per kernel argument: *cl.MemObject, int32 or float32
+	vals   []any // one per kernel argument: *cl.MemObject (buffer or image) or int32
 	bufs   []*cl.MemObject
 	out    *cl.MemObject
 	outLen int
@@ -153,8 +153,9 @@ type Args struct {
 
 // Release frees the buffers. It is safe to call twice.
 func (a *Args) Release() {
-	for _, b := range a.bufs {
-		b.Release()
+	// In reverse, so that an image buffer goes before the buffer it views.
+	for i := len(a.bufs) - 1; i >= 0; i-- {
+		a.bufs[i].Release()
 	}
 	a.bufs, a.vals, a.out = nil, nil, nil
 }
@@ -162,9 +163,10 @@ func (a *Args) Release() {
 // OutputLen is the number of floats in the Output argument.
 func (a *Args) OutputLen() int { return a.outLen }
 
-// Bind creates a buffer for each Input and Output argument, uploads the
-// inputs and waits for the uploads to finish. args must hold exactly one
-// Output.
+// Bind creates a buffer for each Input and Output argument and an image
+// for each Image2D and ImageBuffer (a placeholder buffer on a device
+// without images), uploads the inputs and waits for the uploads to finish.
+// args must hold exactly one Output.
 func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 	a := &Args{vals: make([]any, len(args))}
 	fail := func(err error) (*Args, error) {
@@ -209,6 +211,12 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 			a.vals[i] = arg.Int
 		case datasets.Float32:
 			a.vals[i] = arg.Float
+		case datasets.Image2D, datasets.ImageBuffer:
+			m, err := s.bindImage(a, args[:i], arg)
+			if err != nil {
+				return fail(err)
+			}
+			a.vals[i] = m
 		default:
 			return fail(fmt.Errorf("opencl: argument %d (%s) has unknown kind %d", i, arg.Name, arg.Kind))
 		}
@@ -217,6 +225,84 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 		return fail(errors.New("opencl: arguments hold no Output"))
 	}
 	return a, nil
+}
+
+// bindImage creates the image of an Image2D or ImageBuffer argument and
+// uploads its contents, or, on a device without images, a one-float
+// buffer that the kernel declares in the image's place (see
+// datasets.Image2D). An ImageBuffer over the same data as an earlier Input
+// (one of before, whose buffers a holds in order) views that Input's
+// buffer instead of uploading the data again.
+func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*cl.MemObject, error) {
+	if len(arg.Data) == 0 {
+		return nil, fmt.Errorf("opencl: image %s is empty", arg.Name)
+	}
+	if !s.dev.info.ImageSupport {
+		b, err := s.ctx.CreateEmptyBuffer(cl.MemReadOnly, 4)
+		if err != nil {
+			return nil, wrap("create placeholder for image "+arg.Name, err)
+		}
+		a.bufs = append(a.bufs, b)
+		return b, nil
+	}
+	if arg.Kind == datasets.Image2D {
+		if arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != len(arg.Data) {
+			return nil, fmt.Errorf("opencl: image %s is %d x %d with %d floats", arg.Name, arg.Width, arg.Height, len(arg.Data))
+		}
+		img, err := s.ctx.CreateImage(cl.MemReadOnly, cl.ImageFormat{ChannelOrder: cl.ChannelOrderR, ChannelDataType: cl.ChannelDataTypeFloat},
+			cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}, nil)
+		if err != nil {
+			return nil, wrap("create image "+arg.Name, err)
+		}
+		a.bufs = append(a.bufs, img)
+		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&arg.Data[0])), 4*len(arg.Data))
+		ev, err := s.queue.EnqueueWriteImage(img, true, [3]int{}, [3]int{arg.Width, arg.Height, 1}, 0, 0, bytes, nil)
+		if err != nil {
+			ev.Release()
+			return nil, wrap("upload image "+arg.Name, err)
+		}
+		ns, _ := elapsed(ev)
+		ev.Release()
+		a.UploadNs += ns
+		return img, nil
+	}
+	buf := sameInput(a, before, arg.Data)
+	if buf == nil {
+		b, err := s.ctx.CreateEmptyBuffer(cl.MemReadOnly, 4*len(arg.Data))
+		if err != nil {
+			return nil, wrap("create buffer for image "+arg.Name, err)
+		}
+		a.bufs = append(a.bufs, b)
+		ev, err := s.queue.EnqueueWriteBufferFloat32(b, true, 0, arg.Data, nil)
+		if err != nil {
+			ev.Release()
+			return nil, wrap("upload image "+arg.Name, err)
+		}
+		ns, _ := elapsed(ev)
+		ev.Release()
+		a.UploadNs += ns
+		buf = b
+	}
+	img, err := createImageBuffer(s.ctx, buf, len(arg.Data))
+	if err != nil {
+		return nil, wrap("create image buffer "+arg.Name, err)
+	}
+	// Released before the buffer it views: Release frees in reverse.
+	a.bufs = append(a.bufs, img)
+	return img, nil
+}
+
+// sameInput returns the buffer bound for an Input argument of before whose
+// data is data itself (the same slice), or nil.
+func sameInput(a *Args, before []datasets.Arg, data []float32) *cl.MemObject {
+	for i, arg := range before {
+		if arg.Kind == datasets.Input && len(arg.Data) == len(data) && &arg.Data[0] == &data[0] {
+			if m, ok := a.vals[i].(*cl.MemObject); ok {
+				return m
+			}
+		}
+	}
+	return nil
 }
 
 // ResetOutput fills the output buffer with NaN, so that a configuration
