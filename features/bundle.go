@@ -1,11 +1,13 @@
 package features
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -40,8 +42,9 @@ type Bundle struct {
 	// runtime measures how far a new shape lies from them.
 	TrainShapes []Task  `json:"train_shapes,omitempty"`
 	Models      []Model `json:"models"`
-	// Checksum is the SHA-256 of the bundle written with an empty
-	// Checksum, in hex; ReadBundle refuses a bundle whose bytes changed.
+	// Checksum is the SHA-256, in hex, of the file's bytes without these
+	// hex digits; ReadBundle refuses a bundle whose bytes changed, even by
+	// a space. It must stay the last field.
 	Checksum string `json:"checksum,omitempty"`
 
 	space *Space // built once by ReadBundle
@@ -161,32 +164,54 @@ func (b *Bundle) Encoder(d Deriver) (Encoder, error) {
 // WriteBundle writes b as indented JSON with its checksum.
 func WriteBundle(w io.Writer, b *Bundle) error {
 	b.Format = BundleFormat
-	sum, err := b.sum()
-	if err != nil {
-		return fmt.Errorf("features: write bundle: %w", err)
-	}
-	b.Checksum = sum
-	enc := json.NewEncoder(w)
+	// The checksum is the SHA-256 of the file's bytes without the
+	// checksum's own hex digits, so that reading needs no second encoding:
+	// the bytes are written with a placeholder, hashed, and the placeholder
+	// replaced.
+	b.Checksum = strings.Repeat("0", sha256.Size*2)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
 	if err := enc.Encode(b); err != nil {
+		return fmt.Errorf("features: write bundle: %w", err)
+	}
+	data := buf.Bytes()
+	at := checksumAt(data)
+	if at < 0 {
+		return fmt.Errorf("features: write bundle: no checksum field written")
+	}
+	sum := sha256.Sum256(slices.Concat(data[:at], data[at+sha256.Size*2:]))
+	b.Checksum = hex.EncodeToString(sum[:])
+	copy(data[at:], b.Checksum)
+	if _, err := w.Write(data); err != nil {
 		return fmt.Errorf("features: write bundle: %w", err)
 	}
 	return nil
 }
 
-// sum is the checksum of b: SHA-256 of its compact JSON with an empty
-// Checksum. Decoding and encoding again gives the same bytes (Go writes
-// struct fields in order, map keys sorted and floats in their shortest
-// form), so the sum does not depend on the file's indentation.
-func (b *Bundle) sum() (string, error) {
-	c := *b
-	c.Checksum = ""
-	data, err := json.Marshal(&c)
-	if err != nil {
-		return "", err
+// checksumKey opens the checksum field as WriteBundle writes it.
+const checksumKey = `"checksum": "`
+
+// checksumAt returns the offset of the checksum's hex digits in a bundle's
+// bytes, or -1. The field is the last of the document, so the last
+// occurrence of its key is the field itself, even if a string inside the
+// bundle spells the key.
+func checksumAt(data []byte) int {
+	i := bytes.LastIndex(data, []byte(checksumKey))
+	if i < 0 || i+len(checksumKey)+sha256.Size*2 > len(data) {
+		return -1
 	}
-	h := sha256.Sum256(data)
-	return hex.EncodeToString(h[:]), nil
+	return i + len(checksumKey)
+}
+
+// checksumOK reports whether data's checksum matches its other bytes.
+func checksumOK(data []byte, want string) bool {
+	at := checksumAt(data)
+	if at < 0 || len(want) != sha256.Size*2 || string(data[at:at+len(want)]) != want {
+		return false
+	}
+	sum := sha256.Sum256(slices.Concat(data[:at], data[at+len(want):]))
+	return hex.EncodeToString(sum[:]) == want
 }
 
 // ReadBundle parses a bundle and checks its format version and that its
@@ -199,7 +224,7 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	if b.Format != BundleFormat {
 		return nil, fmt.Errorf("%w: bundle format %d, this augur reads %d (train the bundle again)", ErrSyntax, b.Format, BundleFormat)
 	}
-	if sum, err := b.sum(); err != nil || sum != b.Checksum {
+	if !checksumOK(data, b.Checksum) {
 		return nil, fmt.Errorf("%w: bundle checksum %.12s does not match its contents", ErrChecksum, b.Checksum)
 	}
 	if len(b.TaskNames) > MaxTaskLen {

@@ -14,7 +14,7 @@ func TestInspect(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := stdout.String()
-	for _, want := range []string{"kernel conv2d", "model pocl-cpu-pthread-skylake-avx512-amd-epyc: gbrt, 400 trees, 735 training rows",
+	for _, want := range []string{"kernel conv2d", "model pocl-cpu-pthread-skylake-avx512-amd-epyc: gbrt+gbrt, 350 trees, 735 training rows",
 		"cv_spearman=", "feature", "gain_share"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
