@@ -156,11 +156,22 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	}
 
 	var w *record.Writer
+	name := "run-" + time.Now().UTC().Format("20060102T150405.000Z")
+	if opt.Shard.Count > 1 {
+		// Shards started in the same millisecond write to one directory.
+		name += fmt.Sprintf("-shard%dof%d", opt.Shard.Index, opt.Shard.Count)
+	}
 	e.sink = func(_ int, r record.Row) error {
+		if !opt.Shard.Owns(r.Task, r.Config) {
+			// A reference another shard records: timed here only for
+			// this shard's log-speedups.
+			sum.Counts[r.Status]--
+			return nil
+		}
 		if w == nil {
 			// The file is created with the first row, so that a run
 			// with nothing new leaves no empty file behind.
-			path := filepath.Join(dir, "run-"+time.Now().UTC().Format("20060102T150405.000Z")+".arrow")
+			path := filepath.Join(dir, name+".arrow")
 			var err error
 			w, err = record.Create(path, Meta(k, e.plat), wopt)
 			if err != nil {
@@ -174,7 +185,7 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		return nil
 	}
 
-	runErr := e.run(ctx, shapes, configs, done, refs, &sum.Skipped)
+	runErr := e.run(ctx, shapes, configs, done, refs, opt.Shard, &sum.Skipped)
 	if w != nil {
 		if err := w.Close(); err != nil {
 			runErr = errors.Join(runErr, fmt.Errorf("collect: %w", err))
@@ -269,7 +280,7 @@ func (e *engine) measureTask(ctx context.Context, shape features.Task, configs [
 // run is Run's work: references first, then every (task, config) pair not
 // in done.
 func (e *engine) run(ctx context.Context, shapes []features.Task, configs []features.Config,
-	done map[string]bool, refs map[features.TaskKey]float64, skipped *int) error {
+	done map[string]bool, refs map[features.TaskKey]float64, shard Shard, skipped *int) error {
 	// Count the work first, so that tasks with nothing left are not even
 	// set up (their expected outputs can take a while to compute).
 	type todo struct {
@@ -282,7 +293,7 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 	for _, s := range shapes {
 		td := todo{shape: s, refNs: refs[s.Key()]}
 		for _, c := range configs {
-			if c.Equal(e.k.Reference) {
+			if c.Equal(e.k.Reference) || !shard.Owns(s, c) {
 				continue
 			}
 			if done[pairKey(s, c)] {
@@ -291,10 +302,16 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 			}
 			td.configs = append(td.configs, c)
 		}
-		if td.refNs > 0 {
+		ownsRef := shard.Owns(s, e.k.Reference)
+		if ownsRef && !done[pairKey(s, e.k.Reference)] {
+			// Other shards' rows give the reference's time, but its row
+			// is this shard's to record.
+			td.refNs = 0
+		}
+		if td.refNs > 0 && ownsRef {
 			*skipped++ // the reference row itself
 		}
-		if len(td.configs) == 0 && td.refNs > 0 {
+		if len(td.configs) == 0 && (td.refNs > 0 || !ownsRef) {
 			continue
 		}
 		total += len(td.configs)
@@ -350,7 +367,7 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 	for _, c := range configs {
 		for i, td := range work {
 			t := e.tasks[i]
-			if t.failed || c.Equal(e.k.Reference) || done[pairKey(td.shape, c)] {
+			if t.failed || c.Equal(e.k.Reference) || !shard.Owns(td.shape, c) || done[pairKey(td.shape, c)] {
 				continue
 			}
 			p, pruned := e.plan(t, c, -1)

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"fmt"
+	"hash/fnv"
 	"io"
 	"runtime"
 	"strconv"
@@ -70,6 +71,55 @@ type Options struct {
 	// Log receives one line per warning as it happens (see Summary.Notes);
 	// nil discards them.
 	Log io.Writer
+	// Shard makes Run measure one deterministic share of the work, so that
+	// several processes (a job array, one GPU each) split it; the zero
+	// value measures all of it. Measure ignores it.
+	Shard Shard
+}
+
+// Shard is share Index of Count of Run's (shape, configuration) pairs: a
+// pair belongs to the shard its hash names, whatever the other shapes and
+// configurations, so the shards' files placed under one directory hold
+// exactly the rows of one unsharded run (each shape's reference row once,
+// written by the shard that owns it; the other shards time the reference
+// too, for their rows' log-speedups, but do not record it).
+type Shard struct {
+	// Index is the shard, in [0, Count); Count is the number of shards,
+	// 0 (or 1) for no sharding.
+	Index, Count int
+}
+
+// Owns reports whether pair (t, c) belongs to shard s.
+func (s Shard) Owns(t features.Task, c features.Config) bool {
+	if s.Count <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(pairKey(t, c)))
+	return h.Sum64()%uint64(s.Count) == uint64(s.Index)
+}
+
+// String writes s as "Index/Count".
+func (s Shard) String() string { return strconv.Itoa(s.Index) + "/" + strconv.Itoa(s.Count) }
+
+// ParseShard reads "I/N" (0 <= I < N), the form of the CLI's --shard.
+func ParseShard(text string) (Shard, error) {
+	i, n, ok := strings.Cut(text, "/")
+	s := Shard{}
+	var err1, err2 error
+	s.Index, err1 = strconv.Atoi(strings.TrimSpace(i))
+	s.Count, err2 = strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("collect: shard %q, want I/N such as 0/4", text)
+	}
+	return s, s.check()
+}
+
+func (s Shard) check() error {
+	if s.Count < 0 || (s.Count == 0 && s.Index != 0) || (s.Count > 0 && (s.Index < 0 || s.Index >= s.Count)) {
+		return fmt.Errorf("collect: Shard.Index must be in [0, Count) and Count >= 0, got %d/%d", s.Index, s.Count)
+	}
+	return nil
 }
 
 // sampling is a parsed Options.Sample: all, or n random configurations.
@@ -92,6 +142,9 @@ func (o Options) resolve() (Options, sampling, error) {
 		return o, s, fmt.Errorf("collect: Timeout must be >= 0, got %v", o.Timeout)
 	case o.BatchRows < 0:
 		return o, s, fmt.Errorf("collect: BatchRows must be >= 0, got %d", o.BatchRows)
+	}
+	if err := o.Shard.check(); err != nil {
+		return o, s, err
 	}
 	if o.Sample == "" {
 		o.Sample = DefaultSample

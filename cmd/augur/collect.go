@@ -20,7 +20,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		kernel, out, shapes, sample, compression string
 		opt                                      collect.Options
 	)
-	fs := flags("collect", "--kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none]", stderr)
+	fs := flags("collect", "--kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N]", stderr)
 	fs.StringVar(&kernel, "kernel", "", "kernel family (see 'augur kernels')")
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
@@ -34,11 +34,23 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random sample and the input data")
 	fs.DurationVar(&opt.Timeout, "timeout", collect.DefaultTimeout, "longest one kernel run may take; a run still going is abandoned and recorded as a timeout")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
+	shard := fs.String("shard", "", "I/N: measure only shard I (0 <= I < N) of the shapes x configurations, for N processes sharing the work; their files merge under one --out")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := required(fs, "kernel", "out"); err != nil {
 		return err
+	}
+	if *shard != "" {
+		s, err := collect.ParseShard(*shard)
+		if err != nil {
+			return err
+		}
+		if co.Top > 0 {
+			// Every shard would re-time the same fastest configurations.
+			return fmt.Errorf("collect: --confirm with --shard: confirm once, without --shard, after every shard has finished")
+		}
+		opt.Shard = s
 	}
 	// The zero value of collect.Options.Repeats means the default, so the
 	// flag rejects 0 itself rather than have it silently mean 5.

@@ -34,6 +34,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"collect", "--kernel", "nosuch", "--out", dir}, `unknown kernel "nosuch"`},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "some"}, "Sample"},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shapes", "width=7,height=64,filter_w=3,filter_h=3"}, "width"},
+		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shard", "3/3"}, "Shard.Index must be in [0, Count)"},
+		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shard", "0/2", "--confirm", "3"}, "--confirm with --shard"},
 		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", existing}, "exists"},
 		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", filepath.Join(dir, "new.augur")}, "conv2d"},
 		{[]string{"kernels", "--bogus"}, "flag provided but not defined"},
