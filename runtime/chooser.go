@@ -123,7 +123,7 @@ type Chooser struct {
 	expected  [2]float64
 
 	mu    sync.RWMutex
-	cache map[features.TaskKey]Pick
+	cache map[features.TaskKey]*Pick // a pointer keeps the cached look-up to one word
 }
 
 // New loads a bundle (the bytes of a .augur file) and returns a Chooser.
@@ -154,7 +154,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
 	}
-	ch := &Chooser{bundle: b, space: space, opt: opt, cache: map[features.TaskKey]Pick{}}
+	ch := &Chooser{bundle: b, space: space, opt: opt, cache: map[features.TaskKey]*Pick{}}
 	for _, p := range space.Params {
 		ch.names = append(ch.names, p.Name)
 	}
@@ -348,11 +348,11 @@ func (c *Chooser) Plan(t features.Task, cfg features.Config) (Plan, error) {
 // The result is the caller's own; ChooseInto avoids its allocation. A bad
 // shape gives an error wrapping ErrShape.
 func (c *Chooser) Choose(t features.Task) (features.Config, error) {
-	p, err := c.ChoosePick(t)
+	p, err := c.pick(t)
 	if err != nil {
 		return nil, err
 	}
-	return p.Config, nil
+	return p.Config.Clone(), nil
 }
 
 // ChooseInto is Choose writing the configuration into dst, which must have
@@ -373,23 +373,28 @@ func (c *Chooser) ChooseInto(dst features.Config, t features.Task) error {
 // plan.
 func (c *Chooser) ChoosePick(t features.Task) (Pick, error) {
 	p, err := c.pick(t)
-	p.Config = p.Config.Clone()
-	return p, err
-}
-
-// pick returns the cached pick of t, computing it when new. Its Config is
-// the cache's: callers copy it.
-func (c *Chooser) pick(t features.Task) (Pick, error) {
-	key := t.Key()
-	c.mu.RLock()
-	p, ok := c.cache[key]
-	c.mu.RUnlock()
-	if ok && len(t) == len(c.bundle.TaskNames) {
-		return p, nil
-	}
-	if err := c.checkShape(t); err != nil {
+	if err != nil {
 		return Pick{}, err
 	}
+	out := *p
+	out.Config = p.Config.Clone()
+	return out, nil
+}
+
+// pick returns the cached pick of t, computing it when new. It is the
+// cache's own: callers copy what they hand out.
+func (c *Chooser) pick(t features.Task) (*Pick, error) {
+	key := t.Key()
+	c.mu.RLock()
+	cached, ok := c.cache[key]
+	c.mu.RUnlock()
+	if ok && len(t) == len(c.bundle.TaskNames) {
+		return cached, nil
+	}
+	if err := c.checkShape(t); err != nil {
+		return nil, err
+	}
+	var p Pick
 	if c.model == nil {
 		p = Pick{Config: c.bundle.Reference, OutsideOctaves: c.outside(t)}
 	} else {
@@ -405,9 +410,9 @@ func (c *Chooser) pick(t features.Task) (Pick, error) {
 	if len(c.cache) >= c.opt.CacheSize {
 		clear(c.cache)
 	}
-	c.cache[key] = p
+	c.cache[key] = &p
 	c.mu.Unlock()
-	return p, nil
+	return &p, nil
 }
 
 func (c *Chooser) checkShape(t features.Task) error {
