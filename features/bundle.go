@@ -11,6 +11,16 @@ import (
 	"strings"
 )
 
+// MeasuredBest is one entry of Bundle.Measured.
+type MeasuredBest struct {
+	// Device is the platform slug (Platform.Slug) of the device measured.
+	Device string `json:"device"`
+	Task   Task   `json:"task"`
+	Config Config `json:"config"`
+	// TimeNs is Config's median time on Task, in nanoseconds.
+	TimeNs float64 `json:"time_ns"`
+}
+
 // BundleFormat is the version of the bundle layout this package writes and
 // reads. Format 2 added derived features, the training shapes, the
 // checksum and the models' climb starts.
@@ -42,6 +52,10 @@ type Bundle struct {
 	// runtime measures how far a new shape lies from them.
 	TrainShapes []Task  `json:"train_shapes,omitempty"`
 	Models      []Model `json:"models"`
+	// Measured is the fastest measured configuration of each (device,
+	// shape) of the training data: for a device and shape it lists, the
+	// runtime need not ask a model. Empty in bundles written before it.
+	Measured []MeasuredBest `json:"measured,omitempty"`
 	// Checksum is the SHA-256, in hex, of the file's bytes without these
 	// hex digits; ReadBundle refuses a bundle whose bytes changed, even by
 	// a space. It must stay the last field.
@@ -260,6 +274,23 @@ func ReadBundle(data []byte) (*Bundle, error) {
 		if len(sh) != len(b.TaskNames) {
 			return nil, fmt.Errorf("%w: bundle training shape %v has %d values, want %d", ErrSyntax, sh, len(sh), len(b.TaskNames))
 		}
+	}
+	seen := map[string]bool{}
+	for _, e := range b.Measured {
+		key := e.Device + "|" + fmt.Sprint(e.Task)
+		switch {
+		case e.Device == "":
+			return nil, fmt.Errorf("%w: bundle measured entry for %v names no device", ErrSyntax, e.Task)
+		case len(e.Task) != len(b.TaskNames):
+			return nil, fmt.Errorf("%w: bundle measured shape %v has %d values, want %d", ErrSyntax, e.Task, len(e.Task), len(b.TaskNames))
+		case !s.Valid(e.Config):
+			return nil, fmt.Errorf("%w: bundle measured configuration %v of %s is not in the space", ErrSyntax, e.Config, e.Device)
+		case !(e.TimeNs > 0):
+			return nil, fmt.Errorf("%w: bundle measured time %v ns of %s, want > 0", ErrSyntax, e.TimeNs, e.Device)
+		case seen[key]:
+			return nil, fmt.Errorf("%w: bundle lists the measured best of %s on %v twice", ErrSyntax, e.Device, e.Task)
+		}
+		seen[key] = true
 	}
 	for _, m := range b.Models {
 		if err := m.Starts.check(len(b.TaskNames), s); err != nil {

@@ -125,6 +125,7 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 		AugurVersion: features.Version, TaskNames: d.TaskNames, Params: d.Params,
 		Constraints: d.Constraints, Features: d.Features, Reference: d.Reference,
 		Derived: d.Derived, DerivedExprs: d.DerivedExprs, TrainShapes: d.Shapes(),
+		Measured: measuredBests(d),
 	}
 	rep := &Report{Kernel: d.Kernel, KernelVersion: d.KernelVersion, Rows: d.Len()}
 	tasks := map[features.TaskKey]bool{}
@@ -296,4 +297,32 @@ func FitBundle(d *Data, opt Options, name string, platform *features.Platform) (
 		Models: []features.Model{m},
 	}
 	return b, mr, nil
+}
+
+// measuredBests returns the fastest measured row of each (platform, task)
+// of d, in the order the pairs first appear.
+func measuredBests(d *Data) []features.MeasuredBest {
+	type key struct {
+		p int
+		t features.TaskKey
+	}
+	at := map[key]int{}
+	var out []features.MeasuredBest
+	for _, s := range d.Samples {
+		if !s.Measured() {
+			continue
+		}
+		k := key{s.Platform, s.Task.Key()}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			out = append(out, features.MeasuredBest{Device: d.Platforms[s.Platform].Slug(), Task: append(features.Task(nil), s.Task...),
+				Config: s.Config.Clone(), TimeNs: s.TimeNs})
+			continue
+		}
+		if s.TimeNs < out[i].TimeNs {
+			out[i].Config, out[i].TimeNs = s.Config.Clone(), s.TimeNs
+		}
+	}
+	return out
 }

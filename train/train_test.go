@@ -143,6 +143,22 @@ func TestTrainTwoPlatforms(t *testing.T) {
 	if _, err := features.ReadBundle([]byte(sb.String())); err != nil {
 		t.Errorf("ReadBundle of the trained bundle: %v", err)
 	}
+	// The table of measured bests: one entry per (device, shape), each the
+	// fastest ok row of its pair.
+	if len(b.Measured) != 24 {
+		t.Errorf("bundle lists %d measured bests, want 24 (2 devices x 12 shapes)", len(b.Measured))
+	}
+	d, err := Load(dir, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range b.Measured {
+		for _, s := range d.Samples {
+			if d.Platforms[s.Platform].Slug() == e.Device && s.Task.Key() == e.Task.Key() && s.TimeNs < e.TimeNs {
+				t.Errorf("measured best of %s on %v is %v ns, but %v ran in %v ns", e.Device, e.Task, e.TimeNs, s.Config, s.TimeNs)
+			}
+		}
+	}
 	if rep.Rows != b.Models[2].TrainRows || len(rep.Platforms) != 2 || rep.Shapes != 12 {
 		t.Errorf("report rows %d platforms %v shapes %d", rep.Rows, rep.Platforms, rep.Shapes)
 	}
