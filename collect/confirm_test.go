@@ -49,3 +49,24 @@ func TestConfirm(t *testing.T) {
 		t.Error("Top -1 accepted")
 	}
 }
+
+// TestRunRecycles replaces the session after every batch of programs and
+// still records every pair as a run that keeps its session does.
+func TestRunRecycles(t *testing.T) {
+	skipWithoutDevice(t)
+	k := scaleKernel(t)
+	counts := map[int]map[record.Status]int{}
+	for _, every := range []int{-1, 1} {
+		dir := t.TempDir()
+		sum, err := Run(context.Background(), k, dir, Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 1, RecycleEvery: every})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[every] = sum.Counts
+	}
+	for s, n := range counts[-1] {
+		if counts[1][s] != n {
+			t.Errorf("status %s: %d rows recycling after every program, %d never recycling", s, counts[1][s], n)
+		}
+	}
+}

@@ -85,6 +85,7 @@ type engine struct {
 	times         []float64
 	busyNs        float64
 	builds        int
+	recycledAt    int // builds when the session was last recycled
 	counts        map[record.Status]int
 	// taskErrors lists the tasks skipped because their setup or reference
 	// failed.
@@ -144,8 +145,9 @@ func (e *engine) addTask(shape features.Task) (*task, error) {
 	return t, nil
 }
 
-// reopen replaces a session whose queue is stuck behind a kernel that did
-// not finish: a new session, every task bound again. The old session is
+// reopen replaces the session, one whose queue is stuck behind a kernel
+// that did not finish or one due for recycling (Options.RecycleEvery): a
+// new session, every task bound again. The old session is
 // closed, which abandons it if the kernel is still running (see
 // opencl.Session.Close). Programs of the old session are rebuilt when
 // their group is timed (see timeBatch).
@@ -162,7 +164,7 @@ func (e *engine) reopen() error {
 	}
 	sess, err := e.dev.Open()
 	if err != nil {
-		return fmt.Errorf("collect: reopen after a timeout: %w", err)
+		return fmt.Errorf("collect: open a new session: %w", err)
 	}
 	e.sess = sess
 	for _, t := range e.tasks {
@@ -171,7 +173,7 @@ func (e *engine) reopen() error {
 		}
 		a, err := sess.Bind(t.inputs)
 		if err != nil {
-			return fmt.Errorf("collect: bind %s again after a timeout: %w", features.FormatTask(e.k.TaskNames, t.shape), err)
+			return fmt.Errorf("collect: bind %s in a new session: %w", features.FormatTask(e.k.TaskNames, t.shape), err)
 		}
 		t.args = a
 	}
@@ -291,6 +293,14 @@ func (e *engine) execute(ctx context.Context, groups []*group) error {
 			return err
 		}
 		if !overlap && i+1 < len(batches) {
+			// Nothing of the old session is alive between two batches
+			// on a CPU device: a good moment to recycle it.
+			if n := e.opt.RecycleEvery; n > 0 && e.builds-e.recycledAt >= n {
+				if err := e.reopen(); err != nil {
+					return err
+				}
+				e.recycledAt = e.builds
+			}
 			next = start(batches[i+1])
 		}
 	}

@@ -19,6 +19,8 @@ const (
 	DefaultRepeats   = 5
 	DefaultTimeout   = 10 * time.Second
 	DefaultBatchRows = 1024
+	// DefaultRecycleEvery is Options.RecycleEvery's default.
+	DefaultRecycleEvery = 256
 	// MaxRepeats bounds Options.Repeats.
 	MaxRepeats = 1000
 )
@@ -60,6 +62,12 @@ type Options struct {
 	// Progress receives a progress bar with ETA when it is a terminal; nil
 	// or anything else keeps Run quiet.
 	Progress io.Writer
+	// RecycleEvery, on a CPU device, replaces the OpenCL session (context,
+	// queue, bound buffers) after that many programs, so that what the
+	// driver keeps per program (PoCL's grows a run's memory by a few MB a
+	// minute) is given back; 0 means 256, a negative value never. GPU
+	// sessions are kept: their compiles overlap the timing.
+	RecycleEvery int
 	// BatchRows is the number of rows of one Arrow record batch of the
 	// finished file; 0 means 1024. Every row reaches the disk as soon as
 	// it is measured whatever BatchRows is (see record.WriterOptions).
@@ -160,6 +168,9 @@ func (o Options) resolve() (Options, sampling, error) {
 	}
 	if o.BatchRows == 0 {
 		o.BatchRows = DefaultBatchRows
+	}
+	if o.RecycleEvery == 0 {
+		o.RecycleEvery = DefaultRecycleEvery
 	}
 	c, err := record.ParseCompression(string(o.Compression))
 	if err != nil {
