@@ -109,6 +109,9 @@ func Prune(k *datasets.Kernel, t features.Task, p features.Platform) (Pruning, e
 		} else {
 			err = pruneReason(l, p)
 		}
+		if err == nil {
+			err = checkDevice(k, c, p)
+		}
 		if pe, ok := err.(*PruneError); ok {
 			out.Pruned[pe.Reason]++
 		} else {
@@ -117,4 +120,12 @@ func Prune(k *datasets.Kernel, t features.Task, p features.Platform) (Pruning, e
 		return true
 	})
 	return out, nil
+}
+
+// checkDevice is Kernel.CheckDevice as a *PruneError.
+func checkDevice(k *datasets.Kernel, c features.Config, p features.Platform) error {
+	if err := k.CheckDevice(c, p); err != nil {
+		return &PruneError{Reason: ReasonDevice, Msg: err.Error()}
+	}
+	return nil
 }
