@@ -28,13 +28,22 @@ func TestReadBundleMeasured(t *testing.T) {
 		want string
 	}{
 		{"valid", func(e *features.MeasuredBest) []features.MeasuredBest { return []features.MeasuredBest{*e} }, ""},
-		{"no device", func(e *features.MeasuredBest) []features.MeasuredBest { e.Device = ""; return []features.MeasuredBest{*e} }, "names no device"},
-		{"short shape", func(e *features.MeasuredBest) []features.MeasuredBest { e.Task = e.Task[:1]; return []features.MeasuredBest{*e} }, "has 1 values"},
+		{"no device", func(e *features.MeasuredBest) []features.MeasuredBest {
+			e.Device = ""
+			return []features.MeasuredBest{*e}
+		}, "names no device"},
+		{"short shape", func(e *features.MeasuredBest) []features.MeasuredBest {
+			e.Task = e.Task[:1]
+			return []features.MeasuredBest{*e}
+		}, "has 1 values"},
 		{"config", func(e *features.MeasuredBest) []features.MeasuredBest {
 			e.Config = append(features.Config(nil), 12345)
 			return []features.MeasuredBest{*e}
 		}, "not in the space"},
-		{"time", func(e *features.MeasuredBest) []features.MeasuredBest { e.TimeNs = 0; return []features.MeasuredBest{*e} }, "want > 0"},
+		{"time", func(e *features.MeasuredBest) []features.MeasuredBest {
+			e.TimeNs = 0
+			return []features.MeasuredBest{*e}
+		}, "want > 0"},
 		{"twice", func(e *features.MeasuredBest) []features.MeasuredBest { return []features.MeasuredBest{*e, *e} }, "twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
