@@ -114,7 +114,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	b, rep, err := train.Train(data, opt)
 	if err != nil {
-		return fmt.Errorf("train: %w", err)
+		return err // already "train: ..."
 	}
 	if err := writeBundle(out, b); err != nil {
 		return fmt.Errorf("train: %w", err)
