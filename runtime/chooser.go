@@ -50,6 +50,9 @@ const (
 	// SourceReference is the kernel's reference configuration, picked
 	// because no model of the bundle fits the device.
 	SourceReference = "reference"
+	// SourceTable is the fastest configuration measured on this very
+	// shape and device (Bundle.Measured): no model is needed.
+	SourceTable = "table"
 )
 
 // Pick is a configuration Choose returned, with what stands behind it.
@@ -115,6 +118,9 @@ type Chooser struct {
 
 	candidates []features.Config
 	starts     *features.Starts
+	// table holds the fastest measured configuration of each shape
+	// measured on the chooser's device (Bundle.Measured).
+	table map[features.TaskKey]features.Config
 	// known are the configurations that ran in the training data; the
 	// local search stays among them. nil allows every valid one.
 	known     map[features.TaskKey]bool
@@ -185,6 +191,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		return nil, err
 	}
 	ch.source = source
+	ch.table = measuredTable(b, entry, opt, space)
 	if entry == nil {
 		return ch, nil
 	}
@@ -395,12 +402,22 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 		return nil, err
 	}
 	var p Pick
-	if c.model == nil {
+	measured, hit := c.table[key]
+	switch {
+	case hit:
+		p = Pick{Config: measured.Clone(), Model: c.source, OutsideOctaves: c.outside(t)}
+		if c.model != nil {
+			p.LogSpeedup = c.model.Predict(t, measured)
+		}
+	case c.model == nil:
 		p = Pick{Config: c.bundle.Reference, OutsideOctaves: c.outside(t)}
-	} else {
+	default:
 		p = c.search(t)
 	}
 	p.Source, p.names = c.source, c.names
+	if hit {
+		p.Source = SourceTable
+	}
 	if c.kernel != nil {
 		// Checked above, and the pick is in the space: no error.
 		p.Plan.Launch, _ = c.kernel.Geometry(t, p.Config)
@@ -556,4 +573,36 @@ func (c *Chooser) outside(t features.Task) float64 {
 		out = max(out, c.lo[f]-l, l-c.hi[f])
 	}
 	return out / math.Ln2
+}
+
+// measuredTable returns Bundle.Measured's entries for the device the
+// chooser serves: the device in Options (its platform's slug or name), or
+// the device of the model chosen. The fleet model with no device named has
+// none.
+func measuredTable(b *features.Bundle, entry *features.Model, opt Options, space *features.Space) map[features.TaskKey]features.Config {
+	var slugs []string
+	if opt.Platform != nil {
+		slugs = append(slugs, opt.Platform.Slug())
+	}
+	if opt.Device != "" {
+		slugs = append(slugs, strings.ToLower(opt.Device))
+	}
+	if entry != nil && entry.Name != SourceFleet {
+		slugs = append(slugs, entry.Name)
+	}
+	table := map[features.TaskKey]features.Config{}
+	for _, m := range b.Measured {
+		if len(m.Task) != len(b.TaskNames) || !space.Valid(m.Config) {
+			continue
+		}
+		for _, s := range slugs {
+			if strings.EqualFold(m.Device, s) {
+				table[m.Task.Key()] = m.Config
+			}
+		}
+	}
+	if len(table) == 0 {
+		return nil
+	}
+	return table
 }

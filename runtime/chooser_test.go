@@ -206,3 +206,39 @@ func TestChooseBadShapes(t *testing.T) {
 		t.Errorf("1024x768 5x5: outside %.2f octaves, expected %.1f%%; want 0 and a held-out figure", in.OutsideOctaves, in.ExpectedPct)
 	}
 }
+
+// TestTableHit: a shape measured on the bundle's device gets its fastest
+// measured configuration, with no model involved; another shape gets the
+// model's pick.
+func TestTableHit(t *testing.T) {
+	data, err := os.ReadFile("../testdata/conv2d-h100.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Measured) == 0 {
+		t.Fatal("the H100 bundle has no measured table")
+	}
+	want := b.Measured[0]
+	ch, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ch.ChoosePick(want.Task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Source != runtime.SourceTable || !p.Config.Equal(want.Config) {
+		t.Errorf("measured shape %v: source %q config %v, want %q %v", want.Task, p.Source, p.Config, runtime.SourceTable, want.Config)
+	}
+	q, err := ch.ChoosePick(features.Task{1111, 777, 5, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Source == runtime.SourceTable {
+		t.Errorf("unmeasured shape answered from the table")
+	}
+}

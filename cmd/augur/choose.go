@@ -25,7 +25,7 @@ func runChoose(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&o.shape, "shape", "", "input shape, e.g. 'width=1024,height=768,filter_w=5,filter_h=5'")
 	fs.StringVar(&o.name, "device", "", "bundle model to use (a device slug or 'fleet'); empty: the only or fleet model")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object with config, predicted_speedup, choose_ns")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := required(fs, "model", "shape"); err != nil {

@@ -35,7 +35,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.DurationVar(&opt.Timeout, "timeout", collect.DefaultTimeout, "longest one kernel run may take; a run still going is abandoned and recorded as a timeout")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
 	shard := fs.String("shard", "", "I/N: measure only shard I (0 <= I < N) of the shapes x configurations, for N processes sharing the work; their files merge under one --out")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := required(fs, "kernel", "out"); err != nil {

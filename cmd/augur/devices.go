@@ -14,7 +14,7 @@ func runDevices(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var asJSON bool
 	fs := flags("devices", "[--json]", stderr)
 	fs.BoolVar(&asJSON, "json", false, "print a JSON array of the devices' features")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	devs, err := collect.ListDevices()

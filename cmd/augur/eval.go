@@ -38,7 +38,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&opt.GBRT.MinLeaf, "min-leaf", 0, "their minimum leaf size (0: train's default)")
 	invalid := fs.String("invalid", "ignore", "how holdout models treat failed configurations: ignore or zeta")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "kernel"); err != nil {

@@ -17,7 +17,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&kernel, "kernel", "", "kernel family whose rows to export")
 	fs.StringVar(&out, "csv", "", "CSV file to write (refuses to overwrite): the features, log_speedup, time_ns, ref_time_ns, platform, shape, config")
 	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out) or zeta (keep with target ln(0.1) and empty times)")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "kernel", "csv"); err != nil {

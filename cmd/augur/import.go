@@ -31,7 +31,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Var(&set, "set", "name=value: the value of a spec parameter the files lack (repeatable)")
 	fs.StringVar(&taskParams, "task-params", "", "comma-separated single-valued parameters to record as task features, e.g. filter_width,filter_height")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
-	files, err := parseFiles(fs, args)
+	files, err := parseFiles(fs, args, stdout)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,8 @@ func deviceTable(path string) (*datasets.DeviceTable, error) {
 // files, so that flags may come before, between and after the files (the
 // flag package alone stops at the first positional argument). After "--"
 // every argument is a file.
-func parseFiles(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseFiles(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
+	helpTo(fs, args, stdout)
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {

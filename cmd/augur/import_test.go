@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func TestParseFiles(t *testing.T) {
 	for _, tt := range tests {
 		fs := flags("import", "", &bytes.Buffer{})
 		out := fs.String("out", "", "")
-		files, err := parseFiles(fs, tt.args)
+		files, err := parseFiles(fs, tt.args, io.Discard)
 		if err != nil || strings.Join(files, ",") != tt.files || *out != tt.out {
 			t.Errorf("parseFiles(%q) = %q, --out %q, %v; want %q, %q", tt.args, files, *out, err, tt.files, tt.out)
 		}

@@ -17,7 +17,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var model string
 	fs := flags("inspect", "--model FILE", stderr)
 	fs.StringVar(&model, "model", "", "model bundle written by 'augur train'")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := required(fs, "model"); err != nil {

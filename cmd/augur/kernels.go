@@ -21,7 +21,7 @@ func runKernels(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flags("kernels", "[--device N] [--json]", stderr)
 	fs.BoolVar(&asJSON, "json", false, "print a JSON array")
 	fs.IntVar(&device, "device", -1, "also count what the device's limits leave of each space on the family's first default shape, compiling nothing (see 'augur devices')")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	type row struct {

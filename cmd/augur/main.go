@@ -83,15 +83,17 @@ func flags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: augur %s %s\n\nflags:\n", name, synopsis)
+		fmt.Fprintf(fs.Output(), "usage: augur %s %s\n\nflags:\n", name, synopsis)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
 // parse parses args and refuses positional arguments, so that a typo is an
-// error and not silently ignored.
-func parse(fs *flag.FlagSet, args []string) error {
+// error and not silently ignored. Help asked for goes to stdout; usage
+// after a mistake stays on the flag set's output (stderr).
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	helpTo(fs, args, stdout)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -112,4 +114,17 @@ func required(fs *flag.FlagSet, names ...string) error {
 		}
 	}
 	return nil
+}
+
+// helpTo sends fs's usage to stdout when args ask for help.
+func helpTo(fs *flag.FlagSet, args []string, stdout io.Writer) {
+	for _, a := range args {
+		if a == "--" {
+			return
+		}
+		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
+			fs.SetOutput(stdout)
+			return
+		}
+	}
 }

@@ -76,9 +76,17 @@ func TestHelp(t *testing.T) {
 		if err := run(context.Background(), args, &out, &errOut); !errors.Is(err, flag.ErrHelp) {
 			t.Errorf("%v: error = %v, want flag.ErrHelp", args, err)
 		}
-		if !strings.Contains(out.String()+errOut.String(), "usage: augur") {
-			t.Errorf("%v printed no usage", args)
+		if !strings.Contains(out.String(), "usage: augur") || errOut.Len() != 0 {
+			t.Errorf("%v: stdout %q, stderr %q; want the usage on stdout only", args, out.String(), errOut.String())
 		}
+	}
+	// A mistake prints the usage on stderr, not stdout.
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"train", "--no-such-flag"}, &out, &errOut); err == nil {
+		t.Fatal("unknown flag accepted")
+	}
+	if out.Len() != 0 || !strings.Contains(errOut.String(), "usage: augur train") {
+		t.Errorf("after a mistake: stdout %q, stderr %q; want the usage on stderr", out.String(), errOut.String())
 	}
 }
 

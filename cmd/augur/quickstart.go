@@ -20,7 +20,7 @@ func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer)
 	shapes := fs.String("shapes", "", "training shapes separated by ';' (default: five conv2d shapes sized for a CPU)")
 	holdout := fs.String("holdout", "", "held-out shapes separated by ';' (default: two conv2d shapes sized for a CPU)")
 	fs.StringVar(&opt.Kernel, "kernel", "conv2d", "kernel family")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	k, err := datasets.Lookup(opt.Kernel)

@@ -51,7 +51,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&g.L2, "l2", 0, "gbrt: L2 penalty on leaf values; 0: none")
 	fs.IntVar(&g.EarlyStop, "early-stop", 0, "gbrt: stop after this many trees without gain on a 20% validation split; 0: off")
 	force := fs.Bool("force", false, "overwrite --out if it exists")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "kernel", "out"); err != nil {

@@ -24,7 +24,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
 	fs.IntVar(&opt.Repeats, "repeats", 5, "timed runs per configuration")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := required(fs, "kernel", "shape"); err != nil {
