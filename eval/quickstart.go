@@ -104,7 +104,7 @@ func (o *QuickstartOptions) defaults() {
 	if o.Kernel == "" {
 		o.Kernel = "conv2d"
 	}
-	if o.TrainShapes == nil {
+	if o.TrainShapes == nil && o.Kernel == "conv2d" {
 		// The held-out shapes' filter only: on a CPU device compiling
 		// dominates (PoCL builds one program at a time, about 0.7 s on
 		// the 2-core machine), and with one filter the training sample
@@ -113,7 +113,7 @@ func (o *QuickstartOptions) defaults() {
 			{1024, 1024, 5, 5}, {2048, 1024, 5, 5}, {512, 2048, 5, 5}, {768, 768, 5, 5}, {1024, 640, 5, 5},
 		}
 	}
-	if o.HoldoutShapes == nil {
+	if o.HoldoutShapes == nil && o.Kernel == "conv2d" {
 		o.HoldoutShapes = []features.Task{{1536, 1024, 5, 5}, {1280, 1280, 5, 5}}
 	}
 	if o.TrainSample == 0 {
@@ -144,6 +144,19 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	k, err := datasets.Lookup(opt.Kernel)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
+	}
+	// Other families train on their own shapes but the last two, which
+	// are held out.
+	if n := len(k.Tasks); (opt.TrainShapes == nil || opt.HoldoutShapes == nil) && n >= 3 {
+		if opt.TrainShapes == nil {
+			opt.TrainShapes = k.Tasks[:n-2]
+		}
+		if opt.HoldoutShapes == nil {
+			opt.HoldoutShapes = k.Tasks[n-2:]
+		}
+	}
+	if len(opt.TrainShapes) == 0 || len(opt.HoldoutShapes) == 0 {
+		return nil, fmt.Errorf("eval: kernel %s has %d shapes of its own; give training and held-out shapes", k.Name, len(k.Tasks))
 	}
 	for _, t := range append(append([]features.Task{}, opt.TrainShapes...), opt.HoldoutShapes...) {
 		if err := k.CheckTask(t); err != nil {
