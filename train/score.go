@@ -12,7 +12,6 @@ import (
 // rows made by a model fitted elsewhere (a learning curve's held-out part).
 func Score(d *Data, pred []float64) CV { return scores(d, pred) }
 
-
 // Candidates returns up to max configurations (0 means 16) that ran
 // fastest on d's shapes: the best few of every shape, round-robin over
 // shapes, so that each shape contributes its winners.
