@@ -15,8 +15,12 @@ import "fmt"
 type Encoder struct {
 	TaskNames  []string
 	ParamNames []string
-	// Derived computes the derived features; nil means none.
+	// Derived computes the derived features; nil means none. Set it with
+	// WithDerived, which also counts them once: Len is on the hot path of
+	// every prediction, and a Deriver's Names allocates.
 	Derived Deriver
+
+	nDerived int
 }
 
 // NewEncoder returns the encoder for a kernel's task features and space,
@@ -31,14 +35,20 @@ func NewEncoder(taskNames []string, s *Space) Encoder {
 
 // WithDerived returns a copy of e that appends d's features.
 func (e Encoder) WithDerived(d Deriver) Encoder {
-	e.Derived = d
+	e.Derived, e.nDerived = d, 0
+	if d != nil {
+		e.nDerived = len(d.Names())
+	}
 	return e
 }
 
 // NumDerived is the number of derived features.
 func (e Encoder) NumDerived() int {
-	if e.Derived == nil {
+	switch {
+	case e.Derived == nil:
 		return 0
+	case e.nDerived > 0:
+		return e.nDerived
 	}
 	return len(e.Derived.Names())
 }

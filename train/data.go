@@ -161,7 +161,7 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	m := first.Meta
 	d := &Data{Kernel: kernel, KernelVersion: m.KernelVersion, TaskNames: m.TaskNames,
 		Params: m.Params, Constraints: m.Constraints, Reference: m.Reference}
-	enc := features.Encoder{TaskNames: m.TaskNames, Derived: opt.Derived}
+	enc := features.Encoder{TaskNames: m.TaskNames}.WithDerived(opt.Derived)
 	for _, p := range m.Params {
 		enc.ParamNames = append(enc.ParamNames, p.Name)
 	}
