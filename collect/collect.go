@@ -150,7 +150,11 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 			}
 		}
 	case smp.all:
+		// In a seeded random order, so that a run stopped part way has
+		// measured a uniform sample of the space rather than its first
+		// corner.
 		configs = k.Space.All()
+		rng.Shuffle(len(configs), func(i, j int) { configs[i], configs[j] = configs[j], configs[i] })
 	default:
 		configs = k.Space.Sample(rng, smp.n)
 	}

@@ -32,8 +32,10 @@ type Options struct {
 	// Tasks are the shapes to measure; nil means the kernel's Tasks.
 	// Measure ignores it.
 	Tasks []features.Task
-	// Sample chooses the configurations: "all" for the whole space, or
-	// "random:N" for N distinct configurations drawn with Seed. "" means
+	// Sample chooses the configurations: "all" for the whole space (in an
+	// order shuffled with Seed, so that a run stopped part way holds a
+	// uniform sample), or "random:N" for N distinct configurations drawn
+	// with Seed. "" means
 	// "random:100". Every task is measured on the same configurations, so
 	// that the data forms a grid and programs compiled for one shape are
 	// reused by another with the same build options. Measure ignores it.
