@@ -318,9 +318,11 @@ func (s *Space) decode(i int, c Config) {
 	}
 }
 
-// rawIndex returns the mixed-radix index of c, or -1 when a value is not in
-// its parameter's domain.
-func (s *Space) rawIndex(c Config) int {
+// Index returns the mixed-radix index of c among the space's raw
+// configurations (0 <= Index < RawSize), or -1 when c has the wrong length
+// or a value outside its parameter's domain. It does not allocate, so it
+// serves as a map key for configurations of any length.
+func (s *Space) Index(c Config) int {
 	if len(c) != len(s.Params) {
 		return -1
 	}
@@ -353,7 +355,7 @@ func (s *Space) Len() int {
 // parameter, each in its domain, and every constraint true. It does not
 // allocate for spaces of up to 2^24 raw configurations.
 func (s *Space) Valid(c Config) bool {
-	i := s.rawIndex(c)
+	i := s.Index(c)
 	if i < 0 {
 		return false
 	}

@@ -220,3 +220,26 @@ func TestSpaceMatchesDirectEvaluation(t *testing.T) {
 		})
 	}
 }
+
+func TestSpaceIndex(t *testing.T) {
+	s, err := NewSpace([]Param{
+		{Name: "a", Values: []int{1, 2, 4}},
+		{Name: "b", Values: []int{0, 1}},
+	}, []string{"a * (b + 1) <= 4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, c := range s.All() {
+		i := s.Index(c)
+		if i < 0 || i >= s.RawSize() || seen[i] {
+			t.Errorf("Index(%v) = %d: out of [0, %d) or repeated", c, i, s.RawSize())
+		}
+		seen[i] = true
+	}
+	for _, c := range []Config{{3, 0}, {1}, {1, 0, 0}, {1, 2}} {
+		if i := s.Index(c); i != -1 {
+			t.Errorf("Index(%v) = %d, want -1", c, i)
+		}
+	}
+}

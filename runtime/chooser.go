@@ -123,9 +123,9 @@ type Chooser struct {
 	table map[features.TaskKey]features.Config
 	// known are the configurations that ran in the training data; the
 	// local search stays among them. nil allows every valid one.
-	known     map[features.TaskKey]bool
-	startLogs [][]float64 // ln of every grid shape's task values
-	lo, hi    []float64   // ln of the training shapes' least and largest values
+	known     map[int]bool // keyed by Space.Index
+	startLogs [][]float64  // ln of every grid shape's task values
+	lo, hi    []float64    // ln of the training shapes' least and largest values
 	expected  [2]float64
 
 	mu    sync.RWMutex
@@ -215,10 +215,12 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 	}
 	ch.starts = entry.Starts
-	if len(entry.Known) > 0 && len(space.Params) <= features.MaxTaskLen {
-		ch.known = make(map[features.TaskKey]bool, len(entry.Known))
+	if len(entry.Known) > 0 {
+		ch.known = make(map[int]bool, len(entry.Known))
 		for _, k := range entry.Known {
-			ch.known[features.Task(k).Key()] = true
+			if i := space.Index(k); i >= 0 {
+				ch.known[i] = true
+			}
 		}
 	}
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
@@ -517,7 +519,7 @@ func (c *Chooser) search(t features.Task) Pick {
 				}
 				n := best.Clone()
 				n[k] = v
-				if c.space.Valid(n) && (c.known == nil || c.known[features.Task(n).Key()]) {
+				if c.space.Valid(n) && (c.known == nil || c.known[c.space.Index(n)]) {
 					batch = append(batch, n)
 				}
 			}
