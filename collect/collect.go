@@ -97,16 +97,13 @@ func ListDevices() ([]features.Platform, error) {
 // kept, and the Summary is returned along with any such error.
 func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*Summary, error) {
 	began := time.Now()
-	opt, smp, err := opt.resolve()
-	if err != nil {
+	if err := Check(k, opt); err != nil {
 		return nil, err
 	}
+	opt, smp, _ := opt.resolve()
 	shapes := opt.Tasks
 	if shapes == nil {
 		shapes = k.Tasks
-	}
-	if err := checkTasks(k, shapes); err != nil {
-		return nil, err
 	}
 	sum := &Summary{}
 	shapes, dups := dedupeTasks(shapes)
@@ -385,6 +382,21 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 		}
 	}
 	return e.execute(ctx, e.groupPairs(pairs))
+}
+
+// Check returns the error Run would return for opt and k before it opens a
+// device: an option out of range or a shape the kernel refuses. It lets a
+// caller refuse bad input before it starts anything.
+func Check(k *datasets.Kernel, opt Options) error {
+	opt, _, err := opt.resolve()
+	if err != nil {
+		return err
+	}
+	shapes := opt.Tasks
+	if shapes == nil {
+		shapes = k.Tasks
+	}
+	return checkTasks(k, shapes)
 }
 
 // checkTasks checks every shape with the kernel's CheckTask.

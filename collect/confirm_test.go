@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,23 +64,40 @@ func TestConfirm(t *testing.T) {
 	}
 }
 
-// TestRunRecycles replaces the session after every batch of programs and
-// still records every pair as a run that keeps its session does.
-func TestRunRecycles(t *testing.T) {
+// TestRunMaxPrograms stops a run after one program and resumes it until
+// it is done: the runs together record every pair a single run records,
+// each once.
+func TestRunMaxPrograms(t *testing.T) {
 	skipWithoutDevice(t)
 	k := scaleKernel(t)
-	counts := map[int]map[record.Status]int{}
-	for _, every := range []int{0, 1} {
-		dir := t.TempDir()
-		sum, err := Run(context.Background(), k, dir, Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 1, RecycleEvery: every})
-		if err != nil {
+	whole, err := Run(context.Background(), k, t.TempDir(), Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	got := map[record.Status]int{}
+	stops := 0
+	for {
+		sum, err := Run(context.Background(), k, dir, Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 1, MaxPrograms: 1})
+		for s, n := range sum.Counts {
+			got[s] += n
+		}
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, ErrProgramLimit) {
 			t.Fatal(err)
 		}
-		counts[every] = sum.Counts
+		if stops++; stops > 100 {
+			t.Fatal("no end after 100 runs of one program")
+		}
 	}
-	for s, n := range counts[0] {
-		if counts[1][s] != n {
-			t.Errorf("status %s: %d rows recycling after every program, %d never recycling", s, counts[1][s], n)
+	if stops == 0 {
+		t.Error("MaxPrograms 1 never stopped a run")
+	}
+	for s, n := range whole.Counts {
+		if got[s] != n {
+			t.Errorf("status %s: %d rows over %d stopped runs, %d in one run", s, got[s], stops+1, n)
 		}
 	}
 }

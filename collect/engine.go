@@ -85,7 +85,6 @@ type engine struct {
 	times         []float64
 	busyNs        float64
 	builds        int
-	recycledAt    int // builds when the session was last recycled
 	counts        map[record.Status]int
 	// taskErrors lists the tasks skipped because their setup or reference
 	// failed.
@@ -146,8 +145,7 @@ func (e *engine) addTask(shape features.Task) (*task, error) {
 }
 
 // reopen replaces the session, one whose queue is stuck behind a kernel
-// that did not finish or one due for recycling (Options.RecycleEvery): a
-// new session, every task bound again. The old session is
+// that did not finish: a new session, every task bound again. The old session is
 // closed, which abandons it if the kernel is still running (see
 // opencl.Session.Close). Programs of the old session are rebuilt when
 // their group is timed (see timeBatch).
@@ -292,15 +290,14 @@ func (e *engine) execute(ctx context.Context, groups []*group) error {
 			}
 			return err
 		}
-		if !overlap && i+1 < len(batches) {
-			// Nothing of the old session is alive between two batches
-			// on a CPU device: a good moment to recycle it.
-			if n := e.opt.RecycleEvery; n > 0 && e.builds-e.recycledAt >= n {
-				if err := e.reopen(); err != nil {
-					return err
-				}
-				e.recycledAt = e.builds
+		if n := e.opt.MaxPrograms; n > 0 && e.builds >= n && i+1 < len(batches) {
+			if next != nil {
+				<-next
+				release(batches[i+1])
 			}
+			return fmt.Errorf("collect: %w: stopped after %d programs", ErrProgramLimit, e.builds)
+		}
+		if !overlap && i+1 < len(batches) {
 			next = start(batches[i+1])
 		}
 	}

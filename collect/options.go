@@ -62,14 +62,14 @@ type Options struct {
 	// Progress receives a progress bar with ETA when it is a terminal; nil
 	// or anything else keeps Run quiet.
 	Progress io.Writer
-	// RecycleEvery, on a CPU device, replaces the OpenCL session (context,
-	// queue, bound buffers) after that many programs; 0 never does. It is
-	// off by default because it does not help where it was meant to:
-	// with PoCL 3.1 a run's memory grows by about 4 MB a minute, and a new
-	// context added about 100 MB while the old one's was not given back
-	// (measured on the 2-core EPYC, 2026-11-23). GPU sessions are never
-	// replaced: their compiles overlap the timing.
-	RecycleEvery int
+	// MaxPrograms, when not 0, stops Run between two batches once it has
+	// built that many programs, with an error wrapping ErrProgramLimit;
+	// everything measured is on disk and a later Run resumes. It bounds a
+	// process's memory: OpenCL drivers keep state for every program built
+	// in a process (PoCL 3.1: about 58 KB a program, never given back, not
+	// even when the context is released), so `augur collect` measures in
+	// child processes of MaxPrograms programs each. 0 means no limit.
+	MaxPrograms int
 	// BatchRows is the number of rows of one Arrow record batch of the
 	// finished file; 0 means 1024. Every row reaches the disk as soon as
 	// it is measured whatever BatchRows is (see record.WriterOptions).
@@ -150,8 +150,8 @@ func (o Options) resolve() (Options, sampling, error) {
 		return o, s, fmt.Errorf("collect: Workers must be >= 0, got %d", o.Workers)
 	case o.Timeout < 0:
 		return o, s, fmt.Errorf("collect: Timeout must be >= 0, got %v", o.Timeout)
-	case o.RecycleEvery < 0:
-		return o, s, fmt.Errorf("collect: RecycleEvery must be >= 0, got %d", o.RecycleEvery)
+	case o.MaxPrograms < 0:
+		return o, s, fmt.Errorf("collect: MaxPrograms must be >= 0, got %d", o.MaxPrograms)
 	case o.BatchRows < 0:
 		return o, s, fmt.Errorf("collect: BatchRows must be >= 0, got %d", o.BatchRows)
 	}

@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
+	// collect measures in child processes of its own executable: here,
+	// this test binary acting as augur.
+	os.Setenv(runMainEnv, "1")
 	os.Exit(m.Run())
 }
 
@@ -149,5 +152,42 @@ func TestCollectSurvivesSignals(t *testing.T) {
 				t.Errorf("third run: %q, want nothing new", out.String())
 			}
 		})
+	}
+}
+
+// TestCollectInChildren measures in child processes of two programs each
+// (a child stops at the end of the compile batch that reaches them):
+// every pair is recorded once, over several files, and the last child's
+// summary reports the run complete.
+func TestCollectInChildren(t *testing.T) {
+	if _, err := collect.ListDevices(); err != nil {
+		t.Skipf("no OpenCL device: %v", err)
+	}
+	dir := t.TempDir()
+	args := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "random:20",
+		"--shapes", "width=64,height=64,filter_w=3,filter_h=3", "--repeats", "1", "--programs-per-process", "2"}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), args, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	files, err := record.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := map[string]bool{}
+	for _, f := range files {
+		for _, r := range f.Rows {
+			key := fmt.Sprint(r.Task, r.Config)
+			if pairs[key] {
+				t.Errorf("pair %s recorded twice", key)
+			}
+			pairs[key] = true
+		}
+	}
+	if len(pairs) != 21 {
+		t.Errorf("%d pairs recorded, want 21 (20 sampled and the reference)", len(pairs))
+	}
+	if len(files) < 2 {
+		t.Errorf("%d files: the run did not go through several children", len(files))
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/augur-tuning/augur/collect"
 )
 
 func main() {
@@ -17,6 +19,13 @@ func main() {
 	stop()
 	if errors.Is(err, flag.ErrHelp) {
 		return
+	}
+	if errors.Is(err, collect.ErrProgramLimit) {
+		os.Exit(exitMore)
+	}
+	var status exitStatus
+	if errors.As(err, &status) {
+		os.Exit(int(status))
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "augur:", oneLine(err))
