@@ -136,7 +136,7 @@ type Chooser struct {
 func New(bundle []byte, opt Options) (*Chooser, error) {
 	b, err := features.ReadBundle(bundle)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: %w", err)
+		return nil, err // it names its package
 	}
 	return FromBundle(b, opt)
 }
@@ -158,7 +158,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	}
 	space, err := b.Space()
 	if err != nil {
-		return nil, fmt.Errorf("runtime: %w", err)
+		return nil, err // it names its package
 	}
 	ch := &Chooser{bundle: b, space: space, opt: opt, cache: map[features.TaskKey]*Pick{}}
 	for _, p := range space.Params {
@@ -170,7 +170,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	case errors.Is(err, datasets.ErrUnknownKernel):
 		// An imported kernel: no task constraints, no launch plan.
 	case err != nil:
-		return nil, fmt.Errorf("runtime: %w", err)
+		return nil, err // it names its package
 	case k.Version() != b.KernelVersion:
 		return nil, &KernelVersionError{Kernel: b.Kernel, Bundle: b.KernelVersion, Have: k.Version()}
 	default:
@@ -203,7 +203,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	}
 	m, err := predict.Load(b, entry.Name, derive)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: %w", err)
+		return nil, err // it names its package
 	}
 	if plat != nil {
 		m = m.WithPlatform(*plat)
@@ -348,7 +348,7 @@ func (c *Chooser) Plan(t features.Task, cfg features.Config) (Plan, error) {
 	}
 	l, err := c.kernel.Geometry(t, cfg)
 	if err != nil {
-		return Plan{}, fmt.Errorf("runtime: %w", err)
+		return Plan{}, err // it names its package
 	}
 	return Plan{BuildOptions: c.kernel.Options(t, cfg), Launch: l}, nil
 }
@@ -440,7 +440,7 @@ func (c *Chooser) checkShape(t features.Task) error {
 	}
 	if c.kernel != nil {
 		if err := c.kernel.CheckTask(t); err != nil {
-			return fmt.Errorf("%w: %v", ErrShape, err)
+			return shapeError{err}
 		}
 	}
 	return nil
@@ -452,7 +452,7 @@ func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error)
 		return 0, fmt.Errorf("runtime: Predict: no model fits the device (source %q)", c.source)
 	}
 	if err := c.model.Check(t, cfg); err != nil {
-		return 0, fmt.Errorf("runtime: %w", err)
+		return 0, err // it names its package
 	}
 	return c.model.Predict(t, cfg), nil
 }

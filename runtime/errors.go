@@ -31,3 +31,12 @@ func (e *KernelVersionError) Error() string {
 
 // Is reports whether target is ErrKernelVersion.
 func (e *KernelVersionError) Is(target error) bool { return target == ErrKernelVersion }
+
+// shapeError is a shape the kernel refused: its message is the kernel's,
+// which already names the package and the value, and it matches ErrShape
+// as well as the kernel's own sentinel.
+type shapeError struct{ err error }
+
+func (e shapeError) Error() string { return e.err.Error() }
+
+func (e shapeError) Unwrap() []error { return []error{ErrShape, e.err} }
