@@ -146,6 +146,8 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 				configs = append(configs, c)
 			}
 		}
+	case smp.grid:
+		configs = k.Grid
 	case smp.all:
 		// In a seeded random order, so that a run stopped part way has
 		// measured a uniform sample of the space rather than its first
@@ -388,9 +390,12 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 // device: an option out of range or a shape the kernel refuses. It lets a
 // caller refuse bad input before it starts anything.
 func Check(k *datasets.Kernel, opt Options) error {
-	opt, _, err := opt.resolve()
+	opt, smp, err := opt.resolve()
 	if err != nil {
 		return err
+	}
+	if smp.grid && k.Grid == nil {
+		return fmt.Errorf("collect: Sample is \"grid\", but kernel %s defines no grid", k.Name)
 	}
 	shapes := opt.Tasks
 	if shapes == nil {

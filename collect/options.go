@@ -35,7 +35,7 @@ type Options struct {
 	// Sample chooses the configurations: "all" for the whole space (in an
 	// order shuffled with Seed, so that a run stopped part way holds a
 	// uniform sample), or "random:N" for N distinct configurations drawn
-	// with Seed. "" means
+	// with Seed, or "grid" for the kernel's Grid. "" means
 	// "random:100". Every task is measured on the same configurations, so
 	// that the data forms a grid and programs compiled for one shape are
 	// reused by another with the same build options. Measure ignores it.
@@ -134,8 +134,8 @@ func (s Shard) check() error {
 
 // sampling is a parsed Options.Sample: all, or n random configurations.
 type sampling struct {
-	all bool
-	n   int
+	all, grid bool
+	n         int
 }
 
 // resolve checks o and fills in the defaults.
@@ -184,8 +184,11 @@ func (o Options) resolve() (Options, sampling, error) {
 }
 
 func parseSample(text string) (sampling, error) {
-	if text == "all" {
+	switch text {
+	case "all":
 		return sampling{all: true}, nil
+	case "grid":
+		return sampling{grid: true}, nil
 	}
 	if rest, ok := strings.CutPrefix(text, "random:"); ok {
 		n, err := strconv.Atoi(rest)
@@ -193,5 +196,5 @@ func parseSample(text string) (sampling, error) {
 			return sampling{n: n}, nil
 		}
 	}
-	return sampling{}, fmt.Errorf("collect: Sample must be \"all\" or \"random:N\" with N >= 1, got %q", text)
+	return sampling{}, fmt.Errorf("collect: Sample must be \"all\", \"grid\" or \"random:N\" with N >= 1, got %q", text)
 }

@@ -127,6 +127,7 @@ func fbcorrDefinition() definition {
 			// filter row, all outputs, no spill, mul24, padded shared memory,
 			// texture fetches, no register limit, no fast math.
 			Reference: features.Config{8, 8, 1, fbcorrAllOutputs, 0, 1, 1, 1, fbcorrMaxRRegInf, 0},
+			Grid:      fbcorrGrid(),
 			// Sums of up to 16 x 16 x 512 products of non-negative values;
 			// fast math may contract them into fused multiply-adds.
 			Tolerance: 1e-4,
@@ -134,6 +135,29 @@ func fbcorrDefinition() definition {
 			impl:      fbcorr{},
 		},
 	}
+}
+
+// fbcorrGrid is Pinto and Cox's grid (Bergstra et al., section 4.1): every
+// combination of n_filter_r, n_output_4s, spill and pad_shared for the
+// blocks (block_h, block_w) = (16, 8), (16, 16) and (32, 8), the other
+// parameters as in the reference; 72 points after the reference, 73 in all.
+func fbcorrGrid() []features.Config {
+	ref := features.Config{8, 8, 1, fbcorrAllOutputs, 0, 1, 1, 1, fbcorrMaxRRegInf, 0}
+	out := []features.Config{ref}
+	for _, b := range [][2]int{{16, 8}, {16, 16}, {32, 8}} {
+		for _, rows := range []int{1, 2} {
+			for _, n4 := range []int{fbcorrAllOutputs, 1, 2} {
+				for _, spill := range []int{0, 1} {
+					for _, pad := range []int{0, 1} {
+						c := ref.Clone()
+						c[0], c[1], c[2], c[3], c[4], c[6] = b[0], b[1], rows, n4, spill, pad
+						out = append(out, c)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // FbcorrTaskSpace returns the paper's task space (section 5): R = C in

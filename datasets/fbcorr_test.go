@@ -212,3 +212,26 @@ func TestFbcorrDerived(t *testing.T) {
 		}
 	}
 }
+
+// TestFbcorrGrid checks Pinto and Cox's grid: 73 distinct configurations of
+// the space, the reference first.
+func TestFbcorrGrid(t *testing.T) {
+	k := Fbcorr()
+	if len(k.Grid) != 73 {
+		t.Fatalf("grid has %d points, want 73", len(k.Grid))
+	}
+	if !k.Grid[0].Equal(k.Reference) {
+		t.Errorf("grid starts with %s, want the reference", k.Space.Format(k.Grid[0]))
+	}
+	seen := map[int]bool{}
+	for _, c := range k.Grid {
+		if err := k.Space.Check(c); err != nil {
+			t.Errorf("grid point %s: %v", k.Space.Format(c), err)
+		}
+		if i := k.Space.Index(c); seen[i] {
+			t.Errorf("grid point %s repeated", k.Space.Format(c))
+		} else {
+			seen[i] = true
+		}
+	}
+}

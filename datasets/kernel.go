@@ -103,6 +103,11 @@ type Kernel struct {
 	// Derived computes the family's derived implementation features, which
 	// train and the runtime add to every feature vector; nil for none.
 	Derived features.Deriver
+	// Grid is a hand-chosen set of configurations the kernel's authors
+	// advocate searching empirically (fbcorr: Pinto and Cox's 73 points),
+	// the reference first; nil when they give none. `augur collect
+	// --sample grid` measures it; search.List walks it.
+	Grid []features.Config
 
 	impl family // nil for a Kernel literal: no behaviour beyond its data
 }
