@@ -17,21 +17,21 @@ const (
 	// shape (Kernel.Geometry fails).
 	ReasonGeometry Reason = "geometry"
 	// ReasonDims: the launch has fewer than 1 or more than 3 dimensions.
-	ReasonDims Reason = "dimensions"
+	ReasonDims Reason = datasets.LimitDims
 	// ReasonWorkGroup: more work-items a work-group than the device's
 	// CL_DEVICE_MAX_WORK_GROUP_SIZE.
-	ReasonWorkGroup Reason = "work_group_size"
+	ReasonWorkGroup Reason = datasets.LimitWorkGroup
 	// ReasonWorkItems: more work-items in one dimension than the device's
 	// CL_DEVICE_MAX_WORK_ITEM_SIZES.
-	ReasonWorkItems Reason = "work_item_sizes"
+	ReasonWorkItems Reason = datasets.LimitWorkItems
 	// ReasonGlobal: a global size that is not a multiple of the
 	// work-group size.
-	ReasonGlobal Reason = "global_size"
+	ReasonGlobal Reason = datasets.LimitGlobal
 	// ReasonLocalMem: more local memory than CL_DEVICE_LOCAL_MEM_SIZE.
-	ReasonLocalMem Reason = "local_memory"
+	ReasonLocalMem Reason = datasets.LimitLocalMem
 	// ReasonConstantMem: more constant memory than
 	// CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE.
-	ReasonConstantMem Reason = "constant_memory"
+	ReasonConstantMem Reason = datasets.LimitConstantMem
 	// ReasonDevice: the configuration needs a feature the device lacks,
 	// such as image support (Kernel.CheckDevice).
 	ReasonDevice Reason = "device_feature"
@@ -49,34 +49,12 @@ func pruned(r Reason, format string, args ...any) *PruneError {
 	return &PruneError{Reason: r, Msg: fmt.Sprintf(format, args...)}
 }
 
-// pruneReason checks a launch against the device's limits, the constraints
-// that hold for every kernel on the device (Erdem et al., "Automatic
-// pruning of autotuning parameter space for OpenCL applications", 2016):
-// the work-group size, the work-items per dimension, a global size that is
-// a multiple of the work-group size, the local memory and the constant
-// memory. It returns nil or a *PruneError.
+// pruneReason checks a launch against the device's limits
+// (datasets.Launch.CheckLimits). It returns nil or a *PruneError.
 func pruneReason(l datasets.Launch, p features.Platform) error {
-	if l.Dims < 1 || l.Dims > 3 {
-		return pruned(ReasonDims, "launch has %d dimensions, want 1 to 3", l.Dims)
-	}
-	if wg := l.WorkGroupSize(); wg > p.MaxWorkGroupSize {
-		return pruned(ReasonWorkGroup, "work-group size %d exceeds the device's %d", wg, p.MaxWorkGroupSize)
-	}
-	for d := 0; d < l.Dims; d++ {
-		if l.Local[d] > p.MaxWorkItemSizes[d] {
-			return pruned(ReasonWorkItems, "work-group size %d in dimension %d exceeds the device's %d", l.Local[d], d, p.MaxWorkItemSizes[d])
-		}
-		if l.Local[d] > 0 && l.Global[d]%l.Local[d] != 0 {
-			return pruned(ReasonGlobal, "global size %d in dimension %d is not a multiple of the work-group size %d", l.Global[d], d, l.Local[d])
-		}
-	}
-	if int64(l.LocalMemBytes) > p.LocalMemBytes {
-		return pruned(ReasonLocalMem, "local memory %d bytes exceeds the device's %d", l.LocalMemBytes, p.LocalMemBytes)
-	}
-	// A platform recorded before constant memory was queried has 0: no
-	// limit known.
-	if p.ConstantMemBytes > 0 && int64(l.ConstantMemBytes) > p.ConstantMemBytes {
-		return pruned(ReasonConstantMem, "constant memory %d bytes exceeds the device's %d", l.ConstantMemBytes, p.ConstantMemBytes)
+	if err := l.CheckLimits(p); err != nil {
+		le := err.(*datasets.LimitError)
+		return &PruneError{Reason: Reason(le.Limit), Msg: le.Msg}
 	}
 	return nil
 }

@@ -97,6 +97,33 @@ type QuickstartResult struct {
 	Wall      time.Duration
 }
 
+// quickstartShapes are each family's default quickstart shapes, sized for
+// a CPU device: on one, compiling dominates (PoCL builds one program at a
+// time, about 0.7 s on the 2-core machine), so every shape of a family
+// shares the compile-time task features (conv2d's filter, median's filter,
+// fbcorr's depth, filters and filter size) and the training sample and the
+// held-out sample share every program; and the runs stay in milliseconds.
+var quickstartShapes = map[string]struct{ train, holdout []features.Task }{
+	"conv2d": {
+		train:   []features.Task{{1024, 1024, 5, 5}, {2048, 1024, 5, 5}, {512, 2048, 5, 5}, {768, 768, 5, 5}, {1024, 640, 5, 5}},
+		holdout: []features.Task{{1536, 1024, 5, 5}, {1280, 1280, 5, 5}},
+	},
+	"gemm": {
+		train:   []features.Task{{256, 256, 256}, {512, 256, 128}, {256, 512, 256}, {384, 384, 384}, {128, 512, 512}},
+		holdout: []features.Task{{512, 384, 256}, {256, 256, 512}},
+	},
+	"median": {
+		train:   []features.Task{{512, 512, 5}, {768, 512, 5}, {512, 768, 5}, {640, 640, 5}, {1024, 384, 5}},
+		holdout: []features.Task{{896, 640, 5}, {700, 700, 5}},
+	},
+	"fbcorr": {
+		train: []features.Task{
+			{128, 128, 4, 16, 5, 5}, {192, 128, 4, 16, 5, 5}, {128, 256, 4, 16, 5, 5}, {256, 192, 4, 16, 5, 5}, {160, 160, 4, 16, 5, 5},
+		},
+		holdout: []features.Task{{224, 224, 4, 16, 5, 5}, {256, 128, 4, 16, 5, 5}},
+	},
+}
+
 func (o *QuickstartOptions) defaults() {
 	if o.Out == "" {
 		o.Out = "augur-quickstart"
@@ -104,17 +131,13 @@ func (o *QuickstartOptions) defaults() {
 	if o.Kernel == "" {
 		o.Kernel = "conv2d"
 	}
-	if o.TrainShapes == nil && o.Kernel == "conv2d" {
-		// The held-out shapes' filter only: on a CPU device compiling
-		// dominates (PoCL builds one program at a time, about 0.7 s on
-		// the 2-core machine), and with one filter the training sample
-		// and the held-out sample share every program.
-		o.TrainShapes = []features.Task{
-			{1024, 1024, 5, 5}, {2048, 1024, 5, 5}, {512, 2048, 5, 5}, {768, 768, 5, 5}, {1024, 640, 5, 5},
+	if shapes, ok := quickstartShapes[o.Kernel]; ok {
+		if o.TrainShapes == nil {
+			o.TrainShapes = shapes.train
 		}
-	}
-	if o.HoldoutShapes == nil && o.Kernel == "conv2d" {
-		o.HoldoutShapes = []features.Task{{1536, 1024, 5, 5}, {1280, 1280, 5, 5}}
+		if o.HoldoutShapes == nil {
+			o.HoldoutShapes = shapes.holdout
+		}
 	}
 	if o.TrainSample == 0 {
 		o.TrainSample = 300
@@ -145,8 +168,8 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	// Other families train on their own shapes but the last two, which
-	// are held out.
+	// A family without quickstart shapes (one defined elsewhere) trains
+	// on its own shapes but the last two, which are held out.
 	if n := len(k.Tasks); (opt.TrainShapes == nil || opt.HoldoutShapes == nil) && n >= 3 {
 		if opt.TrainShapes == nil {
 			opt.TrainShapes = k.Tasks[:n-2]

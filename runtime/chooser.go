@@ -123,9 +123,12 @@ type Chooser struct {
 	table map[features.TaskKey]features.Config
 	// known are the configurations that ran in the training data; the
 	// local search stays among them. nil allows every valid one.
-	known     map[int]bool // keyed by Space.Index
-	startLogs [][]float64  // ln of every grid shape's task values
-	lo, hi    []float64    // ln of the training shapes' least and largest values
+	known map[int]bool // keyed by Space.Index
+	// device is the device picks are for, when known: a pick must fit
+	// its limits (datasets.Kernel.Runs).
+	device    *features.Platform
+	startLogs [][]float64 // ln of every grid shape's task values
+	lo, hi    []float64   // ln of the training shapes' least and largest values
 	expected  [2]float64
 
 	mu    sync.RWMutex
@@ -209,6 +212,14 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		m = m.WithPlatform(*plat)
 	}
 	ch.model = m
+	// The device's limits keep picks runnable where the training data
+	// cannot vouch for them: a device the model never measured.
+	switch {
+	case opt.Platform != nil:
+		ch.device = opt.Platform
+	case entry.Platform != nil:
+		ch.device = entry.Platform
+	}
 	for _, cand := range entry.Candidates {
 		if space.Valid(cand) {
 			ch.candidates = append(ch.candidates, cand)
@@ -457,6 +468,12 @@ func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error)
 	return c.model.Predict(t, cfg), nil
 }
 
+// runs reports whether cfg can run t on the chooser's device, as far as
+// the kernel's definitions tell; true when either is unknown.
+func (c *Chooser) runs(t features.Task, cfg features.Config) bool {
+	return c.device == nil || c.kernel == nil || c.kernel.Runs(t, cfg, *c.device)
+}
+
 // search scores the starting points (the reference, the configurations
 // that ran fastest on the training shapes, and the best ones of the
 // nearest grid shapes) in one batch, then improves the best by
@@ -465,12 +482,10 @@ func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error)
 func (c *Chooser) search(t features.Task) Pick {
 	sc := c.model.Scorer(t)
 	batch := make([]features.Config, 0, 64)
-	seen := make(map[features.TaskKey]bool, 64) // configurations as keys
+	seen := make(map[int]bool, 64) // keyed by Space.Index
 	add := func(cfg features.Config) {
-		if k := features.Task(cfg).Key(); len(cfg) <= features.MaxTaskLen && !seen[k] {
+		if k := c.space.Index(cfg); !seen[k] {
 			seen[k] = true
-			batch = append(batch, cfg)
-		} else if len(cfg) > features.MaxTaskLen {
 			batch = append(batch, cfg)
 		}
 	}
@@ -499,7 +514,7 @@ func (c *Chooser) search(t features.Task) Pick {
 		var best features.Config
 		bestV := math.Inf(-1)
 		for i, v := range vals {
-			if oks[i] && v > bestV {
+			if oks[i] && v > bestV && c.runs(t, batch[i]) {
 				best, bestV = batch[i], v
 			}
 		}

@@ -283,3 +283,50 @@ func TestChooseIntoNoAllocs(t *testing.T) {
 		t.Errorf("cached ChooseInto: %g allocations, want 0", n)
 	}
 }
+
+// TestPicksFitTheDevice chooses from the fleet bundle for a device no
+// model measured, one with small work-groups and no local memory: every
+// pick must fit those limits, which the training data cannot vouch for,
+// while the same device without the limits gets picks that break them.
+func TestPicksFitTheDevice(t *testing.T) {
+	data, err := os.ReadFile("../testdata/conv2d-fleet.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := *b.Models[0].Platform
+	small.Name, small.MaxWorkGroupSize, small.LocalMemBytes = "a small GPU", 64, 0
+	ch, err := runtime.New(data, runtime.Options{Platform: &small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roomy := small
+	roomy.MaxWorkGroupSize, roomy.LocalMemBytes = 1024, 48<<10
+	free, err := runtime.New(data, runtime.Options{Platform: &roomy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	broke := 0
+	for _, s := range []features.Task{{512, 512, 3, 3}, {1920, 1080, 5, 5}, {4096, 4096, 7, 7}, {700, 3000, 5, 5}} {
+		p, err := ch.ChoosePick(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wg, lm := p.Plan.WorkGroupSize(), p.Plan.LocalMemBytes; wg > 64 || lm > 0 {
+			t.Errorf("ChoosePick(%v) = %s: %d work-items a group and %d bytes of local memory, on a device of 64 and none", s, ch.Space().Format(p.Config), wg, lm)
+		}
+		q, err := free.ChoosePick(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Plan.WorkGroupSize() > 64 || q.Plan.LocalMemBytes > 0 {
+			broke++
+		}
+	}
+	if broke == 0 {
+		t.Error("no pick for the roomy device breaks the small one's limits: the test shows nothing")
+	}
+}

@@ -17,8 +17,8 @@ func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
 	fs.IntVar(&opt.TrainSample, "train-sample", 0, "random configurations per training shape (0: 300)")
 	fs.IntVar(&opt.HoldoutSample, "holdout-sample", 0, "random configurations compared per held-out shape (0: 300)")
-	shapes := fs.String("shapes", "", "training shapes separated by ';' (default: five conv2d shapes sized for a CPU; another family's own shapes but its last two)")
-	holdout := fs.String("holdout", "", "held-out shapes separated by ';' (default: two conv2d shapes sized for a CPU; another family's last two shapes)")
+	shapes := fs.String("shapes", "", "training shapes separated by ';' (default: five shapes of the family sized for a CPU device)")
+	holdout := fs.String("holdout", "", "held-out shapes separated by ';' (default: two shapes of the family sized for a CPU device)")
 	fs.StringVar(&opt.Kernel, "kernel", "conv2d", "kernel family")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
