@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -56,4 +57,23 @@ func TestDevicesErrors(t *testing.T) {
 	if !errors.Is(err, ErrUnknownDevice) || !strings.Contains(err.Error(), "NVIDIA RTX A4000") {
 		t.Errorf("Lookup of an unknown device: %v, want ErrUnknownDevice listing the names", err)
 	}
+}
+
+// FuzzReadDevices feeds arbitrary bytes to ReadDevices: an error or a
+// table, never a panic, and every name of a table it returns looks up.
+func FuzzReadDevices(f *testing.F) {
+	f.Add([]byte(strings.Join(deviceColumns, ",") + "\nGPU X,V,P,gpu,8,1000,256,256x256x64,32768,1073741824,65536,0,64,true,spec\n"))
+	f.Add([]byte("name\n"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := ReadDevices(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for _, n := range tab.Names() {
+			if _, err := tab.Lookup(n); err != nil {
+				t.Errorf("Lookup(%q) of a listed name: %v", n, err)
+			}
+		}
+	})
 }

@@ -44,3 +44,26 @@ func TestExprDeriver(t *testing.T) {
 		}
 	}
 }
+
+// FuzzExprDeriver feeds arbitrary definitions to NewExprDeriver: a
+// definition it accepts derives a value for every input without panicking
+// (an expression that divides by zero gives an infinity, not a crash).
+func FuzzExprDeriver(f *testing.F) {
+	for _, def := range []string{"tile = bx * tx", "x = width / (bx + 0)", "y = bx > 2 ? 1 : 0", "bad", "= 1", "z = foo(1)", "w = width ** 40"} {
+		f.Add(def)
+	}
+	s, err := features.NewSpace([]features.Param{{Name: "bx", Values: []int{1, 2, 4}}, {Name: "tx", Values: []int{1, 8}}}, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, def string) {
+		d, err := features.NewExprDeriver([]string{def}, []string{"width"}, s)
+		if err != nil {
+			return
+		}
+		dst := make([]float64, len(d.Names()))
+		for _, c := range s.All() {
+			d.Derive(dst, features.Task{64}, c, nil)
+		}
+	})
+}
