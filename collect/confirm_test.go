@@ -64,9 +64,9 @@ func TestConfirm(t *testing.T) {
 	}
 }
 
-// TestRunMaxPrograms stops a run after one program and resumes it until
-// it is done: the runs together record every pair a single run records,
-// each once.
+// TestRunMaxPrograms stops runs after one program, and after one byte of
+// memory growth, and resumes them until they are done: the runs together
+// record every pair a single run records, each once.
 func TestRunMaxPrograms(t *testing.T) {
 	skipWithoutDevice(t)
 	k := scaleKernel(t)
@@ -74,30 +74,47 @@ func TestRunMaxPrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	got := map[record.Status]int{}
-	stops := 0
-	for {
-		sum, err := Run(context.Background(), k, dir, Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 1, MaxPrograms: 1})
-		for s, n := range sum.Counts {
-			got[s] += n
-		}
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, ErrProgramLimit) {
-			t.Fatal(err)
-		}
-		if stops++; stops > 100 {
-			t.Fatal("no end after 100 runs of one program")
-		}
-	}
-	if stops == 0 {
-		t.Error("MaxPrograms 1 never stopped a run")
-	}
-	for s, n := range whole.Counts {
-		if got[s] != n {
-			t.Errorf("status %s: %d rows over %d stopped runs, %d in one run", s, got[s], stops+1, n)
-		}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"programs", Options{MaxPrograms: 1}},
+		{"memory", Options{MaxGrowthBytes: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.opt.MaxGrowthBytes > 0 && residentBytes() == 0 {
+				t.Skip("resident memory cannot be read here")
+			}
+			opt := tc.opt
+			opt.Sample, opt.Repeats, opt.Seed, opt.Workers = "all", 1, 1, 1
+			dir := t.TempDir()
+			got := map[record.Status]int{}
+			stops := 0
+			for {
+				sum, err := Run(context.Background(), k, dir, opt)
+				if sum != nil {
+					for s, n := range sum.Counts {
+						got[s] += n
+					}
+				}
+				if err == nil {
+					break
+				}
+				if !errors.Is(err, ErrProgramLimit) {
+					t.Fatal(err)
+				}
+				if stops++; stops > 100 {
+					t.Fatal("no end after 100 runs")
+				}
+			}
+			if stops == 0 {
+				t.Error("the limit never stopped a run")
+			}
+			for s, n := range whole.Counts {
+				if got[s] != n {
+					t.Errorf("status %s: %d rows over %d stopped runs, %d in one run", s, got[s], stops+1, n)
+				}
+			}
+		})
 	}
 }

@@ -85,6 +85,7 @@ type engine struct {
 	times         []float64
 	busyNs        float64
 	builds        int
+	startRSS      int64 // resident bytes when the run began; 0 when unknown
 	counts        map[record.Status]int
 	// taskErrors lists the tasks skipped because their setup or reference
 	// failed.
@@ -108,6 +109,9 @@ func openEngine(k *datasets.Kernel, opt Options) (*engine, error) {
 	return &engine{
 		k: k, opt: opt, dev: dev, plat: dev.Platform(), sess: sess,
 		counts: map[record.Status]int{},
+		// Growth counts from here: the driver's own start-up is not the
+		// run's doing.
+		startRSS: residentBytes(),
 	}, nil
 }
 
@@ -290,18 +294,32 @@ func (e *engine) execute(ctx context.Context, groups []*group) error {
 			}
 			return err
 		}
-		if n := e.opt.MaxPrograms; n > 0 && e.builds >= n && i+1 < len(batches) {
+		if why := e.limitReached(); why != "" && i+1 < len(batches) {
 			if next != nil {
 				<-next
 				release(batches[i+1])
 			}
-			return fmt.Errorf("collect: %w: stopped after %d programs", ErrProgramLimit, e.builds)
+			return fmt.Errorf("collect: %w: %s", ErrProgramLimit, why)
 		}
 		if !overlap && i+1 < len(batches) {
 			next = start(batches[i+1])
 		}
 	}
 	return nil
+}
+
+// limitReached says which of Options.MaxPrograms and MaxGrowthBytes the
+// run has reached, or "".
+func (e *engine) limitReached() string {
+	if n := e.opt.MaxPrograms; n > 0 && e.builds >= n {
+		return fmt.Sprintf("stopped after %d programs", e.builds)
+	}
+	if n := e.opt.MaxGrowthBytes; n > 0 && e.startRSS > 0 {
+		if rss := residentBytes(); rss-e.startRSS >= n {
+			return fmt.Sprintf("stopped after %d programs, resident memory grown by %d MiB", e.builds, (rss-e.startRSS)>>20)
+		}
+	}
+	return ""
 }
 
 // compile builds every group of a batch with at most Workers builds at a

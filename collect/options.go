@@ -62,14 +62,19 @@ type Options struct {
 	// Progress receives a progress bar with ETA when it is a terminal; nil
 	// or anything else keeps Run quiet.
 	Progress io.Writer
-	// MaxPrograms, when not 0, stops Run between two batches once it has
-	// built that many programs, with an error wrapping ErrProgramLimit;
-	// everything measured is on disk and a later Run resumes. It bounds a
-	// process's memory: OpenCL drivers keep state for every program built
-	// in a process (PoCL 3.1: about 58 KB a program, never given back, not
-	// even when the context is released), so `augur collect` measures in
-	// child processes of MaxPrograms programs each. 0 means no limit.
-	MaxPrograms int
+	// MaxPrograms and MaxGrowthBytes, when not 0, stop Run between two
+	// batches once it has built that many programs, or once the process's
+	// resident memory has grown by that many bytes since Run began (read
+	// from /proc on Linux; ignored elsewhere), with an error wrapping
+	// ErrProgramLimit; everything measured is on disk and a later Run
+	// resumes. They bound a process's memory: OpenCL drivers keep state
+	// for every program built in a process and never give it back, not
+	// even when the context is released (PoCL 3.1 on the 2-core EPYC: from
+	// about 60 KB a program loaded from its cache to about 500 KB a
+	// program compiled), so `augur collect` measures in child processes
+	// that stop at either limit. 0 means no limit.
+	MaxPrograms    int
+	MaxGrowthBytes int64
 	// BatchRows is the number of rows of one Arrow record batch of the
 	// finished file; 0 means 1024. Every row reaches the disk as soon as
 	// it is measured whatever BatchRows is (see record.WriterOptions).
@@ -150,8 +155,8 @@ func (o Options) resolve() (Options, sampling, error) {
 		return o, s, fmt.Errorf("collect: Workers must be >= 0, got %d", o.Workers)
 	case o.Timeout < 0:
 		return o, s, fmt.Errorf("collect: Timeout must be >= 0, got %v", o.Timeout)
-	case o.MaxPrograms < 0:
-		return o, s, fmt.Errorf("collect: MaxPrograms must be >= 0, got %d", o.MaxPrograms)
+	case o.MaxPrograms < 0 || o.MaxGrowthBytes < 0:
+		return o, s, fmt.Errorf("collect: MaxPrograms and MaxGrowthBytes must be >= 0, got %d and %d", o.MaxPrograms, o.MaxGrowthBytes)
 	case o.BatchRows < 0:
 		return o, s, fmt.Errorf("collect: BatchRows must be >= 0, got %d", o.BatchRows)
 	}

@@ -20,7 +20,7 @@ import (
 func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
 		kernel, out, shapes, sample, compression string
-		perProcess                               int
+		perProcess, growthMiB, maxGrowthMiB      int
 		opt                                      collect.Options
 	)
 	fs := flags("collect", "--kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N]", stderr)
@@ -37,8 +37,10 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random sample and the input data")
 	fs.DurationVar(&opt.Timeout, "timeout", collect.DefaultTimeout, "longest one kernel run may take; a run still going is abandoned and recorded as a timeout")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
-	fs.IntVar(&perProcess, "programs-per-process", defaultProgramsPerProcess, "measure in child processes that build at most this many programs each, so that memory stays flat (OpenCL drivers keep every program's state until the process ends); 0: all in this process")
+	fs.IntVar(&perProcess, "programs-per-process", defaultProgramsPerProcess, "measure in child processes that each stop after this many programs or --memory-per-process of growth, so that memory stays flat (OpenCL drivers keep every program's state until the process ends); 0: all in this process")
+	fs.IntVar(&growthMiB, "memory-per-process", defaultGrowthMiB, "MiB of resident memory a child may grow by before it stops (Linux)")
 	fs.IntVar(&opt.MaxPrograms, "max-programs", 0, "stop after building this many programs, with exit status 3 (what --programs-per-process gives each child)")
+	fs.IntVar(&maxGrowthMiB, "max-growth", 0, "stop once resident memory has grown by this many MiB, with exit status 3 (what --memory-per-process gives each child)")
 	shard := fs.String("shard", "", "I/N: measure only shard I (0 <= I < N) of the shapes x configurations, for N processes sharing the work; their files merge under one --out")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -62,9 +64,12 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if opt.Repeats < 1 {
 		return fmt.Errorf("collect: --repeats must be >= 1, got %d", opt.Repeats)
 	}
-	if perProcess < 0 || opt.MaxPrograms < 0 {
-		return fmt.Errorf("collect: --programs-per-process and --max-programs must be >= 0, got %d and %d", perProcess, opt.MaxPrograms)
+	for name, v := range map[string]int{"programs-per-process": perProcess, "memory-per-process": growthMiB, "max-programs": opt.MaxPrograms, "max-growth": maxGrowthMiB} {
+		if v < 0 {
+			return fmt.Errorf("collect: --%s must be >= 0, got %d", name, v)
+		}
 	}
+	opt.MaxGrowthBytes = int64(maxGrowthMiB) << 20
 	if opt.Timeout <= 0 {
 		return fmt.Errorf("collect: --timeout must be > 0, got %v", opt.Timeout)
 	}
@@ -86,11 +91,11 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	opt.Log = stderr
 	ctx, stop := stopOnSignals(ctx)
 	defer stop()
-	if perProcess > 0 && opt.MaxPrograms == 0 {
+	if perProcess > 0 && opt.MaxPrograms == 0 && opt.MaxGrowthBytes == 0 {
 		if err := collect.Check(k, opt); err != nil {
 			return err
 		}
-		return collectInChildren(ctx, args, perProcess, stdout, stderr)
+		return collectInChildren(ctx, args, perProcess, growthMiB, stdout, stderr)
 	}
 	sum, err := collect.Run(ctx, k, out, opt)
 	if sum != nil {
@@ -99,7 +104,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil || co.Top == 0 {
 		return err
 	}
-	opt.MaxPrograms = 0 // the second pass builds few programs
+	opt.MaxPrograms, opt.MaxGrowthBytes = 0, 0 // the second pass builds few programs
 	csum, err := collect.Confirm(ctx, k, out, opt, co)
 	if csum != nil && csum.Path != "" {
 		fmt.Fprintf(stdout, "confirmed: %s\n", csum)
@@ -107,13 +112,16 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return err
 }
 
-// defaultProgramsPerProcess bounds a collecting process's memory. PoCL 3.1
-// keeps about 58 KB of every program built until the process ends (a
-// 30-minute run on the 2-core EPYC grew from 374 MB to 566 MB over 3,306
-// programs, and releasing the context gave none of it back), so a child of
-// 1,000 programs stays within about 60 MB of its start; a new child costs
-// a second or two of driver start-up.
-const defaultProgramsPerProcess = 1000
+// defaultProgramsPerProcess and defaultGrowthMiB bound a collecting
+// process's memory. PoCL 3.1 keeps what it built until the process ends
+// (releasing the context gives none of it back): on the 2-core EPYC about
+// 60 KB a program it loads from its cache, about 500 KB a program it
+// compiles. A child stops at whichever limit comes first; a new child
+// costs a second or two of driver start-up.
+const (
+	defaultProgramsPerProcess = 1000
+	defaultGrowthMiB          = 256
+)
 
 // exitMore is the exit status of a collecting child stopped by
 // --max-programs: more remains to measure.
@@ -133,13 +141,13 @@ func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)
 // add up. A signal that stops this process is passed on to the child,
 // which stops between two configurations and keeps what it measured; on
 // Linux the child is killed if this process dies without one (SIGKILL).
-func collectInChildren(ctx context.Context, args []string, perProcess int, stdout, stderr io.Writer) error {
+func collectInChildren(ctx context.Context, args []string, perProcess, growthMiB int, stdout, stderr io.Writer) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("collect: cannot start a measuring process: %w", err)
 	}
 	child := append([]string{"collect"}, args...)
-	child = append(child, "--max-programs", strconv.Itoa(perProcess))
+	child = append(child, "--max-programs", strconv.Itoa(perProcess), "--max-growth", strconv.Itoa(growthMiB))
 	for {
 		cmd := exec.Command(exe, child...)
 		cmd.Stdout, cmd.Stderr = stdout, stderr
