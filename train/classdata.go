@@ -51,19 +51,6 @@ type ClassGroup struct {
 	BestNs []float64
 }
 
-// ClassFeatures returns the feature names of a classifier of a kernel with
-// the given task features.
-func ClassFeatures(taskNames []string) []string {
-	var out []string
-	for _, n := range taskNames {
-		out = append(out, "task."+n)
-	}
-	for _, n := range features.PlatformNames() {
-		out = append(out, "platform."+n)
-	}
-	return out
-}
-
 // Classes builds the classifier's training set of parameter target from
 // the measured rows of d. Groups where fewer than two classes ran carry no
 // choice and are left out; so are groups whose every row failed.
@@ -80,7 +67,7 @@ func Classes(d *Data, target string) (*ClassData, error) {
 	if len(values) < 2 {
 		return nil, fmt.Errorf("train: parameter %q has %d values; a classifier needs 2 or more", target, len(values))
 	}
-	cd := &ClassData{Target: target, Classes: slices.Clone(values), Features: ClassFeatures(d.TaskNames),
+	cd := &ClassData{Target: target, Classes: slices.Clone(values), Features: features.ClassFeatures(d.TaskNames),
 		TaskNames: d.TaskNames, Platforms: d.Platforms}
 	type key struct {
 		p int

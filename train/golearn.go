@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/sjwhitworth/golearn/base"
-	"github.com/sjwhitworth/golearn/ensemble"
+	"github.com/sjwhitworth/golearn/meta"
 	"github.com/sjwhitworth/golearn/trees"
 )
 
@@ -24,8 +24,9 @@ import (
 // once; a tree votes the majority class of its leaf, and the forest the
 // majority vote, its ties broken by map order. Its randomness comes from
 // math/rand's global source, which no seed reaches: two fits differ.
-// Package ensemble imports golearn's liblinear binding, so using it needs
-// cgo.
+// Package ensemble also holds golearn's liblinear binding, which needs
+// cgo; FitClasses builds the same forest from golearn's meta and trees
+// packages, which do not.
 type GolearnOptions struct {
 	// Trees is the number of trees; 0 means 100.
 	Trees int
@@ -51,7 +52,7 @@ func (o GolearnOptions) FitClasses(x []float64, nFeatures int, y []int, nClasses
 // fit fits golearn's forest and returns it beside its ClassForest, with
 // the golearn attributes of the features it was given (nil for the
 // others), so that tests can ask golearn itself.
-func (o GolearnOptions) fit(x []float64, nFeatures int, y []int, nClasses int) (*ClassForest, *ensemble.RandomForest, []*base.FloatAttribute, error) {
+func (o GolearnOptions) fit(x []float64, nFeatures int, y []int, nClasses int) (*ClassForest, *meta.BaggedModel, []*base.FloatAttribute, error) {
 	if o.Trees == 0 {
 		o.Trees = 100
 	}
@@ -69,14 +70,16 @@ func (o GolearnOptions) fit(x []float64, nFeatures int, y []int, nClasses int) (
 	if len(varying) == 0 {
 		return nil, nil, nil, fmt.Errorf("train: golearn: every feature is constant")
 	}
-	inst, attrs, err := golearnGrid(x, nFeatures, y, nClasses, varying)
+	attrs := make([]*base.FloatAttribute, nFeatures)
+	for _, f := range varying {
+		attrs[f] = base.NewFloatAttribute("f" + strconv.Itoa(f))
+	}
+	inst, _, err := golearnGridWith(x, nFeatures, y, nClasses, attrs)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rf := ensemble.NewRandomForest(o.Trees, o.Features)
-	if err := rf.Fit(inst); err != nil {
-		return nil, nil, nil, fmt.Errorf("train: golearn: %w", err)
-	}
+	rf := randomForest(o.Trees, o.Features)
+	rf.Fit(inst)
 	cf := &ClassForest{nFeatures: nFeatures, nClasses: nClasses, lo: lo, hi: hi,
 		params: []param{{"boosting", "rf"}, {"objective", "multiclass"}, {"num_class", strconv.Itoa(nClasses)},
 			{"num_iterations", strconv.Itoa(o.Trees)}, {"learner", "golearn"}}}
@@ -87,7 +90,7 @@ func (o GolearnOptions) fit(x []float64, nFeatures int, y []int, nClasses int) (
 		}
 	}
 	scale := 1 / float64(o.Trees)
-	for i, m := range rf.Model.Models {
+	for i, m := range rf.Models {
 		id3, ok := m.(*trees.ID3DecisionTree)
 		if !ok || id3.Root == nil {
 			return nil, nil, nil, fmt.Errorf("train: golearn: tree %d is a %T, want a fitted *trees.ID3DecisionTree", i, m)
@@ -101,17 +104,31 @@ func (o GolearnOptions) fit(x []float64, nFeatures int, y []int, nClasses int) (
 	return cf, rf, attrs, nil
 }
 
-// golearnGrid lays the rows out as golearn's FixedDataGrid: a float
-// attribute for every feature in use, named by its index, and a
+// randomForest returns golearn's random forest as
+// ensemble.RandomForest.Fit builds it: a meta.BaggedModel of forestSize ID3
+// trees without pruning, each on features random features. Package
+// ensemble itself is not imported: it also holds golearn's liblinear
+// binding, which needs cgo, and train builds without it.
+func randomForest(forestSize, features int) *meta.BaggedModel {
+	m := &meta.BaggedModel{RandomFeatures: features}
+	for range forestSize {
+		m.AddModel(trees.NewID3DecisionTree(0))
+	}
+	return m
+}
+
+// golearnGridWith lays the rows out as golearn's FixedDataGrid: the float
+// attribute attrs[f] for every feature f in use (nil for the others) and a
 // categorical class attribute whose values are the class indices.
-func golearnGrid(x []float64, nf int, y []int, nClasses int, use []int) (*base.DenseInstances, []*base.FloatAttribute, error) {
+func golearnGridWith(x []float64, nf int, y []int, nClasses int, attrs []*base.FloatAttribute) (*base.DenseInstances, *base.CategoricalAttribute, error) {
 	inst := base.NewDenseInstances()
-	attrs := make([]*base.FloatAttribute, nf)
 	specs := make([]base.AttributeSpec, nf)
-	for _, f := range use {
-		a := base.NewFloatAttribute("f" + strconv.Itoa(f))
-		attrs[f] = a
-		specs[f] = inst.AddAttribute(a)
+	var use []int
+	for f, a := range attrs {
+		if a != nil {
+			specs[f] = inst.AddAttribute(a)
+			use = append(use, f)
+		}
 	}
 	class := base.NewCategoricalAttribute()
 	class.SetName("class")
@@ -133,7 +150,7 @@ func golearnGrid(x []float64, nf int, y []int, nClasses int, use []int) (*base.D
 		}
 		inst.Set(cs, i, class.GetSysValFromString(strconv.Itoa(c)))
 	}
-	return inst, attrs, nil
+	return inst, class, nil
 }
 
 // walkGolearn appends golearn node d to t under parent. golearn sends a
