@@ -38,6 +38,9 @@ type GolearnOptions struct {
 
 // options returns the resolved options by name, for the bundle.
 func (o GolearnOptions) options() map[string]float64 {
+	if o.Trees == 0 {
+		o.Trees = 100
+	}
 	return map[string]float64{"trees": float64(o.Trees), "features": float64(o.Features)}
 }
 
