@@ -22,9 +22,10 @@ const (
 )
 
 // DefaultClassLearner is the learner of ClassifyOptions.Learner "": augur's
-// forest, which was as accurate as golearn's and scikit-learn's on the
-// leave-one-kernel-out folds measured (bench/RESULTS.md), is reproducible
-// under a seed, and fits ten times faster than golearn.
+// forest, which was at least as accurate as golearn's and scikit-learn's on
+// the leave-one-out folds measured (bench/RESULTS.md), is reproducible
+// under a seed, which golearn's is not, and cross-validates ten times
+// faster.
 const DefaultClassLearner = LearnerForest
 
 // ClassifyOptions configure the classifier Train adds to a bundle.
