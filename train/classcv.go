@@ -23,6 +23,17 @@ type ClassCV struct {
 	PenaltyWeighted float64
 	// Pred is each group's predicted class, held out.
 	Pred []int
+	// ByPlatform are the same figures for each device's groups, in the
+	// order of ClassData.Platforms (the paper reports them per GPU).
+	ByPlatform []PlatformScore
+}
+
+// PlatformScore is a classifier's held-out score on one device's groups.
+type PlatformScore struct {
+	// Platform is the device's slug.
+	Platform                  string
+	Groups                    int
+	Accuracy, PenaltyWeighted float64
 }
 
 // Stats returns the figures by name, for a bundle.
@@ -73,18 +84,32 @@ func CrossValidateClasses(cd *ClassData, learner ClassLearner, by []string) (Cla
 // ScoreClasses scores predicted classes of cd's groups: absolute and
 // penalty-weighted accuracy (see ClassCV).
 func ScoreClasses(cd *ClassData, pred []int) ClassCV {
-	cv := ClassCV{Groups: cd.Len(), Pred: pred}
+	cv := ClassCV{Groups: cd.Len(), Pred: pred, ByPlatform: make([]PlatformScore, len(cd.Platforms))}
+	for i, p := range cd.Platforms {
+		cv.ByPlatform[i].Platform = p.Slug()
+	}
 	for i, p := range pred {
 		g := cd.Groups[i]
+		ps := &cv.ByPlatform[g.Platform]
+		ps.Groups++
 		if p == cd.Y[i] {
 			cv.Accuracy++
+			ps.Accuracy++
 		}
 		if t := g.BestNs[p]; !math.IsInf(t, 1) {
 			cv.PenaltyWeighted += g.BestNs[cd.Y[i]] / t
+			ps.PenaltyWeighted += g.BestNs[cd.Y[i]] / t
 		}
 	}
 	n := float64(max(cd.Len(), 1))
 	cv.Accuracy /= n
 	cv.PenaltyWeighted /= n
+	for i := range cv.ByPlatform {
+		ps := &cv.ByPlatform[i]
+		if ps.Groups > 0 {
+			ps.Accuracy /= float64(ps.Groups)
+			ps.PenaltyWeighted /= float64(ps.Groups)
+		}
+	}
 	return cv
 }

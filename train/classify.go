@@ -86,6 +86,11 @@ func (r *ClassReport) String() string {
 			mark = "chosen"
 		}
 		fmt.Fprintf(tw, "%s\t%.3f\t%.4f\t%.2f\t%s\t\n", s.Learner, s.CV.Accuracy, s.CV.PenaltyWeighted, s.FitSeconds, mark)
+		if len(s.CV.ByPlatform) > 1 {
+			for _, p := range s.CV.ByPlatform {
+				fmt.Fprintf(tw, "%s on %s (%d groups)\t%.3f\t%.4f\t\t\t\n", s.Learner, p.Platform, p.Groups, p.Accuracy, p.PenaltyWeighted)
+			}
+		}
 	}
 	tw.Flush()
 	return b.String()

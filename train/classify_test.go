@@ -312,6 +312,11 @@ func TestCrossValidateClasses(t *testing.T) {
 		if !(cv.Accuracy >= 0 && cv.Accuracy <= 1) || !(cv.PenaltyWeighted >= cv.Accuracy*0 && cv.PenaltyWeighted <= 1) {
 			t.Errorf("by %v: accuracy %v, penalty-weighted %v, want in [0, 1]", tt.by, cv.Accuracy, cv.PenaltyWeighted)
 		}
+		if len(cv.ByPlatform) != 2 || cv.ByPlatform[0].Groups != 21 || cv.ByPlatform[1].Groups != 21 {
+			t.Errorf("by %v: per-platform scores %+v, want 2 devices of 21 groups", tt.by, cv.ByPlatform)
+		} else if m := (cv.ByPlatform[0].Accuracy + cv.ByPlatform[1].Accuracy) / 2; math.Abs(m-cv.Accuracy) > 1e-12 {
+			t.Errorf("by %v: per-platform accuracies %+v average %v, overall %v", tt.by, cv.ByPlatform, m, cv.Accuracy)
+		}
 		// The oracle scores 1 on both.
 		if o := ScoreClasses(cd, cd.Y); o.Accuracy != 1 || o.PenaltyWeighted != 1 {
 			t.Errorf("oracle scores %v and %v, want 1 and 1", o.Accuracy, o.PenaltyWeighted)
