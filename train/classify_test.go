@@ -87,13 +87,14 @@ func TestClassForestLeaves(t *testing.T) {
 	x, y := classSynthetic(300, nf, 1)
 	names := []string{"a", "b", "c", "d"}
 	for _, tt := range []struct {
-		name string
-		l    ClassLearner
+		name   string
+		l      ClassLearner
+		minAcc float64 // on the training rows
 	}{
-		{"forest", ClassForestOptions{Trees: 30, Seed: 3}},
-		{"forest stumps", ClassForestOptions{Trees: 20, MaxDepth: 1, ColSample: 1}},
-		{"forest min leaf", ClassForestOptions{Trees: 10, MinLeaf: 20}},
-		{"golearn", GolearnOptions{Trees: 15}},
+		{"forest", ClassForestOptions{Trees: 30, Seed: 3}, 0.85},
+		{"forest stumps", ClassForestOptions{Trees: 20, MaxDepth: 1, ColSample: 1}, 0.55}, // one split: two classes at most
+		{"forest min leaf", ClassForestOptions{Trees: 10, MinLeaf: 20}, 0.85},
+		{"golearn", GolearnOptions{Trees: 15}, 0.75}, // not reproducible: a margin
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f, err := tt.l.FitClasses(x, nf, y, 3)
@@ -116,6 +117,16 @@ func TestClassForestLeaves(t *testing.T) {
 			}
 			if _, err := predict.ParseClassifier(text.String(), "p", []int{10, 20, 30}, names); err == nil {
 				t.Fatalf("ParseClassifier accepted features %v for a model of no platform features", names)
+			}
+			// The fit learned the rule: well above chance on its own rows.
+			right := 0
+			for i := range y {
+				if f.Class(x[i*nf:(i+1)*nf]) == y[i] {
+					right++
+				}
+			}
+			if acc := float64(right) / float64(len(y)); acc < tt.minAcc {
+				t.Errorf("training accuracy %.3f, want >= %v", acc, tt.minAcc)
 			}
 			xt, _ := classSynthetic(500, nf, 99)
 			got, want := make([]float64, 3), make([]float64, 3)
@@ -337,5 +348,33 @@ func TestClassesErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Classes(%q) = %v, want an error containing %q", tt.target, err, tt.want)
 		}
+	}
+}
+
+// TestClassForestGolden compares a small classifier's LightGBM text with
+// testdata/small-multiclass.lightgbm.txt (go test -update rewrites it):
+// num_class, the multiclass objective and the interleaved class trees.
+func TestClassForestGolden(t *testing.T) {
+	x, y := classSynthetic(60, 2, 4)
+	f, err := ClassForestOptions{Trees: 2, MaxDepth: 2, Seed: 1}.FitClasses(x, 2, y, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := f.WriteLightGBM(&buf, []string{"task.width", "platform.compute_units"}); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "small-multiclass.lightgbm.txt")
+	if *update {
+		if err := os.WriteFile(golden, []byte(buf.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got := buf.String(); got != string(want) {
+		t.Errorf("WriteLightGBM output differs from %s (go test -update rewrites it):\ngot:\n%s\nwant:\n%s", golden, got, want)
 	}
 }
