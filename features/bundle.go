@@ -56,6 +56,12 @@ type Bundle struct {
 	// shape) of the training data: for a device and shape it lists, the
 	// runtime need not ask a model. Empty in bundles written before it.
 	Measured []MeasuredBest `json:"measured,omitempty"`
+	// Classifiers predict the best value of a categorical parameter from
+	// the shape and the device before the search (Garvey and Abdelrahman
+	// 2018: the data-loading technique); the runtime then searches the
+	// other parameters with that one fixed. Empty in bundles written
+	// before them, which older augur reads without them.
+	Classifiers []Classifier `json:"classifiers,omitempty"`
 	// Checksum is the SHA-256, in hex, of the file's bytes without these
 	// hex digits; ReadBundle refuses a bundle whose bytes changed, even by
 	// a space. It must stay the last field.
@@ -107,6 +113,62 @@ type Model struct {
 	// driver refuses conv2d work-groups above 256 items, below the
 	// device's reported maximum).
 	Limits map[string]float64 `json:"limits,omitempty"`
+}
+
+// Classifier is a trained classifier of one parameter inside a bundle.
+type Classifier struct {
+	// Param is the parameter it classifies.
+	Param string `json:"param"`
+	// Classes are Param's values: class k is the value Classes[k]. They
+	// are the parameter's values in the space, in order.
+	Classes []int `json:"classes"`
+	// Kind is the learner: "forest" (augur's) or "golearn".
+	Kind string `json:"kind"`
+	// Features are the model's inputs: the task features, "task.<name>",
+	// then the platform features, "platform.<name>" (ClassFeatures).
+	Features []string `json:"features"`
+	// LightGBM is the model in LightGBM text format, version v3, a
+	// multiclass model of len(Classes) classes whose raw scores are the
+	// class probabilities.
+	LightGBM string `json:"lightgbm"`
+	// TrainGroups is the number of (shape, device) groups it was fitted on.
+	TrainGroups int `json:"train_groups"`
+	// FoldBy names the task features whose values made the held-out folds
+	// of Stats (leave one kernel out); empty means every task feature.
+	FoldBy []string `json:"fold_by,omitempty"`
+	// Stats are its scores on held-out folds ("cv_accuracy",
+	// "cv_penalty_weighted", "cv_folds", "cv_groups").
+	Stats map[string]float64 `json:"stats,omitempty"`
+	// Options are the learner's settings, by name, defaults resolved.
+	Options map[string]float64 `json:"options,omitempty"`
+}
+
+// ClassFeatures returns the inputs of a classifier of a kernel with the
+// given task features: the task features, then the platform features.
+func ClassFeatures(taskNames []string) []string {
+	out := make([]string, 0, len(taskNames)+len(platformNames))
+	for _, n := range taskNames {
+		out = append(out, "task."+n)
+	}
+	for _, n := range platformNames {
+		out = append(out, "platform."+n)
+	}
+	return out
+}
+
+// check checks c against the bundle's task features and space.
+func (c *Classifier) check(taskNames []string, s *Space) error {
+	i := s.Param(c.Param)
+	if i < 0 {
+		return fmt.Errorf("classifier of %q: no such parameter", c.Param)
+	}
+	if !slices.Equal(c.Classes, s.Params[i].Values) {
+		return fmt.Errorf("classifier of %q: classes %v, the parameter's values are %v", c.Param, c.Classes, s.Params[i].Values)
+	}
+	if want := ClassFeatures(taskNames); !slices.Equal(c.Features, want) {
+		return fmt.Errorf("classifier of %q: features %v, want %v", c.Param, c.Features, want)
+	}
+	return nil
 }
 
 // Starts is a table of good configurations over a grid of shapes.
@@ -291,6 +353,17 @@ func ReadBundle(data []byte) (*Bundle, error) {
 			return nil, fmt.Errorf("%w: bundle lists the measured best of %s on %v twice", ErrSyntax, e.Device, e.Task)
 		}
 		seen[key] = true
+	}
+	classified := map[string]bool{}
+	for i := range b.Classifiers {
+		c := &b.Classifiers[i]
+		if err := c.check(b.TaskNames, s); err != nil {
+			return nil, fmt.Errorf("%w: bundle %v", ErrSyntax, err)
+		}
+		if classified[c.Param] {
+			return nil, fmt.Errorf("%w: bundle has two classifiers of %q", ErrSyntax, c.Param)
+		}
+		classified[c.Param] = true
 	}
 	for _, m := range b.Models {
 		if err := m.Starts.check(len(b.TaskNames), s); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/augur-tuning/augur/features"
@@ -56,4 +57,54 @@ func FuzzReadBundle(f *testing.F) {
 			t.Fatalf("ReadBundle accepted a bundle whose space fails: %v", err)
 		}
 	})
+}
+
+// TestBundleClassifiers writes bundles with a classifier and checks that
+// ReadBundle keeps a valid one and refuses one that does not fit the
+// kernel.
+func TestBundleClassifiers(t *testing.T) {
+	data, err := os.ReadFile("../testdata/conv2d-pocl.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := func() features.Classifier {
+		return features.Classifier{Param: "LS", Classes: []int{0, 1, 2}, Kind: "forest",
+			Features: features.ClassFeatures([]string{"width", "height", "filter_w", "filter_h"}), LightGBM: "text"}
+	}
+	for _, tt := range []struct {
+		name   string
+		change func(cs []features.Classifier) []features.Classifier
+		want   string // "" for a valid bundle
+	}{
+		{"valid", func(cs []features.Classifier) []features.Classifier { return cs }, ""},
+		{"no such parameter", func(cs []features.Classifier) []features.Classifier { cs[0].Param = "XX"; return cs }, "no such parameter"},
+		{"other classes", func(cs []features.Classifier) []features.Classifier { cs[0].Classes = []int{0, 2}; return cs }, "classes"},
+		{"other features", func(cs []features.Classifier) []features.Classifier { cs[0].Features = cs[0].Features[1:]; return cs }, "features"},
+		{"twice", func(cs []features.Classifier) []features.Classifier { return append(cs, cs[0]) }, "two classifiers"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := features.ReadBundle(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Classifiers = tt.change([]features.Classifier{valid()})
+			var buf bytes.Buffer
+			if err := features.WriteBundle(&buf, b); err != nil {
+				t.Fatal(err)
+			}
+			got, err := features.ReadBundle(buf.Bytes())
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("ReadBundle: %v", err)
+				}
+				if len(got.Classifiers) != 1 || got.Classifiers[0].Param != "LS" {
+					t.Errorf("read back classifiers %+v", got.Classifiers)
+				}
+				return
+			}
+			if !errors.Is(err, features.ErrSyntax) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadBundle = %v, want ErrSyntax containing %q", err, tt.want)
+			}
+		})
+	}
 }

@@ -14,6 +14,14 @@
 //	speedup := math.Exp(m.Predict(task, b.Reference)) // 1.0 for a perfect model
 //	ranked := m.Rank(task, space.All())               // fastest first
 //
+// A bundle may also hold a classifier of one categorical parameter
+// (LoadClassifier): a multiclass tree ensemble over the task and platform
+// features whose raw scores are the probabilities of the parameter's
+// values. Loading refuses a model of another kind or class count:
+//
+//	c, err := predict.LoadClassifier(b, "technique")
+//	value, p := c.Class(task, platform.Vector()) // the most probable value
+//
 // Models are loaded with github.com/dmitryikh/leaves from the LightGBM text
 // the bundle carries; the feature count is checked once, at load time, so
 // that scoring never meets a vector of the wrong length.

@@ -41,6 +41,9 @@ type Options struct {
 	// CacheSize bounds the shapes remembered; when full, the cache is
 	// emptied. 0 means 4096.
 	CacheSize int
+	// IgnoreClassifier makes the Chooser search every parameter even when
+	// the bundle has a classifier (Bundle.Classifiers), to compare.
+	IgnoreClassifier bool
 }
 
 // Sources of a pick (Pick.Source) other than "model:<slug>".
@@ -74,6 +77,12 @@ type Pick struct {
 	// farthest out; 0 inside the range. Beyond about 1, the model
 	// extrapolates and the expected figures below mean little.
 	OutsideOctaves float64
+	// Fixed is "<param>=<value>" when the bundle's classifier fixed that
+	// parameter before the search (Garvey and Abdelrahman 2018: the
+	// data-loading technique), "" when no classifier did: the bundle has
+	// none, the device is unknown, or no configuration known to run has
+	// the predicted value.
+	Fixed string
 	// ExpectedPct and WorstPct are the % of the optimum that the model's
 	// picks reached on shapes held out of its training (geometric mean and
 	// worst shape, from model selection); 0 when the bundle does not
@@ -130,6 +139,16 @@ type Chooser struct {
 	startLogs [][]float64 // ln of every grid shape's task values
 	lo, hi    []float64   // ln of the training shapes' least and largest values
 	expected  [2]float64
+	// classifier, when not nil, predicts the value of parameter
+	// classParam for a shape on the platform classPlatform; the search
+	// keeps that value. classValues holds "<param>=<value>" of each
+	// class, for Pick.Fixed; classKnown the values that some known
+	// configuration has (nil: any).
+	classifier    *predict.Classifier
+	classParam    int
+	classPlatform []float64
+	classValues   map[int]string
+	classKnown    map[int]bool
 
 	mu    sync.RWMutex
 	cache map[features.TaskKey]*Pick // a pointer keeps the cached look-up to one word
@@ -235,12 +254,52 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 	}
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
+	if err := ch.loadClassifier(b, entry, plat, opt); err != nil {
+		return nil, err
+	}
 	if ch.starts != nil {
 		for _, t := range ch.starts.Shapes {
 			ch.startLogs = append(ch.startLogs, logs(t))
 		}
 	}
 	return ch, nil
+}
+
+// loadClassifier loads the bundle's classifier, when it has one and the
+// device's platform features are known: plat for the fleet model, else the
+// model's own device, else Options.Platform.
+func (c *Chooser) loadClassifier(b *features.Bundle, entry *features.Model, plat *features.Platform, opt Options) error {
+	if len(b.Classifiers) == 0 || opt.IgnoreClassifier {
+		return nil
+	}
+	switch {
+	case plat != nil:
+	case entry.Platform != nil:
+		plat = entry.Platform
+	case opt.Platform != nil:
+		plat = opt.Platform
+	default:
+		return nil // a fleet model for a device it knows nothing of
+	}
+	// One classifier is used: the first, which is the only one train
+	// writes.
+	e := &b.Classifiers[0]
+	cl, err := predict.LoadClassifier(b, e.Param)
+	if err != nil {
+		return fmt.Errorf("runtime: %w", err)
+	}
+	c.classifier, c.classParam, c.classPlatform = cl, c.space.Param(e.Param), plat.Vector()
+	c.classValues = map[int]string{}
+	for _, v := range cl.Classes() {
+		c.classValues[v] = fmt.Sprintf("%s=%d", e.Param, v)
+	}
+	if len(entry.Known) > 0 {
+		c.classKnown = map[int]bool{}
+		for _, k := range entry.Known {
+			c.classKnown[k[c.classParam]] = true
+		}
+	}
+	return nil
 }
 
 // selectModel picks the bundle's model for opt (see Options.Device): the
@@ -483,25 +542,44 @@ func (c *Chooser) search(t features.Task) Pick {
 	sc := c.model.Scorer(t)
 	batch := make([]features.Config, 0, 64)
 	seen := make(map[int]bool, 64) // keyed by Space.Index
+	// fixed is the parameter the classifier fixes to value fv, or -1.
+	fixed, fv := -1, 0
+	if c.classifier != nil {
+		v, _ := c.classifier.Class(t, c.classPlatform)
+		if c.classKnown == nil || c.classKnown[v] {
+			fixed, fv = c.classParam, v
+		}
+	}
 	add := func(cfg features.Config) {
+		if fixed >= 0 && cfg[fixed] != fv {
+			return
+		}
 		if k := c.space.Index(cfg); !seen[k] {
 			seen[k] = true
 			batch = append(batch, cfg)
 		}
 	}
-	add(c.bundle.Reference)
-	if c.starts == nil {
-		// Without a table (an older bundle, a fleet model), the
-		// configurations that ran fastest on the training shapes start.
-		for _, cand := range c.candidates {
-			add(cand)
-		}
-	} else {
-		for _, gi := range c.nearest(t) {
-			for _, pi := range c.starts.Configs[gi] {
-				add(c.starts.Pool[pi])
+	starts := func() {
+		add(c.bundle.Reference)
+		if c.starts == nil {
+			// Without a table (an older bundle, a fleet model), the
+			// configurations that ran fastest on the training shapes start.
+			for _, cand := range c.candidates {
+				add(cand)
+			}
+		} else {
+			for _, gi := range c.nearest(t) {
+				for _, pi := range c.starts.Configs[gi] {
+					add(c.starts.Pool[pi])
+				}
 			}
 		}
+	}
+	starts()
+	if len(batch) == 0 && fixed >= 0 {
+		// No starting point has the predicted value: search everything.
+		fixed = -1
+		starts()
 	}
 	vals := make([]float64, 0, 64)
 	oks := make([]bool, 0, 64)
@@ -528,6 +606,9 @@ func (c *Chooser) search(t features.Task) Pick {
 	for sweep := 0; sweep < c.opt.Steps; sweep++ {
 		batch = batch[:0]
 		for k, p := range c.space.Params {
+			if k == fixed {
+				continue
+			}
 			for _, v := range p.Values {
 				if v == best[k] {
 					continue
@@ -545,8 +626,12 @@ func (c *Chooser) search(t features.Task) Pick {
 		}
 		best, bestV = next, v
 	}
-	return Pick{Config: best, LogSpeedup: bestV, Model: c.model.Name,
+	p := Pick{Config: best, LogSpeedup: bestV, Model: c.model.Name,
 		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1]}
+	if fixed >= 0 {
+		p.Fixed = c.classValues[fv]
+	}
+	return p
 }
 
 // nearest returns the indices of the opt.Starts grid shapes closest to t

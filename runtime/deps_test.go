@@ -7,7 +7,7 @@ import (
 )
 
 // TestNoHeavyDependencies keeps the packages a library links for Choose free
-// of cgo, OpenCL and Arrow (ARCHITECTURE.md).
+// of cgo, OpenCL, Arrow and the training code and libraries (ARCHITECTURE.md).
 func TestNoHeavyDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.CgoFiles}}",
 		"github.com/augur-tuning/augur/features", "github.com/augur-tuning/augur/search",
@@ -17,7 +17,8 @@ func TestNoHeavyDependencies(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, cgo, _ := strings.Cut(line, " ")
-		if strings.Contains(path, "go-opencl") || strings.Contains(path, "apache/arrow") {
+		if strings.Contains(path, "go-opencl") || strings.Contains(path, "apache/arrow") ||
+			strings.Contains(path, "golearn") || path == "github.com/augur-tuning/augur/train" {
 			t.Errorf("runtime depends on %s", path)
 		}
 		if strings.HasPrefix(path, "github.com/augur-tuning/") && cgo != "[]" {

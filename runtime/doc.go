@@ -39,6 +39,14 @@
 // chooser.Reference(), the configuration every device runs, to fall back on
 // when the device refuses a pick.
 //
+// When the bundle has a classifier ('augur train --target PARAM'), the
+// Chooser first predicts PARAM's value for the shape on the device (a
+// stencil's data-loading technique, say) and searches the other parameters
+// with that value fixed; p.Fixed says so ("technique=2"), and is empty when
+// no classifier fixed anything (Options.IgnoreClassifier, a fleet model
+// for a device whose features are unknown, or a value no configuration
+// known to run has).
+//
 // p.Source says what chose: "model:<slug>" (a device's own model),
 // "fleet" (the fleet model, scored with the device's features) or
 // "reference" (no model fits the device; the pick is the reference).

@@ -19,4 +19,17 @@
 // seen. Train does all of it: one model per platform, a "fleet" model over
 // all platforms when there are several, their cross-validated errors and
 // the options they were fitted with, in one features.Bundle.
+//
+// A classifier predicts, before any search, the best value of one
+// categorical parameter from the shape and the device (Garvey and
+// Abdelrahman 2018: the data-loading technique of a stencil). Classes makes
+// its training set, one row a (shape, device) whose label is the value in
+// the fastest measured configuration; ClassForestOptions (augur's random
+// forest, gini splits) and GolearnOptions (golearn's forest, walked into
+// the same form) are ClassLearners; CrossValidateClasses scores one on
+// leave-one-out folds (leave one kernel out, by the task features that
+// name a kernel) by absolute and penalty-weighted accuracy. A ClassForest
+// is written as a LightGBM multiclass model whose raw scores are the class
+// probabilities, which predict.Classifier evaluates without any training
+// library. Options.Classify adds one to Train's bundle.
 package train

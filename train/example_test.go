@@ -107,3 +107,42 @@ func ExampleImportances() {
 	// param.wg used: true
 	// param.unroll used: true
 }
+
+// ExampleClassForestOptions fits augur's random-forest classifier to a
+// made-up rule (class 1 above a width of 1000, class 0 below), writes it as
+// a LightGBM multiclass model, and reads the probabilities back with
+// leaves, whose raw scores are the forest's class probabilities.
+func ExampleClassForestOptions() {
+	var x []float64
+	var y []int
+	for w := 100; w <= 4000; w += 100 {
+		x = append(x, float64(w))
+		if w > 1000 {
+			y = append(y, 1)
+		} else {
+			y = append(y, 0)
+		}
+	}
+	f, err := train.ClassForestOptions{Trees: 20, Seed: 1}.FitClasses(x, 1, y, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var text strings.Builder
+	if err := f.WriteLightGBM(&text, []string{"task.width"}); err != nil {
+		log.Fatal(err)
+	}
+	lg, err := leaves.LGEnsembleFromReader(bufio.NewReader(strings.NewReader(text.String())), false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := make([]float64, 2)
+	for _, w := range []float64{300, 3000} {
+		if err := lg.Predict([]float64{w}, 0, p); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("width %v: class %d, leaves' probabilities %.2f\n", w, f.Class([]float64{w}), p)
+	}
+	// Output:
+	// width 300: class 0, leaves' probabilities [1.00 0.00]
+	// width 3000: class 1, leaves' probabilities [0.00 1.00]
+}

@@ -37,6 +37,9 @@ type Options struct {
 	Load LoadOptions
 	// Select configures the learner selection of Model "auto".
 	Select SelectOptions
+	// Classify, when its Target is set, adds a classifier of that
+	// parameter, fitted on the groups of every platform, to the bundle.
+	Classify ClassifyOptions
 }
 
 // Report summarizes a Train run.
@@ -48,6 +51,8 @@ type Report struct {
 	Shapes    int
 	Platforms []string
 	Models    []ModelReport
+	// Classifier is the classifier's report; nil when none was trained.
+	Classifier *ClassReport
 }
 
 // ModelReport is one model's part of a Report.
@@ -95,6 +100,9 @@ func (r *Report) String() string {
 		}
 		tw.Flush()
 	}
+	if r.Classifier != nil {
+		b.WriteString("\n" + r.Classifier.String())
+	}
 	return b.String()
 }
 
@@ -115,6 +123,11 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 	fit, err := newFitter(opt)
 	if err != nil {
 		return nil, nil, err
+	}
+	if opt.Classify.Target != "" && opt.Classify.Learner != "" && opt.Classify.Learner != LearnerAuto {
+		if _, _, err := opt.Classify.classLearner(opt.Classify.Learner, opt.Seed); err != nil {
+			return nil, nil, err
+		}
 	}
 	d, err := LoadWith(dir, opt.Kernel, opt.Load)
 	if err != nil {
@@ -162,6 +175,14 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 		m.Name, m.Platform, mr.Name = j.name, j.platform, j.name
 		b.Models = append(b.Models, m)
 		rep.Models = append(rep.Models, mr)
+	}
+	if opt.Classify.Target != "" {
+		c, cr, err := FitClassifier(d, opt.Classify, opt.Seed)
+		if err != nil {
+			return nil, nil, err
+		}
+		b.Classifiers = append(b.Classifiers, c)
+		rep.Classifier = cr
 	}
 	return b, rep, nil
 }

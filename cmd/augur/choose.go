@@ -27,7 +27,7 @@ func runChoose(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&o.shape, "shape", "", "input shape, e.g. 'width=1024,height=768,filter_w=5,filter_h=5'")
 	fs.StringVar(&o.device, "device", "", "device to choose for: an index N (see 'augur devices'; its queried features pick the model) or a device name or slug; empty: the bundle's only model, or its fleet model")
 	fs.StringVar(&o.use, "use", "", "bundle model to use, by name (a device slug or 'fleet'), whatever the device")
-	fs.BoolVar(&o.json, "json", false, "print one JSON object with config, predicted_speedup, source, choose_ns")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object with config, predicted_speedup, source, choose_ns and, when the bundle's classifier fixed a parameter, fixed")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -75,11 +75,15 @@ func runChoose(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			OutsideOctaves   float64        `json:"outside_octaves"`
 			ExpectedPct      float64        `json:"expected_pct,omitempty"`
 			ChooseNs         int64          `json:"choose_ns"`
-		}{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds()})
+			Fixed            string         `json:"fixed,omitempty"`
+		}{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds(), p.Fixed})
 	}
 	fmt.Fprintf(stdout, "config:            %s\n", ch.Space().Format(p.Config))
 	fmt.Fprintf(stdout, "predicted speedup: %.3fx over the reference (%s)\n", math.Exp(p.LogSpeedup), ch.Space().Format(ch.Reference()))
 	fmt.Fprintf(stdout, "source:            %s\n", p.Source)
+	if p.Fixed != "" {
+		fmt.Fprintf(stdout, "classifier fixed:  %s\n", p.Fixed)
+	}
 	if p.ExpectedPct > 0 {
 		fmt.Fprintf(stdout, "expected:          %.1f%% of the optimum (worst held-out shape %.1f%%)\n", p.ExpectedPct, p.WorstPct)
 	}

@@ -6,17 +6,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/augur-tuning/augur/train"
 )
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var data, kernel, out, invalid string
-	fs := flags("export", "--data DIR --kernel NAME --csv FILE [--invalid ignore|zeta]", stderr)
+	var data, kernel, out, invalid, target, foldBy string
+	fs := flags("export", "--data DIR --kernel NAME --csv FILE [--invalid ignore|zeta] [--target PARAM [--fold-by NAME,...]]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory written by 'augur collect' or 'augur import'")
 	fs.StringVar(&kernel, "kernel", "", "kernel family whose rows to export")
 	fs.StringVar(&out, "csv", "", "CSV file to write (refuses to overwrite): the features, log_speedup, time_ns, ref_time_ns, platform, shape, config")
 	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out) or zeta (keep with target ln(0.1) and empty times)")
+	fs.StringVar(&target, "target", "", "write instead the classifier's groups of this parameter: one row a (shape, device) with the task and platform features, the held-out fold (see --fold-by), the device, the label (the index of the parameter's value in the fastest configuration) and the fastest time of each value")
+	fs.StringVar(&foldBy, "fold-by", "", "with --target: comma-separated task features whose values make the folds, as 'augur train --fold-by'; empty: one fold a shape")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -39,6 +42,23 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
+	if target != "" {
+		cd, err := train.Classes(d, target)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		var by []string
+		if foldBy != "" {
+			by = strings.Split(foldBy, ",")
+		}
+		if err := createFile(out, func(w io.Writer) error { return cd.WriteCSV(w, by) }); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s: %d (shape, device) groups of %s, %d features, %d platforms\n", out, cd.Len(), target, len(cd.Features), len(cd.Platforms))
+		return nil
+	} else if foldBy != "" {
+		return fmt.Errorf("export: --fold-by needs --target")
+	}
 	if err := writeCSV(out, d); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -50,11 +70,17 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // overwrite hold even against a file created since the first check. A
 // failed write removes the partial file.
 func writeCSV(path string, d *train.Data) error {
+	return createFile(path, func(w io.Writer) error { return d.WriteCSV(w) })
+}
+
+// createFile writes a new file at path with write, refusing to overwrite
+// one and removing what it wrote when write fails.
+func createFile(path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	err = d.WriteCSV(f)
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

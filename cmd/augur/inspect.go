@@ -81,6 +81,21 @@ func printBundle(w io.Writer, b *features.Bundle) error {
 			fmt.Fprintf(w, "  %-*s  %10.4g  %9.1f%%  %6d\n", width, im.Feature, im.Gain, 100*share, im.Splits)
 		}
 	}
+	for _, c := range b.Classifiers {
+		trees := strings.Count(c.LightGBM, "\nTree=")
+		fmt.Fprintf(w, "\nclassifier of %s: %s, classes %v, %d trees (%d a class), %d (shape, device) groups\n",
+			c.Param, c.Kind, c.Classes, trees, trees/max(len(c.Classes), 1), c.TrainGroups)
+		fmt.Fprintf(w, "inputs: %s\n", strings.Join(c.Features, " "))
+		if len(c.FoldBy) > 0 {
+			fmt.Fprintf(w, "held-out folds by: %s\n", strings.Join(c.FoldBy, " "))
+		}
+		if len(c.Options) > 0 {
+			fmt.Fprintf(w, "options: %s\n", keyValues(c.Options))
+		}
+		if len(c.Stats) > 0 {
+			fmt.Fprintf(w, "stats: %s\n", keyValues(c.Stats))
+		}
+	}
 	return nil
 }
 

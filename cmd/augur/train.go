@@ -20,6 +20,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // trainSynopsis is the usage line of 'augur train'.
 const trainSynopsis = "--data DIR --kernel NAME --out FILE [--learner auto|gbrt|rf] [--derive 'name = expr'...] [--folds K] [--seed S] " +
+	"[--target PARAM [--learner forest|golearn|auto] [--regressor auto|gbrt|rf] [--fold-by NAME,...]] " +
 	"[--invalid ignore|zeta] [--zeta Z] [--trees N] [--depth D] [--leaves L] [--min-leaf M] [--lr R] " +
 	"[--subsample F] [--colsample F] [--l2 L] [--early-stop N]"
 
@@ -50,6 +51,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&g.ColSample, "colsample", 0, "fraction of features (gbrt: per tree; rf: per split); 0: 1 for gbrt, 1/3 for rf")
 	fs.Float64Var(&g.L2, "l2", 0, "gbrt: L2 penalty on leaf values; 0: none")
 	fs.IntVar(&g.EarlyStop, "early-stop", 0, "gbrt: stop after this many trees without gain on a 20% validation split; 0: off")
+	target := fs.String("target", "", "also train a classifier of this categorical parameter (e.g. the data-loading technique) that the runtime uses to fix it before its search; --learner then names the classifier's learner: forest (augur's, the default), golearn or auto (the better of both on held-out folds)")
+	regressor := fs.String("regressor", "auto", "with --target: the learner of the surrogate models, as --learner without --target")
+	foldBy := fs.String("fold-by", "", "with --target: comma-separated task features whose values make the classifier's held-out folds (those that name a kernel, e.g. a stencil's shape features, to leave one kernel out); empty: leave one shape out")
 	force := fs.Bool("force", false, "overwrite --out if it exists")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -59,6 +63,28 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *target == "" {
+		for _, name := range []string{"regressor", "fold-by"} {
+			if set[name] {
+				return fmt.Errorf("train: --%s needs --target", name)
+			}
+		}
+	} else {
+		opt.Classify = train.ClassifyOptions{Target: *target, Learner: train.DefaultClassLearner}
+		if set["learner"] {
+			switch opt.Model {
+			case train.LearnerForest, train.LearnerGolearn, train.LearnerAuto:
+				opt.Classify.Learner = opt.Model
+			default:
+				return fmt.Errorf("train: with --target, --learner names the classifier's learner: forest, golearn or auto, got %q (the surrogate's is --regressor)", opt.Model)
+			}
+		}
+		if *foldBy != "" {
+			opt.Classify.FoldBy = strings.Split(*foldBy, ",")
+		}
+		opt.Model = *regressor
+		set["learner"] = set["regressor"]
+	}
 	switch invalid {
 	case "ignore":
 		if set["zeta"] {

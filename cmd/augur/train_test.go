@@ -85,3 +85,78 @@ func TestTrainFlagErrors(t *testing.T) {
 		t.Error("a failed train wrote its --out file")
 	}
 }
+
+// TestTrainTarget trains a classifier beside the surrogate and checks what
+// the bundle records and the report prints.
+func TestTrainTarget(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"train", "--data", "../../testdata/h200-train", "--kernel", "conv2d", "--folds", "1",
+		"--regressor", "gbrt", "--trees", "10", "--target", "VW"}
+	for _, tt := range []struct {
+		name     string
+		args     []string
+		wantKind string
+		wantRows []string // learners in the report
+	}{
+		{"default", nil, "forest", []string{"forest"}},
+		{"golearn", []string{"--learner", "golearn"}, "golearn", []string{"golearn"}},
+		{"auto", []string{"--learner", "auto", "--fold-by", "filter_w,filter_h"}, "", []string{"forest", "golearn"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, tt.name+".augur")
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), append(append(base, "--out", out), tt.args...), &stdout, &stderr); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := features.ReadBundle(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b.Classifiers) != 1 || len(b.Models) != 1 || b.Models[0].Kind != "gbrt" {
+				t.Fatalf("bundle has %d classifiers and %d models, want 1 and 1 gbrt", len(b.Classifiers), len(b.Models))
+			}
+			c := b.Classifiers[0]
+			if c.Param != "VW" || (tt.wantKind != "" && c.Kind != tt.wantKind) || c.Stats["cv_accuracy"] <= 0 {
+				t.Errorf("classifier of %s kind %s stats %v, want VW, %s, an accuracy", c.Param, c.Kind, c.Stats, tt.wantKind)
+			}
+			for _, l := range tt.wantRows {
+				if !strings.Contains(stdout.String(), "\n"+strings.Repeat(" ", 9-len(l))+l) {
+					t.Errorf("report lacks a row of %s:\n%s", l, stdout.String())
+				}
+			}
+			var insp bytes.Buffer
+			if err := run(context.Background(), []string{"inspect", "--model", out}, &insp, &stderr); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(insp.String(), "classifier of VW: "+c.Kind) {
+				t.Errorf("inspect does not show the classifier:\n%s", insp.String())
+			}
+		})
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--learner", "rf"}, "--learner names the classifier's learner"},
+		{[]string{"--target", "NOPE"}, "no parameter \"NOPE\""},
+		{[]string{"--fold-by", "depth"}, "fold key \"depth\""},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), append(append(base, "--out", filepath.Join(dir, "bad.augur")), tt.args...), &stdout, &stderr)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one mentioning %q", err, tt.want)
+			}
+		})
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"train", "--data", "../../testdata/data", "--kernel", "conv2d",
+		"--out", filepath.Join(dir, "x.augur"), "--regressor", "gbrt"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "--regressor needs --target") {
+		t.Errorf("--regressor without --target: err = %v", err)
+	}
+}

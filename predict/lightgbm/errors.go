@@ -29,3 +29,7 @@ var ErrNotRegression = errors.New("lightgbm: not a regression model")
 // ErrInvalidModel is wrapped by the error Model.Write returns for a model
 // it refuses to write, because Read would refuse the text.
 var ErrInvalidModel = errors.New("lightgbm: invalid model")
+
+// ErrNotMulticlass is returned by Model.Multiclass for a model that is not
+// a multiclass classifier of the number of classes asked for.
+var ErrNotMulticlass = errors.New("lightgbm: not a multiclass model")

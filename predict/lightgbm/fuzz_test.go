@@ -22,7 +22,9 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add(small)
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, m := range []*Model{randomModel(rng, 3, 6, 3, true), randomModel(rng, 2, 1, 1, false)} {
+	mc := randomModel(rng, 3, 6, 3, false)
+	mc.NumClass, mc.NumTreePerIteration, mc.Objective = 3, 3, "multiclass num_class:3"
+	for _, m := range []*Model{randomModel(rng, 3, 6, 3, true), randomModel(rng, 2, 1, 1, false), mc} {
 		var b strings.Builder
 		if err := m.Write(&b); err != nil {
 			f.Fatal(err)
@@ -54,7 +56,8 @@ func FuzzRead(f *testing.F) {
 		// leaves loads the written text, and must not panic on the text
 		// itself, which it may still refuse (no tree_sizes, say).
 		var lg, lgText *leaves.Ensemble
-		if m.NumClass == 1 && m.NumTreePerIteration == 1 {
+		multi := m.Multiclass(0) == nil
+		if m.NumClass == 1 && m.NumTreePerIteration == 1 || multi {
 			lg, err = leaves.LGEnsembleFromReader(bufio.NewReader(bytes.NewReader(out.Bytes())), false)
 			if err != nil {
 				t.Fatalf("leaves cannot load a model Read accepted: %v", err)
@@ -72,7 +75,24 @@ func FuzzRead(f *testing.F) {
 				}
 			}
 			got := m.Predict(x) // must not index out of range
+			raw := make([]float64, m.NumTreePerIteration)
+			m.PredictRaw(raw, x)
 			if lg == nil {
+				continue
+			}
+			if multi {
+				for _, e := range []*leaves.Ensemble{lg, lgText} {
+					if e == nil {
+						continue
+					}
+					want := make([]float64, e.NOutputGroups())
+					if err := e.Predict(x, 0, want); err != nil {
+						t.Fatalf("leaves Predict: %v", err)
+					}
+					if !reflect.DeepEqual(raw, want) {
+						t.Fatalf("PredictRaw = %v, leaves %v", raw, want)
+					}
+				}
 				continue
 			}
 			for _, e := range []*leaves.Ensemble{lg, lgText} {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -123,6 +124,44 @@ func (m *Model) Regression() error {
 		return nil
 	}
 	return fmt.Errorf("%w: objective %q", ErrNotRegression, m.Objective)
+}
+
+// Multiclass returns an error wrapping ErrNotMulticlass unless m is a
+// multiclass model of k classes whose raw scores rank the classes: num_class
+// and num_tree_per_iteration both k (k >= 2), and objective "multiclass
+// num_class:k" or "multiclassova num_class:k ...". Pass k 0 to accept any
+// number of classes.
+func (m *Model) Multiclass(k int) error {
+	words := strings.Fields(m.Objective)
+	if len(words) < 2 || (words[0] != "multiclass" && words[0] != "multiclassova") {
+		return fmt.Errorf("%w: objective %q", ErrNotMulticlass, m.Objective)
+	}
+	if m.NumClass < 2 || m.NumTreePerIteration != m.NumClass || words[1] != "num_class:"+strconv.Itoa(m.NumClass) {
+		return fmt.Errorf("%w: num_class=%d, num_tree_per_iteration=%d, objective %q", ErrNotMulticlass, m.NumClass, m.NumTreePerIteration, m.Objective)
+	}
+	if k != 0 && m.NumClass != k {
+		return fmt.Errorf("%w: %d classes, want %d", ErrNotMulticlass, m.NumClass, k)
+	}
+	return nil
+}
+
+// PredictRaw writes the raw score of every output for x into dst, which
+// must have NumTreePerIteration values: the sum of each output's trees
+// (tree i adds to output i % NumTreePerIteration), or their mean over the
+// iterations when m.Average is set, summed as leaves sums them. For a
+// multiclass model written by augur the raw scores are the class
+// probabilities; for LightGBM's own, the softmax of them is. x must hold
+// NumFeatures values.
+func (m *Model) PredictRaw(dst, x []float64) {
+	k := m.NumTreePerIteration
+	clear(dst[:k])
+	coef := 1.0
+	if m.Average && len(m.Trees) > 0 {
+		coef = 1 / float64(len(m.Trees)/k)
+	}
+	for i := range m.Trees {
+		dst[i%k] += m.Trees[i].Predict(x) * coef
+	}
 }
 
 // Predict returns the sum of the trees' values for x, or their mean when

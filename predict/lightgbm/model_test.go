@@ -290,3 +290,30 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+func TestMulticlass(t *testing.T) {
+	for _, tt := range []struct {
+		objective    string
+		class, perIt int
+		want         int // the class count asked for; 0 for any
+		ok           bool
+	}{
+		{"multiclass num_class:4", 4, 4, 0, true},
+		{"multiclass num_class:4", 4, 4, 4, true},
+		{"multiclass num_class:4", 4, 4, 3, false},
+		{"multiclassova num_class:3 sigmoid:1", 3, 3, 3, true},
+		{"multiclass num_class:3", 4, 4, 0, false},
+		{"multiclass num_class:4", 4, 1, 0, false},
+		{"multiclass", 4, 4, 0, false},
+		{"regression", 1, 1, 0, false},
+		{"multiclass num_class:1", 1, 1, 0, false},
+		{"binary sigmoid:1", 1, 1, 2, false},
+		{"", 3, 3, 0, false},
+	} {
+		m := &Model{Objective: tt.objective, NumClass: tt.class, NumTreePerIteration: tt.perIt}
+		err := m.Multiclass(tt.want)
+		if (err == nil) != tt.ok || err != nil && !errors.Is(err, ErrNotMulticlass) {
+			t.Errorf("Multiclass(%d) of %q with %d classes, %d trees an iteration = %v, want ok=%v", tt.want, tt.objective, tt.class, tt.perIt, err, tt.ok)
+		}
+	}
+}

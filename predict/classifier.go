@@ -1,0 +1,137 @@
+package predict
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict/lightgbm"
+)
+
+// ErrNoClassifier is returned when a bundle holds no classifier of the
+// requested parameter.
+var ErrNoClassifier = errors.New("predict: no such classifier")
+
+// MaxClasses is the most classes a Classifier may have, so that Class can
+// use a stack buffer and allocate nothing.
+const MaxClasses = 64
+
+// Classifier predicts the best value of one categorical parameter of a
+// kernel (its class) from the shape and the device's platform features:
+// a multiclass tree ensemble whose raw scores are the class probabilities.
+// A Classifier is safe for concurrent use.
+type Classifier struct {
+	// Param is the parameter classified.
+	Param string
+	// Kind is the learner that produced it ("forest", "golearn").
+	Kind string
+
+	classes []int
+	m       *lightgbm.Model
+	nTask   int
+}
+
+// LoadClassifier loads the bundle's classifier of parameter param. It
+// refuses a model that is not a multiclass model of exactly as many classes
+// as param has values (a regression model among them), and one whose
+// inputs are not the bundle's task and platform features.
+func LoadClassifier(b *features.Bundle, param string) (*Classifier, error) {
+	for i := range b.Classifiers {
+		e := &b.Classifiers[i]
+		if e.Param != param {
+			continue
+		}
+		s, err := b.Space()
+		if err != nil {
+			return nil, fmt.Errorf("predict: %w", err)
+		}
+		pi := s.Param(param)
+		if pi < 0 {
+			return nil, fmt.Errorf("predict: classifier of %q: the bundle's space has no such parameter", param)
+		}
+		if !slices.Equal(e.Classes, s.Params[pi].Values) {
+			return nil, fmt.Errorf("predict: classifier of %q has classes %v, the parameter's values are %v", param, e.Classes, s.Params[pi].Values)
+		}
+		c, err := ParseClassifier(e.LightGBM, param, e.Classes, features.ClassFeatures(b.TaskNames))
+		if err != nil {
+			return nil, err
+		}
+		c.Kind = e.Kind
+		c.nTask = len(b.TaskNames)
+		return c, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNoClassifier, param)
+}
+
+// ParseClassifier reads the LightGBM text of a classifier of param whose
+// class k is the value classes[k], over the named features (the task
+// features, then the platform features, as features.ClassFeatures lists
+// them). It refuses a model of another kind or class count, or of other
+// features.
+func ParseClassifier(text, param string, classes []int, featureNames []string) (*Classifier, error) {
+	if len(classes) < 2 || len(classes) > MaxClasses {
+		return nil, fmt.Errorf("predict: classifier of %q: %d classes, want 2 to %d", param, len(classes), MaxClasses)
+	}
+	m, err := lightgbm.Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("predict: classifier of %q: %w", param, err)
+	}
+	if err := m.Multiclass(len(classes)); err != nil {
+		return nil, fmt.Errorf("predict: classifier of %q: %w", param, err)
+	}
+	if !slices.Equal(m.FeatureNames, featureNames) {
+		return nil, fmt.Errorf("predict: classifier of %q has features %v, want %v", param, m.FeatureNames, featureNames)
+	}
+	nTask := len(featureNames) - len(features.PlatformNames())
+	if nTask < 0 || nTask+len(features.PlatformNames()) > maxFeatures {
+		return nil, fmt.Errorf("predict: classifier of %q has %d features, want the task features and %d platform features, at most %d in all",
+			param, len(featureNames), len(features.PlatformNames()), maxFeatures)
+	}
+	return &Classifier{Param: param, classes: slices.Clone(classes), m: m, nTask: nTask}, nil
+}
+
+// Classes returns the parameter's values: class k is the value at k.
+func (c *Classifier) Classes() []int { return slices.Clone(c.classes) }
+
+// NumClasses is the number of classes.
+func (c *Classifier) NumClasses() int { return len(c.classes) }
+
+// Check returns an error when t or platform has the wrong length.
+func (c *Classifier) Check(t features.Task, platform []float64) error {
+	if len(t) != c.nTask || len(platform) != len(features.PlatformNames()) {
+		return fmt.Errorf("predict: classifier of %q takes %d task and %d platform values, got %d and %d",
+			c.Param, c.nTask, len(features.PlatformNames()), len(t), len(platform))
+	}
+	return nil
+}
+
+// Probabilities writes the probability of every class for shape t on the
+// platform whose vector (features.Platform.Vector) is platform into dst,
+// which must have NumClasses values. t and platform must have the lengths
+// Check accepts. It does not allocate.
+func (c *Classifier) Probabilities(dst []float64, t features.Task, platform []float64) {
+	var buf [maxFeatures]float64
+	x := buf[:c.nTask+len(platform)]
+	for i, v := range t {
+		x[i] = float64(v)
+	}
+	copy(x[c.nTask:], platform)
+	c.m.PredictRaw(dst, x)
+}
+
+// Class returns the most probable value of the parameter for shape t on
+// platform (the lowest class on a tie) and its probability. It does not
+// allocate.
+func (c *Classifier) Class(t features.Task, platform []float64) (value int, p float64) {
+	var buf [MaxClasses]float64
+	prob := buf[:len(c.classes)]
+	c.Probabilities(prob, t, platform)
+	best := 0
+	for k, v := range prob {
+		if v > prob[best] {
+			best = k
+		}
+	}
+	return c.classes[best], prob[best]
+}

@@ -1,0 +1,192 @@
+package train
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// Classifier learners (ClassifyOptions.Learner).
+const (
+	// LearnerForest is augur's random-forest classifier (ClassForestOptions).
+	LearnerForest = "forest"
+	// LearnerGolearn is golearn's random forest (GolearnOptions).
+	LearnerGolearn = "golearn"
+	// LearnerAuto cross-validates every learner and keeps the best.
+	LearnerAuto = "auto"
+)
+
+// DefaultClassLearner is the learner of ClassifyOptions.Learner "": augur's
+// forest, which was at least as accurate as golearn's and scikit-learn's on
+// the leave-one-out folds measured (bench/RESULTS.md), is reproducible
+// under a seed, which golearn's is not, and cross-validates ten times
+// faster.
+const DefaultClassLearner = LearnerForest
+
+// ClassifyOptions configure the classifier Train adds to a bundle.
+type ClassifyOptions struct {
+	// Target is the categorical parameter to classify; "" trains none.
+	Target string
+	// Learner is "forest", "golearn" or "auto"; "" means
+	// DefaultClassLearner.
+	Learner string
+	// FoldBy names the task features whose values make the held-out folds
+	// of the reported accuracy: groups that agree on them are held out
+	// together (for stencils, the features that describe the stencil,
+	// leaving one stencil kernel out at a time). Empty means every task
+	// feature: leave one shape out.
+	FoldBy []string
+	// Forest configures the "forest" learner; its Seed, when 0, is
+	// Options.Seed.
+	Forest ClassForestOptions
+	// Golearn configures the "golearn" learner.
+	Golearn GolearnOptions
+}
+
+// ClassReport is the classifier's part of a Report.
+type ClassReport struct {
+	Target  string
+	Classes []int
+	// Counts[k] is the number of groups whose best class is k.
+	Counts []int
+	Groups int
+	// Scores are the learners cross-validated, in the order tried.
+	Scores []ClassScore
+	// Chosen is the learner written to the bundle.
+	Chosen string
+}
+
+// ClassScore is one learner's held-out score.
+type ClassScore struct {
+	Learner string
+	CV      ClassCV
+	// FitSeconds is the wall time of the whole cross-validation.
+	FitSeconds float64
+}
+
+// String lays the report out as a table, one line per learner.
+func (r *ClassReport) String() string {
+	var b strings.Builder
+	folds := 0
+	if len(r.Scores) > 0 {
+		folds = r.Scores[0].CV.Folds
+	}
+	fmt.Fprintf(&b, "classifier of %s (classes %v, best-class counts %v): %d (shape, device) groups, %d held-out folds\n",
+		r.Target, r.Classes, r.Counts, r.Groups, folds)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "learner\taccuracy\tpenalty_weighted\tcv_s\t\t")
+	for _, s := range r.Scores {
+		mark := ""
+		if s.Learner == r.Chosen {
+			mark = "chosen"
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.4f\t%.2f\t%s\t\n", s.Learner, s.CV.Accuracy, s.CV.PenaltyWeighted, s.FitSeconds, mark)
+		if len(s.CV.ByPlatform) > 1 {
+			for _, p := range s.CV.ByPlatform {
+				fmt.Fprintf(tw, "%s on %s (%d groups)\t%.3f\t%.4f\t\t\t\n", s.Learner, p.Platform, p.Groups, p.Accuracy, p.PenaltyWeighted)
+			}
+		}
+	}
+	tw.Flush()
+	return b.String()
+}
+
+// classLearner returns the learner of a name with o's options.
+func (o ClassifyOptions) classLearner(name string, seed uint64) (ClassLearner, map[string]float64, error) {
+	switch name {
+	case LearnerForest:
+		f := o.Forest
+		if f.Seed == 0 {
+			f.Seed = seed
+		}
+		r, err := f.withDefaults()
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, r.options(), nil
+	case LearnerGolearn:
+		return o.Golearn, o.Golearn.options(), nil
+	}
+	return nil, nil, fmt.Errorf("train: ClassifyOptions.Learner must be %q, %q, %q or empty, got %q",
+		LearnerForest, LearnerGolearn, LearnerAuto, name)
+}
+
+// FitClassifier builds the groups of parameter opt.Target from d's
+// measured rows (Classes), scores the learner (or, for "auto", every
+// learner, keeping the best penalty-weighted accuracy, then absolute
+// accuracy) on leave-one-out folds by opt.FoldBy, fits it on every group
+// and returns it as a bundle entry with a report.
+func FitClassifier(d *Data, opt ClassifyOptions, seed uint64) (features.Classifier, *ClassReport, error) {
+	cd, err := Classes(d, opt.Target)
+	if err != nil {
+		return features.Classifier{}, nil, err
+	}
+	names := []string{opt.Learner}
+	switch opt.Learner {
+	case "":
+		names = []string{DefaultClassLearner}
+	case LearnerAuto:
+		names = []string{LearnerForest, LearnerGolearn}
+	}
+	rep := &ClassReport{Target: cd.Target, Classes: cd.Classes, Counts: make([]int, len(cd.Classes)), Groups: cd.Len()}
+	for _, y := range cd.Y {
+		rep.Counts[y]++
+	}
+	_, nFolds, err := cd.FoldKeys(opt.FoldBy)
+	if err != nil {
+		return features.Classifier{}, nil, err
+	}
+	best := -1
+	for _, name := range names {
+		l, _, err := opt.classLearner(name, seed)
+		if err != nil {
+			return features.Classifier{}, nil, err
+		}
+		sc := ClassScore{Learner: name}
+		if nFolds >= 2 {
+			start := time.Now()
+			if sc.CV, err = CrossValidateClasses(cd, l, opt.FoldBy); err != nil {
+				return features.Classifier{}, nil, fmt.Errorf("train: classifier %s: %w", name, err)
+			}
+			sc.FitSeconds = time.Since(start).Seconds()
+		}
+		rep.Scores = append(rep.Scores, sc)
+		if best < 0 || better(sc.CV, rep.Scores[best].CV) {
+			best = len(rep.Scores) - 1
+		}
+	}
+	rep.Chosen = rep.Scores[best].Learner
+	l, options, err := opt.classLearner(rep.Chosen, seed)
+	if err != nil {
+		return features.Classifier{}, nil, err
+	}
+	f, err := l.FitClasses(cd.X, len(cd.Features), cd.Y, len(cd.Classes))
+	if err != nil {
+		return features.Classifier{}, nil, fmt.Errorf("train: classifier %s: %w", rep.Chosen, err)
+	}
+	var text strings.Builder
+	if err := f.WriteLightGBM(&text, cd.Features); err != nil {
+		return features.Classifier{}, nil, err
+	}
+	c := features.Classifier{Param: cd.Target, Classes: slices.Clone(cd.Classes), Kind: rep.Chosen,
+		Features: slices.Clone(cd.Features), LightGBM: text.String(), TrainGroups: cd.Len(),
+		FoldBy: slices.Clone(opt.FoldBy), Options: maps.Clone(options)}
+	if nFolds >= 2 {
+		c.Stats = rep.Scores[best].CV.Stats()
+	}
+	return c, rep, nil
+}
+
+// better reports whether a scores above b: penalty-weighted accuracy
+// first, then absolute accuracy.
+func better(a, b ClassCV) bool {
+	if a.PenaltyWeighted != b.PenaltyWeighted {
+		return a.PenaltyWeighted > b.PenaltyWeighted
+	}
+	return a.Accuracy > b.Accuracy
+}
