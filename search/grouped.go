@@ -48,10 +48,11 @@ type Grouped struct {
 	// section 6.2.2, step 5: WX*CX, WY*CY and WZ*CZ). A partner in the same
 	// group is not adjusted. nil means none.
 	Coupled map[string]string
-	// Init sets some parameters of the first configuration (the
-	// heuristics set WY, WZ, CY, CZ, ... to 1); the others come from
-	// Start, or at random from the valid configurations that agree with
-	// Init. Restarts ignore it.
+	// Init sets parameters of the first configuration (the heuristics
+	// set WY, WZ, CY, CZ, ... to 1): Start, or a random valid
+	// configuration, takes each value in the space's order of parameters
+	// unless that breaks a constraint (with vector loads fixed, BX = 1 is
+	// not valid). Restarts ignore it.
 	Init map[string]int
 	// Rounds is the number of passes over the groups; 0 means 2, n = 1
 	// repetition after the first pass. Garvey and Abdelrahman's results
@@ -180,40 +181,31 @@ func (g Grouped) Search(s *features.Space, obj Objective, rng *rand.Rand) (Resul
 	return m.t.result()
 }
 
-// first returns the first configuration: Start or a random valid one, with
-// Init applied.
+// first returns the first configuration: Start or a random valid one,
+// with as much of Init applied as keeps it valid.
 func (g Grouped) first(s *features.Space, rng *rand.Rand) (features.Config, error) {
-	if len(g.Init) == 0 {
-		return start(s, "Grouped.Start", g.Start, rng)
+	c, err := start(s, "Grouped.Start", g.Start, rng)
+	if err != nil {
+		return nil, err
 	}
-	type set struct{ k, v int }
-	var init []set
-	for name, v := range g.Init {
-		k := s.Param(name)
-		if k < 0 {
+	for name := range g.Init {
+		if s.Param(name) < 0 {
 			return nil, fmt.Errorf("search: Grouped.Init names %q, which is not a parameter: %w", name, features.ErrUnknownName)
 		}
-		init = append(init, set{k, v})
 	}
-	for try := 0; try < maxRedraws; try++ {
-		c := g.Start.Clone()
-		if c == nil {
-			var ok bool
-			if c, ok = s.Random(rng); !ok {
-				break
-			}
+	// In the space's order, so that the result does not depend on the
+	// map's.
+	for k, p := range s.Params {
+		v, ok := g.Init[p.Name]
+		if !ok || c[k] == v {
+			continue
 		}
-		for _, x := range init {
-			c[x.k] = x.v
-		}
-		if s.Valid(c) {
-			return c, nil
-		}
-		if g.Start != nil {
-			return nil, fmt.Errorf("search: Grouped.Start %s with Grouped.Init is not a valid configuration", s.Format(c))
+		was := c[k]
+		if c[k] = v; !s.Valid(c) {
+			c[k] = was
 		}
 	}
-	return nil, fmt.Errorf("search: no valid configuration agrees with Grouped.Init %v", g.Init)
+	return c, nil
 }
 
 // pass runs the rounds from cur, which it overwrites.

@@ -248,3 +248,34 @@ func TestOracle(t *testing.T) {
 		t.Errorf("all failing: error = %v, want ErrNothingFound", err)
 	}
 }
+
+// TestGroupedInit checks that Init sets the first configuration's values
+// in the space's order, each only where it keeps the configuration valid.
+func TestGroupedInit(t *testing.T) {
+	s := workGroupSpace(t)
+	obj := func(c features.Config) (float64, error) { return 0, nil }
+	for _, tc := range []struct {
+		name  string
+		start features.Config
+		init  map[string]int
+		want  features.Config // nil: an error
+	}{
+		{"all", features.Config{8, 8, 1, 1}, map[string]int{"WX": 1, "CX": 4}, features.Config{1, 8, 1, 4}},
+		{"one breaks a constraint", features.Config{8, 8, 1, 1}, map[string]int{"WZ": 8, "CX": 2}, features.Config{8, 8, 1, 2}},
+		{"first wins", features.Config{1, 1, 1, 1}, map[string]int{"WX": 8, "WY": 8, "WZ": 2}, features.Config{8, 8, 1, 1}},
+		{"unknown name", features.Config{1, 1, 1, 1}, map[string]int{"WQ": 1}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Grouped{Groups: [][]string{}, Rounds: 1, Start: tc.start, Init: tc.init}.Search(s, obj, nil)
+			if tc.want == nil {
+				if !errors.Is(err, features.ErrUnknownName) {
+					t.Errorf("error = %v, want ErrUnknownName", err)
+				}
+				return
+			}
+			if err != nil || !res.Best.Equal(tc.want) || res.Evals != 1 {
+				t.Errorf("first configuration %v after %d evals, %v; want %v after 1", res.Best, res.Evals, err, tc.want)
+			}
+		})
+	}
+}
