@@ -1,0 +1,42 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/augur-tuning/augur/eval"
+)
+
+// table3Flags are eval's flags for Garvey and Abdelrahman's Table 3.
+type table3Flags struct {
+	on     bool
+	random int
+}
+
+func (t *table3Flags) register(fs interface {
+	BoolVar(*bool, string, bool, string)
+	IntVar(*int, string, int, string)
+}) {
+	fs.BoolVar(&t.on, "table3", false, "print Garvey and Abdelrahman's Table 3 instead: random sampling, the grouped heuristics and their oracles replayed per shape (on by default for --kernel stencil)")
+	fs.IntVar(&t.random, "random", 1000, "with --table3: configurations random sampling measures")
+}
+
+// runTable3 replays Table 3 over the recorded data of kernel under data.
+func runTable3(data, kernel string, t table3Flags, seed uint64, asJSON bool, stdout, stderr io.Writer) error {
+	roles, ok := eval.KernelRoles(kernel)
+	if !ok {
+		return fmt.Errorf("eval: --table3: kernel %q does not name its parameters' roles for the grouped heuristics", kernel)
+	}
+	rep, err := eval.Table3(data, eval.Table3Options{Kernel: kernel, Technique: roles.Technique, Dims: roles.Dims,
+		RandomSample: t.random, Seed: seed, Progress: stderr})
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		return enc.Encode(rep)
+	}
+	return rep.WriteText(stdout)
+}

@@ -1,0 +1,27 @@
+package eval
+
+import "github.com/augur-tuning/augur/search"
+
+// Roles names, for one kernel family, the parameter a classifier fixes (the
+// technique) and the parts the others play in Garvey and Abdelrahman's
+// grouped heuristics.
+type Roles struct {
+	Technique string
+	Dims      search.Dims
+}
+
+// KernelRoles returns the roles of the parameters of augur's kernel
+// families that the grouped heuristics apply to, and false for another.
+// conv2d has no cyclic merging: its work per thread in each dimension plays
+// the block merge factor, and its local-memory variant (LS) the technique.
+func KernelRoles(kernel string) (Roles, bool) {
+	switch kernel {
+	case "conv2d":
+		return Roles{Technique: "LS", Dims: search.Dims{
+			WorkGroup: []string{"Xwg", "Ywg"},
+			Block:     []string{"Xwpt", "Ywpt"},
+			Other:     []string{"VW", "PAD", "UNR"},
+		}}, true
+	}
+	return Roles{}, false
+}
