@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/augur-tuning/augur/features"
@@ -275,6 +276,38 @@ func TestGroupedInit(t *testing.T) {
 			}
 			if err != nil || !res.Best.Equal(tc.want) || res.Evals != 1 {
 				t.Errorf("first configuration %v after %d evals, %v; want %v after 1", res.Best, res.Evals, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDimsFromGroups(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		byDim, byOpt [][]string
+		want         Dims
+		err          string
+	}{
+		{"stencil", [][]string{{"WX", "BX", "CX"}, {"WY", "CY"}, {"WZ", "CZ"}}, [][]string{{"WX", "WY", "WZ"}, {"BX"}, {"CX", "CY", "CZ"}},
+			Dims{WorkGroup: []string{"WX", "WY", "WZ"}, Block: []string{"BX"}, Cyclic: []string{"CX", "CY", "CZ"}}, ""},
+		{"other and gaps", [][]string{{"WX", "U"}, {"CY"}}, [][]string{{"WX"}, nil, {"CY"}},
+			Dims{WorkGroup: []string{"WX"}, Cyclic: []string{"", "CY"}, Other: []string{"U"}}, ""},
+		{"four optimizations", nil, [][]string{{"a"}, {"b"}, {"c"}, {"d"}}, Dims{}, "at most 3"},
+		{"twice by optimization", [][]string{{"a"}}, [][]string{{"a"}, {"a"}}, Dims{}, "two groups by optimization"},
+		{"twice by dimension", [][]string{{"a"}, {"a"}}, [][]string{{"a"}}, Dims{}, "two groups by dimension"},
+		{"two of a kind", [][]string{{"a", "b"}}, [][]string{{"a", "b"}}, Dims{}, "two parameters of one optimization"},
+		{"no dimension", [][]string{{"a"}}, [][]string{{"a", "b"}}, Dims{}, "none by dimension"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DimsFromGroups(tc.byDim, tc.byOpt)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("error = %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
 			}
 		})
 	}

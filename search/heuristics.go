@@ -134,3 +134,53 @@ func Hybrid(s *features.Space, d Dims) (Grouped, error) {
 	}
 	return g, nil
 }
+
+// DimsFromGroups reads Dims from a kernel family's two groupings of its
+// parameters: byDim by dimension, x first, and byOpt by optimization, in
+// the paper's order: work-group sizes, block merge factors, cyclic merge
+// factors. A parameter's role is its group in byOpt and its dimension its
+// group in byDim; a parameter of byDim in no group of byOpt is Other.
+func DimsFromGroups(byDim, byOpt [][]string) (Dims, error) {
+	var d Dims
+	if len(byOpt) > 3 {
+		return d, fmt.Errorf("search: %d groups by optimization, want at most 3 (work-group, block, cyclic)", len(byOpt))
+	}
+	roles := []*[]string{&d.WorkGroup, &d.Block, &d.Cyclic}
+	role := map[string]int{}
+	for j, g := range byOpt {
+		for _, name := range g {
+			if _, dup := role[name]; dup {
+				return d, fmt.Errorf("search: %q is in two groups by optimization", name)
+			}
+			role[name] = j
+		}
+	}
+	placed := map[string]bool{}
+	for i, g := range byDim {
+		for _, name := range g {
+			if placed[name] {
+				return d, fmt.Errorf("search: %q is in two groups by dimension", name)
+			}
+			placed[name] = true
+			j, ok := role[name]
+			if !ok {
+				d.Other = append(d.Other, name)
+				continue
+			}
+			names := roles[j]
+			for len(*names) <= i {
+				*names = append(*names, "")
+			}
+			if (*names)[i] != "" {
+				return d, fmt.Errorf("search: dimension %d has two parameters of one optimization, %q and %q", i, (*names)[i], name)
+			}
+			(*names)[i] = name
+		}
+	}
+	for name := range role {
+		if !placed[name] {
+			return d, fmt.Errorf("search: %q is in a group by optimization but in none by dimension", name)
+		}
+	}
+	return d, nil
+}
