@@ -32,7 +32,10 @@ func Example() {
 // technique, fixed at that of each shape's fastest recorded
 // configuration.
 func ExampleTable3() {
-	roles, _ := eval.KernelRoles("conv2d")
+	roles, err := eval.KernelRoles("conv2d")
+	if err != nil {
+		panic(err)
+	}
 	rep, err := eval.Table3("../testdata/pocl", eval.Table3Options{Kernel: "conv2d", Technique: roles.Technique, Dims: roles.Dims})
 	if err != nil {
 		panic(err)

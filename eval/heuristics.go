@@ -1,6 +1,10 @@
 package eval
 
-import "github.com/augur-tuning/augur/search"
+import (
+	"fmt"
+
+	"github.com/augur-tuning/augur/search"
+)
 
 // Roles names, for one kernel family, the parameter a classifier fixes (the
 // technique) and the parts the others play in Garvey and Abdelrahman's
@@ -11,17 +15,18 @@ type Roles struct {
 }
 
 // KernelRoles returns the roles of the parameters of augur's kernel
-// families that the grouped heuristics apply to, and false for another.
-// conv2d has no cyclic merging: its work per thread in each dimension plays
-// the block merge factor, and its local-memory variant (LS) the technique.
-func KernelRoles(kernel string) (Roles, bool) {
+// families that the grouped heuristics apply to, and ErrNoRoles for
+// another. conv2d has no cyclic merging: its work per thread in each
+// dimension plays the block merge factor, and its local-memory variant
+// (LS) the technique.
+func KernelRoles(kernel string) (Roles, error) {
 	switch kernel {
 	case "conv2d":
 		return Roles{Technique: "LS", Dims: search.Dims{
 			WorkGroup: []string{"Xwg", "Ywg"},
 			Block:     []string{"Xwpt", "Ywpt"},
 			Other:     []string{"VW", "PAD", "UNR"},
-		}}, true
+		}}, nil
 	}
-	return Roles{}, false
+	return Roles{}, fmt.Errorf("%w: %q", ErrNoRoles, kernel)
 }

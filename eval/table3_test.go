@@ -11,14 +11,14 @@ import (
 	"github.com/augur-tuning/augur/search"
 )
 
-func conv2dTable3(t *testing.T, dir string, opt Table3Options) *Table3Report {
+func conv2dTable3(t *testing.T, dir string, opt Table3Options) (rep *Table3Report) {
 	t.Helper()
-	roles, ok := KernelRoles("conv2d")
-	if !ok {
-		t.Fatal("no roles for conv2d")
+	roles, err := KernelRoles("conv2d")
+	if err != nil {
+		t.Fatal(err)
 	}
 	opt.Kernel, opt.Technique, opt.Dims = "conv2d", roles.Technique, roles.Dims
-	rep, err := Table3(dir, opt)
+	rep, err = Table3(dir, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,5 +153,16 @@ func TestTable3Output(t *testing.T) {
 	var back Table3Report
 	if err := json.Unmarshal(b, &back); err != nil || len(back.Devices) != 1 || len(back.Devices[0].Rows) != 7 {
 		t.Errorf("JSON round trip: %v, %+v", err, back)
+	}
+}
+
+func TestKernelRoles(t *testing.T) {
+	for _, tc := range []struct {
+		kernel string
+		err    error
+	}{{"conv2d", nil}, {"median", ErrNoRoles}} {
+		if _, err := KernelRoles(tc.kernel); !errors.Is(err, tc.err) {
+			t.Errorf("KernelRoles(%q) error = %v, want %v", tc.kernel, err, tc.err)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/augur-tuning/augur/eval"
@@ -24,9 +23,9 @@ func (t *table3Flags) register(fs interface {
 
 // runTable3 replays Table 3 over the recorded data of kernel under data.
 func runTable3(data, kernel string, t table3Flags, seed uint64, asJSON bool, stdout, stderr io.Writer) error {
-	roles, ok := eval.KernelRoles(kernel)
-	if !ok {
-		return fmt.Errorf("eval: --table3: kernel %q does not name its parameters' roles for the grouped heuristics", kernel)
+	roles, err := eval.KernelRoles(kernel)
+	if err != nil {
+		return err // eval's errors carry the package prefix
 	}
 	rep, err := eval.Table3(data, eval.Table3Options{Kernel: kernel, Technique: roles.Technique, Dims: roles.Dims,
 		RandomSample: t.random, Seed: seed, Progress: stderr})

@@ -17,7 +17,7 @@ func TestEvalTable3(t *testing.T) {
 	}{
 		{"text", []string{"--kernel", "conv2d", "--table3"}, "compile time (s)", false},
 		{"small sample", []string{"--kernel", "conv2d", "--table3", "--random", "5"}, "random sampling of 5 configurations", false},
-		{"no roles", []string{"--kernel", "median", "--table3"}, `kernel "median" does not name`, true},
+		{"no roles", []string{"--kernel", "median", "--table3"}, `no roles for the grouped heuristics: "median"`, true},
 		{"negative sample", []string{"--kernel", "conv2d", "--table3", "--random", "-1"}, "RandomSample", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
