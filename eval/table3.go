@@ -102,7 +102,10 @@ type Table3Row struct {
 	// Configs counts the recorded configurations visited that were
 	// compiled (every status but pruned); CompileS sums their recorded
 	// compile times and RunS the recorded times of those that ran (one
-	// run each), in seconds.
+	// run each), in seconds. collect times each compile by the wall
+	// clock while its worker pool compiles others, so CompileS is what
+	// the recording's compiles took, not what one compile at a time
+	// would.
 	Configs  float64 `json:"configs"`
 	CompileS float64 `json:"compile_s"`
 	RunS     float64 `json:"run_s"`
@@ -514,15 +517,22 @@ func (r *Table3Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, " (%d left out of the speedups: random sampling found nothing that ran)", d.NoBaseline)
 		}
 		fmt.Fprintln(w)
+		// Names are padded to one width, so that they read left-aligned
+		// in a right-aligned table.
+		width := len("Heuristics")
+		for _, row := range d.Rows {
+			width = max(width, len(row.Strategy)+2)
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "\tspeedup\tconfigs\tcompile time (s)\truntime (s)\tbest count\tunrecorded\tfailed\t")
+		fmt.Fprintf(tw, "%-*s\tspeedup\tconfigs\tcompile time (s)\truntime (s)\tbest count\tunrecorded\tfailed\t\n", width, "")
 		group := ""
 		for _, row := range d.Rows {
 			if row.Group != group {
 				group = row.Group
-				fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\n", headings[group])
+				fmt.Fprintf(tw, "%-*s\t\t\t\t\t\t\t\t\n", width, headings[group])
 			}
-			fmt.Fprintf(tw, "%s\t%.2f\t%.0f\t%.2f\t%.2f\t%d\t%.1f\t%d\t\n", row.Strategy, row.Speedup, row.Configs, row.CompileS, row.RunS, row.BestCount, row.Unrecorded, row.Failed)
+			fmt.Fprintf(tw, "%-*s\t%.2f\t%.0f\t%.2f\t%.4f\t%d\t%.1f\t%d\t\n", width, "  "+row.Strategy,
+				row.Speedup, row.Configs, row.CompileS, row.RunS, row.BestCount, row.Unrecorded, row.Failed)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
