@@ -20,3 +20,23 @@ func ExampleConv2D() {
 	// reference: Xwg=8,Ywg=8,Xwpt=1,Ywpt=1,LS=0,VW=1,PAD=0,UNR=0
 	// global [1920 1080 1] local [8 8 1]
 }
+
+// The paper's 104 stencils on a small array, and the parameter groups of
+// its grouped searches.
+func ExampleStencilSuite() {
+	k := datasets.Stencil()
+	suite := datasets.StencilSuite(64, 64, 64)
+	fmt.Println(len(suite), "kernels; the first:", features.FormatTask(k.TaskNames, suite[0]))
+	fmt.Printf("%d configurations, %d valid\n", k.Space.RawSize(), k.Space.Len())
+	l, _ := k.Geometry(suite[1], k.Reference)
+	fmt.Println("reference:", k.Space.Format(k.Reference), "global", l.Global, "local", l.Local)
+	byDim, byOpt := datasets.StencilGroups()
+	fmt.Println("by dimension:", byDim)
+	fmt.Println("by optimization:", byOpt)
+	// Output:
+	// 104 kernels; the first: pattern=0,dims=1,radius=0,orient=0,nx=64,ny=64,nz=64
+	// 34560 configurations, 3016 valid
+	// reference: WX=32,WY=4,WZ=2,BX=1,CX=1,CY=1,CZ=1,technique=0 global [64 64 64] local [32 4 2]
+	// by dimension: [[WX BX CX] [WY CY] [WZ CZ]]
+	// by optimization: [[WX WY WZ] [BX] [CX CY CZ]]
+}

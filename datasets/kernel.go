@@ -305,6 +305,7 @@ var families = []struct {
 	{"fbcorr", fbcorrDefinition},
 	{"gemm", gemmDefinition},
 	{"median", medianDefinition},
+	{"stencil", stencilDefinition},
 }
 
 // Names returns the names of augur's kernel families, sorted.
