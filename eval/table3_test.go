@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/search"
 )
@@ -160,9 +161,21 @@ func TestKernelRoles(t *testing.T) {
 	for _, tc := range []struct {
 		kernel string
 		err    error
-	}{{"conv2d", nil}, {"median", ErrNoRoles}} {
-		if _, err := KernelRoles(tc.kernel); !errors.Is(err, tc.err) {
+	}{{"conv2d", nil}, {"stencil", nil}, {"median", ErrNoRoles}} {
+		r, err := KernelRoles(tc.kernel)
+		if !errors.Is(err, tc.err) {
 			t.Errorf("KernelRoles(%q) error = %v, want %v", tc.kernel, err, tc.err)
+		}
+		if err != nil {
+			continue
+		}
+		// The roles name parameters of the family's space.
+		k, err := datasets.Lookup(tc.kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := PaperHeuristics(k.Space, r.Dims); err != nil || k.Space.Param(r.Technique) < 0 {
+			t.Errorf("%s: roles %+v do not fit the space: %v", tc.kernel, r, err)
 		}
 	}
 }
