@@ -88,6 +88,22 @@ type Table3Device struct {
 	Kernels    int         `json:"kernels"`
 	NoBaseline int         `json:"no_baseline,omitempty"`
 	Rows       []Table3Row `json:"rows"`
+	// Shapes are the per-kernel figures behind the rows (JSON only).
+	Shapes []Table3Shape `json:"shapes"`
+}
+
+// Table3Shape is one kernel shape of a device's table.
+type Table3Shape struct {
+	Shape string `json:"shape"`
+	// Recorded counts the shape's recorded configurations, OK those that
+	// ran.
+	Recorded int `json:"recorded"`
+	OK       int `json:"ok"`
+	// BestNs is each row's best time on the shape, in the order of
+	// Table3Device.Rows, in nanoseconds; 0 when it found nothing that ran.
+	BestNs []float64 `json:"best_ns"`
+	// Techniques are the technique values the heuristics held, by name.
+	Techniques map[string]int `json:"techniques,omitempty"`
 }
 
 // Table3Row is one strategy on one device. Configs, CompileS and RunS are
@@ -144,6 +160,7 @@ func PaperHeuristics(space *features.Space, d search.Dims) ([]Heuristic, error) 
 type shapeRows struct {
 	platform features.Platform
 	task     features.Task
+	name     string                // the task formatted with its names
 	rows     map[string]record.Row // by space.Format(config); the latest wins
 	times    map[string]float64    // ok rows
 	order    []string              // the keys of rows, in recording order
@@ -164,6 +181,10 @@ func (s *shapeRows) bestKey() string {
 type visit struct {
 	seen   map[string]bool
 	bestNs float64 // +Inf when nothing ran
+	// technique is the value a heuristic held, when fixed says it held
+	// one.
+	technique int
+	fixed     bool
 }
 
 func (v *visit) merge(o visit) {
@@ -303,7 +324,8 @@ func loadShapes(dir, kernel string) (*features.Space, []*shapeRows, error) {
 			key := f.Meta.Platform.Slug() + "|" + fmt.Sprint(r.Task)
 			s := byKey[key]
 			if s == nil {
-				s = &shapeRows{platform: f.Meta.Platform, task: r.Task, rows: map[string]record.Row{}, times: map[string]float64{}}
+				s = &shapeRows{platform: f.Meta.Platform, task: r.Task, name: features.FormatTask(m.TaskNames, r.Task),
+					rows: map[string]record.Row{}, times: map[string]float64{}}
 				byKey[key] = s
 				out = append(out, s)
 			}
@@ -409,7 +431,7 @@ func runHeuristic(space *features.Space, subs map[int]*features.Space, s *shapeR
 	if subs[tech] == nil {
 		return visit{}, visit{}, fmt.Errorf("eval: %s on %s: the classifier picked %s=%d, not among its values", h.Name, s.platform.Slug(), opt.Technique, tech)
 	}
-	heuristic = visit{seen: map[string]bool{}, bestNs: math.Inf(1)}
+	heuristic = visit{seen: map[string]bool{}, bestNs: math.Inf(1), technique: tech, fixed: true}
 	oracle = visit{seen: map[string]bool{}, bestNs: math.Inf(1)}
 	for _, val := range space.Params[space.Param(opt.Technique)].Values {
 		if subs[val].Len() == 0 {
@@ -421,6 +443,7 @@ func runHeuristic(space *features.Space, subs map[int]*features.Space, s *shapeR
 		}
 		if val == tech {
 			heuristic = v
+			heuristic.technique, heuristic.fixed = tech, true
 		}
 		oracle.merge(v)
 	}
@@ -460,9 +483,23 @@ func tabulate(shapes []*shapeRows, runs []*strategyRun) Table3Device {
 	}
 	for si, s := range shapes {
 		best := math.Inf(1)
+		sh := Table3Shape{Shape: s.name, Recorded: len(s.rows), OK: len(s.times)}
 		for _, r := range runs {
-			best = min(best, r.visits[si].bestNs)
+			v := r.visits[si]
+			best = min(best, v.bestNs)
+			if math.IsInf(v.bestNs, 1) {
+				sh.BestNs = append(sh.BestNs, 0)
+			} else {
+				sh.BestNs = append(sh.BestNs, v.bestNs)
+			}
+			if v.fixed && r.group == "heuristic" {
+				if sh.Techniques == nil {
+					sh.Techniques = map[string]int{}
+				}
+				sh.Techniques[r.name] = v.technique
+			}
 		}
+		dev.Shapes = append(dev.Shapes, sh)
 		base := runs[0].visits[si].bestNs
 		if math.IsInf(base, 1) {
 			dev.NoBaseline++

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,12 +73,32 @@ func TestTable3Invariants(t *testing.T) {
 			if (heurUnrecorded > 0) != tc.sampled {
 				t.Errorf("heuristics visited %.1f unrecorded configurations a kernel; sampled data: %v", heurUnrecorded, tc.sampled)
 			}
-			best := 0
-			for _, r := range rep.Devices[0].Rows {
-				best = max(best, r.BestCount)
+			// The best counts agree with the per-shape best times.
+			dev := rep.Devices[0]
+			counts := make([]int, len(dev.Rows))
+			for _, sh := range dev.Shapes {
+				best := math.Inf(1)
+				for _, ns := range sh.BestNs {
+					if ns > 0 {
+						best = min(best, ns)
+					}
+				}
+				for i, ns := range sh.BestNs {
+					if ns == best {
+						counts[i]++
+					}
+				}
+				if len(sh.Techniques) != 3 {
+					t.Errorf("%s: techniques %v, want one for each heuristic", sh.Shape, sh.Techniques)
+				}
 			}
-			if best == 0 {
-				t.Error("no strategy has a best count")
+			for i, r := range dev.Rows {
+				if r.BestCount != counts[i] {
+					t.Errorf("%s %s: best count %d, per-shape times say %d", r.Group, r.Strategy, r.BestCount, counts[i])
+				}
+			}
+			if len(dev.Shapes) != tc.kernels || slices.Max(counts) == 0 {
+				t.Errorf("%d shapes, best counts %v; want %d shapes and some best", len(dev.Shapes), counts, tc.kernels)
 			}
 		})
 	}
