@@ -71,12 +71,14 @@ type Table3Options struct {
 // Table3Report is Garvey and Abdelrahman's Table 3 over recorded data: one
 // table per device.
 type Table3Report struct {
-	Kernel       string         `json:"kernel"`
-	Technique    string         `json:"technique,omitempty"`
-	TechniqueBy  string         `json:"technique_by,omitempty"`
-	RandomSample int            `json:"random_sample"`
-	Devices      []Table3Device `json:"devices"`
-	Unrecorded   string         `json:"unrecorded_policy"`
+	Kernel       string `json:"kernel"`
+	Technique    string `json:"technique,omitempty"`
+	TechniqueBy  string `json:"technique_by,omitempty"`
+	RandomSample int    `json:"random_sample"`
+	// SpaceSize is the number of valid configurations of the space.
+	SpaceSize  int            `json:"space_size"`
+	Devices    []Table3Device `json:"devices"`
+	Unrecorded string         `json:"unrecorded_policy"`
 }
 
 // Table3Device is the table of one device.
@@ -85,7 +87,9 @@ type Table3Device struct {
 	// Kernels counts the shapes (the paper's kernels) averaged over, and
 	// NoBaseline those left out because random sampling found no
 	// configuration that ran.
-	Kernels    int         `json:"kernels"`
+	Kernels int `json:"kernels"`
+	// Recorded is the mean number of configurations recorded a shape.
+	Recorded   float64     `json:"recorded"`
 	NoBaseline int         `json:"no_baseline,omitempty"`
 	Rows       []Table3Row `json:"rows"`
 	// Shapes are the per-kernel figures behind the rows (JSON only).
@@ -242,7 +246,8 @@ func Table3(dir string, opt Table3Options) (*Table3Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Table3Report{Kernel: opt.Kernel, Technique: opt.Technique, RandomSample: opt.RandomSample, Unrecorded: UnrecordedPolicy}
+	rep := &Table3Report{Kernel: opt.Kernel, Technique: opt.Technique, RandomSample: opt.RandomSample, SpaceSize: space.Len(),
+		Unrecorded: UnrecordedPolicy}
 	if opt.Technique != "" {
 		rep.TechniqueBy = "classifier"
 		if opt.Classifier == nil {
@@ -484,6 +489,7 @@ func tabulate(shapes []*shapeRows, runs []*strategyRun) Table3Device {
 	for si, s := range shapes {
 		best := math.Inf(1)
 		sh := Table3Shape{Shape: s.name, Recorded: len(s.rows), OK: len(s.times)}
+		dev.Recorded += float64(sh.Recorded) / float64(len(shapes))
 		for _, r := range runs {
 			v := r.visits[si]
 			best = min(best, v.bestNs)
@@ -549,7 +555,7 @@ func (r *Table3Report) WriteText(w io.Writer) error {
 	fmt.Fprintln(w)
 	headings := map[string]string{"baseline": "Baselines", "oracle": "Oracles", "heuristic": "Heuristics"}
 	for _, d := range r.Devices {
-		fmt.Fprintf(w, "\n%s: %d kernel shapes", d.Platform, d.Kernels)
+		fmt.Fprintf(w, "\n%s: %d kernel shapes, %.0f of the space's %d configurations recorded a shape", d.Platform, d.Kernels, d.Recorded, r.SpaceSize)
 		if d.NoBaseline > 0 {
 			fmt.Fprintf(w, " (%d left out of the speedups: random sampling found nothing that ran)", d.NoBaseline)
 		}
@@ -568,8 +574,12 @@ func (r *Table3Report) WriteText(w io.Writer) error {
 				group = row.Group
 				fmt.Fprintf(tw, "%-*s\t\t\t\t\t\t\t\t\n", width, headings[group])
 			}
-			fmt.Fprintf(tw, "%-*s\t%.2f\t%.0f\t%.2f\t%.4f\t%d\t%.1f\t%d\t\n", width, "  "+row.Strategy,
-				row.Speedup, row.Configs, row.CompileS, row.RunS, row.BestCount, row.Unrecorded, row.Failed)
+			speedup := "-" // no shape on which both it and the baseline found one
+			if row.Speedup > 0 {
+				speedup = fmt.Sprintf("%.2f", row.Speedup)
+			}
+			fmt.Fprintf(tw, "%-*s\t%s\t%.0f\t%.2f\t%.4f\t%d\t%.1f\t%d\t\n", width, "  "+row.Strategy,
+				speedup, row.Configs, row.CompileS, row.RunS, row.BestCount, row.Unrecorded, row.Failed)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
