@@ -59,6 +59,9 @@ type Table3Options struct {
 	// classifier trained on the recording's own labels, which is what an
 	// oracle over techniques would be told).
 	Classifier Classifier
+	// TechniqueBy describes Classifier in the report; "" means "the
+	// classifier's pick".
+	TechniqueBy string
 	// RandomSample is the number of configurations random sampling
 	// measures; 0 means 1000, the paper's sample.
 	RandomSample int
@@ -249,9 +252,12 @@ func Table3(dir string, opt Table3Options) (*Table3Report, error) {
 	rep := &Table3Report{Kernel: opt.Kernel, Technique: opt.Technique, RandomSample: opt.RandomSample, SpaceSize: space.Len(),
 		Unrecorded: UnrecordedPolicy}
 	if opt.Technique != "" {
-		rep.TechniqueBy = "classifier"
-		if opt.Classifier == nil {
-			rep.TechniqueBy = "fastest recorded configuration"
+		rep.TechniqueBy = opt.TechniqueBy
+		switch {
+		case opt.Classifier == nil:
+			rep.TechniqueBy = "the value of each shape's fastest recorded configuration"
+		case rep.TechniqueBy == "":
+			rep.TechniqueBy = "the classifier's pick"
 		}
 	}
 	byPlatform := map[string][]*shapeRows{}
@@ -550,7 +556,7 @@ func tabulate(shapes []*shapeRows, runs []*strategyRun) Table3Device {
 func (r *Table3Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "Table 3: %s, replayed over recorded data; random sampling of %d configurations", r.Kernel, r.RandomSample)
 	if r.Technique != "" {
-		fmt.Fprintf(w, "; heuristics hold %s at the %s's pick, oracles try each", r.Technique, r.TechniqueBy)
+		fmt.Fprintf(w, "; heuristics hold %s at %s, oracles try each value", r.Technique, r.TechniqueBy)
 	}
 	fmt.Fprintln(w)
 	headings := map[string]string{"baseline": "Baselines", "oracle": "Oracles", "heuristic": "Heuristics"}

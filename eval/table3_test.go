@@ -113,7 +113,7 @@ func TestTable3Classifier(t *testing.T) {
 		return 2, nil
 	})
 	rep := conv2dTable3(t, "../testdata/pocl", Table3Options{Classifier: pick, RandomSample: 10})
-	if calls != 2*3 || rep.TechniqueBy != "classifier" {
+	if calls != 2*3 || rep.TechniqueBy != "the classifier's pick" {
 		t.Errorf("classifier called %d times (%s), want once per kernel and heuristic, 6", calls, rep.TechniqueBy)
 	}
 	rows := rowsByName(rep.Devices[0])

@@ -19,6 +19,9 @@ func TestEvalTable3(t *testing.T) {
 		{"small sample", []string{"--kernel", "conv2d", "--table3", "--random", "5"}, "random sampling of 5 configurations", false},
 		{"no roles", []string{"--kernel", "median", "--table3"}, `no roles for the grouped heuristics: "median"`, true},
 		{"negative sample", []string{"--kernel", "conv2d", "--table3", "--random", "-1"}, "RandomSample", true},
+		{"held technique", []string{"--kernel", "conv2d", "--table3", "--technique", "2"}, "heuristics hold LS at 2 on every shape", false},
+		{"technique not a value", []string{"--kernel", "conv2d", "--table3", "--technique", "local"}, "--technique must be best or an integer", true},
+		{"technique out of range", []string{"--kernel", "conv2d", "--table3", "--technique", "9"}, "LS=9", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
