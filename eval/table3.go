@@ -143,7 +143,14 @@ type Table3Row struct {
 }
 
 // UnrecordedPolicy says how Table3 replays a configuration the recording
-// lacks, for sampled (not full-space) data.
+// lacks, for sampled (not full-space) data. For heuristics without a
+// budget, which move only to a better measured configuration, it is the
+// same as searching only among the recorded configurations: an
+// unrecorded one can neither be kept nor cost anything. On a sparse
+// recording the heuristics are then nearly blind (a group step finds a
+// recorded configuration only where one agrees with the current
+// configuration on every other parameter), and the unrecorded column says
+// how much they asked for in vain.
 const UnrecordedPolicy = "a configuration the recording lacks is replayed as a failed measurement: the strategy moves on, and it counts in no column but unrecorded (no compile or run time is known)"
 
 // PaperHeuristics returns Garvey and Abdelrahman's three heuristics over
