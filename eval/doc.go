@@ -3,4 +3,7 @@
 // sample of a kernel's space on a few shapes, trains a surrogate, chooses
 // configurations for shapes the model never saw, and measures the choice
 // against the reference configuration and the best of a large sample.
+// Evaluate replays models, search strategies and the two-stage tuner over
+// recorded data; Table3 replays Garvey and Abdelrahman's grouped
+// heuristics, their oracles and random sampling over it, as their Table 3.
 package eval

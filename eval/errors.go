@@ -6,3 +6,7 @@ import "errors"
 // nothing to choose for: no shape to leave out, no such device, or no
 // shape recorded at the required coverage.
 var ErrNoHoldout = errors.New("eval: nothing to hold out")
+
+// ErrNoRoles is returned by KernelRoles for a kernel family whose
+// parameters have no roles in the grouped heuristics.
+var ErrNoRoles = errors.New("eval: kernel names no roles for the grouped heuristics")

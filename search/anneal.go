@@ -19,9 +19,13 @@ var _ Strategy = (*Anneal)(nil)
 // local optima; at the end it only climbs.
 //
 // Scores are remembered, so a step onto a configuration already evaluated
-// costs no objective call: Budget counts distinct evaluations. The search
-// stops when the budget is spent, or when 1000 steps in a row found only
-// configurations it had seen (a small space exhausted).
+// costs no objective call: Budget counts distinct evaluations. A walk that
+// takes 100 steps in a row onto configurations it has seen is stuck (a
+// cold walk on a local optimum whose neighbours it has all tried), and
+// continues from a random valid configuration it has not seen, at the
+// temperature the schedule has reached; the search stops when the budget
+// is spent, or when 1000 random draws find no configuration it has not
+// seen (a small space exhausted).
 type Anneal struct {
 	// Budget is the number of distinct configurations evaluated, the
 	// start included; 0 means 100.
@@ -66,7 +70,17 @@ func (a Anneal) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result
 	m := newMemo()
 	score, _ := m.eval(s, obj, cur)
 	cand := make(features.Config, len(s.Params))
-	for stale := 0; m.t.r.Evals < budget && stale < maxRedraws; {
+	for stale := 0; m.t.r.Evals < budget; {
+		if stale >= restartAfter {
+			c, ok := m.unseen(s, rng)
+			if !ok {
+				break
+			}
+			copy(cur, c)
+			score, _ = m.eval(s, obj, cur)
+			stale = 0
+			continue
+		}
 		// A space whose constraints tie parameters together may leave no
 		// valid one-parameter move; a random jump keeps the walk going.
 		if !Neighbour(s, cur, cand, 0, rng) {
@@ -90,6 +104,13 @@ func (a Anneal) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result
 	}
 	return m.t.result()
 }
+
+// restartAfter is the number of steps in a row onto configurations already
+// seen after which Anneal restarts. A conv2d configuration has at most 19
+// one-parameter neighbours, which 100 uniform draws all find with
+// probability 0.92; a walk that has seen every neighbour of a local optimum
+// it will not leave only spins.
+const restartAfter = 100
 
 // accept is the Metropolis rule for maximization: always take a better
 // score, never a failed one, and a worse one with probability

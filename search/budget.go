@@ -12,8 +12,9 @@ import "fmt"
 // climb that steps back onto a configuration pays for it again. Every
 // strategy may stop short of its budget: any of them on a space smaller
 // than N, HillClimb when no valid neighbour exists or its climbs do not
-// divide N, Anneal and PSO when they keep finding only configurations
-// already seen, Grouped when its rounds end.
+// divide N, PSO when it keeps finding only configurations already seen,
+// Anneal and Grouped when their restarts find no configuration they have
+// not seen.
 type Budgeted interface {
 	Strategy
 	// WithBudget returns a copy of the strategy, its other options kept,

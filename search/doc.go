@@ -2,7 +2,10 @@
 // of a tuning space: exhaustive, random, Bergstra's hill climb (section 2.4:
 // start at the reference, resample each parameter with probability 0.25,
 // keep the candidate when it scores higher), CLTune's simulated annealing
-// and discrete particle swarm, and Garvey and Abdelrahman's grouped search.
+// and discrete particle swarm, and Garvey and Abdelrahman's grouped search
+// with their three heuristics (ByDimension, ByOptimization, Hybrid). Fixed
+// holds one parameter (the technique a classifier predicts) while a
+// strategy searches the rest, and Oracle tries each of its values in turn.
 // WithBudget gives any of them the same number of evaluations, and Replay
 // turns a recorded dataset into an objective.
 //

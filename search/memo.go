@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"github.com/augur-tuning/augur/features"
 )
@@ -29,6 +30,21 @@ func (m *memo) eval(s *features.Space, obj Objective, c features.Config) (score 
 	}
 	m.seen[k] = v
 	return v, true
+}
+
+// unseen returns a random valid configuration that m has not evaluated, or
+// false when maxRedraws draws found none.
+func (m *memo) unseen(s *features.Space, rng *rand.Rand) (features.Config, bool) {
+	for range maxRedraws {
+		c, ok := s.Random(rng)
+		if !ok {
+			return nil, false
+		}
+		if _, seen := m.seen[rawKey(s, c)]; !seen {
+			return c, true
+		}
+	}
+	return nil, false
 }
 
 // rawKey returns the mixed-radix index of c among the space's raw

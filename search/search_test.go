@@ -37,16 +37,21 @@ func space(t testing.TB) (*features.Space, Objective, features.Config) {
 // evaluations, survives failing evaluations and is reproducible for a seed.
 func TestConformance(t *testing.T) {
 	strategies := map[string]Strategy{
-		"exhaustive":     Exhaustive{},
-		"random":         Random{Budget: 20},
-		"hillclimb":      HillClimb{Steps: 30, Start: features.Config{1, 1, 1}},
-		"hillclimb-rand": HillClimb{Steps: 10, Restarts: 3},
-		"anneal":         Anneal{Budget: 20, Start: features.Config{1, 1, 1}},
-		"anneal-hot":     Anneal{Budget: 25, Temperature: 50},
-		"pso":            PSO{Budget: 20},
-		"pso-local":      PSO{Budget: 25, Swarm: 6, Alpha: 0.3, Beta: 0.3, Gamma: 0.3},
-		"grouped":        Grouped{},
-		"grouped-pairs":  Grouped{Groups: [][]string{{"a", "b"}, {"c"}}, Start: features.Config{1, 1, 1}, Budget: 12},
+		"exhaustive":       Exhaustive{},
+		"random":           Random{Budget: 20},
+		"hillclimb":        HillClimb{Steps: 30, Start: features.Config{1, 1, 1}},
+		"hillclimb-rand":   HillClimb{Steps: 10, Restarts: 3},
+		"anneal":           Anneal{Budget: 20, Start: features.Config{1, 1, 1}},
+		"anneal-hot":       Anneal{Budget: 25, Temperature: 50},
+		"pso":              PSO{Budget: 20},
+		"pso-local":        PSO{Budget: 25, Swarm: 6, Alpha: 0.3, Beta: 0.3, Gamma: 0.3},
+		"grouped":          Grouped{},
+		"grouped-pairs":    Grouped{Groups: [][]string{{"a", "b"}, {"c"}}, Start: features.Config{1, 1, 1}, Budget: 12},
+		"grouped-restarts": Grouped{Groups: [][]string{{"a"}, {"b"}}, Budget: 25},
+		"grouped-reshape":  Grouped{Groups: [][]string{{"c"}}, Reshape: []string{"a", "b"}, Init: map[string]int{"a": 2, "b": 2}},
+		"grouped-coupled":  Grouped{Groups: [][]string{{"a"}, {"b"}}, Coupled: map[string]string{"a": "b"}, Rounds: 3},
+		"fixed":            Fixed{Strategy: Grouped{}, Param: "c", Value: 2},
+		"oracle":           Oracle{Strategy: Anneal{Budget: 8}, Param: "c"},
 	}
 	for name, st := range strategies {
 		t.Run(name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/augur-tuning/augur/features"
@@ -91,4 +92,38 @@ func ExampleReplay() {
 	// Output:
 	// wg=32,wpt=4: log-speedup 1.386
 	// search: configuration not recorded: wg=16,wpt=2
+}
+
+// Garvey and Abdelrahman's hybrid heuristic on a stencil-like space: the
+// work-group and merge factors of each dimension are tuned together, then
+// every shape of the work-group's size is tried; the data loading
+// technique is held at the value a classifier would predict (Fixed), or
+// tried in turn with the best kept (Oracle).
+func ExampleHybrid() {
+	v := []int{1, 2, 4, 8}
+	s, _ := features.NewSpace([]features.Param{
+		{Name: "WX", Values: v}, {Name: "WY", Values: v}, {Name: "CX", Values: v}, {Name: "CY", Values: v},
+		{Name: "technique", Values: []int{0, 1, 2}},
+	}, []string{"WX * WY <= 16"})
+	// A made-up objective: a 4x4 work-group, two elements a work-item in
+	// x, technique 1.
+	obj := func(c features.Config) (float64, error) {
+		d := func(x, y int) float64 { return math.Abs(math.Log2(float64(x)) - math.Log2(float64(y))) }
+		return -d(c[0], 4) - d(c[1], 4) - d(c[2], 2) - d(c[3], 1) - float64((c[4]-1)*(c[4]-1)), nil
+	}
+	h, err := search.Hybrid(s, search.Dims{WorkGroup: []string{"WX", "WY"}, Cyclic: []string{"CX", "CY"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, st := range []search.Strategy{
+		search.Fixed{Strategy: h, Param: "technique", Value: 2},
+		search.Oracle{Strategy: h, Param: "technique"},
+	} {
+		res, _ := st.Search(s, obj, rand.New(rand.NewPCG(1, 2)))
+		fmt.Printf("%T: %s after %d evaluations\n", st, s.Format(res.Best), res.Evals)
+	}
+	// Output:
+	// search.Fixed: WX=4,WY=4,CX=2,CY=1,technique=2 after 40 evaluations
+	// search.Oracle: WX=4,WY=4,CX=2,CY=1,technique=1 after 120 evaluations
 }

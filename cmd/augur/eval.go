@@ -18,8 +18,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		data, holdout, plots string
 		asJSON               bool
 		opt                  eval.Options
+		t3                   table3Flags
 	)
-	fs := flags("eval", "--data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes|device=NAME]", stderr)
+	fs := flags("eval", "--data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes|device=NAME] [--table3]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory (collected or imported)")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel whose data to evaluate")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object (strategies, two_stage, holdout give pct_of_best)")
@@ -36,6 +37,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&opt.GBRT.MaxDepth, "depth", 0, "their depth (0: train's default)")
 	fs.Float64Var(&opt.GBRT.LearningRate, "lr", 0, "their learning rate (0: train's default)")
 	fs.IntVar(&opt.GBRT.MinLeaf, "min-leaf", 0, "their minimum leaf size (0: train's default)")
+	t3.register(fs)
 	invalid := fs.String("invalid", "ignore", "how holdout models treat failed configurations: ignore or zeta")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
 	if err := parse(fs, args, stdout); err != nil {
@@ -43,6 +45,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if err := required(fs, "data", "kernel"); err != nil {
 		return err
+	}
+	if t3.on || opt.Kernel == "stencil" {
+		return runTable3(data, opt.Kernel, t3, opt.Seed, asJSON, stdout, stderr)
 	}
 	switch *invalid {
 	case "ignore":
