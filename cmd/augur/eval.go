@@ -31,6 +31,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
 	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
 	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the holdout models: auto (selected per model, as 'augur train' does), gbrt or rf")
+	fs.BoolVar(&opt.FleetPrior, "fleet-prior", false, "also replay the fleet-prior tuner on each device's fully recorded shapes, with a fleet model trained on the other devices")
 	fs.StringVar(&opt.Test, "test", "", "with --holdout shapes: train on all of --data and choose for the fully recorded shapes of this dataset directory")
 	fs.IntVar(&opt.GBRT.Trees, "trees", 0, "trees of the holdout and learning-curve models (0: train's default)")
 	fs.IntVar(&opt.GBRT.MaxDepth, "depth", 0, "their depth (0: train's default)")
