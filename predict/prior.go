@@ -177,14 +177,13 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 			prior[i] = lowest - 1
 		}
 	}
-	mu := slices.Clone(prior)
-	measured := make([]bool, n)
+	st := &priorState{o: o, s: s, fit: fit, prior: prior, muA: slices.Clone(prior), measured: make([]bool, n),
+		errN: 1, errSq: o.Sigma * o.Sigma}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x9e10))
 	res := PriorResult{Best: -1, LogSpeedup: math.Inf(-1)}
-	errN, errSq := 1.0, o.Sigma*o.Sigma
-	var cx, cy []float64
 	for len(res.Order) < o.Budget {
-		idx := o.nextBatch(mu, measured, min(o.Batch, o.Budget-len(res.Order)), rng)
+		mu := st.mu()
+		idx, explored := o.nextBatch(mu, st.measured, min(o.Batch, o.Budget-len(res.Order)), st.explore(), math.Sqrt(st.errSq/st.errN), rng)
 		if len(idx) == 0 {
 			break
 		}
@@ -196,41 +195,143 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 			return res, fmt.Errorf("predict: measure returned %d values for %d configurations", len(ys), len(idx))
 		}
 		for j, i := range idx {
-			measured[i] = true
 			y := ys[j]
 			res.Order, res.Values = append(res.Order, i), append(res.Values, y)
-			target := failedLogSpeedup
-			if !math.IsNaN(y) {
-				e := y - mu[i]
-				errN, errSq = errN+1, errSq+e*e
-				if y > res.LogSpeedup {
-					res.Best, res.LogSpeedup = i, y
-				}
-				target = y
+			if !math.IsNaN(y) && y > res.LogSpeedup {
+				res.Best, res.LogSpeedup = i, y
 			}
-			cx = append(cx, s.X[i*s.NumFeatures:(i+1)*s.NumFeatures]...)
-			cx = append(cx, prior[i])
-			cy = append(cy, target-prior[i])
+			st.add(i, y, j >= len(idx)-explored)
 		}
-		if err := o.correct(mu, prior, measured, s, fit, cx, cy); err != nil {
+		if err := st.refit(); err != nil {
 			return res, err
 		}
-		res.Sigma = math.Sqrt(errSq / errN)
-		if res.StopAt == 0 && res.Best >= 0 && o.chanceOfBetter(mu, measured, res.LogSpeedup, res.Sigma) < o.Threshold {
+		res.Sigma = math.Sqrt(st.errSq / st.errN)
+		if res.StopAt == 0 && res.Best >= 0 && o.chanceOfBetter(st.mu(), st.measured, res.LogSpeedup, res.Sigma) < o.Threshold {
 			res.StopAt = len(res.Order)
 			if !o.Full {
 				break
 			}
 		}
 	}
-	res.Sigma = math.Sqrt(errSq / errN)
+	res.Sigma = math.Sqrt(st.errSq / st.errN)
 	return res, nil
 }
 
-// nextBatch picks k unmeasured candidates: the best ranked by mu, and a
-// share Explore of them (rounded at random, so that it holds on average)
-// drawn uniformly from the rest.
-func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, rng *rand.Rand) []int {
+// priorState is what PriorSearch.Run knows between batches. It keeps two
+// predictions of every candidate: A, the prior plus the weighted
+// correction, and B, a model of the measurements alone (with the prior as
+// one input), which wins where the prior misleads. The one whose
+// predictions of the configurations measured since were closer ranks the
+// next batch.
+type priorState struct {
+	o        PriorSearch
+	s        PriorSpace
+	fit      Refitter
+	prior    []float64
+	muA, muB []float64 // muB is nil until B is fitted
+	measured []bool
+	// cx and cy are the measured rows: a candidate's features and its
+	// prior, and its log-speedup (the stand-in when it failed).
+	cx, cy []float64
+	// errN and errSq are the error model's count and sum of squares.
+	errN, errSq float64
+	// sqA and sqB are the squared errors of A and B on the measurements
+	// made while both existed, nAB their count.
+	sqA, sqB float64
+	nAB      int
+	// sums of the targets of exploiting and exploring picks, and counts.
+	exploit, explored   float64
+	nExploit, nExplored int
+}
+
+// mu is the prediction that ranks the next batch.
+func (st *priorState) mu() []float64 {
+	if st.muB != nil && st.nAB >= 4 && st.sqB < st.sqA {
+		return st.muB
+	}
+	return st.muA
+}
+
+// explore is the share of the next batch drawn at random: Explore, or
+// twice it while the ranked picks have not done better on average than
+// the random ones.
+func (st *priorState) explore() float64 {
+	e := st.o.Explore
+	if (st.nExplored < 2 || st.nExploit < 2 || st.explored/float64(st.nExplored) >= st.exploit/float64(st.nExploit)) {
+		e = max(e, 0.5)
+	}
+	return e
+}
+
+// add records the measurement y (NaN: failed) of candidate i.
+func (st *priorState) add(i int, y float64, explored bool) {
+	st.measured[i] = true
+	target := failedLogSpeedup
+	if !math.IsNaN(y) {
+		e := y - st.mu()[i]
+		st.errN, st.errSq = st.errN+1, st.errSq+e*e
+		if st.muB != nil {
+			a, b := y-st.muA[i], y-st.muB[i]
+			st.sqA, st.sqB, st.nAB = st.sqA+a*a, st.sqB+b*b, st.nAB+1
+		}
+		target = y
+	}
+	if explored {
+		st.explored, st.nExplored = st.explored+target, st.nExplored+1
+	} else {
+		st.exploit, st.nExploit = st.exploit+target, st.nExploit+1
+	}
+	nf := st.s.NumFeatures
+	st.cx = append(st.cx, st.s.X[i*nf:(i+1)*nf]...)
+	st.cx = append(st.cx, st.prior[i])
+	st.cy = append(st.cy, target)
+}
+
+// refit fits A's correction and B on the measured rows and predicts every
+// unmeasured candidate with both.
+func (st *priorState) refit() error {
+	m := len(st.cy)
+	if m < 2 {
+		return nil
+	}
+	nf := st.s.NumFeatures + 1
+	resid := make([]float64, m)
+	for j, y := range st.cy {
+		resid[j] = y - st.cx[j*nf+nf-1]
+	}
+	corr, err := st.fit.Refit(st.cx, nf, resid)
+	if err != nil {
+		return fmt.Errorf("predict: refit on %d measurements: %w", m, err)
+	}
+	direct, err := st.fit.Refit(st.cx, nf, st.cy)
+	if err != nil {
+		return fmt.Errorf("predict: refit on %d measurements: %w", m, err)
+	}
+	if st.muB == nil {
+		st.muB = make([]float64, len(st.prior))
+	}
+	w := float64(m) / (float64(m) + st.o.Shrink)
+	x := make([]float64, nf)
+	for i := range st.prior {
+		if st.measured[i] {
+			continue
+		}
+		copy(x, st.s.X[i*st.s.NumFeatures:(i+1)*st.s.NumFeatures])
+		x[nf-1] = st.prior[i]
+		st.muA[i] = st.prior[i] + w*corr.Predict(x)
+		st.muB[i] = direct.Predict(x)
+	}
+	return nil
+}
+
+// nextBatch picks k unmeasured candidates: first the one ranked best by
+// mu, then the best by a draw from the error model (mu plus Gaussian noise
+// of standard deviation sd, Thompson sampling: the worse the predictions
+// have been, the wider the picks spread), and a share explore of them
+// (rounded at random, so that it holds on average) drawn uniformly from
+// the rest, which come last. It returns them with the number drawn at
+// random.
+func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore, sd float64, rng *rand.Rand) ([]int, int) {
 	var free []int
 	for i, m := range measured {
 		if !m {
@@ -238,53 +339,29 @@ func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, rng *rand.R
 		}
 	}
 	k = min(k, len(free))
-	r := o.Explore * float64(k)
-	explore := int(r)
-	if rng.Float64() < r-float64(explore) {
-		explore++
+	r := explore * float64(k)
+	drawn := int(r)
+	if rng.Float64() < r-float64(drawn) {
+		drawn++
+	}
+	// Half the ranked picks (rounded up) are the best by mu.
+	greedy := (k - drawn + 1) / 2
+	slices.SortStableFunc(free, func(a, b int) int { return cmpDesc(mu[a], mu[b]) })
+	out := slices.Clone(free[:greedy])
+	free = free[greedy:]
+	draw := make([]float64, len(mu))
+	for _, i := range free {
+		draw[i] = mu[i] + sd*rng.NormFloat64()
 	}
 	// Stable, so that ties keep the candidates' order and a run is
 	// reproducible.
-	slices.SortStableFunc(free, func(a, b int) int {
-		switch {
-		case mu[a] > mu[b]:
-			return -1
-		case mu[a] < mu[b]:
-			return 1
-		}
-		return 0
-	})
-	out := slices.Clone(free[:k-explore])
-	rest := free[k-explore:]
-	for _, j := range rng.Perm(len(rest))[:explore] {
-		out = append(out, rest[j])
+	slices.SortStableFunc(free, func(a, b int) int { return cmpDesc(draw[a], draw[b]) })
+	out = append(out, free[:k-drawn-greedy]...)
+	free = free[k-drawn-greedy:]
+	for _, j := range rng.Perm(len(free))[:drawn] {
+		out = append(out, free[j])
 	}
-	return out
-}
-
-// correct refits the correction on the measured rows (cx, cy) and sets mu
-// of every unmeasured candidate to its prior plus the weighted correction.
-func (o PriorSearch) correct(mu, prior []float64, measured []bool, s PriorSpace, fit Refitter, cx, cy []float64) error {
-	m := len(cy)
-	if m < 2 {
-		return nil
-	}
-	nf := s.NumFeatures + 1
-	p, err := fit.Refit(cx, nf, cy)
-	if err != nil {
-		return fmt.Errorf("predict: refit on %d measurements: %w", m, err)
-	}
-	w := float64(m) / (float64(m) + o.Shrink)
-	x := make([]float64, nf)
-	for i := range mu {
-		if measured[i] {
-			continue
-		}
-		copy(x, s.X[i*s.NumFeatures:(i+1)*s.NumFeatures])
-		x[nf-1] = prior[i]
-		mu[i] = prior[i] + w*p.Predict(x)
-	}
-	return nil
+	return out, drawn
 }
 
 // chanceOfBetter is P(some unmeasured candidate beats best by more than
@@ -299,4 +376,15 @@ func (o PriorSearch) chanceOfBetter(mu []float64, measured []bool, best, sigma f
 		logNone += math.Log1p(-min(p, 1))
 	}
 	return -math.Expm1(logNone)
+}
+
+// cmpDesc orders a before b when it is larger.
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
 }
