@@ -6,3 +6,7 @@ import "errors"
 // nothing to choose for: no shape to leave out, no such device, or no
 // shape recorded at the required coverage.
 var ErrNoHoldout = errors.New("eval: nothing to hold out")
+
+// ErrNoPrior is returned, wrapped with the reason, when the fleet-prior
+// tuner has no model to rank the device's space with.
+var ErrNoPrior = errors.New("eval: no prior")

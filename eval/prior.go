@@ -77,6 +77,7 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		}
 		var rows []int
 		var others []string
+		var fleet []features.Platform
 		for i, s := range d.Samples {
 			if d.Platforms[s.Platform].Slug() != plat.Slug() {
 				rows = append(rows, i)
@@ -84,7 +85,7 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		}
 		for _, p := range d.Platforms {
 			if p.Slug() != plat.Slug() {
-				others = append(others, p.Slug())
+				others, fleet = append(others, p.Slug()), append(fleet, p)
 			}
 		}
 		opt.say("fleet prior: fleet model on %s, tuning %d shapes of %s", strings.Join(others, ", "), len(targets), plat.Slug())
@@ -92,12 +93,12 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		if err != nil {
 			return nil, fmt.Errorf("eval: fleet prior fit: %w", err)
 		}
-		ch, err := runtime.FromBundle(b, runtime.Options{Platform: &plat})
-		if err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
-		}
 		for _, g := range targets {
-			r, err := priorShape(all, space, valid, enc, ch.Model(), g, opt)
+			prior, _, err := priorScores(b, &plat, fleet, g.task, valid)
+			if err != nil {
+				return nil, err
+			}
+			r, err := priorShape(all, space, valid, enc, prior, g, opt)
 			if err != nil {
 				return nil, err
 			}
@@ -109,6 +110,58 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		return nil, fmt.Errorf("%w: no shape has >= %.0f%% of its space recorded (see --coverage)", ErrNoHoldout, 100*opt.Coverage)
 	}
 	return out, nil
+}
+
+// priorScores scores cs on t with the bundle's model for plat: the
+// device's own model when the bundle has one, else the fleet model given
+// plat's features. When plat is nil or its features are unknown (all
+// zero), it is the mean of the fleet model's scores over the fleet's
+// devices: fleet, or when nil the devices the bundle has models of. It
+// returns the scores and the model's source as runtime names it.
+func priorScores(b *features.Bundle, plat *features.Platform, fleet []features.Platform, t features.Task, cs []features.Config) ([]float64, string, error) {
+	var plats []*features.Platform
+	switch {
+	case plat != nil && slices.ContainsFunc(plat.Vector(), func(v float64) bool { return v != 0 }):
+		plats = append(plats, plat)
+	case fleet != nil:
+		for i := range fleet {
+			plats = append(plats, &fleet[i])
+		}
+	default:
+		for i := range b.Models {
+			if p := b.Models[i].Platform; p != nil {
+				plats = append(plats, p)
+			}
+		}
+	}
+	if len(plats) == 0 {
+		return nil, "", fmt.Errorf("%w: the device's platform features are unknown and the bundle names no device to average the fleet model over", ErrNoPrior)
+	}
+	out := make([]float64, len(cs))
+	vals, ok := make([]float64, len(cs)), make([]bool, len(cs))
+	source := ""
+	for _, p := range plats {
+		opts := runtime.Options{Platform: p}
+		if len(plats) > 1 {
+			opts.Model = train.FleetModel
+		}
+		ch, err := runtime.FromBundle(b, opts)
+		if err != nil {
+			return nil, "", fmt.Errorf("eval: %w", err)
+		}
+		if ch.Model() == nil {
+			return nil, "", fmt.Errorf("%w: the bundle has no model for %s and no fleet model", ErrNoPrior, p.Slug())
+		}
+		source = ch.Source()
+		ch.Model().Scorer(t).ScoreBatch(cs, vals, ok)
+		for i, v := range vals {
+			out[i] += v / float64(len(plats))
+		}
+	}
+	if len(plats) > 1 {
+		source = "fleet (mean over the bundle's devices)"
+	}
+	return out, source, nil
 }
 
 // encoder is the layout of d's rows.
@@ -140,18 +193,16 @@ func (r refitter) Refit(x []float64, nFeatures int, y []float64) (predict.Predic
 
 // priorShape replays the fleet-prior tuner, random search and the
 // two-stage tuner on g.
-func priorShape(d *train.Data, space *features.Space, valid []features.Config, enc features.Encoder, m *predict.Model, g *group, opt Options) (FleetPriorResult, error) {
+func priorShape(d *train.Data, space *features.Space, valid []features.Config, enc features.Encoder, prior []float64, g *group, opt Options) (FleetPriorResult, error) {
 	n := len(valid)
 	plat := d.Platforms[g.platform]
 	res := FleetPriorResult{Device: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), SpaceSize: n, Seeds: opt.TwoStageSeeds}
 	nf := enc.Len()
-	ps := predict.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: make([]float64, n)}
+	ps := predict.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], g.task, c, pv)
 	}
-	ok := make([]bool, n)
-	m.Scorer(g.task).ScoreBatch(valid, ps.Prior, ok)
 	// pct is each candidate's speed as % of the best; 0 when it failed or
 	// was never recorded, as the replayed strategies count it.
 	pct := make([]float64, n)
