@@ -257,7 +257,7 @@ func (st *priorState) mu() []float64 {
 // the random ones.
 func (st *priorState) explore() float64 {
 	e := st.o.Explore
-	if (st.nExplored < 2 || st.nExploit < 2 || st.explored/float64(st.nExplored) >= st.exploit/float64(st.nExploit)) {
+	if st.nExplored < 2 || st.nExploit < 2 || st.explored/float64(st.nExplored) >= st.exploit/float64(st.nExploit) {
 		e = max(e, 0.5)
 	}
 	return e
