@@ -53,12 +53,16 @@ type Options struct {
 	// log-speedup Zeta (0 means train.DefaultZeta).
 	Invalid train.Invalid
 	Zeta    float64
-	// GBRT are the learner options of the learning-curve models, and of
-	// the holdout models when Learner is "gbrt"; the zero value is train's
-	// defaults.
+	// GBRT are the options of every model eval trains when Learner is
+	// "gbrt", and of the learning curve's also when it is "" or "auto"
+	// (selecting a learner for each point of the curve would cost more
+	// than the rest of the run); the zero value is train's defaults.
 	GBRT train.GBRTOptions
-	// Learner is the holdout models' learner as train.Options.Model has
-	// it: "" or "auto" selects one per model, as 'augur train' does.
+	// Learner is the learner of every model eval trains (the holdout and
+	// fleet models, the two-stage tuner's, the learning curve's) as
+	// train.Options.Model has it: "" or "auto" selects one per model, as
+	// 'augur train' does (for the two-stage tuner's model of one shape,
+	// that is the selection's first candidate).
 	Learner string
 	// Derived computes the kernel's derived features (datasets); nil
 	// trains without them.
@@ -314,7 +318,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 				rows = append(rows, i)
 			}
 		}
-		for _, c := range learningCurve(d.Subset(rows), opt.GBRT, rng) {
+		for _, c := range learningCurve(d.Subset(rows), curveLearner(opt), rng) {
 			c.Platform = p.Slug()
 			rep.LearningCurve = append(rep.LearningCurve, c)
 		}
@@ -414,7 +418,15 @@ func groupRows(d *train.Data, space *features.Space) []*group {
 	return out
 }
 
-func learningCurve(d *train.Data, gb train.GBRTOptions, rng *rand.Rand) []CurvePoint {
+// curveLearner is the learning curve's learner (see Options.GBRT).
+func curveLearner(opt Options) train.Learner {
+	if opt.Learner == "rf" {
+		return train.ForestOptions{Seed: opt.Seed}
+	}
+	return opt.GBRT
+}
+
+func learningCurve(d *train.Data, gb train.Learner, rng *rand.Rand) []CurvePoint {
 	var out []CurvePoint
 	for _, f := range []float64{0.01, 0.02, 0.05, 0.1, 0.25, 0.5} {
 		n := int(f * float64(d.Len()))

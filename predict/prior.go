@@ -252,13 +252,14 @@ func (st *priorState) mu() []float64 {
 	return st.muA
 }
 
-// explore is the share of the next batch drawn at random: Explore, or
-// twice it while the ranked picks have not done better on average than
-// the random ones.
+// explore is the share of the next batch drawn at random: Explore, or at
+// least half while the ranked picks have not yet done better on average
+// than the random ones (or either has fewer than two measurements), so
+// that a prior that misleads costs half of each batch, not most of it.
 func (st *priorState) explore() float64 {
 	e := st.o.Explore
 	if st.nExplored < 2 || st.nExploit < 2 || st.explored/float64(st.nExplored) >= st.exploit/float64(st.nExploit) {
-		e = max(e, 0.5)
+		e = max(e, zzHigh())
 	}
 	return e
 }
@@ -345,7 +346,7 @@ func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore, sd
 		drawn++
 	}
 	// Half the ranked picks (rounded up) are the best by mu.
-	greedy := (k - drawn + 1) / 2
+	greedy := zzGreedy(k - drawn)
 	slices.SortStableFunc(free, func(a, b int) int { return cmpDesc(mu[a], mu[b]) })
 	out := slices.Clone(free[:greedy])
 	free = free[greedy:]

@@ -30,7 +30,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&opt.SampleFraction, "sample", 0.02, "share of the space the two-stage tuner measures first")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
 	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
-	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the holdout models: auto (selected per model, as 'augur train' does), gbrt or rf")
+	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the models eval trains (holdout, fleet, two-stage, learning curve): auto (selected per model, as 'augur train' does), gbrt or rf")
 	fs.BoolVar(&opt.FleetPrior, "fleet-prior", false, "also replay the fleet-prior tuner on each device's fully recorded shapes, with a fleet model trained on the other devices")
 	fs.StringVar(&opt.Test, "test", "", "with --holdout shapes: train on all of --data and choose for the fully recorded shapes of this dataset directory")
 	fs.IntVar(&opt.GBRT.Trees, "trees", 0, "trees of the holdout and learning-curve models (0: train's default)")
