@@ -76,7 +76,8 @@ type Options struct {
 	// its fully recorded shapes, and the tuner (predict.PriorSearch)
 	// measures from that ranking; it is compared with random search and
 	// the two-stage tuner at PriorFractions of the space, over
-	// TwoStageSeeds seeds.
+	// TwoStageSeeds seeds. With HoldoutDevice set, only that device is
+	// tuned.
 	FleetPrior bool
 	// PriorFractions are the shares of the space measured at which the
 	// fleet-prior replay compares the tuners; nil means 0.005, 0.01 and

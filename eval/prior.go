@@ -66,6 +66,9 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 	valid := space.All()
 	enc := encoder(all, opt.Derived)
 	for held, plat := range all.Platforms {
+		if opt.HoldoutDevice != "" && !strings.EqualFold(plat.Slug(), opt.HoldoutDevice) && !strings.EqualFold(plat.Name, opt.HoldoutDevice) {
+			continue
+		}
 		var targets []*group
 		for _, g := range groups {
 			if g.platform == held && len(g.times) > 0 && g.refNs > 0 && float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) {

@@ -16,7 +16,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f%%\t%.4f\t%.1f%%\t\n", s.Platform, s.Shape, s.Recorded, s.OK, 100*s.Coverage, s.BestNs/1e6, s.RefPct)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nlearning curve (--learner, GBRT for auto; trained on a random share of the measured rows, tested on the rest; mean of 3)")
+	fmt.Fprintln(w, "\nlearning curve (the learner given, GBRT when it is selected; trained on a random share of the measured rows, tested on the rest; mean of 3)")
 	fmt.Fprintln(tw, "platform\tfraction\ttrain rows\trmse log-speedup\tmre time\tspearman\t")
 	for _, p := range r.LearningCurve {
 		fmt.Fprintf(tw, "%s\t%.2f\t%d\t%.3f\t%.3f\t%.3f\t\n", p.Platform, p.Fraction, p.TrainRows, p.RMSE, p.MRE, p.Spearman)

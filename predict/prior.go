@@ -30,13 +30,22 @@ type Refitter interface {
 // unmeasured configuration beats the best measured by more than Epsilon
 // falls below Threshold, or at Budget.
 //
-// The prediction of a configuration is prior + w*correction, where the
-// correction is fitted on the residuals of the measurements (with the prior
-// as one of its inputs) and w = m/(m+Shrink) grows with the m measurements:
-// the prior rules while there are few, the measurements once there are
-// many. The error model's variance is that of the errors of predictions
-// made before each configuration was measured, with the prior's Sigma
-// counted as one observation.
+// The ranking is by one of two predictions, whichever predicted the
+// configurations measured since both existed more closely: the prior plus
+// w*correction, where the correction is fitted on the residuals of the
+// measurements (with the prior as one of its inputs) and w = m/(m+Shrink)
+// grows with the m measurements, so that the prior rules while there are
+// few and the measurements once there are many; or a model of the
+// measurements alone (again with the prior as an input), which wins where
+// the prior misleads. A failed measurement counts as ten times slower than
+// the reference. The share drawn at random is at least half until the
+// ranked picks have done better on average than the random ones.
+//
+// The error model's variance is that of the errors of predictions made
+// before each configuration was measured, with Sigma counted as one
+// observation; configurations are taken as independent, which makes the
+// rule cautious: over thousands of candidates it holds only once the
+// predictions are close.
 type PriorSearch struct {
 	// Batch is the number of configurations measured between refits; 0
 	// means 4.
@@ -183,7 +192,7 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 	res := PriorResult{Best: -1, LogSpeedup: math.Inf(-1)}
 	for len(res.Order) < o.Budget {
 		mu := st.mu()
-		idx, explored := o.nextBatch(mu, st.measured, min(o.Batch, o.Budget-len(res.Order)), st.explore(), math.Sqrt(st.errSq/st.errN), rng)
+		idx, explored := o.nextBatch(mu, st.measured, min(o.Batch, o.Budget-len(res.Order)), st.explore(), rng)
 		if len(idx) == 0 {
 			break
 		}
@@ -259,7 +268,7 @@ func (st *priorState) mu() []float64 {
 func (st *priorState) explore() float64 {
 	e := st.o.Explore
 	if st.nExplored < 2 || st.nExploit < 2 || st.explored/float64(st.nExplored) >= st.exploit/float64(st.nExploit) {
-		e = max(e, zzHigh())
+		e = max(e, 0.5)
 	}
 	return e
 }
@@ -325,14 +334,11 @@ func (st *priorState) refit() error {
 	return nil
 }
 
-// nextBatch picks k unmeasured candidates: first the one ranked best by
-// mu, then the best by a draw from the error model (mu plus Gaussian noise
-// of standard deviation sd, Thompson sampling: the worse the predictions
-// have been, the wider the picks spread), and a share explore of them
-// (rounded at random, so that it holds on average) drawn uniformly from
-// the rest, which come last. It returns them with the number drawn at
-// random.
-func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore, sd float64, rng *rand.Rand) ([]int, int) {
+// nextBatch picks k unmeasured candidates: the best ranked by mu, and a
+// share explore of them (rounded at random, so that it holds on average)
+// drawn uniformly from the rest, which come last. It returns them with
+// the number drawn at random.
+func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore float64, rng *rand.Rand) ([]int, int) {
 	var free []int
 	for i, m := range measured {
 		if !m {
@@ -345,22 +351,13 @@ func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore, sd
 	if rng.Float64() < r-float64(drawn) {
 		drawn++
 	}
-	// Half the ranked picks (rounded up) are the best by mu.
-	greedy := zzGreedy(k - drawn)
-	slices.SortStableFunc(free, func(a, b int) int { return cmpDesc(mu[a], mu[b]) })
-	out := slices.Clone(free[:greedy])
-	free = free[greedy:]
-	draw := make([]float64, len(mu))
-	for _, i := range free {
-		draw[i] = mu[i] + sd*rng.NormFloat64()
-	}
 	// Stable, so that ties keep the candidates' order and a run is
 	// reproducible.
-	slices.SortStableFunc(free, func(a, b int) int { return cmpDesc(draw[a], draw[b]) })
-	out = append(out, free[:k-drawn-greedy]...)
-	free = free[k-drawn-greedy:]
-	for _, j := range rng.Perm(len(free))[:drawn] {
-		out = append(out, free[j])
+	slices.SortStableFunc(free, func(a, b int) int { return cmpDesc(mu[a], mu[b]) })
+	out := slices.Clone(free[:k-drawn])
+	rest := free[k-drawn:]
+	for _, j := range rng.Perm(len(rest))[:drawn] {
+		out = append(out, rest[j])
 	}
 	return out, drawn
 }
