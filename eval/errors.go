@@ -10,3 +10,7 @@ var ErrNoHoldout = errors.New("eval: nothing to hold out")
 // ErrNoRoles is returned by KernelRoles for a kernel family whose
 // parameters have no roles in the grouped heuristics.
 var ErrNoRoles = errors.New("eval: kernel names no roles for the grouped heuristics")
+
+// ErrNoPrior is returned, wrapped with the reason, when the fleet-prior
+// tuner has no model to rank the device's space with.
+var ErrNoPrior = errors.New("eval: no prior")

@@ -8,10 +8,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"github.com/augur-tuning/augur/features"
-	"github.com/augur-tuning/augur/predict"
 	"github.com/augur-tuning/augur/runtime"
 	"github.com/augur-tuning/augur/search"
 	"github.com/augur-tuning/augur/train"
@@ -55,12 +53,16 @@ type Options struct {
 	// log-speedup Zeta (0 means train.DefaultZeta).
 	Invalid train.Invalid
 	Zeta    float64
-	// GBRT are the learner options of the learning-curve models, and of
-	// the holdout models when Learner is "gbrt"; the zero value is train's
-	// defaults.
+	// GBRT are the options of every model eval trains when Learner is
+	// "gbrt", and of the learning curve's also when it is "" or "auto"
+	// (selecting a learner for each point of the curve would cost more
+	// than the rest of the run); the zero value is train's defaults.
 	GBRT train.GBRTOptions
-	// Learner is the holdout models' learner as train.Options.Model has
-	// it: "" or "auto" selects one per model, as 'augur train' does.
+	// Learner is the learner of every model eval trains (the holdout and
+	// fleet models, the two-stage tuner's, the learning curve's) as
+	// train.Options.Model has it: "" or "auto" selects one per model, as
+	// 'augur train' does (for the two-stage tuner's model of one shape,
+	// that is the selection's first candidate).
 	Learner string
 	// Derived computes the kernel's derived features (datasets); nil
 	// trains without them.
@@ -69,6 +71,18 @@ type Options struct {
 	// chooses for, with models trained on every shape of the evaluated
 	// data instead of leaving one out.
 	Test string
+	// FleetPrior adds the fleet-prior tuner's replay: for each device
+	// in turn, a fleet model trained on the other devices ranks each of
+	// its fully recorded shapes, and the tuner (predict.PriorSearch)
+	// measures from that ranking; it is compared with random search and
+	// the two-stage tuner at PriorFractions of the space, over
+	// TwoStageSeeds seeds. With HoldoutDevice set, only that device is
+	// tuned.
+	FleetPrior bool
+	// PriorFractions are the shares of the space measured at which the
+	// fleet-prior replay compares the tuners; nil means 0.005, 0.01 and
+	// 0.02.
+	PriorFractions []float64
 	// Seed drives every random choice.
 	Seed uint64
 	// Progress receives one line per stage; nil means quiet.
@@ -85,6 +99,8 @@ type Report struct {
 	Strategies    []StrategyResult `json:"strategies"`
 	TwoStage      []TwoStageResult `json:"two_stage"`
 	Holdout       *HoldoutReport   `json:"holdout,omitempty"`
+	// FleetPrior is Options.FleetPrior's replay, one result a shape.
+	FleetPrior []FleetPriorResult `json:"fleet_prior,omitempty"`
 }
 
 // ShapeInfo describes one (platform, task) of the data.
@@ -227,6 +243,8 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: SampleFraction must be in (0, 1), got %g", o.SampleFraction)
 	case !(o.Coverage > 0 && o.Coverage <= 1):
 		return fmt.Errorf("eval: Coverage must be in (0, 1], got %g", o.Coverage)
+	case slices.ContainsFunc(o.PriorFractions, func(f float64) bool { return !(f > 0 && f < 1) }):
+		return fmt.Errorf("eval: PriorFractions must be in (0, 1), got %v", o.PriorFractions)
 	case o.Holdout && o.HoldoutDevice != "":
 		return fmt.Errorf("eval: Holdout and HoldoutDevice exclude each other")
 	}
@@ -281,6 +299,9 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 			return nil, fmt.Errorf("%w: --holdout device needs data of another device to train on, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
 		}
 	}
+	if opt.FleetPrior && len(all.Platforms) < 2 {
+		return nil, fmt.Errorf("%w: the fleet prior needs data of two devices or more, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
+	}
 	if opt.Holdout && opt.Test == "" {
 		if err := noShapes(groups, opt); !errors.Is(err, errSomeShapes) {
 			return nil, err
@@ -298,7 +319,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 				rows = append(rows, i)
 			}
 		}
-		for _, c := range learningCurve(d.Subset(rows), opt.GBRT, rng) {
+		for _, c := range learningCurve(d.Subset(rows), curveLearner(opt), rng) {
 			c.Platform = p.Slug()
 			rep.LearningCurve = append(rep.LearningCurve, c)
 		}
@@ -349,6 +370,15 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	if opt.FleetPrior {
+		hd := d
+		if opt.Invalid == train.InvalidZeta {
+			hd = all
+		}
+		if rep.FleetPrior, err = fleetPrior(all, hd, groups, space, opt); err != nil {
+			return nil, err
+		}
+	}
 	if opt.HoldoutDevice != "" {
 		hd := d
 		if opt.Invalid == train.InvalidZeta {
@@ -389,7 +419,15 @@ func groupRows(d *train.Data, space *features.Space) []*group {
 	return out
 }
 
-func learningCurve(d *train.Data, gb train.GBRTOptions, rng *rand.Rand) []CurvePoint {
+// curveLearner is the learning curve's learner (see Options.GBRT).
+func curveLearner(opt Options) train.Learner {
+	if opt.Learner == "rf" {
+		return train.ForestOptions{Seed: opt.Seed}
+	}
+	return opt.GBRT
+}
+
+func learningCurve(d *train.Data, gb train.Learner, rng *rand.Rand) []CurvePoint {
 	var out []CurvePoint
 	for _, f := range []float64{0.01, 0.02, 0.05, 0.1, 0.25, 0.5} {
 		n := int(f * float64(d.Len()))
@@ -475,98 +513,32 @@ func summarize(name string, budget int, pcts []float64) StrategyResult {
 
 // twoStage replays Falch and Elster's tuner on one fully recorded shape.
 func twoStage(d *train.Data, space *features.Space, g *group, threshold float64, opt Options) (TwoStageResult, error) {
-	valid := space.All()
-	plat := d.Platforms[g.platform].Vector()
-	enc := features.Encoder{TaskNames: d.TaskNames}
-	for _, p := range d.Params {
-		enc.ParamNames = append(enc.ParamNames, p.Name)
+	ts, err := newTwoStage(d, space, g, encoder(d, opt.Derived))
+	if err != nil {
+		return TwoStageResult{}, err
 	}
-	nf := enc.Len()
-	allX := make([]float64, len(valid)*nf)
-	for i, c := range valid {
-		enc.Encode(allX[i*nf:(i+1)*nf], g.task, c, plat)
-	}
-	n0 := max(10, int(math.Round(opt.SampleFraction*float64(len(valid)))))
+	n0 := max(10, int(math.Round(opt.SampleFraction*float64(len(ts.valid)))))
 	res := TwoStageResult{Platform: d.Platforms[g.platform].Slug(), Shape: features.FormatTask(d.TaskNames, g.task),
-		Threshold: threshold, SpaceSize: len(valid), Sample: n0, Seeds: opt.TwoStageSeeds}
-	logSpeed := func(c features.Config) (float64, error) {
-		t, ok := g.times[space.Format(c)]
-		if !ok {
-			return 0, search.ErrNotRecorded
-		}
-		return math.Log(g.refNs / t), nil
-	}
+		Threshold: threshold, SpaceSize: len(ts.valid), Sample: n0, Seeds: opt.TwoStageSeeds}
 	var meas, pcts, top1s, rands []float64
 	for seed := range opt.TwoStageSeeds {
-		rng := rand.New(rand.NewPCG(opt.Seed+uint64(seed), 0x2574))
-		perm := rng.Perm(len(valid))
-		var x, y []float64
-		best, bestC := math.Inf(-1), features.Config(nil)
-		seen := map[string]bool{}
-		for _, i := range perm[:n0] {
-			seen[space.Format(valid[i])] = true
-			v, err := logSpeed(valid[i])
-			if err != nil {
-				continue
-			}
-			x = append(x, allX[i*nf:(i+1)*nf]...)
-			y = append(y, v)
-			if v > best {
-				best, bestC = v, valid[i]
-			}
-		}
-		if len(y) < 2 {
-			continue
-		}
-		gb := train.GBRTOptions{MinLeaf: min(10, max(1, len(y)/10))}
-		m, err := gb.Fit(x, nf, y)
+		r, err := ts.run(opt, n0, 0, threshold, opt.Seed+uint64(seed))
 		if err != nil {
-			return res, fmt.Errorf("eval: two-stage fit: %w", err)
+			return res, err
 		}
-		ranked := make([]predict.Scored, len(valid))
-		var sq float64
-		for i := range valid {
-			ranked[i] = predict.Scored{Config: valid[i], LogSpeedup: m.Predict(allX[i*nf : (i+1)*nf])}
+		if !r.fitted {
+			continue // too few first-stage measurements ran to fit a model
 		}
-		for j := range y {
-			e := m.Predict(x[j*nf:(j+1)*nf]) - y[j]
-			sq += e * e
-		}
-		sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].LogSpeedup > ranked[b].LogSpeedup })
-		top1 := 0.0
-		if v, err := logSpeed(ranked[0].Config); err == nil {
-			top1 = 100 * math.Exp(v) * g.bestNs / g.refNs
-		}
-		// The in-sample error underestimates the model's error on new
-		// configurations; it only seeds the running estimate.
-		sigma := max(0.05, math.Sqrt(sq/float64(len(y))))
-		st, err := predict.SecondStage{Threshold: threshold, Sigma: sigma}.Run(ranked, best, bestC,
-			func(c features.Config) bool { return seen[space.Format(c)] }, logSpeed)
-		if err != nil {
-			return res, fmt.Errorf("eval: %w", err)
-		}
-		total := n0 + len(st.Measured)
-		pct := 0.0
-		if !math.IsInf(st.LogSpeedup, -1) {
-			pct = 100 * math.Exp(st.LogSpeedup) * g.bestNs / g.refNs
-		}
-		// Random search with the same number of measurements.
-		rbest := math.Inf(1)
-		for _, i := range rng.Perm(len(valid))[:min(total, len(valid))] {
-			if t, ok := g.times[space.Format(valid[i])]; ok {
-				rbest = min(rbest, t)
-			}
-		}
-		meas = append(meas, float64(total))
-		pcts = append(pcts, pct)
-		top1s = append(top1s, top1)
-		rands = append(rands, 100*g.bestNs/rbest)
+		meas = append(meas, float64(r.total))
+		pcts = append(pcts, r.pct)
+		top1s = append(top1s, r.top1)
+		rands = append(rands, r.randomPct)
 	}
 	if len(pcts) == 0 {
 		return res, nil
 	}
 	res.Measurements = median(meas)
-	res.MeasuredPct = 100 * res.Measurements / float64(len(valid))
+	res.MeasuredPct = 100 * res.Measurements / float64(len(ts.valid))
 	res.Pct, res.Top1Pct, res.RandomPct = median(pcts), median(top1s), median(rands)
 	return res, nil
 }

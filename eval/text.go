@@ -16,7 +16,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f%%\t%.4f\t%.1f%%\t\n", s.Platform, s.Shape, s.Recorded, s.OK, 100*s.Coverage, s.BestNs/1e6, s.RefPct)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nlearning curve (GBRT, trained on a random share of the measured rows, tested on the rest; mean of 3)")
+	fmt.Fprintln(w, "\nlearning curve (the learner given, GBRT when it is selected; trained on a random share of the measured rows, tested on the rest; mean of 3)")
 	fmt.Fprintln(tw, "platform\tfraction\ttrain rows\trmse log-speedup\tmre time\tspearman\t")
 	for _, p := range r.LearningCurve {
 		fmt.Fprintf(tw, "%s\t%.2f\t%d\t%.3f\t%.3f\t%.3f\t\n", p.Platform, p.Fraction, p.TrainRows, p.RMSE, p.MRE, p.Spearman)
@@ -38,6 +38,9 @@ func (r *Report) WriteText(w io.Writer) error {
 				t.Measurements, t.MeasuredPct, t.Pct, t.Top1Pct, t.RandomPct)
 		}
 		tw.Flush()
+	}
+	if len(r.FleetPrior) > 0 {
+		writePrior(w, r.FleetPrior)
 	}
 	if h := r.Holdout; h != nil && h.Mode == "device" {
 		h.writeDevice(w)
@@ -82,4 +85,37 @@ func (h *HoldoutReport) writeDevice(w io.Writer) {
 	for _, c := range h.Copies {
 		fmt.Fprintf(w, "copy the best of %s: %.1f%% of best (worst shape %.1f%%; %d failed, %d unrecorded)\n", c.Device, c.Pct, c.Worst, c.Failed, c.Unrecorded)
 	}
+}
+
+// writePrior prints the fleet-prior replay: per shape, % of best after the
+// same measurements for the fleet-prior tuner (mean and worst seed),
+// random search and the two-stage tuner, then where the error model
+// stopped. A point where the tuner's mean is below random search's is
+// marked.
+func writePrior(w io.Writer, rs []FleetPriorResult) {
+	fmt.Fprintf(w, "\nfleet-prior tuner on devices left out of the fleet model (%% of best; mean over %d seeds, random search exact)\n", rs[0].Seeds)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "device\tshape\tspace\tprior top-1\t% measured\tn\tfleet prior\tworst seed\trandom\ttwo-stage\t\t")
+	var below int
+	for _, r := range rs {
+		for i, p := range r.Points {
+			head := "\t\t\t\t"
+			if i == 0 {
+				head = fmt.Sprintf("%s\t%s\t%d\t%.1f\t", r.Device, r.Shape, r.SpaceSize, r.PriorTop1Pct)
+			}
+			mark := ""
+			if p.Pct < p.RandomPct {
+				mark, below = "below random", below+1
+			}
+			fmt.Fprintf(tw, "%s%.2f%%\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t\n", head, p.MeasuredPct, p.Measurements, p.Pct, p.WorstPct, p.RandomPct, p.TwoStagePct, mark)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "%d of the points below random search\n", below)
+	fmt.Fprintln(w, "\nwhere the error model stopped the fleet-prior tuner")
+	fmt.Fprintln(tw, "device\tshape\tmeasured (median)\t% of space\tfleet prior %\trandom %\tunstopped seeds\t")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.2f%%\t%.1f\t%.1f\t%d\t\n", r.Device, r.Shape, r.StopMeasurements, r.StopMeasuredPct, r.StopPct, r.StopRandomPct, r.Unstopped)
+	}
+	tw.Flush()
 }

@@ -38,6 +38,14 @@ type TuneOptions struct {
 	// writes nothing.
 	Out  string
 	Seed uint64
+	// Prior, when set, is a model bundle of the kernel whose ranking the
+	// fleet-prior tuner (predict.PriorSearch) starts from instead of the
+	// two-stage tuner's random sample: the device's own model when the
+	// bundle has one, else its fleet model given the device's platform
+	// features. Budget then caps all the measurements (0: 2% of the valid
+	// space, at least 10), Threshold is the tuner's stopping probability
+	// (0: 0.05) and Batch the measurements between refits (0: 8).
+	Prior *features.Bundle
 }
 
 // TuneResult is the outcome of Tune.
@@ -54,16 +62,26 @@ type TuneResult struct {
 	TaskNames    []string
 	Space        *features.Space
 	PlatformSlug string
+	// Prior is the model the fleet-prior tuner ranked with ("fleet" or
+	// "model:NAME"), empty for the two-stage tuner; Stopped says whether
+	// its error model stopped it before the budget.
+	Prior   string
+	Stopped bool
 }
 
 // Tune is Falch and Elster's two-stage tuner on a real device: it measures
 // a random sample of the space on one shape, trains a model on it, and
 // then measures configurations in predicted order while the chance that
 // the next one beats the best so far stays above the threshold.
+//
+// With opt.Prior it runs the fleet-prior tuner instead: see TuneOptions.
 func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions) (*TuneResult, error) {
 	start := time.Now()
 	if err := k.CheckTask(t); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if opt.Prior != nil {
+		return tunePrior(ctx, k, t, opt, start)
 	}
 	if opt.Batch == 0 {
 		opt.Batch = 8
@@ -167,15 +185,104 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	if st.Best != nil {
 		res.BestNs = res.RefNs / math.Exp(st.LogSpeedup)
 	}
-	if opt.Out != "" {
-		res.Path = filepath.Join(opt.Out, k.Name, plat.Slug(), fmt.Sprintf("tune-%s-%s.arrow",
-			strings.ReplaceAll(features.FormatTask(k.TaskNames, t), ",", "_"), time.Now().UTC().Format("20060102T150405Z")))
-		if err := os.MkdirAll(filepath.Dir(res.Path), 0o755); err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
+	if err := res.write(opt.Out, k, plat, all); err != nil {
+		return nil, err
+	}
+	res.Wall = time.Since(start)
+	return res, nil
+}
+
+// write writes rows under dir as a dataset file of the tuned shape; an
+// empty dir writes nothing.
+func (res *TuneResult) write(dir string, k *datasets.Kernel, plat features.Platform, rows []record.Row) error {
+	if dir == "" {
+		return nil
+	}
+	res.Path = filepath.Join(dir, k.Name, plat.Slug(), fmt.Sprintf("tune-%s-%s.arrow",
+		strings.ReplaceAll(features.FormatTask(k.TaskNames, res.Task), ",", "_"), time.Now().UTC().Format("20060102T150405Z")))
+	if err := os.MkdirAll(filepath.Dir(res.Path), 0o755); err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	if err := writeRows(res.Path, collect.Meta(k, plat), dedupe(rows)); err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	return nil
+}
+
+// tunePrior is Tune with a prior: the fleet-prior tuner measuring on the
+// device through collect.
+func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions, start time.Time) (*TuneResult, error) {
+	if opt.Budget < 0 || opt.Batch < 0 {
+		return nil, fmt.Errorf("eval: TuneOptions.Budget and Batch must be >= 0, got %d and %d", opt.Budget, opt.Batch)
+	}
+	if opt.Prior.Kernel != k.Name {
+		return nil, fmt.Errorf("eval: the prior bundle is of kernel %q, not %q", opt.Prior.Kernel, k.Name)
+	}
+	devs, err := collect.ListDevices()
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if opt.Device < 0 || opt.Device >= len(devs) {
+		return nil, fmt.Errorf("eval: device %d: have %d devices", opt.Device, len(devs))
+	}
+	plat := devs[opt.Device]
+	valid := k.Space.All()
+	if opt.Budget == 0 {
+		opt.Budget = max(10, len(valid)/50)
+	}
+	if opt.Batch == 0 {
+		opt.Batch = 8
+	}
+	prior, source, err := priorScores(opt.Prior, &plat, nil, t, valid)
+	if err != nil {
+		return nil, err
+	}
+	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
+	nf := enc.Len()
+	ps := predict.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior}
+	pv := plat.Vector()
+	for i, c := range valid {
+		enc.Encode(ps.X[i*nf:(i+1)*nf], t, c, pv)
+	}
+	res := &TuneResult{Task: t, SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug(), Prior: source}
+	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
+	var all []record.Row
+	measure := func(idx []int) ([]float64, error) {
+		batch := make([]features.Config, len(idx))
+		for j, i := range idx {
+			batch[j] = valid[i]
 		}
-		if err := writeRows(res.Path, collect.Meta(k, plat), dedupe(all)); err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
+		rows, err := collect.Measure(ctx, k, t, batch, copt)
+		if err != nil {
+			return nil, err
 		}
+		byName := map[string]record.Row{}
+		for _, r := range rows {
+			byName[k.Space.Format(r.Config)] = r
+			res.RefNs = r.RefTimeNs
+		}
+		all = append(all, rows...)
+		ys := make([]float64, len(idx))
+		for j, c := range batch {
+			ys[j] = math.NaN()
+			if v, err := rowScore(byName[k.Space.Format(c)]); err == nil {
+				ys[j] = v
+			}
+		}
+		return ys, nil
+	}
+	threshold := opt.Threshold
+	st, err := predict.PriorSearch{Batch: opt.Batch, Threshold: threshold, Budget: opt.Budget, Seed: opt.Seed}.Run(ps, refitter{correction}, measure)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	res.SecondStage, res.Stopped = len(st.Order), st.StopAt > 0
+	if st.Best >= 0 {
+		res.Best = valid[st.Best]
+		res.BestNs = res.RefNs / math.Exp(st.LogSpeedup)
+	}
+	if err := res.write(opt.Out, k, plat, all); err != nil {
+		return nil, err
 	}
 	res.Wall = time.Since(start)
 	return res, nil
@@ -215,8 +322,17 @@ func (r *TuneResult) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "shape %s on %s\n", features.FormatTask(r.TaskNames, r.Task), r.PlatformSlug)
 	total := r.FirstStage + r.SecondStage
-	fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in predicted order\n",
-		total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage)
+	if r.Prior != "" {
+		stop := "the budget"
+		if r.Stopped {
+			stop = "the error model"
+		}
+		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%) from the ranking of %s and at random; stopped by %s\n",
+			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Prior, stop)
+	} else {
+		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in predicted order\n",
+			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage)
+	}
 	if r.Best != nil {
 		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", r.Space.Format(r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
 	}

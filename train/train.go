@@ -347,3 +347,27 @@ func measuredBests(d *Data) []features.MeasuredBest {
 	}
 	return out
 }
+
+// FitRegressor fits one model on all of d with the learner opt names, or
+// the one Select chooses when opt.Model is "auto" or empty (with a single
+// shape that is the first candidate), and returns it with the learner's
+// name. Unlike FitBundle it writes nothing: eval refits with it many times.
+func FitRegressor(d *Data, opt Options) (Regressor, string, error) {
+	fit, err := newFitter(opt)
+	if err != nil {
+		return nil, "", err
+	}
+	learner, name := fit.learner, fit.kind
+	if fit.auto {
+		c, _, err := Select(d, fit.sel)
+		if err != nil {
+			return nil, "", err
+		}
+		learner, name = c.Learner, c.Name
+	}
+	r, err := learner.Fit(d.X, len(d.Features), d.Y)
+	if err != nil {
+		return nil, "", fmt.Errorf("train: %w", err)
+	}
+	return r, name, nil
+}

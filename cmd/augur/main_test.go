@@ -47,6 +47,9 @@ func TestErrors(t *testing.T) {
 		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--holdout", "device=nvidia-h200"}, "another device to train on"},
 		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--threshold", "2"}, "--threshold must be in (0, 1)"},
 		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64"}, "lacks filter_w"},
+		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--prior", "nope.augur"}, "nope.augur"},
+		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--prior", "main.go"}, "main.go"},
+		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--fleet-prior"}, "two devices or more"},
 		{[]string{"quickstart", "--holdout", "width=1"}, "--holdout"},
 	}
 	for _, tt := range tests {

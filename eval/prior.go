@@ -1,0 +1,468 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict"
+	"github.com/augur-tuning/augur/runtime"
+	"github.com/augur-tuning/augur/search"
+	"github.com/augur-tuning/augur/train"
+)
+
+// FleetPriorResult is the fleet-prior tuner replayed on one fully recorded
+// shape of a device that the fleet model was not trained on, against
+// random search and the two-stage tuner given the same number of
+// measurements. Percentages of best are means over seeds (random search's
+// is its exact expectation).
+type FleetPriorResult struct {
+	Device    string       `json:"device"`
+	TrainedOn []string     `json:"trained_on"`
+	Shape     string       `json:"shape"`
+	SpaceSize int          `json:"space_size"`
+	Seeds     int          `json:"seeds"`
+	Points    []PriorPoint `json:"points"`
+	// PriorTop1Pct is the prior's favourite configuration alone.
+	PriorTop1Pct float64 `json:"prior_top1_pct_of_best"`
+	// Stop is where the error model stopped the tuner: the median
+	// measurements (StopMeasurements, as % of the space StopMeasuredPct),
+	// the mean % of best there (StopPct) and random search's expectation
+	// at each seed's count (StopRandomPct). Unstopped counts the seeds
+	// that reached the replay's budget first.
+	StopMeasurements float64 `json:"stop_measurements"`
+	StopMeasuredPct  float64 `json:"stop_measured_pct_of_space"`
+	StopPct          float64 `json:"stop_pct_of_best"`
+	StopRandomPct    float64 `json:"stop_random_pct_of_best"`
+	Unstopped        int     `json:"unstopped_seeds"`
+}
+
+// PriorPoint compares the tuners after the same number of measurements.
+type PriorPoint struct {
+	MeasuredPct  float64 `json:"measured_pct_of_space"`
+	Measurements int     `json:"measurements"`
+	Pct          float64 `json:"pct_of_best"`
+	// WorstPct is the fleet-prior tuner's worst seed.
+	WorstPct    float64 `json:"worst_pct_of_best"`
+	RandomPct   float64 `json:"random_pct_of_best"`
+	TwoStagePct float64 `json:"two_stage_pct_of_best"`
+}
+
+// priorFractions are the shares of the space at which the replay compares
+// the tuners when Options.PriorFractions is nil.
+var priorFractions = []float64{0.005, 0.01, 0.02}
+
+// fleetPrior replays the fleet-prior tuner on every fully recorded shape of
+// every device, with a fleet model trained on the other devices' rows of d.
+func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt Options) ([]FleetPriorResult, error) {
+	if len(d.Platforms) < 2 {
+		return nil, fmt.Errorf("%w: the fleet prior needs data of two devices or more, have only %s", ErrNoHoldout, d.Platforms[0].Slug())
+	}
+	var out []FleetPriorResult
+	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
+	valid := space.All()
+	enc := encoder(all, opt.Derived)
+	for held, plat := range all.Platforms {
+		if opt.HoldoutDevice != "" && !strings.EqualFold(plat.Slug(), opt.HoldoutDevice) && !strings.EqualFold(plat.Name, opt.HoldoutDevice) {
+			continue
+		}
+		var targets []*group
+		for _, g := range groups {
+			if g.platform == held && len(g.times) > 0 && g.refNs > 0 && float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) {
+				targets = append(targets, g)
+			}
+		}
+		if len(targets) == 0 {
+			continue
+		}
+		var rows []int
+		var others []string
+		var fleet []features.Platform
+		for i, s := range d.Samples {
+			if d.Platforms[s.Platform].Slug() != plat.Slug() {
+				rows = append(rows, i)
+			}
+		}
+		for _, p := range d.Platforms {
+			if p.Slug() != plat.Slug() {
+				others, fleet = append(others, p.Slug()), append(fleet, p)
+			}
+		}
+		opt.say("fleet prior: fleet model on %s, tuning %d shapes of %s", strings.Join(others, ", "), len(targets), plat.Slug())
+		b, _, err := train.FitBundle(d.Subset(rows), topts, train.FleetModel, nil)
+		if err != nil {
+			return nil, fmt.Errorf("eval: fleet prior fit: %w", err)
+		}
+		for _, g := range targets {
+			prior, _, err := priorScores(b, &plat, fleet, g.task, valid)
+			if err != nil {
+				return nil, err
+			}
+			r, err := priorShape(all, space, valid, enc, prior, g, opt)
+			if err != nil {
+				return nil, err
+			}
+			r.TrainedOn = others
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no shape has >= %.0f%% of its space recorded (see --coverage)", ErrNoHoldout, 100*opt.Coverage)
+	}
+	return out, nil
+}
+
+// priorScores scores cs on t with the bundle's model for plat: the
+// device's own model when the bundle has one, else the fleet model given
+// plat's features. When plat is nil or its features are unknown (all
+// zero), it is the mean of the fleet model's scores over the fleet's
+// devices: fleet, or when nil the devices the bundle has models of. It
+// returns the scores and the model's source as runtime names it.
+func priorScores(b *features.Bundle, plat *features.Platform, fleet []features.Platform, t features.Task, cs []features.Config) ([]float64, string, error) {
+	var plats []*features.Platform
+	switch {
+	case plat != nil && slices.ContainsFunc(plat.Vector(), func(v float64) bool { return v != 0 }):
+		plats = append(plats, plat)
+	case fleet != nil:
+		for i := range fleet {
+			plats = append(plats, &fleet[i])
+		}
+	default:
+		for i := range b.Models {
+			if p := b.Models[i].Platform; p != nil {
+				plats = append(plats, p)
+			}
+		}
+	}
+	if len(plats) == 0 {
+		return nil, "", fmt.Errorf("%w: the device's platform features are unknown and the bundle names no device to average the fleet model over", ErrNoPrior)
+	}
+	out := make([]float64, len(cs))
+	vals, ok := make([]float64, len(cs)), make([]bool, len(cs))
+	source := ""
+	for _, p := range plats {
+		opts := runtime.Options{Platform: p}
+		if len(plats) > 1 {
+			opts.Model = train.FleetModel
+		}
+		ch, err := runtime.FromBundle(b, opts)
+		if err != nil {
+			return nil, "", fmt.Errorf("eval: %w", err)
+		}
+		if ch.Model() == nil {
+			return nil, "", fmt.Errorf("%w: the bundle has no model for %s and no fleet model", ErrNoPrior, p.Slug())
+		}
+		source = ch.Source()
+		ch.Model().Scorer(t).ScoreBatch(cs, vals, ok)
+		for i, v := range vals {
+			out[i] += v / float64(len(plats))
+		}
+	}
+	if len(plats) > 1 {
+		source = "fleet (mean over the bundle's devices)"
+	}
+	return out, source, nil
+}
+
+// encoder is the layout of d's rows.
+func encoder(d *train.Data, derive features.Deriver) features.Encoder {
+	enc := features.Encoder{TaskNames: d.TaskNames}.WithDerived(derive)
+	for _, p := range d.Params {
+		enc.ParamNames = append(enc.ParamNames, p.Name)
+	}
+	return enc
+}
+
+// correction is the learner of the fleet-prior tuner's correction: small
+// trees for the few dozen measurements it sees.
+var correction = train.GBRTOptions{Trees: 50, MaxDepth: 3, MinLeaf: 3}
+
+// refitter adapts a train.Learner to predict.Refitter.
+type refitter struct{ learner train.Learner }
+
+var _ predict.Refitter = refitter{}
+
+// Refit fits the learner to x and y.
+func (r refitter) Refit(x []float64, nFeatures int, y []float64) (predict.Predictor, error) {
+	m, err := r.learner.Fit(x, nFeatures, y)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// priorShape replays the fleet-prior tuner, random search and the
+// two-stage tuner on g.
+func priorShape(d *train.Data, space *features.Space, valid []features.Config, enc features.Encoder, prior []float64, g *group, opt Options) (FleetPriorResult, error) {
+	n := len(valid)
+	plat := d.Platforms[g.platform]
+	res := FleetPriorResult{Device: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), SpaceSize: n, Seeds: opt.TwoStageSeeds}
+	nf := enc.Len()
+	ps := predict.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior}
+	pv := plat.Vector()
+	for i, c := range valid {
+		enc.Encode(ps.X[i*nf:(i+1)*nf], g.task, c, pv)
+	}
+	// pct is each candidate's speed as % of the best; 0 when it failed or
+	// was never recorded, as the replayed strategies count it.
+	pct := make([]float64, n)
+	for i, c := range valid {
+		if t, ok := g.times[space.Format(c)]; ok {
+			pct[i] = 100 * g.bestNs / t
+		}
+	}
+	top := 0
+	for i, v := range ps.Prior {
+		if v > ps.Prior[top] {
+			top = i
+		}
+	}
+	res.PriorTop1Pct = pct[top]
+	fracs := opt.PriorFractions
+	if fracs == nil {
+		fracs = priorFractions
+	}
+	counts := make([]int, len(fracs))
+	for i, f := range fracs {
+		counts[i] = max(1, int(math.Round(f*float64(n))))
+	}
+	// The replay runs on to a tenth of the space, so that the stopping
+	// rule has room to act.
+	budget := max(slices.Max(counts), n/10)
+	sums := make([]float64, len(fracs))
+	worst := slices.Repeat([]float64{math.Inf(1)}, len(fracs))
+	var stops, stopPct, stopRand []float64
+	measure := func(idx []int) ([]float64, error) {
+		ys := make([]float64, len(idx))
+		for j, i := range idx {
+			ys[j] = math.NaN()
+			if pct[i] > 0 {
+				ys[j] = math.Log(g.refNs / (100 * g.bestNs / pct[i]))
+			}
+		}
+		return ys, nil
+	}
+	for seed := range opt.TwoStageSeeds {
+		ts := predict.PriorSearch{Budget: budget, Full: true, Seed: opt.Seed + uint64(seed)}
+		r, err := ts.Run(ps, refitter{correction}, measure)
+		if err != nil {
+			return res, fmt.Errorf("eval: fleet prior: %w", err)
+		}
+		for k, c := range counts {
+			p := bestPct(pct, r.Order[:min(c, len(r.Order))])
+			sums[k] += p
+			worst[k] = min(worst[k], p)
+		}
+		stop := r.StopAt
+		if stop == 0 {
+			stop = len(r.Order)
+			res.Unstopped++
+		}
+		stops = append(stops, float64(stop))
+		stopPct = append(stopPct, bestPct(pct, r.Order[:stop]))
+		stopRand = append(stopRand, randomPct(pct, stop))
+	}
+	ts, err := newTwoStage(d, space, g, enc)
+	if err != nil {
+		return res, err
+	}
+	for k, c := range counts {
+		pt := PriorPoint{MeasuredPct: 100 * float64(c) / float64(n), Measurements: c, Pct: sums[k] / float64(opt.TwoStageSeeds),
+			WorstPct: worst[k], RandomPct: randomPct(pct, c)}
+		// The two-stage tuner given c measurements: half at random, half
+		// in predicted order (a threshold that never stops it).
+		for seed := range opt.TwoStageSeeds {
+			n0 := max(2, c/2)
+			run, err := ts.run(opt, n0, max(1, c-n0), 1e-12, opt.Seed+uint64(seed))
+			if err != nil {
+				return res, err
+			}
+			pt.TwoStagePct += run.pct / float64(opt.TwoStageSeeds)
+		}
+		res.Points = append(res.Points, pt)
+	}
+	res.StopMeasurements = median(stops)
+	res.StopMeasuredPct = 100 * res.StopMeasurements / float64(n)
+	res.StopPct, res.StopRandomPct = mean(stopPct), mean(stopRand)
+	return res, nil
+}
+
+// bestPct is the best of pct over the measured indices.
+func bestPct(pct []float64, measured []int) float64 {
+	best := 0.0
+	for _, i := range measured {
+		best = max(best, pct[i])
+	}
+	return best
+}
+
+// randomPct is the expected best of pct over c candidates drawn at random
+// without replacement: with pct sorted in decreasing order, the i-th (from
+// 0) is the best of the draw with probability C(n-1-i, c-1)/C(n, c).
+func randomPct(pct []float64, c int) float64 {
+	n := len(pct)
+	if c >= n {
+		return slices.Max(pct)
+	}
+	s := slices.Clone(pct)
+	slices.SortFunc(s, func(a, b float64) int {
+		switch {
+		case a > b:
+			return -1
+		case a < b:
+			return 1
+		}
+		return 0
+	})
+	lchoose := func(n, k int) float64 {
+		a, _ := math.Lgamma(float64(n + 1))
+		b, _ := math.Lgamma(float64(k + 1))
+		e, _ := math.Lgamma(float64(n - k + 1))
+		return a - b - e
+	}
+	total := lchoose(n, c)
+	e := 0.0
+	for i, v := range s {
+		if n-1-i < c-1 {
+			break
+		}
+		if v == 0 {
+			break
+		}
+		e += v * math.Exp(lchoose(n-1-i, c-1)-total)
+	}
+	return e
+}
+
+func mean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x / float64(len(v))
+	}
+	return s
+}
+
+// twoStageSpace is one shape prepared for replays of the two-stage tuner:
+// every valid configuration encoded as d's rows are, and the row of d
+// that recorded it.
+type twoStageSpace struct {
+	d     *train.Data
+	space *features.Space
+	g     *group
+	valid []features.Config
+	x     []float64
+	nf    int
+	row   map[string]int
+}
+
+func newTwoStage(d *train.Data, space *features.Space, g *group, enc features.Encoder) (*twoStageSpace, error) {
+	ts := &twoStageSpace{d: d, space: space, g: g, valid: space.All(), nf: enc.Len(), row: map[string]int{}}
+	if ts.nf != len(d.Features) {
+		return nil, fmt.Errorf("eval: two-stage encoder has %d features, the data %d", ts.nf, len(d.Features))
+	}
+	pv := d.Platforms[g.platform].Vector()
+	ts.x = make([]float64, len(ts.valid)*ts.nf)
+	for i, c := range ts.valid {
+		enc.Encode(ts.x[i*ts.nf:(i+1)*ts.nf], g.task, c, pv)
+	}
+	for _, r := range g.rows {
+		ts.row[space.Format(d.Samples[r].Config)] = r
+	}
+	return ts, nil
+}
+
+// twoStageRun is one replay of the two-stage tuner.
+type twoStageRun struct {
+	total      int     // measurements in both stages
+	pct, top1  float64 // % of best found, and of the model's favourite
+	randomPct  float64 // random search's best with total measurements
+	firstStage int
+	fitted     bool // false when too few first-stage measurements ran
+}
+
+// run replays the tuner with n0 random measurements first, then at most
+// budget (0: no cap) in predicted order while the chance of beating the
+// best stays above threshold. Its model is fitted by train with the
+// learner of opt (train's own selection when opt.Learner is auto).
+func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, seed uint64) (twoStageRun, error) {
+	g, space, valid, nf := ts.g, ts.space, ts.valid, ts.nf
+	logSpeed := func(c features.Config) (float64, error) {
+		t, ok := g.times[space.Format(c)]
+		if !ok {
+			return 0, search.ErrNotRecorded
+		}
+		return math.Log(g.refNs / t), nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x2574))
+	perm := rng.Perm(len(valid))
+	n0 = min(n0, len(valid))
+	var rows []int
+	best, bestC := math.Inf(-1), features.Config(nil)
+	seen := map[string]bool{}
+	for _, i := range perm[:n0] {
+		name := space.Format(valid[i])
+		seen[name] = true
+		v, err := logSpeed(valid[i])
+		if err != nil {
+			continue
+		}
+		if r, ok := ts.row[name]; ok {
+			rows = append(rows, r)
+		}
+		if v > best {
+			best, bestC = v, valid[i]
+		}
+	}
+	out := twoStageRun{firstStage: n0}
+	if len(rows) < 2 {
+		out.total = n0
+		if bestC != nil {
+			out.pct = 100 * math.Exp(best) * g.bestNs / g.refNs
+		}
+		return out, nil
+	}
+	out.fitted = true
+	sub := ts.d.Subset(rows)
+	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
+	m, _, err := train.FitRegressor(sub, topts)
+	if err != nil {
+		return out, fmt.Errorf("eval: two-stage fit: %w", err)
+	}
+	ranked := make([]predict.Scored, len(valid))
+	for i := range valid {
+		ranked[i] = predict.Scored{Config: valid[i], LogSpeedup: m.Predict(ts.x[i*nf : (i+1)*nf])}
+	}
+	var sq float64
+	for j := range sub.Y {
+		e := m.Predict(sub.Row(j)) - sub.Y[j]
+		sq += e * e
+	}
+	sortScored(ranked)
+	if v, err := logSpeed(ranked[0].Config); err == nil {
+		out.top1 = 100 * math.Exp(v) * g.bestNs / g.refNs
+	}
+	// The in-sample error underestimates the model's error on new
+	// configurations; it only seeds the running estimate.
+	sigma := max(0.05, math.Sqrt(sq/float64(sub.Len())))
+	st, err := predict.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget}.Run(ranked, best, bestC,
+		func(c features.Config) bool { return seen[space.Format(c)] }, logSpeed)
+	if err != nil {
+		return out, fmt.Errorf("eval: %w", err)
+	}
+	out.total = n0 + len(st.Measured)
+	if !math.IsInf(st.LogSpeedup, -1) {
+		out.pct = 100 * math.Exp(st.LogSpeedup) * g.bestNs / g.refNs
+	}
+	// Random search with the same number of measurements.
+	rbest := math.Inf(1)
+	for _, i := range rng.Perm(len(valid))[:min(out.total, len(valid))] {
+		if t, ok := g.times[space.Format(valid[i])]; ok {
+			rbest = min(rbest, t)
+		}
+	}
+	out.randomPct = 100 * g.bestNs / rbest
+	return out, nil
+}

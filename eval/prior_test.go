@@ -1,0 +1,70 @@
+package eval
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestFleetPrior replays the fleet-prior tuner on the H100's and H200's
+// full-space shapes, each device ranked by a fleet model trained on the
+// other: at 1% of the space it beats random search on average, and the
+// text report shows the table.
+func TestFleetPrior(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits two fleet models and replays nine shapes")
+	}
+	dir := fleetDir(t, false, "h200-test", "h100-test")
+	opt := fastOptions()
+	opt.FleetPrior, opt.PriorFractions = true, []float64{0.01}
+	rep, err := Evaluate(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.FleetPrior) != 9 {
+		t.Fatalf("fleet prior on %d shapes, want 9 (6 H200, 3 H100)", len(rep.FleetPrior))
+	}
+	var prior, random float64
+	for _, r := range rep.FleetPrior {
+		if len(r.Points) != 1 || r.Points[0].Measurements != 64 || len(r.TrainedOn) != 1 || r.TrainedOn[0] == r.Device {
+			t.Fatalf("%s %s: points %+v trained on %v, want one point at 64 of 6400 measured, trained on the other device", r.Device, r.Shape, r.Points, r.TrainedOn)
+		}
+		prior += math.Log(r.Points[0].Pct) / 9
+		random += math.Log(r.Points[0].RandomPct) / 9
+	}
+	if prior <= random {
+		t.Errorf("fleet prior geomean %.1f%% of best at 1%% of the space, random search %.1f%%; want the prior ahead", math.Exp(prior), math.Exp(random))
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "fleet-prior tuner on devices left out") {
+		t.Errorf("text report lacks the fleet-prior table:\n%s", buf.String())
+	}
+}
+
+func TestFleetPriorErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  func(*Options)
+		want string
+	}{
+		{"one device", func(o *Options) { o.FleetPrior = true }, "two devices or more"},
+		{"fraction", func(o *Options) { o.FleetPrior, o.PriorFractions = true, []float64{0.01, 1} }, "PriorFractions must be in (0, 1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := fastOptions()
+			tc.opt(&opt)
+			_, err := Evaluate("../testdata/h200", opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.want)
+			}
+			if tc.name == "one device" && !errors.Is(err, ErrNoHoldout) {
+				t.Errorf("err = %v, want ErrNoHoldout", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,192 @@
+package predict_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/predict"
+)
+
+// grid is a 40x40 space of two features whose true log-speedup peaks at
+// (30, 10); idx i is (i/40, i%40).
+func grid() (x, truth []float64) {
+	for i := range 1600 {
+		a, b := float64(i/40), float64(i%40)
+		x = append(x, a, b)
+		truth = append(truth, -((a-30)*(a-30)+(b-10)*(b-10))/200)
+	}
+	return x, truth
+}
+
+// knn is a Refitter for the tests: the mean target of the k nearest
+// measured rows.
+type knn struct{ k int }
+
+type knnModel struct {
+	x, y []float64
+	nf   int
+	k    int
+}
+
+func (r knn) Refit(x []float64, nf int, y []float64) (predict.Predictor, error) {
+	return knnModel{x: slices.Clone(x), y: slices.Clone(y), nf: nf, k: r.k}, nil
+}
+
+func (m knnModel) Predict(x []float64) float64 {
+	type near struct{ d, y float64 }
+	var ns []near
+	for j := range m.y {
+		d := 0.0
+		// The last column is the prior, which the model ignores.
+		for f := 0; f < m.nf-1; f++ {
+			e := x[f] - m.x[j*m.nf+f]
+			d += e * e
+		}
+		ns = append(ns, near{d, m.y[j]})
+	}
+	slices.SortFunc(ns, func(a, b near) int { return int(math.Copysign(1, a.d-b.d)) })
+	s := 0.0
+	k := min(m.k, len(ns))
+	for _, n := range ns[:k] {
+		s += n.y / float64(k)
+	}
+	return s
+}
+
+func measureFrom(truth []float64, fail func(i int) bool) func([]int) ([]float64, error) {
+	return func(idx []int) ([]float64, error) {
+		out := make([]float64, len(idx))
+		for j, i := range idx {
+			out[j] = truth[i]
+			if fail != nil && fail(i) {
+				out[j] = math.NaN()
+			}
+		}
+		return out, nil
+	}
+}
+
+func TestPriorSearch(t *testing.T) {
+	x, truth := grid()
+	best := slices.Index(truth, slices.Max(truth))
+	// top5 is the true log-speedup of the 80th best configuration: random
+	// search with 80 measurements beats it with probability 0.98.
+	sorted := slices.Clone(truth)
+	slices.Sort(sorted)
+	top5 := sorted[len(sorted)-80]
+	neg := make([]float64, len(truth))
+	flat := make([]float64, len(truth))
+	for i, v := range truth {
+		neg[i] = -v
+	}
+	for _, tc := range []struct {
+		name   string
+		prior  []float64
+		fail   func(int) bool
+		budget int
+		// wantFirst is the index measured first, -1 for any.
+		wantFirst int
+		// atLeast is the least true log-speedup of the best found.
+		atLeast float64
+	}{
+		{"perfect prior", truth, nil, 40, best, truth[best]},
+		{"inverted prior", neg, nil, 80, -1, top5},
+		{"flat prior", flat, nil, 80, -1, top5},
+		{"prior's favourites fail", truth, func(i int) bool { return truth[i] > -0.1 }, 80, best, top5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := predict.PriorSpace{X: x, NumFeatures: 2, Prior: tc.prior}
+			r, err := predict.PriorSearch{Budget: tc.budget, Full: true, Seed: 3}.Run(ps, knn{k: 3}, measureFrom(truth, tc.fail))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Order) != tc.budget || len(r.Values) != tc.budget {
+				t.Errorf("measured %d (%d values), want the budget %d", len(r.Order), len(r.Values), tc.budget)
+			}
+			if tc.wantFirst >= 0 && r.Order[0] != tc.wantFirst {
+				t.Errorf("first measured %d, want %d", r.Order[0], tc.wantFirst)
+			}
+			if r.Best < 0 || truth[r.Best] < tc.atLeast {
+				t.Errorf("best found %d (log-speedup %.3f), want at least %.3f", r.Best, r.LogSpeedup, tc.atLeast)
+			}
+			seen := map[int]bool{}
+			for _, i := range r.Order {
+				if seen[i] {
+					t.Fatalf("candidate %d measured twice", i)
+				}
+				seen[i] = true
+			}
+		})
+	}
+}
+
+// TestPriorSearchStops checks the stopping rule: a prior that is right and
+// sure of itself stops the search early; Full measures on to the budget
+// and still says where it would have stopped.
+func TestPriorSearchStops(t *testing.T) {
+	x, truth := grid()
+	ps := predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth}
+	for _, tc := range []struct {
+		name      string
+		full      bool
+		wantOrder int // measurements, 0: fewer than the budget
+	}{
+		{"stops", false, 0},
+		{"full", true, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := predict.PriorSearch{Sigma: 0.02, Budget: 200, Full: tc.full}.Run(ps, knn{k: 3}, measureFrom(truth, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.StopAt == 0 || r.StopAt >= 200 {
+				t.Fatalf("StopAt = %d, want a stop before the budget of 200", r.StopAt)
+			}
+			switch {
+			case tc.wantOrder == 0 && len(r.Order) != r.StopAt:
+				t.Errorf("measured %d, want %d (StopAt)", len(r.Order), r.StopAt)
+			case tc.wantOrder > 0 && len(r.Order) != tc.wantOrder:
+				t.Errorf("measured %d, want %d", len(r.Order), tc.wantOrder)
+			}
+		})
+	}
+}
+
+func TestPriorSearchErrors(t *testing.T) {
+	x, truth := grid()
+	ps := predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth}
+	boom := errors.New("no device")
+	for _, tc := range []struct {
+		name    string
+		o       predict.PriorSearch
+		ps      predict.PriorSpace
+		measure func([]int) ([]float64, error)
+		want    string
+	}{
+		{"batch", predict.PriorSearch{Batch: -1}, ps, nil, "Batch must be >= 1"},
+		{"explore", predict.PriorSearch{Explore: 1.5}, ps, nil, "Explore must be in (0, 1]"},
+		{"threshold", predict.PriorSearch{Threshold: 1}, ps, nil, "Threshold must be in (0, 1)"},
+		{"epsilon", predict.PriorSearch{Epsilon: -1}, ps, nil, "Epsilon must be >= 0"},
+		{"sigma", predict.PriorSearch{Sigma: -1}, ps, nil, "Sigma must be > 0"},
+		{"shrink", predict.PriorSearch{Shrink: -1}, ps, nil, "Shrink must be > 0"},
+		{"budget", predict.PriorSearch{Budget: -1}, ps, nil, "Budget must be >= 0"},
+		{"empty", predict.PriorSearch{}, predict.PriorSpace{}, nil, "no candidate"},
+		{"short X", predict.PriorSearch{}, predict.PriorSpace{X: x[:10], NumFeatures: 2, Prior: truth}, nil, "10 feature values for 1600 candidates"},
+		{"measure fails", predict.PriorSearch{}, ps, func([]int) ([]float64, error) { return nil, boom }, "no device"},
+		{"measure short", predict.PriorSearch{}, ps, func([]int) ([]float64, error) { return []float64{0}, nil }, "returned 1 values for 4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := tc.measure
+			if m == nil {
+				m = measureFrom(truth, nil)
+			}
+			_, err := tc.o.Run(tc.ps, knn{k: 3}, m)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
