@@ -357,6 +357,11 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 	if err := e.execute(ctx, e.groupPairs(refPairs)); err != nil {
 		return err
 	}
+	// Memory growth (Options.MaxGrowthBytes) counts from here: the tasks'
+	// buffers and expected outputs are the run's fixed cost, not growth.
+	if rss := residentBytes(); rss > 0 {
+		e.startRSS = rss
+	}
 
 	// Phase 2: every other pair, configuration-major so that tasks sharing
 	// build options sit next to each other before grouping.
