@@ -120,7 +120,11 @@ type Table3Row struct {
 	Group    string `json:"group"`
 	Strategy string `json:"strategy"`
 	// Speedup is the geometric mean over kernels of the best time random
-	// sampling found over the best time this strategy found.
+	// sampling found over the best time this strategy found. On a kernel
+	// where the strategy found nothing that ran it counts the reference
+	// configuration's time, what a tuner falls back to (as a failed pick
+	// does in Evaluate's holdout); a kernel without that time, or on
+	// which random sampling found nothing, is left out.
 	Speedup float64 `json:"speedup"`
 	// Configs counts the recorded configurations visited that were
 	// compiled (every status but pruned); CompileS sums their recorded
@@ -177,6 +181,7 @@ type shapeRows struct {
 	name     string                // the task formatted with its names
 	rows     map[string]record.Row // by space.Format(config); the latest wins
 	times    map[string]float64    // ok rows
+	refNs    float64               // the reference configuration's time; 0 when unknown
 	order    []string              // the keys of rows, in recording order
 }
 
@@ -360,6 +365,9 @@ func loadShapes(dir, kernel string) (*features.Space, []*shapeRows, error) {
 			if r.Status == record.StatusOK && r.TimeNs > 0 {
 				s.times[name] = r.TimeNs
 			}
+			if r.RefTimeNs > 0 {
+				s.refNs = r.RefTimeNs
+			}
 		}
 	}
 	return space, out, nil
@@ -536,11 +544,12 @@ func tabulate(shapes []*shapeRows, runs []*strategyRun) Table3Device {
 			case v.bestNs == best:
 				rows[i].BestCount++
 			}
-			// A shape on which the strategy or the baseline found nothing
-			// that ran has no speedup: it is left out of the mean and
-			// counted in Failed or NoBaseline.
-			if !math.IsInf(base, 1) && !math.IsInf(v.bestNs, 1) {
-				logSum[i] += math.Log(base / v.bestNs)
+			found := v.bestNs
+			if math.IsInf(found, 1) && s.refNs > 0 {
+				found = s.refNs
+			}
+			if !math.IsInf(base, 1) && !math.IsInf(found, 1) {
+				logSum[i] += math.Log(base / found)
 				counted[i]++
 			}
 		}
@@ -598,7 +607,7 @@ func (r *Table3Report) WriteText(w io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintln(w, "\nspeedup: geometric mean over kernel shapes of random sampling's best time over the strategy's; configs, compile time and runtime: means over kernel shapes of the recorded configurations visited (runtime: one run of each); best count: shapes on which the strategy found the best time of any row; unrecorded: mean configurations visited that the recording lacks, replayed as failed; failed: shapes on which the strategy found nothing that ran.")
+	fmt.Fprintln(w, "\nspeedup: geometric mean over kernel shapes of random sampling's best time over the strategy's; configs, compile time and runtime: means over kernel shapes of the recorded configurations visited (runtime: one run of each); best count: shapes on which the strategy found the best time of any row; unrecorded: mean configurations visited that the recording lacks, replayed as failed; failed: shapes on which the strategy found nothing that ran, counted at the reference configuration's time in the speedup.")
 	_, err := fmt.Fprintln(w)
 	return err
 }
