@@ -29,7 +29,7 @@ func classifierBundle(tb testing.TB, param string) *features.Bundle {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c, _, err := train.FitClassifier(d, train.ClassifyOptions{Target: param, Forest: train.ClassForestOptions{Seed: 1}}, 1)
+	c, _, err := train.FitClassifier(d, train.ClassifyOptions{Target: param, Learner: train.LearnerForest, Forest: train.ClassForestOptions{Seed: 1}}, 1)
 	if err != nil {
 		tb.Fatal(err)
 	}

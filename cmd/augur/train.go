@@ -51,7 +51,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&g.ColSample, "colsample", 0, "fraction of features (gbrt: per tree; rf: per split); 0: 1 for gbrt, 1/3 for rf")
 	fs.Float64Var(&g.L2, "l2", 0, "gbrt: L2 penalty on leaf values; 0: none")
 	fs.IntVar(&g.EarlyStop, "early-stop", 0, "gbrt: stop after this many trees without gain on a 20% validation split; 0: off")
-	target := fs.String("target", "", "also train a classifier of this categorical parameter (e.g. the data-loading technique) that the runtime uses to fix it before its search; --learner then names the classifier's learner: forest (augur's, the default), golearn or auto (the better of both on held-out folds)")
+	target := fs.String("target", "", "also train a classifier of this categorical parameter (e.g. the data-loading technique) that the runtime uses to fix it before its search; --learner then names the classifier's learner: auto (the better of the two forests on held-out folds; the default), forest (augur's) or golearn")
 	regressor := fs.String("regressor", "auto", "with --target: the learner of the surrogate models, as --learner without --target")
 	foldBy := fs.String("fold-by", "", "with --target: comma-separated task features whose values make the classifier's held-out folds (those that name a kernel, e.g. a stencil's shape features, to leave one kernel out); empty: leave one shape out")
 	force := fs.Bool("force", false, "overwrite --out if it exists")

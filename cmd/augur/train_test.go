@@ -98,7 +98,8 @@ func TestTrainTarget(t *testing.T) {
 		wantKind string
 		wantRows []string // learners in the report
 	}{
-		{"default", nil, "forest", []string{"forest"}},
+		{"default", nil, "", []string{"forest", "golearn"}}, // auto
+		{"forest", []string{"--learner", "forest"}, "forest", []string{"forest"}},
 		{"golearn", []string{"--learner", "golearn"}, "golearn", []string{"golearn"}},
 		{"auto", []string{"--learner", "auto", "--fold-by", "filter_w,filter_h"}, "", []string{"forest", "golearn"}},
 	} {
