@@ -351,9 +351,19 @@ func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore flo
 	if rng.Float64() < r-float64(drawn) {
 		drawn++
 	}
-	// Stable, so that ties keep the candidates' order and a run is
-	// reproducible.
-	slices.SortStableFunc(free, func(a, b int) int { return cmpDesc(mu[a], mu[b]) })
+	// Ties are broken at random: a tree model predicts one value for
+	// every configuration in a leaf, and the space's own order would
+	// always measure the same corner of it.
+	tie := make([]float64, len(mu))
+	for _, i := range free {
+		tie[i] = rng.Float64()
+	}
+	slices.SortFunc(free, func(a, b int) int {
+		if c := cmpDesc(mu[a], mu[b]); c != 0 {
+			return c
+		}
+		return cmpDesc(tie[a], tie[b])
+	})
 	out := slices.Clone(free[:k-drawn])
 	rest := free[k-drawn:]
 	for _, j := range rng.Perm(len(rest))[:drawn] {
