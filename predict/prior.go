@@ -209,7 +209,7 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 			if !math.IsNaN(y) && y > res.LogSpeedup {
 				res.Best, res.LogSpeedup = i, y
 			}
-			st.add(i, y, j >= len(idx)-explored)
+			st.add(i, y, mu[i], j >= len(idx)-explored)
 		}
 		if err := st.refit(); err != nil {
 			return res, err
@@ -273,12 +273,13 @@ func (st *priorState) explore() float64 {
 	return e
 }
 
-// add records the measurement y (NaN: failed) of candidate i.
-func (st *priorState) add(i int, y float64, explored bool) {
+// add records the measurement y (NaN: failed) of candidate i, which the
+// ranking predicted at pred.
+func (st *priorState) add(i int, y, pred float64, explored bool) {
 	st.measured[i] = true
 	target := failedLogSpeedup
 	if !math.IsNaN(y) {
-		e := y - st.mu()[i]
+		e := y - pred
 		st.errN, st.errSq = st.errN+1, st.errSq+e*e
 		if st.muB != nil {
 			a, b := y-st.muA[i], y-st.muB[i]
