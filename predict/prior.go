@@ -209,7 +209,7 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 			if !math.IsNaN(y) && y > res.LogSpeedup {
 				res.Best, res.LogSpeedup = i, y
 			}
-			st.add(i, y, j >= len(idx)-explored)
+			st.add(i, y, mu[i], j >= len(idx)-explored)
 		}
 		if err := st.refit(); err != nil {
 			return res, err
@@ -273,12 +273,13 @@ func (st *priorState) explore() float64 {
 	return e
 }
 
-// add records the measurement y (NaN: failed) of candidate i.
-func (st *priorState) add(i int, y float64, explored bool) {
+// add records the measurement y (NaN: failed) of candidate i, which the
+// ranking predicted at pred.
+func (st *priorState) add(i int, y, pred float64, explored bool) {
 	st.measured[i] = true
 	target := failedLogSpeedup
 	if !math.IsNaN(y) {
-		e := y - st.mu()[i]
+		e := y - pred
 		st.errN, st.errSq = st.errN+1, st.errSq+e*e
 		if st.muB != nil {
 			a, b := y-st.muA[i], y-st.muB[i]
@@ -351,9 +352,19 @@ func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore flo
 	if rng.Float64() < r-float64(drawn) {
 		drawn++
 	}
-	// Stable, so that ties keep the candidates' order and a run is
-	// reproducible.
-	slices.SortStableFunc(free, func(a, b int) int { return cmpDesc(mu[a], mu[b]) })
+	// Ties are broken at random: a tree model predicts one value for
+	// every configuration in a leaf, and the space's own order would
+	// always measure the same corner of it.
+	tie := make([]float64, len(mu))
+	for _, i := range free {
+		tie[i] = rng.Float64()
+	}
+	slices.SortFunc(free, func(a, b int) int {
+		if c := cmpDesc(mu[a], mu[b]); c != 0 {
+			return c
+		}
+		return cmpDesc(tie[a], tie[b])
+	})
 	out := slices.Clone(free[:k-drawn])
 	rest := free[k-drawn:]
 	for _, j := range rng.Perm(len(rest))[:drawn] {

@@ -386,3 +386,55 @@ func TestSpearman(t *testing.T) {
 		}
 	}
 }
+
+// TestFitRegressor fits with each learner setting: the learner given, or
+// the first candidate of the selection on data of one shape.
+func TestFitRegressor(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 400)
+	d, err := Load(dir, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One shape, as the two-stage tuner's first stage has.
+	var rows []int
+	for i, s := range d.Samples {
+		if s.Task.Key() == d.Samples[0].Task.Key() {
+			rows = append(rows, i)
+		}
+	}
+	one := d.Subset(rows)
+	for _, tc := range []struct {
+		name     string
+		d        *Data
+		opt      Options
+		wantName string
+		wantErr  string
+	}{
+		{"gbrt", d, Options{Model: "gbrt", GBRT: GBRTOptions{Trees: 7}}, "gbrt", ""},
+		{"gbrt by its options", d, Options{GBRT: GBRTOptions{Trees: 7}}, "gbrt", ""},
+		{"rf", d, Options{Model: "rf", Forest: ForestOptions{Trees: 5}}, "rf", ""},
+		{"auto on one shape", one, Options{Model: "auto"}, DefaultCandidates(0)[0].Name, ""},
+		{"bad learner", d, Options{Model: "svm"}, "", `Options.Model must be`},
+		{"bad option", d, Options{Model: "gbrt", GBRT: GBRTOptions{MaxLeaves: 1}}, "", "train:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, name, err := FitRegressor(tc.d, tc.opt)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name != tc.wantName {
+				t.Errorf("learner %q, want %q", name, tc.wantName)
+			}
+			if p := r.Predict(tc.d.Row(0)); math.IsNaN(p) {
+				t.Errorf("prediction NaN")
+			}
+		})
+	}
+}
