@@ -267,11 +267,11 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	}
 	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, err // train and record name themselves
 	}
 	space, err := features.NewSpace(all.Params, all.Constraints)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, err // features names itself
 	}
 	var okRows []int
 	for i, s := range all.Samples {

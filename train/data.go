@@ -152,7 +152,7 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 		return nil, fmt.Errorf("train: no dataset files under %s: %w", filepath.Join(dir, kernel), err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+		return nil, err // record names itself and the file
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("train: no dataset files under %s", filepath.Join(dir, kernel))
@@ -287,7 +287,7 @@ func agree(f, first record.File, kernel string) error {
 func ExprDeriver(dir, kernel string, defs []string) (*features.ExprDeriver, error) {
 	files, err := record.ReadDir(filepath.Join(dir, kernel))
 	if err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+		return nil, err // record names itself and the file
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("train: no dataset files under %s", filepath.Join(dir, kernel))
