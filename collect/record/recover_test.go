@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -369,7 +370,23 @@ func FuzzReadFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		meta, rows, err := ReadFile(path)
+		type read struct {
+			meta Meta
+			rows []Row
+			err  error
+		}
+		done := make(chan read, 1)
+		go func() {
+			meta, rows, err := ReadFile(path)
+			done <- read{meta, rows, err}
+		}()
+		var got read
+		select {
+		case got = <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("ReadFile took over 5 s on a %d-byte file", len(data))
+		}
+		meta, rows, err := got.meta, got.rows, got.err
 		if err != nil {
 			return
 		}
