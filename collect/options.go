@@ -70,8 +70,8 @@ type Options struct {
 	// resumes. They bound a process's memory: OpenCL drivers keep state
 	// for every program built in a process and never give it back, not
 	// even when the context is released (PoCL 3.1 on the 2-core EPYC: from
-	// about 60 KB a program loaded from its cache to about 500 KB a
-	// program compiled), so `augur collect` measures in child processes
+	// about 60 KB a program loaded from its cache to 1-3 MB a program
+	// compiled), so `augur collect` measures in child processes
 	// that stop at either limit. 0 means no limit.
 	MaxPrograms    int
 	MaxGrowthBytes int64

@@ -115,8 +115,8 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // defaultProgramsPerProcess and defaultGrowthMiB bound a collecting
 // process's memory. PoCL 3.1 keeps what it built until the process ends
 // (releasing the context gives none of it back): on the 2-core EPYC about
-// 60 KB a program it loads from its cache, about 500 KB a program it
-// compiles. A child stops at whichever limit comes first; a new child
+// 60 KB a program it loads from its cache, 1-3 MB a program it compiles
+// (the first of a process the most). A child stops at whichever limit comes first; a new child
 // costs a second or two of driver start-up.
 const (
 	defaultProgramsPerProcess = 1000
