@@ -114,13 +114,15 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // defaultProgramsPerProcess and defaultGrowthMiB bound a collecting
 // process's memory. PoCL 3.1 keeps what it built until the process ends
-// (releasing the context gives none of it back): on the 2-core EPYC about
-// 60 KB a program it loads from its cache, 1-3 MB a program it compiles
-// (the first of a process the most). A child stops at whichever limit comes first; a new child
-// costs a second or two of driver start-up.
+// (releasing the context gives none of it back): on the 2-core EPYC a new
+// process grows by about 250 MB over its first hundred or so programs,
+// then by about 0.5 MB a program it compiles (60 KB one it loads from its
+// cache). A child stops at whichever limit comes first; the growth limit
+// must leave room for that start-up, or every child would stop during
+// it. A new child costs a few seconds of driver start-up.
 const (
-	defaultProgramsPerProcess = 1000
-	defaultGrowthMiB          = 256
+	defaultProgramsPerProcess = 500
+	defaultGrowthMiB          = 512
 )
 
 // exitMore is the exit status of a collecting child stopped by
