@@ -12,7 +12,7 @@ import (
 // its best) spend their budget on distinct configurations only.
 type memo struct {
 	t    tracker
-	seen map[int]float64 // keyed by rawKey; -Inf marks a failed evaluation
+	seen map[int]float64 // keyed by Space.Index; -Inf marks a failed evaluation
 }
 
 func newMemo() *memo { return &memo{seen: map[int]float64{}} }
@@ -20,7 +20,7 @@ func newMemo() *memo { return &memo{seen: map[int]float64{}} }
 // eval returns c's score (-Inf when it failed) and whether this call paid
 // for an objective evaluation.
 func (m *memo) eval(s *features.Space, obj Objective, c features.Config) (score float64, fresh bool) {
-	k := rawKey(s, c)
+	k := s.Index(c)
 	if v, ok := m.seen[k]; ok {
 		return v, false
 	}
@@ -40,30 +40,11 @@ func (m *memo) unseen(s *features.Space, rng *rand.Rand) (features.Config, bool)
 		if !ok {
 			return nil, false
 		}
-		if _, seen := m.seen[rawKey(s, c)]; !seen {
+		if _, seen := m.seen[s.Index(c)]; !seen {
 			return c, true
 		}
 	}
 	return nil, false
-}
-
-// rawKey returns the mixed-radix index of c among the space's raw
-// configurations (the last parameter varies fastest), or -1 when a value is
-// not in its parameter's domain. NewSpace caps raw spaces at 2^40, so the
-// index fits an int.
-func rawKey(s *features.Space, c features.Config) int {
-	if len(c) != len(s.Params) {
-		return -1
-	}
-	k := 0
-	for i, p := range s.Params {
-		j := indexOf(p.Values, c[i])
-		if j < 0 {
-			return -1
-		}
-		k = k*len(p.Values) + j
-	}
-	return k
 }
 
 // indexOf returns the position of v in vs, or -1. Parameters have a handful

@@ -41,10 +41,10 @@ func Replay(s *features.Space, times map[string]float64, refTime float64) (Objec
 		if refTime > 0 {
 			v = math.Log(refTime / t)
 		}
-		scores[rawKey(s, c)] = v
+		scores[s.Index(c)] = v
 	}
 	return func(c features.Config) (float64, error) {
-		v, ok := scores[rawKey(s, c)]
+		v, ok := scores[s.Index(c)]
 		if !ok {
 			return 0, fmt.Errorf("%w: %s", ErrNotRecorded, s.Format(c))
 		}

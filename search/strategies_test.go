@@ -334,20 +334,21 @@ func TestReplayErrors(t *testing.T) {
 	}
 }
 
-func TestRawKey(t *testing.T) {
+// TestSpaceIndexKeys checks the key memo and Replay use for this space.
+func TestSpaceIndexKeys(t *testing.T) {
 	s, _, _ := space(t)
 	seen := map[int]bool{}
 	s.Each(func(c features.Config) bool {
-		k := rawKey(s, c)
+		k := s.Index(c)
 		if k < 0 || k >= s.RawSize() || seen[k] {
-			t.Errorf("rawKey(%v) = %d: out of range or repeated", c, k)
+			t.Errorf("Index(%v) = %d: out of range or repeated", c, k)
 		}
 		seen[k] = true
 		return true
 	})
 	for _, c := range []features.Config{{3, 1, 1}, {1, 1}, {1, 1, 1, 1}} {
-		if k := rawKey(s, c); k != -1 {
-			t.Errorf("rawKey(%v) = %d, want -1", c, k)
+		if k := s.Index(c); k != -1 {
+			t.Errorf("Index(%v) = %d, want -1", c, k)
 		}
 	}
 }
