@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/augur-tuning/augur/collect/opencl"
@@ -137,25 +138,28 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		sum.note(opt.Log, "skipping an unreadable dataset file; its pairs are measured again: %v", b)
 	}
 
+	space, _ := where(k, opt.Where) // checked by Check
 	rng := rand.New(rand.NewPCG(opt.Seed, sampleStream))
 	var configs []features.Config
 	switch {
-	case opt.Configs != nil:
-		for _, c := range opt.Configs {
-			if k.Space.Valid(c) {
+	case opt.Configs != nil || smp.grid:
+		list := opt.Configs
+		if list == nil {
+			list = k.Grid
+		}
+		for _, c := range list {
+			if space.Valid(c) {
 				configs = append(configs, c)
 			}
 		}
-	case smp.grid:
-		configs = k.Grid
 	case smp.all:
 		// In a seeded random order, so that a run stopped part way has
 		// measured a uniform sample of the space rather than its first
 		// corner.
-		configs = k.Space.All()
+		configs = space.All()
 		rng.Shuffle(len(configs), func(i, j int) { configs[i], configs[j] = configs[j], configs[i] })
 	default:
-		configs = k.Space.Sample(rng, smp.n)
+		configs = space.Sample(rng, smp.n)
 	}
 
 	var w *record.Writer
@@ -402,11 +406,30 @@ func Check(k *datasets.Kernel, opt Options) error {
 	if smp.grid && k.Grid == nil {
 		return fmt.Errorf("collect: Sample is \"grid\", but kernel %s defines no grid", k.Name)
 	}
+	if _, err := where(k, opt.Where); err != nil {
+		return err
+	}
 	shapes := opt.Tasks
 	if shapes == nil {
 		shapes = k.Tasks
 	}
 	return checkTasks(k, shapes)
+}
+
+// where returns the kernel's space narrowed by Options.Where, or the
+// space itself when where is "".
+func where(k *datasets.Kernel, where string) (*features.Space, error) {
+	if where == "" {
+		return k.Space, nil
+	}
+	s, err := features.NewSpace(k.Space.Params, append(slices.Clip(k.Space.Constraints), where))
+	if err != nil {
+		return nil, fmt.Errorf("collect: Where: %w", err)
+	}
+	if s.Len() == 0 {
+		return nil, fmt.Errorf("collect: Where %q leaves no valid configuration of kernel %s", where, k.Name)
+	}
+	return s, nil
 }
 
 // checkTasks checks every shape with the kernel's CheckTask.

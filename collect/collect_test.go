@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -329,5 +330,37 @@ func TestListDevices(t *testing.T) {
 		if p.Name == "" || p.MaxWorkGroupSize < 1 || p.ComputeUnits < 1 {
 			t.Errorf("device %d: %+v, want a name, a work-group size and compute units", i, p)
 		}
+	}
+}
+
+func TestRunWhere(t *testing.T) {
+	k := scaleKernel(t)
+	for _, tc := range []struct{ where, wantErr string }{
+		{"MODE ==", "Where"},
+		{"MODE > 3", "leaves no valid configuration"},
+	} {
+		if err := Check(k, Options{Where: tc.where}); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("Check(Where %q) = %v, want an error containing %q", tc.where, err, tc.wantErr)
+		}
+	}
+	skipWithoutDevice(t)
+	dir := t.TempDir()
+	sum, err := Run(context.Background(), k, dir, Options{Sample: "all", Repeats: 1, Workers: 1, Where: "MODE == 0 and WG < 64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, err := record.ReadFile(sum.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if r.Config[1] != 0 || r.Config[0] >= 64 {
+			t.Errorf("row of configuration %v, which Where excludes", r.Config)
+		}
+		seen[fmt.Sprint(r.Task, r.Config)] = true
+	}
+	if want := len(k.Tasks) * 2; len(seen) != want {
+		t.Errorf("%d (task, configuration) pairs recorded, want %d", len(seen), want)
 	}
 }

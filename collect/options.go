@@ -90,6 +90,13 @@ type Options struct {
 	// several processes (a job array, one GPU each) split it; the zero
 	// value measures all of it. Measure ignores it.
 	Shard Shard
+	// Where, when not "", is a boolean expression over the parameter
+	// names, in the syntax of the kernel's constraints (e.g. "WX * WY *
+	// WZ <= 256"): Run measures only configurations for which it is true,
+	// and Sample draws among those. It narrows a collection to what a
+	// device can run or to a question being asked; the kernel's space,
+	// and so its version, are unchanged. Measure ignores it.
+	Where string
 }
 
 // Shard is share Index of Count of Run's (shape, configuration) pairs: a

@@ -23,7 +23,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		perProcess, growthMiB, maxGrowthMiB      int
 		opt                                      collect.Options
 	)
-	fs := flags("collect", "--kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N]", stderr)
+	fs := flags("collect", "--kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N] [--where EXPR]", stderr)
 	fs.StringVar(&kernel, "kernel", "", "kernel family (see 'augur kernels')")
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
@@ -41,6 +41,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&growthMiB, "memory-per-process", defaultGrowthMiB, "MiB of resident memory a child may grow by before it stops (Linux)")
 	fs.IntVar(&opt.MaxPrograms, "max-programs", 0, "stop after building this many programs, with exit status 3 (what --programs-per-process gives each child)")
 	fs.IntVar(&maxGrowthMiB, "max-growth", 0, "stop once resident memory has grown by this many MiB, with exit status 3 (what --memory-per-process gives each child)")
+	fs.StringVar(&opt.Where, "where", "", "measure only configurations for which this expression over the parameters is true (e.g. 'WX * WY * WZ <= 256'); the space and kernel version stay the same")
 	shard := fs.String("shard", "", "I/N: measure only shard I (0 <= I < N) of the shapes x configurations, for N processes sharing the work; their files merge under one --out")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
