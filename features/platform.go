@@ -4,8 +4,16 @@ import (
 	"strings"
 )
 
-// Platform describes an OpenCL device as collect queried it. Sizes are in
-// bytes, clocks in MHz.
+// Platform describes an OpenCL device as collect queried and measured it.
+// Sizes are in bytes, clocks in MHz.
+//
+// The queried limits alone cannot tell some devices apart (an NVIDIA H100
+// and H200 differ only in global memory size), so collect also measures
+// four figures with micro-benchmarks (see collect.Benchmark). A measured
+// field of 0 means "not measured": data recorded before the benchmarks
+// existed, imported data, or a benchmark that failed on the device. The
+// JSON of an unmeasured field is omitted, so that a description without
+// measurements reads and writes as it did before they existed.
 type Platform struct {
 	PlatformName     string `json:"platform_name"`
 	Vendor           string `json:"vendor"`
@@ -23,6 +31,20 @@ type Platform struct {
 	GlobalCacheBytes int64  `json:"global_cache_bytes"`
 	CacheLineBytes   int    `json:"cache_line_bytes"`
 	ImageSupport     bool   `json:"image_support"`
+
+	// GlobalBandwidthGBs is the global memory bandwidth of a streaming
+	// copy over buffers larger than the caches, in GB/s (10^9 bytes a
+	// second, bytes read plus bytes written), best of several runs.
+	GlobalBandwidthGBs float64 `json:"global_bandwidth_gbs,omitempty"`
+	// FP32GFLOPs is the single-precision throughput of independent fused
+	// multiply-add chains, in GFLOP/s (an FMA counts as 2 operations).
+	FP32GFLOPs float64 `json:"fp32_gflops,omitempty"`
+	// LocalBandwidthGBs is the read bandwidth of __local memory summed over
+	// the device, in GB/s.
+	LocalBandwidthGBs float64 `json:"local_bandwidth_gbs,omitempty"`
+	// LaunchOverheadUs is the median host time from enqueueing an empty
+	// kernel to clFinish returning, in microseconds.
+	LaunchOverheadUs float64 `json:"launch_overhead_us,omitempty"`
 }
 
 // PlatformNames are the names of the numeric platform features, in the
