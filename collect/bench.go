@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/augur-tuning/augur/collect/opencl"
 	"github.com/augur-tuning/augur/features"
@@ -58,5 +62,38 @@ func closeSession(sess *opencl.Session) error {
 	if err := sess.Close(); err != nil {
 		return fmt.Errorf("collect: %w", err)
 	}
+	return nil
+}
+
+// bench measures the engine's device with the micro-benchmarks, in its
+// session, and records the results in e.plat, which goes into the file's
+// metadata. A benchmark that fails is a note, not an error.
+//
+// `augur collect` measures in child processes (see cmd/augur), and each
+// child runs its own benchmarks rather than being handed its parent's
+// results: a few seconds a child of hundreds of programs, no flag to
+// carry them, no OpenCL in the parent (which would hold the driver's
+// memory for the whole collection), and each file records what was
+// measured in the process that wrote it.
+func (e *engine) bench(ctx context.Context, sum *Summary, log io.Writer) error {
+	b, err := bench(ctx, e.sess)
+	if err != nil {
+		return err
+	}
+	e.plat = b.Platform
+	for _, name := range slices.Sorted(maps.Keys(b.Failures)) {
+		why, _, _ := strings.Cut(b.Failures[name], "\n")
+		sum.note(log, "benchmark %s failed, recorded as 0 (not measured): %s", name, why)
+	}
+	if e.sess.Stuck() {
+		// A benchmark kernel that never finished blocks the queue.
+		if err := e.reopen(); err != nil {
+			return err
+		}
+	}
+	// The benchmarks' buffers (up to 512 MiB) may stay in the process's
+	// resident memory; growth counts from after them, or
+	// Options.MaxGrowthBytes would stop every child at its first batch.
+	e.startRSS = residentBytes()
 	return nil
 }

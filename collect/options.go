@@ -90,6 +90,12 @@ type Options struct {
 	// several processes (a job array, one GPU each) split it; the zero
 	// value measures all of it. Measure ignores it.
 	Shard Shard
+	// NoBench makes Run skip the micro-benchmarks (see Benchmark) it
+	// otherwise runs once at its start, before anything is compiled, so
+	// that the file's platform records the device's measured features;
+	// with NoBench they are 0 (not measured). The default measures: a
+	// few seconds a run. Measure ignores it.
+	NoBench bool
 }
 
 // Shard is share Index of Count of Run's (shape, configuration) pairs: a

@@ -288,7 +288,7 @@ func (c *Chooser) loadClassifier(b *features.Bundle, entry *features.Model, plat
 	if err != nil {
 		return fmt.Errorf("runtime: %w", err)
 	}
-	c.classifier, c.classParam, c.classPlatform = cl, c.space.Param(e.Param), plat.Vector()
+	c.classifier, c.classParam, c.classPlatform = cl, c.space.Param(e.Param), cl.PlatformVector(*plat)
 	c.classValues = map[int]string{}
 	for _, v := range cl.Classes() {
 		c.classValues[v] = fmt.Sprintf("%s=%d", e.Param, v)
