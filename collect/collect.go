@@ -115,11 +115,16 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
-	sum.Platform, sum.Counts = e.plat, e.counts
 	dir := filepath.Join(outDir, k.Name, e.plat.Slug())
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, errors.Join(fmt.Errorf("collect: %w", err), e.close())
 	}
+	if !opt.NoBench {
+		if err := e.bench(ctx, sum, opt.Log); err != nil {
+			return nil, errors.Join(err, e.close())
+		}
+	}
+	sum.Platform, sum.Counts = e.plat, e.counts
 	wopt := record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression, FlushRows: 1}
 	// What a killed run left is made readable first, so that resuming
 	// skips its rows.

@@ -159,6 +159,10 @@ func TestRunAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The run measured the device first, and the file records it.
+	if p := meta.Platform; !(p.GlobalBandwidthGBs > 0 && p.FP32GFLOPs > 0 && p.LocalBandwidthGBs > 0 && p.LaunchOverheadUs > 0) {
+		t.Errorf("file's platform %+v lacks the measured features (notes %q)", p, sum.Notes)
+	}
 	if meta.Kernel != "scale" || meta.KernelVersion != k.Version() || meta.Platform != sum.Platform || meta.Source != "collect" {
 		t.Errorf("Meta = %+v, want kernel scale version %s on %+v from collect", meta, k.Version(), sum.Platform)
 	}
@@ -199,6 +203,7 @@ func TestRunAndResume(t *testing.T) {
 	}
 
 	// A second run finds everything recorded and writes nothing.
+	opt.NoBench = true
 	again, err := Run(context.Background(), k, dir, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +236,7 @@ func TestRunCancelledKeepsRows(t *testing.T) {
 	dir := t.TempDir()
 	ctx := &cancelAfter{Context: context.Background()}
 	ctx.n.Store(20)
-	sum, err := Run(ctx, k, dir, Options{Sample: "all", Repeats: 1, Workers: 1})
+	sum, err := Run(ctx, k, dir, Options{Sample: "all", Repeats: 1, Workers: 1, NoBench: true})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run error = %v, want context.Canceled", err)
 	}
@@ -250,7 +255,7 @@ func TestRunCancelledKeepsRows(t *testing.T) {
 	}
 
 	// Resuming measures exactly what is missing.
-	rest, err := Run(context.Background(), k, dir, Options{Sample: "all", Repeats: 1, Workers: 1})
+	rest, err := Run(context.Background(), k, dir, Options{Sample: "all", Repeats: 1, Workers: 1, NoBench: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +320,7 @@ func TestRunUnwritableDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A directory cannot be made under a regular file, even as root.
-	if _, err := Run(context.Background(), scaleKernel(t), file, Options{}); err == nil {
+	if _, err := Run(context.Background(), scaleKernel(t), file, Options{NoBench: true}); err == nil {
 		t.Errorf("Run into a path under a file succeeded, want an error")
 	}
 }

@@ -66,6 +66,12 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	if err != nil {
 		return nil, fmt.Errorf("collect: confirm: %w", err)
 	}
+	// The second pass's file records the device's measured features as
+	// the first pass measured them: measuring again would cost seconds
+	// for nothing the confirmation needs.
+	for _, f := range files {
+		plat = plat.FillMeasured(f.Meta.Platform)
+	}
 	// best[shape] holds each configuration's latest row.
 	type shapeRows struct {
 		task features.Task

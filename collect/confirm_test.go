@@ -17,7 +17,8 @@ func TestConfirm(t *testing.T) {
 	k := scaleKernel(t)
 	dir := t.TempDir()
 	opt := Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 2}
-	if _, err := Run(context.Background(), k, dir, opt); err != nil {
+	run, err := Run(context.Background(), k, dir, opt)
+	if err != nil {
 		t.Fatal(err)
 	}
 	sum, err := Confirm(context.Background(), k, dir, opt, ConfirmOptions{Top: 2})
@@ -27,9 +28,13 @@ func TestConfirm(t *testing.T) {
 	if !strings.HasPrefix(filepath.Base(sum.Path), "confirm-") {
 		t.Fatalf("confirmation written to %q, want a confirm-*.arrow file", sum.Path)
 	}
-	_, rows, err := record.ReadFile(sum.Path)
+	meta, rows, err := record.ReadFile(sum.Path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The second pass records the first pass's measured features.
+	if meta.Platform != run.Platform || run.Platform.FP32GFLOPs == 0 {
+		t.Errorf("confirm file's platform %+v, want the run's measured %+v", meta.Platform, run.Platform)
 	}
 	if want := 2 * len(k.Tasks); len(rows) != want {
 		t.Errorf("%d confirmed rows, want %d (2 a shape)", len(rows), want)
@@ -70,7 +75,7 @@ func TestConfirm(t *testing.T) {
 func TestRunMaxPrograms(t *testing.T) {
 	skipWithoutDevice(t)
 	k := scaleKernel(t)
-	whole, err := Run(context.Background(), k, t.TempDir(), Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 1})
+	whole, err := Run(context.Background(), k, t.TempDir(), Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 1, NoBench: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +91,7 @@ func TestRunMaxPrograms(t *testing.T) {
 				t.Skip("resident memory cannot be read here")
 			}
 			opt := tc.opt
-			opt.Sample, opt.Repeats, opt.Seed, opt.Workers = "all", 1, 1, 1
+			opt.Sample, opt.Repeats, opt.Seed, opt.Workers, opt.NoBench = "all", 1, 1, 1, true
 			dir := t.TempDir()
 			got := map[record.Status]int{}
 			stops := 0

@@ -97,6 +97,12 @@ type Options struct {
 	// device can run or to a question being asked; the kernel's space,
 	// and so its version, are unchanged. Measure ignores it.
 	Where string
+	// NoBench makes Run skip the micro-benchmarks (see Benchmark) it
+	// otherwise runs once at its start, before anything is compiled, so
+	// that the file's platform records the device's measured features;
+	// with NoBench they are 0 (not measured). The default measures: a
+	// few seconds a run. Measure ignores it.
+	NoBench bool
 }
 
 // Shard is share Index of Count of Run's (shape, configuration) pairs: a

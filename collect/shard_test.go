@@ -99,7 +99,7 @@ func TestRunShards(t *testing.T) {
 	k := scaleKernel(t)
 	k.Tasks = []features.Task{{1000}, {4096}, {333}}
 	whole, shared := t.TempDir(), t.TempDir()
-	opt := Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 2}
+	opt := Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 2, NoBench: true}
 	if _, err := Run(context.Background(), k, whole, opt); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,13 +22,28 @@ var devicesCSV string
 // change holds open.)
 var ErrUnknownDevice = errors.New("datasets: unknown device")
 
-// deviceColumns are the columns of a device table, in order.
-var deviceColumns = []string{
+// deviceColumns are the columns of a device table, in order: the queried
+// features, the measured ones (measuredColumns), and the source.
+var deviceColumns = slices.Concat(queriedColumns, measuredColumns, []string{"source"})
+
+// queriedColumns are the features OpenCL reports, as features.Platform
+// holds them.
+var queriedColumns = []string{
 	"name", "vendor", "platform_name", "type", "compute_units", "clock_mhz",
 	"max_work_group_size", "max_work_item_sizes", "local_mem_bytes",
 	"global_mem_bytes", "constant_mem_bytes", "global_cache_bytes",
-	"cache_line_bytes", "image_support", "source",
+	"cache_line_bytes", "image_support",
 }
+
+// measuredColumns are the features collect measures with micro-benchmarks
+// (features.Platform.GlobalBandwidthGBs and the three after it), named as
+// the platform features are (features.PlatformNames). An empty cell is 0:
+// not measured, nor known from a specification.
+var measuredColumns = []string{"global_bw_gbs", "fp32_gflops", "local_bw_gbs", "launch_us"}
+
+// legacyColumns are the columns of a device table written before the
+// measured ones; ReadDevices still reads it, every measured value 0.
+var legacyColumns = slices.Concat(queriedColumns, []string{"source"})
 
 // DeviceTable is the features of devices augur has not queried itself,
 // one row a device, for data imported from other tuners: a fleet model
@@ -53,19 +70,22 @@ func Devices() *DeviceTable {
 // columns name, vendor, platform_name, type, compute_units, clock_mhz,
 // max_work_group_size, max_work_item_sizes (as "1024x1024x64"),
 // local_mem_bytes, global_mem_bytes, constant_mem_bytes,
-// global_cache_bytes, cache_line_bytes, image_support (true or false) and
-// source, in that order. Errors name the line and column.
+// global_cache_bytes, cache_line_bytes, image_support (true or false),
+// global_bw_gbs, fp32_gflops, local_bw_gbs, launch_us (numbers >= 0, or
+// empty for unknown) and source, in that order. A table without the four
+// measured columns, as written before they existed, is read too. Errors
+// name the line and column.
 func ReadDevices(r io.Reader) (*DeviceTable, error) {
 	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = len(deviceColumns)
+	// The header sets the number of fields every row must have.
+	cr.FieldsPerRecord = 0
 	head, err := cr.Read()
 	if err != nil {
 		return nil, fmt.Errorf("datasets: device table: %w", err)
 	}
-	for i, c := range deviceColumns {
-		if strings.TrimSpace(head[i]) != c {
-			return nil, fmt.Errorf("datasets: device table: column %d is %q, want %q", i+1, head[i], c)
-		}
+	measured, err := checkHeader(head)
+	if err != nil {
+		return nil, err
 	}
 	t := &DeviceTable{}
 	seen := map[string]bool{}
@@ -78,7 +98,7 @@ func ReadDevices(r io.Reader) (*DeviceTable, error) {
 			return nil, fmt.Errorf("datasets: device table: %w", err)
 		}
 		line, _ := cr.FieldPos(0)
-		p, err := parseDevice(rec)
+		p, err := parseDevice(rec, measured)
 		if err != nil {
 			return nil, fmt.Errorf("datasets: device table line %d: %w", line, err)
 		}
@@ -96,8 +116,30 @@ func ReadDevices(r io.Reader) (*DeviceTable, error) {
 	return t, nil
 }
 
-// parseDevice reads one row of a device table.
-func parseDevice(rec []string) (features.Platform, error) {
+// checkHeader checks a device table's header: deviceColumns, or
+// legacyColumns (measured is then false).
+func checkHeader(head []string) (measured bool, err error) {
+	got := make([]string, len(head))
+	for i, h := range head {
+		got[i] = strings.TrimSpace(h)
+	}
+	switch {
+	case slices.Equal(got, deviceColumns):
+		return true, nil
+	case slices.Equal(got, legacyColumns):
+		return false, nil
+	}
+	for i, c := range deviceColumns {
+		if i < len(got) && got[i] != c {
+			return false, fmt.Errorf("datasets: device table: column %d is %q, want %q", i+1, head[i], c)
+		}
+	}
+	return false, fmt.Errorf("datasets: device table: %d columns, want the %d of %s", len(got), len(deviceColumns), strings.Join(deviceColumns, ","))
+}
+
+// parseDevice reads one row of a device table, with the measured columns
+// when measured is set.
+func parseDevice(rec []string, measured bool) (features.Platform, error) {
 	f := func(i int) string { return strings.TrimSpace(rec[i]) }
 	p := features.Platform{Name: f(0), Vendor: f(1), PlatformName: f(2), Type: f(3)}
 	if p.Name == "" {
@@ -108,7 +150,7 @@ func parseDevice(rec []string) (features.Platform, error) {
 	default:
 		return p, fmt.Errorf("type %q, want gpu, cpu or accelerator", p.Type)
 	}
-	if f(14) == "" {
+	if f(len(rec)-1) == "" {
 		return p, fmt.Errorf("%s: source is empty; name the specification the values come from", p.Name)
 	}
 	type field struct {
@@ -142,6 +184,21 @@ func parseDevice(rec []string) (features.Platform, error) {
 		return p, fmt.Errorf("%s: image_support is %q, want true or false", p.Name, f(13))
 	}
 	p.ImageSupport = img
+	if !measured {
+		return p, nil
+	}
+	at := len(queriedColumns)
+	for i, dst := range []*float64{&p.GlobalBandwidthGBs, &p.FP32GFLOPs, &p.LocalBandwidthGBs, &p.LaunchOverheadUs} {
+		text := f(at + i)
+		if text == "" {
+			continue // unknown: 0, as for a device never measured
+		}
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+			return p, fmt.Errorf("%s: %s is %q, want a number >= 0 or nothing", p.Name, measuredColumns[i], text)
+		}
+		*dst = v
+	}
 	return p, nil
 }
 

@@ -226,6 +226,15 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 		return nil, fmt.Errorf("eval: device %d: have %d devices", opt.Device, len(devs))
 	}
 	plat := devs[opt.Device]
+	// A bundle trained with the measured platform features scores the
+	// device with them: measure them, as collect does.
+	if n, err := features.PlatformColumns(opt.Prior.Features); err == nil && n > features.LegacyPlatformFeatures {
+		b, err := collect.Benchmark(ctx, opt.Device)
+		if err != nil {
+			return nil, err // it names its package
+		}
+		plat = b.Platform
+	}
 	valid := k.Space.All()
 	if opt.Budget == 0 {
 		opt.Budget = max(10, len(valid)/50)

@@ -38,7 +38,10 @@ type Bundle struct {
 	Params        []Param  `json:"params"`
 	Constraints   []string `json:"constraints"`
 	// Features are the encoder's column names; every model has exactly
-	// these inputs.
+	// these inputs. The platform features at the end are the first few of
+	// PlatformNames (PlatformColumns): all of them in a bundle written
+	// now, the first LegacyPlatformFeatures in one written before the
+	// measured features, whose models keep scoring as they did.
 	Features []string `json:"features"`
 	// Derived is the ID of the derived-feature definitions the models were
 	// trained with (Deriver.ID), empty when there are none. A runtime with
@@ -125,7 +128,9 @@ type Classifier struct {
 	// Kind is the learner: "forest" (augur's) or "golearn".
 	Kind string `json:"kind"`
 	// Features are the model's inputs: the task features, "task.<name>",
-	// then the platform features, "platform.<name>" (ClassFeatures).
+	// then the platform features, "platform.<name>" (ClassFeatures; the
+	// first LegacyPlatformFeatures of them in a bundle written before the
+	// measured features).
 	Features []string `json:"features"`
 	// LightGBM is the model in LightGBM text format, version v3, a
 	// multiclass model of len(Classes) classes whose raw scores are the
@@ -143,8 +148,8 @@ type Classifier struct {
 	Options map[string]float64 `json:"options,omitempty"`
 }
 
-// ClassFeatures returns the inputs of a classifier of a kernel with the
-// given task features: the task features, then the platform features.
+// ClassFeatures returns the inputs of a new classifier of a kernel with the
+// given task features: the task features, then every platform feature.
 func ClassFeatures(taskNames []string) []string {
 	out := make([]string, 0, len(taskNames)+len(platformNames))
 	for _, n := range taskNames {
@@ -165,7 +170,11 @@ func (c *Classifier) check(taskNames []string, s *Space) error {
 	if !slices.Equal(c.Classes, s.Params[i].Values) {
 		return fmt.Errorf("classifier of %q: classes %v, the parameter's values are %v", c.Param, c.Classes, s.Params[i].Values)
 	}
-	if want := ClassFeatures(taskNames); !slices.Equal(c.Features, want) {
+	n, err := platformColumns(c.Features)
+	if err != nil {
+		return fmt.Errorf("classifier of %q: %v", c.Param, err)
+	}
+	if want := ClassFeatures(taskNames)[:len(taskNames)+n]; !slices.Equal(c.Features, want) {
 		return fmt.Errorf("classifier of %q: features %v, want %v", c.Param, c.Features, want)
 	}
 	return nil
@@ -216,6 +225,9 @@ func (b *Bundle) Encoder(d Deriver) (Encoder, error) {
 		return Encoder{}, err
 	}
 	e := NewEncoder(b.TaskNames, s)
+	if e.PlatformFeatures, err = PlatformColumns(b.Features); err != nil {
+		return Encoder{}, err
+	}
 	names := b.DerivedNames()
 	if d == nil && len(b.DerivedExprs) > 0 {
 		if d, err = NewExprDeriver(b.DerivedExprs, b.TaskNames, s); err != nil {
@@ -310,7 +322,13 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("features: bundle space: %w", err)
 	}
-	base := NewEncoder(b.TaskNames, s).Names()
+	// The platform features are the first few of PlatformNames: as many
+	// as the models were trained with.
+	enc := NewEncoder(b.TaskNames, s)
+	if enc.PlatformFeatures, err = platformColumns(b.Features); err != nil {
+		return nil, fmt.Errorf("%w: bundle %v", ErrSyntax, err)
+	}
+	base := enc.Names()
 	// The derived features sit between the parameters and the platform.
 	at := len(b.TaskNames) + len(s.Params)
 	want := append([]string(nil), base[:at]...)

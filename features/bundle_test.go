@@ -81,6 +81,14 @@ func TestBundleClassifiers(t *testing.T) {
 		{"other classes", func(cs []features.Classifier) []features.Classifier { cs[0].Classes = []int{0, 2}; return cs }, "classes"},
 		{"other features", func(cs []features.Classifier) []features.Classifier { cs[0].Features = cs[0].Features[1:]; return cs }, "features"},
 		{"twice", func(cs []features.Classifier) []features.Classifier { return append(cs, cs[0]) }, "two classifiers"},
+		{"legacy platform features", func(cs []features.Classifier) []features.Classifier {
+			cs[0].Features = cs[0].Features[:4+features.LegacyPlatformFeatures]
+			return cs
+		}, ""},
+		{"too few platform features", func(cs []features.Classifier) []features.Classifier {
+			cs[0].Features = cs[0].Features[:4+features.LegacyPlatformFeatures-1]
+			return cs
+		}, "9 platform features"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := features.ReadBundle(data)
@@ -108,3 +116,83 @@ func TestBundleClassifiers(t *testing.T) {
 		})
 	}
 }
+
+// TestBundlePlatformFeatures checks which platform features a bundle's
+// models may take: the first ten (a bundle written before the measured
+// features), all of them (one written now), or any count between, in
+// PlatformNames' order; anything else is refused.
+func TestBundlePlatformFeatures(t *testing.T) {
+	data, err := os.ReadFile(testBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := features.PlatformNames()
+	with := func(names []string) func([]string) []string {
+		return func(fs []string) []string {
+			fs = fs[:len(fs)-features.LegacyPlatformFeatures]
+			for _, n := range names {
+				fs = append(fs, "platform."+n)
+			}
+			return fs
+		}
+	}
+	swapped := append([]string(nil), all...)
+	swapped[0], swapped[1] = swapped[1], swapped[0]
+	tests := []struct {
+		name   string
+		change func([]string) []string
+		want   int    // platform features the encoder takes
+		err    string // "" for a valid bundle
+	}{
+		{"legacy", func(fs []string) []string { return fs }, features.LegacyPlatformFeatures, ""},
+		{"all", with(all), len(all), ""},
+		{"one measured", with(all[:features.LegacyPlatformFeatures+1]), features.LegacyPlatformFeatures + 1, ""},
+		{"too few", with(all[:features.LegacyPlatformFeatures-1]), 0, "9 platform features"},
+		{"other order", with(swapped), 0, `"platform.clock_mhz", want "platform.compute_units"`},
+		{"unknown", with(append(all[:features.LegacyPlatformFeatures:features.LegacyPlatformFeatures], "warp_size")), 0, `"platform.warp_size", want "platform.global_bw_gbs"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := features.ReadBundle(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Features = tt.change(b.Features)
+			var buf bytes.Buffer
+			if err := features.WriteBundle(&buf, b); err != nil {
+				t.Fatal(err)
+			}
+			got, err := features.ReadBundle(buf.Bytes())
+			if tt.err != "" {
+				if !errors.Is(err, features.ErrSyntax) || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("ReadBundle = %v, want ErrSyntax containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ReadBundle: %v", err)
+			}
+			enc, err := got.Encoder(stubDeriver{got.Derived, got.DerivedNames()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if enc.NumPlatform() != tt.want || strings.Join(enc.Names(), ",") != strings.Join(got.Features, ",") {
+				t.Errorf("encoder takes %d platform features, names %v; want %d, the bundle's %v", enc.NumPlatform(), enc.Names(), tt.want, got.Features)
+			}
+			if pv := enc.PlatformVector(features.Platform{ComputeUnits: 3}); len(pv) != tt.want || pv[0] != 3 {
+				t.Errorf("PlatformVector = %v, want %d values starting with 3", pv, tt.want)
+			}
+		})
+	}
+}
+
+// stubDeriver names derived features without computing them, for tests
+// of a bundle's layout.
+type stubDeriver struct {
+	id    string
+	names []string
+}
+
+func (d stubDeriver) ID() string                                                            { return d.id }
+func (d stubDeriver) Names() []string                                                       { return d.names }
+func (d stubDeriver) Derive(dst []float64, _ features.Task, _ features.Config, _ []float64) {}

@@ -19,6 +19,13 @@ type Encoder struct {
 	// WithDerived, which also counts them once: Len is on the hot path of
 	// every prediction, and a Deriver's Names allocates.
 	Derived Deriver
+	// PlatformFeatures is the number of platform features: the first
+	// PlatformFeatures of PlatformNames. 0 means all of them, what a new
+	// model takes; a bundle's encoder takes what its models were trained
+	// with (Bundle.Encoder), 10 for bundles written before the measured
+	// features. Other values than 0 must lie in [LegacyPlatformFeatures,
+	// len(PlatformNames())] (PlatformColumns checks a model's).
+	PlatformFeatures int
 
 	nDerived int
 }
@@ -53,9 +60,23 @@ func (e Encoder) NumDerived() int {
 	return len(e.Derived.Names())
 }
 
+// NumPlatform is the number of platform features.
+func (e Encoder) NumPlatform() int {
+	if e.PlatformFeatures == 0 {
+		return len(platformNames)
+	}
+	return e.PlatformFeatures
+}
+
+// PlatformVector returns p's platform features as the encoder takes them:
+// the first NumPlatform values of p.Vector().
+func (e Encoder) PlatformVector(p Platform) []float64 {
+	return p.Vector()[:e.NumPlatform()]
+}
+
 // Len is the length of an encoded vector.
 func (e Encoder) Len() int {
-	return len(e.TaskNames) + len(e.ParamNames) + e.NumDerived() + len(platformNames)
+	return len(e.TaskNames) + len(e.ParamNames) + e.NumDerived() + e.NumPlatform()
 }
 
 // Names returns the column names, prefixed by "task.", "param.",
@@ -73,14 +94,14 @@ func (e Encoder) Names() []string {
 			out = append(out, "derived."+n)
 		}
 	}
-	for _, n := range platformNames {
+	for _, n := range platformNames[:e.NumPlatform()] {
 		out = append(out, "platform."+n)
 	}
 	return out
 }
 
 // Encode writes the vector of (t, c) on the platform whose vector
-// (Platform.Vector) is platform into dst, which must have Len() values.
+// (PlatformVector) is platform into dst, which must have Len() values.
 // Lengths are not checked here, where it would cost every prediction; Check
 // them once.
 func (e Encoder) Encode(dst []float64, t Task, c Config, platform []float64) {
@@ -90,7 +111,7 @@ func (e Encoder) Encode(dst []float64, t Task, c Config, platform []float64) {
 		// The derived features fill what lies between the parameters and
 		// the platform; counting them from dst keeps Encode free of calls
 		// that might allocate.
-		k := len(dst) - n - len(platformNames)
+		k := len(dst) - n - e.NumPlatform()
 		e.Derived.Derive(dst[n:n+k], t, c, platform)
 		n += k
 	}
@@ -105,8 +126,8 @@ func (e Encoder) Check(t Task, c Config, platform []float64) error {
 		return fmt.Errorf("%w: shape has %d features, want %d (%v)", ErrSyntax, len(t), len(e.TaskNames), e.TaskNames)
 	case len(c) != len(e.ParamNames):
 		return fmt.Errorf("%w: configuration has %d values, want %d", ErrSyntax, len(c), len(e.ParamNames))
-	case len(platform) != len(platformNames):
-		return fmt.Errorf("%w: platform vector has %d values, want %d", ErrSyntax, len(platform), len(platformNames))
+	case len(platform) != e.NumPlatform():
+		return fmt.Errorf("%w: platform vector has %d values, want %d", ErrSyntax, len(platform), e.NumPlatform())
 	}
 	return nil
 }

@@ -116,6 +116,70 @@ func TestEncoder(t *testing.T) {
 	if err := e.Check(Task{1}, Config{8, 2, 1}, p.Vector()); err == nil {
 		t.Error("Check accepted a short task")
 	}
+	// An encoder of a bundle written before the measured platform
+	// features takes the first ten.
+	legacy := e
+	legacy.PlatformFeatures = LegacyPlatformFeatures
+	if got, want := legacy.Len(), e.Len()-(len(PlatformNames())-LegacyPlatformFeatures); got != want {
+		t.Errorf("legacy Len = %d, want %d", got, want)
+	}
+	if n := legacy.Names(); n[len(n)-1] != "platform.is_gpu" {
+		t.Errorf("legacy Names end with %q, want platform.is_gpu", n[len(n)-1])
+	}
+	if err := legacy.Check(Task{1, 2, 3, 4}, Config{8, 2, 1}, p.Vector()); err == nil {
+		t.Error("legacy Check accepted the full platform vector")
+	}
+	if err := legacy.Check(Task{1, 2, 3, 4}, Config{8, 2, 1}, legacy.PlatformVector(p)); err != nil {
+		t.Errorf("legacy Check of its own platform vector: %v", err)
+	}
+}
+
+func TestPlatformVector(t *testing.T) {
+	p := Platform{Type: "gpu", ComputeUnits: 132, LocalMemBytes: 48 << 10, GlobalMemBytes: 80 << 30, ImageSupport: true,
+		GlobalBandwidthGBs: 3000, FP32GFLOPs: 50000, LocalBandwidthGBs: 30000, LaunchOverheadUs: 5}
+	v := p.Vector()
+	if len(v) != len(PlatformNames()) {
+		t.Fatalf("Vector has %d values, PlatformNames %d", len(v), len(PlatformNames()))
+	}
+	tests := []struct {
+		name string
+		want float64
+	}{
+		{"compute_units", 132}, {"local_mem_kib", 48}, {"global_mem_gib", 80}, {"image_support", 1}, {"is_gpu", 1},
+		{"global_bw_gbs", 3000}, {"fp32_gflops", 50000}, {"local_bw_gbs", 30000}, {"launch_us", 5},
+	}
+	for _, tt := range tests {
+		i := PlatformIndex(tt.name)
+		if i < 0 || v[i] != tt.want {
+			t.Errorf("%s (index %d) = %v, want %v", tt.name, i, v, tt.want)
+		}
+	}
+	// The measured features come after the legacy ten, whose positions
+	// old models rely on.
+	if i := PlatformIndex("global_bw_gbs"); i != LegacyPlatformFeatures {
+		t.Errorf("global_bw_gbs at %d, want %d", i, LegacyPlatformFeatures)
+	}
+}
+
+func TestFillMeasured(t *testing.T) {
+	spec := Platform{Name: "spec", ComputeUnits: 99, GlobalBandwidthGBs: 900, FP32GFLOPs: 20000, LocalBandwidthGBs: 8000, LaunchOverheadUs: 4}
+	tests := []struct {
+		name string
+		p    Platform
+		want Platform
+	}{
+		{"unmeasured", Platform{Name: "gpu", ComputeUnits: 8},
+			Platform{Name: "gpu", ComputeUnits: 8, GlobalBandwidthGBs: 900, FP32GFLOPs: 20000, LocalBandwidthGBs: 8000, LaunchOverheadUs: 4}},
+		{"partly measured", Platform{Name: "gpu", GlobalBandwidthGBs: 700, LaunchOverheadUs: 6},
+			Platform{Name: "gpu", GlobalBandwidthGBs: 700, FP32GFLOPs: 20000, LocalBandwidthGBs: 8000, LaunchOverheadUs: 6}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.FillMeasured(spec); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
 }
 
 func TestSlug(t *testing.T) {

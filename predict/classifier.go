@@ -30,6 +30,16 @@ type Classifier struct {
 	classes []int
 	m       *lightgbm.Model
 	nTask   int
+	// nPlatform is the number of platform features it takes: the first
+	// nPlatform of features.PlatformNames.
+	nPlatform int
+}
+
+// PlatformVector returns p's platform features as the classifier takes
+// them: the first few values of p.Vector(), as many as it was trained
+// with.
+func (c *Classifier) PlatformVector(p features.Platform) []float64 {
+	return p.Vector()[:c.nPlatform]
 }
 
 // LoadClassifier loads the bundle's classifier of parameter param. It
@@ -53,12 +63,16 @@ func LoadClassifier(b *features.Bundle, param string) (*Classifier, error) {
 		if !slices.Equal(e.Classes, s.Params[pi].Values) {
 			return nil, fmt.Errorf("predict: classifier of %q has classes %v, the parameter's values are %v", param, e.Classes, s.Params[pi].Values)
 		}
-		c, err := ParseClassifier(e.LightGBM, param, e.Classes, features.ClassFeatures(b.TaskNames))
+		// The features ReadBundle checked: the task features, then the
+		// platform features the classifier was trained with.
+		c, err := ParseClassifier(e.LightGBM, param, e.Classes, e.Features)
 		if err != nil {
 			return nil, err
 		}
+		if c.nTask != len(b.TaskNames) {
+			return nil, fmt.Errorf("predict: classifier of %q takes %d task features, the bundle has %d", param, c.nTask, len(b.TaskNames))
+		}
 		c.Kind = e.Kind
-		c.nTask = len(b.TaskNames)
 		return c, nil
 	}
 	return nil, fmt.Errorf("%w: %q", ErrNoClassifier, param)
@@ -83,12 +97,15 @@ func ParseClassifier(text, param string, classes []int, featureNames []string) (
 	if !slices.Equal(m.FeatureNames, featureNames) {
 		return nil, fmt.Errorf("predict: classifier of %q has features %v, want %v", param, m.FeatureNames, featureNames)
 	}
-	nTask := len(featureNames) - len(features.PlatformNames())
-	if nTask < 0 || nTask+len(features.PlatformNames()) > maxFeatures {
-		return nil, fmt.Errorf("predict: classifier of %q has %d features, want the task features and %d platform features, at most %d in all",
-			param, len(featureNames), len(features.PlatformNames()), maxFeatures)
+	nPlatform, err := features.PlatformColumns(featureNames)
+	if err != nil {
+		return nil, fmt.Errorf("predict: classifier of %q: %w", param, err)
 	}
-	return &Classifier{Param: param, classes: slices.Clone(classes), m: m, nTask: nTask}, nil
+	nTask := len(featureNames) - nPlatform
+	if len(featureNames) > maxFeatures {
+		return nil, fmt.Errorf("predict: classifier of %q has %d features, at most %d supported", param, len(featureNames), maxFeatures)
+	}
+	return &Classifier{Param: param, classes: slices.Clone(classes), m: m, nTask: nTask, nPlatform: nPlatform}, nil
 }
 
 // Classes returns the parameter's values: class k is the value at k.
@@ -99,15 +116,15 @@ func (c *Classifier) NumClasses() int { return len(c.classes) }
 
 // Check returns an error when t or platform has the wrong length.
 func (c *Classifier) Check(t features.Task, platform []float64) error {
-	if len(t) != c.nTask || len(platform) != len(features.PlatformNames()) {
+	if len(t) != c.nTask || len(platform) != c.nPlatform {
 		return fmt.Errorf("predict: classifier of %q takes %d task and %d platform values, got %d and %d",
-			c.Param, c.nTask, len(features.PlatformNames()), len(t), len(platform))
+			c.Param, c.nTask, c.nPlatform, len(t), len(platform))
 	}
 	return nil
 }
 
 // Probabilities writes the probability of every class for shape t on the
-// platform whose vector (features.Platform.Vector) is platform into dst,
+// platform whose vector (PlatformVector) is platform into dst,
 // which must have NumClasses values. t and platform must have the lengths
 // Check accepts. It does not allocate.
 func (c *Classifier) Probabilities(dst []float64, t features.Task, platform []float64) {

@@ -17,7 +17,11 @@ import (
 // first task feature at 1000 that gives class 0 the narrow shapes and
 // class k-1 the wide ones.
 func classifierText(b *features.Bundle, k int, objective string) string {
-	names := features.ClassFeatures(b.TaskNames)
+	return classifierTextOver(features.ClassFeatures(b.TaskNames), k, objective)
+}
+
+// classifierTextOver is classifierText over the named inputs.
+func classifierTextOver(names []string, k int, objective string) string {
 	m := &lightgbm.Model{Version: "v3", NumClass: k, NumTreePerIteration: k, MaxFeatureIdx: len(names) - 1,
 		Objective: objective, FeatureNames: names}
 	for range names {
@@ -116,6 +120,34 @@ func TestLoadClassifier(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLoadLegacyClassifier loads a classifier of a bundle written before
+// the measured platform features: it takes the first ten.
+func TestLoadLegacyClassifier(t *testing.T) {
+	b := bundle(t)
+	names := features.ClassFeatures(b.TaskNames)[:len(b.TaskNames)+features.LegacyPlatformFeatures]
+	lb := withClassifier(b, "LS", classifierTextOver(names, 3, "multiclass num_class:3"))
+	lb.Classifiers[0].Features = names
+	c, err := predict.LoadClassifier(lb, "LS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := features.Platform{Type: "gpu", ComputeUnits: 132, GlobalBandwidthGBs: 3000}
+	pv := c.PlatformVector(p)
+	if len(pv) != features.LegacyPlatformFeatures || pv[0] != 132 {
+		t.Errorf("PlatformVector = %v, want the first %d platform features", pv, features.LegacyPlatformFeatures)
+	}
+	task := features.Task{4096, 480, 3, 3}
+	if err := c.Check(task, pv); err != nil {
+		t.Errorf("Check of its own platform vector: %v", err)
+	}
+	if err := c.Check(task, p.Vector()); err == nil {
+		t.Error("Check accepted every platform feature for a classifier of ten")
+	}
+	if v, prob := c.Class(task, pv); v != 2 || prob != 0.9 {
+		t.Errorf("Class = %d (p %v), want 2 (p 0.9)", v, prob)
 	}
 }
 

@@ -20,7 +20,7 @@
 // values. Loading refuses a model of another kind or class count:
 //
 //	c, err := predict.LoadClassifier(b, "technique")
-//	value, p := c.Class(task, platform.Vector()) // the most probable value
+//	value, p := c.Class(task, c.PlatformVector(platform)) // the most probable value
 //
 // Models are loaded with github.com/dmitryikh/leaves from the LightGBM text
 // the bundle carries; the feature count is checked once, at load time, so

@@ -72,11 +72,13 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 	if enc.Len() > maxFeatures {
 		return nil, fmt.Errorf("predict: model %q has %d features, at most %d supported", entry.Name, enc.Len(), maxFeatures)
 	}
+	// The platform features the bundle's models take: all of them, or
+	// the first ten in a bundle written before the measured ones.
 	var pv []float64
 	if entry.Platform != nil {
-		pv = entry.Platform.Vector()
+		pv = enc.PlatformVector(*entry.Platform)
 	} else {
-		pv = make([]float64, len(features.PlatformNames()))
+		pv = make([]float64, enc.NumPlatform())
 	}
 	m := &Model{Name: entry.Name, Kind: entry.Kind, ens: ens, enc: enc, platform: pv, trees: ens.NEstimators()}
 	if enc.Derived != nil {
@@ -126,7 +128,7 @@ func pick(b *features.Bundle, name string) (*features.Model, error) {
 // Use it to ask a fleet model about a device that was not in its data.
 func (m *Model) WithPlatform(p features.Platform) *Model {
 	c := *m
-	c.platform = p.Vector()
+	c.platform = m.enc.PlatformVector(p)
 	return &c
 }
 

@@ -28,8 +28,14 @@ type Options struct {
 	// model, or the fleet model of a bundle with several, for a device it
 	// knows nothing about.
 	Device string
-	// Platform is the device's features as queried (collect/opencl's
-	// Device.Platform); nil when unknown. Device defaults to its name.
+	// Platform is the device's features as queried and measured
+	// (collect.Benchmark's Platform; collect/opencl's Device.Platform
+	// has the queried ones only); nil when unknown. Device defaults to
+	// its name. A bundle written now scores the fleet model with the
+	// measured features too: a Platform without them (0, not measured)
+	// looks to that model like the unmeasured devices of its training
+	// data, if it had any. Bundles written before the measured features
+	// take the queried ones only.
 	Platform *features.Platform
 	// Starts is how many of the bundle's grid shapes nearest the asked
 	// shape lend their best configurations as starting points; 0 means 4.
@@ -288,7 +294,7 @@ func (c *Chooser) loadClassifier(b *features.Bundle, entry *features.Model, plat
 	if err != nil {
 		return fmt.Errorf("runtime: %w", err)
 	}
-	c.classifier, c.classParam, c.classPlatform = cl, c.space.Param(e.Param), plat.Vector()
+	c.classifier, c.classParam, c.classPlatform = cl, c.space.Param(e.Param), cl.PlatformVector(*plat)
 	c.classValues = map[int]string{}
 	for _, v := range cl.Classes() {
 		c.classValues[v] = fmt.Sprintf("%s=%d", e.Param, v)

@@ -117,7 +117,7 @@ func ExampleData_WriteCSV() {
 	fmt.Println(first[len(first)-3], first[len(first)-2])
 	fmt.Println(first[len(first)-1])
 	// Output:
-	// 735 rows, 22 features
+	// 735 rows, 26 features
 	// log_speedup time_ns ref_time_ns platform shape config
 	// pocl-cpu-pthread-skylake-avx512-amd-epyc width=512,height=512,filter_w=3,filter_h=3
 	// Xwg=8,Ywg=8,Xwpt=1,Ywpt=1,LS=0,VW=1,PAD=0,UNR=0

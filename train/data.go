@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/features"
@@ -109,6 +110,12 @@ type LoadOptions struct {
 	// Zeta is the target given to invalid rows under InvalidZeta; 0 means
 	// DefaultZeta. It must be negative (worse than the reference).
 	Zeta float64
+	// Specs describe devices from another source than measurement, such
+	// as datasets.Devices().Devices (vendor specifications): a device
+	// whose files leave a measured platform feature 0 (recorded before
+	// collect measured them, or imported) takes it from the spec of the
+	// same name, case-insensitively. nil fills nothing.
+	Specs []features.Platform
 }
 
 // zeta checks o and returns the target of invalid rows under InvalidZeta.
@@ -186,14 +193,33 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 		if err := agree(f, first, kernel); err != nil {
 			return nil, err
 		}
-		pv := f.Meta.Platform.Vector()
 		slug := f.Meta.Platform.Slug()
-		pi, ok := slugs[slug]
-		if !ok {
-			pi = len(d.Platforms)
-			slugs[slug] = pi
+		if _, ok := slugs[slug]; !ok {
+			slugs[slug] = len(d.Platforms)
 			d.Platforms = append(d.Platforms, f.Meta.Platform)
 		}
+	}
+	// One description a device, so that all its rows share one platform
+	// vector: the first file's, with what it did not measure taken from
+	// the device's later files, then from the specs.
+	for _, f := range files[1:] {
+		pi := slugs[f.Meta.Platform.Slug()]
+		d.Platforms[pi] = d.Platforms[pi].FillMeasured(f.Meta.Platform)
+	}
+	pvs := make([][]float64, len(d.Platforms))
+	for pi, p := range d.Platforms {
+		for _, spec := range opt.Specs {
+			if strings.EqualFold(spec.Name, p.Name) {
+				p = p.FillMeasured(spec)
+				break
+			}
+		}
+		d.Platforms[pi] = p
+		pvs[pi] = p.Vector()
+	}
+	for _, f := range files {
+		pi := slugs[f.Meta.Platform.Slug()]
+		pv := pvs[pi]
 		for _, r := range f.Rows {
 			if opt.MaxCV > 0 && r.Status == record.StatusOK && r.TimeCV > opt.MaxCV {
 				continue

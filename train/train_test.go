@@ -140,8 +140,17 @@ func TestTrainTwoPlatforms(t *testing.T) {
 	if err := features.WriteBundle(&sb, b); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := features.ReadBundle([]byte(sb.String())); err != nil {
-		t.Errorf("ReadBundle of the trained bundle: %v", err)
+	rb, err := features.ReadBundle([]byte(sb.String()))
+	if err != nil {
+		t.Fatalf("ReadBundle of the trained bundle: %v", err)
+	}
+	// A new bundle's models take every platform feature, measured ones
+	// included, and say so in their feature names.
+	if n, err := features.PlatformColumns(rb.Features); err != nil || n != len(features.PlatformNames()) {
+		t.Errorf("trained bundle takes %d platform features (%v), want all %d", n, err, len(features.PlatformNames()))
+	}
+	if enc, err := rb.Encoder(nil); err != nil || enc.NumPlatform() != len(features.PlatformNames()) || strings.Join(enc.Names(), ",") != strings.Join(rb.Features, ",") {
+		t.Errorf("trained bundle's encoder: %v, %d platform features, names %v; want the bundle's %v", err, enc.NumPlatform(), enc.Names(), rb.Features)
 	}
 	// The table of measured bests: one entry per (device, shape), each the
 	// fastest ok row of its pair.
@@ -294,6 +303,53 @@ func TestLoad(t *testing.T) {
 				t.Fatalf("%s: invalid row %d: y = %v, want %v", tt.name, i, d.Y[i], DefaultZeta)
 			}
 		}
+	}
+}
+
+// TestLoadSpecs checks that a device's unmeasured platform features come
+// from its spec, matched by name whatever the case, and measured ones stay.
+func TestLoadSpecs(t *testing.T) {
+	dir := t.TempDir()
+	unmeasured := synthPlatform("Small GPU", 4)
+	measured := synthPlatform("Big GPU", 64)
+	measured.GlobalBandwidthGBs, measured.LaunchOverheadUs = 700, 6
+	writeSynth(t, dir, unmeasured, 1, 100)
+	writeSynth(t, dir, measured, 2, 100)
+	specs := []features.Platform{
+		{Name: "SMALL gpu", GlobalBandwidthGBs: 300, FP32GFLOPs: 9000},
+		{Name: "Big GPU", GlobalBandwidthGBs: 900, FP32GFLOPs: 20000, LocalBandwidthGBs: 10000},
+	}
+	bw := features.PlatformIndex("global_bw_gbs")
+	tests := []struct {
+		name  string
+		specs []features.Platform
+		want  map[string][4]float64 // by slug: global, fp32, local, launch
+	}{
+		{"no specs", nil, map[string][4]float64{"small-gpu": {}, "big-gpu": {700, 0, 0, 6}}},
+		{"specs", specs, map[string][4]float64{"small-gpu": {300, 9000, 0, 0}, "big-gpu": {700, 20000, 10000, 6}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := LoadWith(dir, "synth", LoadOptions{Specs: tt.specs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range d.Platforms {
+				got := [4]float64{p.GlobalBandwidthGBs, p.FP32GFLOPs, p.LocalBandwidthGBs, p.LaunchOverheadUs}
+				if want := tt.want[p.Slug()]; got != want {
+					t.Errorf("%s: measured features %v, want %v", p.Slug(), got, want)
+				}
+			}
+			at := len(d.Features) - len(features.PlatformNames()) + bw
+			if d.Features[at] != "platform.global_bw_gbs" {
+				t.Fatalf("column %d is %q, want platform.global_bw_gbs", at, d.Features[at])
+			}
+			for i, s := range d.Samples {
+				if got, want := d.Row(i)[at], d.Platforms[s.Platform].GlobalBandwidthGBs; got != want {
+					t.Fatalf("row %d: global_bw_gbs %v, want its device's %v", i, got, want)
+				}
+			}
+		})
 	}
 }
 

@@ -141,7 +141,9 @@ func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)
 // each stopping after perProcess programs (--max-programs), until one
 // finishes: the collection resumes from the rows on disk each time, so
 // no process lives long enough for the driver's per-program memory to
-// add up. A signal that stops this process is passed on to the child,
+// add up. Each child measures the device's platform features itself
+// (collect.Options.NoBench unset) rather than being handed this process's:
+// see collect's engine.bench for why. A signal that stops this process is passed on to the child,
 // which stops between two configurations and keeps what it measured; on
 // Linux the child is killed if this process dies without one (SIGKILL).
 func collectInChildren(ctx context.Context, args []string, perProcess, growthMiB int, stdout, stderr io.Writer) error {

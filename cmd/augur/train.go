@@ -132,6 +132,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("train: --derive: %w", err)
 		}
 	}
+	// Data recorded before collect measured devices, and imported data,
+	// take the measured platform features from the specifications of
+	// the devices the table knows.
+	opt.Load.Specs = datasets.Devices().Devices
 	if inside(out, filepath.Join(data, opt.Kernel)) {
 		return fmt.Errorf("train: --out %s lies inside the dataset directory %s; write the bundle elsewhere", out, filepath.Join(data, opt.Kernel))
 	}

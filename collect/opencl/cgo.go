@@ -172,3 +172,10 @@ func createImageBuffer(ctx *cl.Context, buf *cl.MemObject, n int) (*cl.MemObject
 	*(*C.cl_mem)(unsafe.Pointer(m)) = mem
 	return m, nil
 }
+
+// maxAllocBytes reads CL_DEVICE_MAX_MEM_ALLOC_SIZE, the largest buffer the
+// device allocates, in bytes.
+func maxAllocBytes(d *cl.Device) (int64, error) {
+	v, err := infoUlong(d, C.CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+	return int64(v), err
+}
