@@ -13,6 +13,11 @@ import (
 type Roles struct {
 	Technique string
 	Dims      search.Dims
+	// FoldBy names the task features that identify one kernel of the
+	// family apart from its array size: a technique classifier evaluated
+	// on a kernel is trained without every shape that agrees on them.
+	// Empty means every task feature (leave one shape out).
+	FoldBy []string
 }
 
 // KernelRoles returns the roles of the parameters of augur's kernel
@@ -28,7 +33,7 @@ func KernelRoles(kernel string) (Roles, error) {
 		if err != nil {
 			return Roles{}, fmt.Errorf("eval: stencil: %w", err)
 		}
-		return Roles{Technique: "technique", Dims: d}, nil
+		return Roles{Technique: "technique", Dims: d, FoldBy: []string{"pattern", "dims", "radius", "orient"}}, nil
 	case "conv2d":
 		return Roles{Technique: "LS", Dims: search.Dims{
 			WorkGroup: []string{"Xwg", "Ywg"},

@@ -8,13 +8,15 @@ import (
 
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/train"
 )
 
 // table3Flags are eval's flags for Garvey and Abdelrahman's Table 3.
 type table3Flags struct {
-	on        bool
-	random    int
-	technique string
+	on         bool
+	random     int
+	technique  string
+	classifier string
 }
 
 func (t *table3Flags) register(fs interface {
@@ -24,6 +26,7 @@ func (t *table3Flags) register(fs interface {
 }) {
 	fs.BoolVar(&t.on, "table3", false, "print Garvey and Abdelrahman's Table 3 instead: random sampling, the grouped heuristics and their oracles replayed per shape (on by default for --kernel stencil)")
 	fs.IntVar(&t.random, "random", 1000, "with --table3: configurations random sampling measures")
+	fs.StringVar(&t.classifier, "classifier", "", "with --table3: pick each shape's technique with augur's forest classifier trained on this dataset directory's groups, leaving out every shape of the same kernel (as 'augur train --target' scores it); replaces --technique")
 	fs.StringVar(&t.technique, "technique", "best", "with --table3: the technique the heuristics hold, 'best' (that of each shape's fastest recorded configuration) or a value held on every shape")
 }
 
@@ -35,7 +38,23 @@ func runTable3(data, kernel string, t table3Flags, seed uint64, asJSON bool, std
 	}
 	opt := eval.Table3Options{Kernel: kernel, Technique: roles.Technique, Dims: roles.Dims,
 		RandomSample: t.random, Seed: seed, Progress: stderr}
-	if t.technique != "best" {
+	switch {
+	case t.classifier != "":
+		d, err := train.Load(t.classifier, kernel)
+		if err != nil {
+			return err // train's errors carry the package prefix
+		}
+		cd, err := train.Classes(d, roles.Technique)
+		if err != nil {
+			return err
+		}
+		l, err := eval.NewLeaveOneOut(cd, train.ClassForestOptions{Seed: seed}, roles.FoldBy)
+		if err != nil {
+			return err
+		}
+		opt.Classifier = l
+		opt.TechniqueBy = fmt.Sprintf("the pick of a forest classifier trained on %s (%d groups) without the shape's kernel", t.classifier, cd.Len())
+	case t.technique != "best":
 		v, err := strconv.Atoi(t.technique)
 		if err != nil {
 			return fmt.Errorf("eval: --technique must be best or an integer, got %q", t.technique)
