@@ -26,9 +26,9 @@ func TestDevices(t *testing.T) {
 	if h100.ComputeUnits != 132 || h100.GlobalMemBytes != 85017493504 || h100.GlobalCacheBytes != 4325376 {
 		t.Errorf("H100 by slug = %+v, want collect's recorded values", h100)
 	}
-	// Until they are measured, the H100's figures are its datasheet's.
-	if h100.GlobalBandwidthGBs != 3350 || h100.FP32GFLOPs != 67000 || h100.LaunchOverheadUs != 0 {
-		t.Errorf("H100 measured columns = %+v, want the datasheet's 3350 GB/s and 67000 GFLOP/s, no launch overhead", h100)
+	// The H100's figures are measured: below its datasheet's peaks.
+	if h100.GlobalBandwidthGBs >= 3350 || h100.FP32GFLOPs >= 67000 || h100.LaunchOverheadUs <= 0 {
+		t.Errorf("H100 measured columns = %+v, want measured figures below the datasheet's 3350 GB/s and 67000 GFLOP/s, and a launch overhead", h100)
 	}
 	for i, p := range tab.Devices {
 		if p.GlobalBandwidthGBs <= 0 || p.FP32GFLOPs <= 0 {
