@@ -90,7 +90,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	opt.Sample = sample
 	opt.Progress = stderr
 	opt.Log = stderr
-	ctx, stop := stopOnSignals(ctx)
+	ctx, stop := stopOnSignals(ctx, stderr)
 	defer stop()
 	if perProcess > 0 && opt.MaxPrograms == 0 && opt.MaxGrowthBytes == 0 {
 		if err := collect.Check(k, opt); err != nil {
@@ -194,23 +194,42 @@ func (s signalCause) Error() string { return fmt.Sprintf("received %v", s.sig) }
 
 // stopOnSignals returns a context cancelled by SIGINT, SIGTERM or SIGHUP,
 // with the signal as its cause: a pre-empted or hung-up job then stops
-// between two configurations and keeps what it measured, as Ctrl-C does.
-func stopOnSignals(parent context.Context) (context.Context, func()) {
+// between two configurations and keeps what it measured. That waits for
+// the builds in flight, which a GPU driver may take minutes over (NVIDIA
+// built some stencil programs for over 4 minutes), so it says so on
+// stderr, and a second signal ends the process at once with status 128 +
+// the signal's number: every row measured is on disk already (a partial
+// file the next run recovers), and on Linux the measuring child dies with
+// its parent.
+func stopOnSignals(parent context.Context, stderr io.Writer) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 1)
+	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	done := make(chan struct{})
+	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		select {
 		case s := <-sigs:
 			cancel(signalCause{s})
-		case <-ctx.Done():
+			fmt.Fprintf(stderr, "collect: %v: stopping once the configurations in flight are measured; a second signal stops at once\n", s)
+		case <-finished:
+			return
+		}
+		select {
+		case s := <-sigs:
+			fmt.Fprintf(stderr, "collect: %v again: stopping now; the rows measured are on disk\n", s)
+			code := 1
+			if n, ok := s.(syscall.Signal); ok {
+				code = 128 + int(n)
+			}
+			os.Exit(code)
+		case <-finished:
 		}
 	}()
 	return ctx, func() {
 		signal.Stop(sigs)
 		cancel(errors.New("collect finished"))
+		close(finished)
 		<-done
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -67,14 +68,25 @@ func TestCollectSurvivesSignals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		sig   syscall.Signal
+		twice bool
+	}{
+		{"SIGKILL", syscall.SIGKILL, false},
+		{"SIGTERM", syscall.SIGTERM, false},
+		// A second signal stops at once, without waiting for the builds
+		// in flight.
+		{"SIGINT twice", syscall.SIGINT, true},
+	} {
+		sig := tc.sig
+		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			args := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "random:24",
 				"--shapes", "width=64,height=64,filter_w=3,filter_h=3", "--repeats", "1", "--seed", "3"}
 			cmd := exec.Command(exe, args...)
 			cmd.Env = append(os.Environ(), runMainEnv+"=1")
-			var stderr bytes.Buffer
+			var stderr lockedBuffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -97,10 +109,25 @@ func TestCollectSurvivesSignals(t *testing.T) {
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
+			if tc.twice {
+				// The first signal's notice on stderr says it was seen.
+				for !strings.Contains(stderr.String(), "a second signal stops at once") {
+					if time.Now().After(deadline) {
+						t.Fatalf("no notice of the first signal; stderr: %s", stderr.String())
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				if err := cmd.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+			}
 			err := cmd.Wait()
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) {
 				t.Fatalf("process ended with %v, want a non-zero exit", err)
+			}
+			if tc.twice && exit.ExitCode() != 128+int(syscall.SIGINT) {
+				t.Errorf("SIGINT twice: exit %d, want %d; stderr: %s", exit.ExitCode(), 128+int(syscall.SIGINT), stderr.String())
 			}
 			if sig == syscall.SIGTERM {
 				lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
@@ -190,4 +217,23 @@ func TestCollectInChildren(t *testing.T) {
 	if len(files) < 2 {
 		t.Errorf("%d files: the run did not go through several children", len(files))
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that a child process's output may be
+// written to while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
