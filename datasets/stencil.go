@@ -630,18 +630,24 @@ func (stencilDerived) ID() string { return stencilDerivedID }
 
 func (stencilDerived) Names() []string { return append([]string(nil), stencilDerivedNames...) }
 
-// Derive writes the features for (t, c) on the platform pv. A platform
-// vector of zeros (no device known) counts one compute unit and no local
-// memory limit.
-func (stencilDerived) Derive(dst []float64, t features.Task, c features.Config, pv []float64) {
-	p := stencilParamsOf(c)
+var _ features.TaskDeriver = stencilDerived{}
+
+// stencilTaskFeatures is how many of stencilDerivedNames depend on the task
+// alone: the static features and the array's size, which the technique
+// classifier takes.
+const stencilTaskFeatures = 9
+
+// TaskNames implements features.TaskDeriver.
+func (stencilDerived) TaskNames() []string {
+	return append([]string(nil), stencilDerivedNames[:stencilTaskFeatures]...)
+}
+
+// DeriveTask implements features.TaskDeriver: the stencil's size in
+// points, its density in its bounding box, its unique dimension, the
+// multiplies and adds per element, the halo on each axis and the array's
+// elements.
+func (stencilDerived) DeriveTask(dst []float64, t features.Task) {
 	s := stencilShapeOf(t)
-	g := stencilLaunchOf(t, p)
-	cu, localBytes := 1.0, 0.0
-	if len(pv) > max(platCU, platLocalKiB) {
-		cu = max(pv[platCU], 1)
-		localBytes = pv[platLocalKiB] * 1024
-	}
 	var halo [3]float64
 	box := 1.0
 	for a := range 3 {
@@ -650,6 +656,25 @@ func (stencilDerived) Derive(dst []float64, t features.Task, c features.Config, 
 	}
 	points := float64(s.points)
 	elements := float64(t[stencilNX]) * float64(t[stencilNY]) * float64(t[stencilNZ])
+	v := [stencilTaskFeatures]float64{points, points / box, float64(s.uniqueDim), points, points - 1,
+		halo[0], halo[1], halo[2], elements}
+	copy(dst, v[:])
+}
+
+// Derive writes the features for (t, c) on the platform pv. A platform
+// vector of zeros (no device known) counts one compute unit and no local
+// memory limit.
+func (d stencilDerived) Derive(dst []float64, t features.Task, c features.Config, pv []float64) {
+	d.DeriveTask(dst, t)
+	p := stencilParamsOf(c)
+	g := stencilLaunchOf(t, p)
+	cu, localBytes := 1.0, 0.0
+	if len(pv) > max(platCU, platLocalKiB) {
+		cu = max(pv[platCU], 1)
+		localBytes = pv[platLocalKiB] * 1024
+	}
+	points := dst[0]
+	elements := dst[stencilTaskFeatures-1]
 	tile := float64(g.tile[0] * g.tile[1] * g.tile[2])
 	staged := float64(g.staged[0] * g.staged[1] * g.staged[2])
 	wgItems := float64(p.wx * p.wy * p.wz)
@@ -669,13 +694,11 @@ func (stencilDerived) Derive(dst []float64, t features.Task, c features.Config, 
 		loads = staged / tile
 	}
 	v := [...]float64{
-		points, points / box, float64(s.uniqueDim), points, points - 1,
-		halo[0], halo[1], halo[2], elements,
 		float64(g.tile[0]), float64(g.tile[1]), float64(g.tile[2]), tile, wgItems, float64(p.bx * p.cx * p.cy * p.cz), float64(p.bx),
 		float64(g.groups[0]), float64(g.groups[1]), float64(g.groups[2]), groups, groups * wgItems,
 		waves, lastFill, groups * wgItems / cu, groups*tile/elements - 1,
 		lmem, lmemFrac, byLmem,
 		staged/tile - 1, loads,
 	}
-	copy(dst, v[:])
+	copy(dst[stencilTaskFeatures:], v[:])
 }

@@ -81,11 +81,7 @@ func (l *LeaveOneOut) Technique(_ string, p features.Platform, t features.Task) 
 		}
 		l.fitted[k] = f
 	}
-	l.row = l.row[:0]
-	for _, v := range t {
-		l.row = append(l.row, float64(v))
-	}
-	l.row = append(l.row, p.Vector()...)
+	l.row = l.data.AppendFeatures(l.row[:0], t, p)
 	if len(l.row) != len(l.data.Features) {
 		return 0, fmt.Errorf("eval: classifier row has %d features, its data %d", len(l.row), len(l.data.Features))
 	}

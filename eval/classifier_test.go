@@ -13,7 +13,7 @@ import (
 // without it can only answer another's.
 func TestLeaveOneOutNeverSeesItsKernel(t *testing.T) {
 	cd := &train.ClassData{Target: "technique", Classes: []int{10, 20, 30},
-		TaskNames: []string{"kernel", "n"}, Features: features.ClassFeatures([]string{"kernel", "n"})}
+		TaskNames: []string{"kernel", "n"}, Features: features.ClassFeatures([]string{"kernel", "n"}, nil)}
 	for k := range 3 {
 		for _, n := range []int{64, 128} {
 			cd.Groups = append(cd.Groups, train.ClassGroup{Task: features.Task{k, n}})

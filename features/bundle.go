@@ -128,9 +128,11 @@ type Classifier struct {
 	// Kind is the learner: "forest" (augur's) or "golearn".
 	Kind string `json:"kind"`
 	// Features are the model's inputs: the task features, "task.<name>",
-	// then the platform features, "platform.<name>" (ClassFeatures; the
-	// first LegacyPlatformFeatures of them in a bundle written before the
-	// measured features).
+	// then the derived features that depend on the task alone,
+	// "static.<name>" (TaskDeriver; none in a bundle written before them
+	// or of a kernel without them), then the platform features,
+	// "platform.<name>" (ClassFeatures; the first LegacyPlatformFeatures
+	// of them in a bundle written before the measured features).
 	Features []string `json:"features"`
 	// LightGBM is the model in LightGBM text format, version v3, a
 	// multiclass model of len(Classes) classes whose raw scores are the
@@ -149,11 +151,16 @@ type Classifier struct {
 }
 
 // ClassFeatures returns the inputs of a new classifier of a kernel with the
-// given task features: the task features, then every platform feature.
-func ClassFeatures(taskNames []string) []string {
-	out := make([]string, 0, len(taskNames)+len(platformNames))
+// given task features and task-only derived features (TaskDeriver's
+// TaskNames; nil for none): the task features, the static ones, then every
+// platform feature.
+func ClassFeatures(taskNames, static []string) []string {
+	out := make([]string, 0, len(taskNames)+len(static)+len(platformNames))
 	for _, n := range taskNames {
 		out = append(out, "task."+n)
+	}
+	for _, n := range static {
+		out = append(out, "static."+n)
 	}
 	for _, n := range platformNames {
 		out = append(out, "platform."+n)
@@ -161,8 +168,21 @@ func ClassFeatures(taskNames []string) []string {
 	return out
 }
 
-// check checks c against the bundle's task features and space.
-func (c *Classifier) check(taskNames []string, s *Space) error {
+// StaticNames returns the task-only derived features the classifier takes,
+// without the "static." prefix.
+func (c *Classifier) StaticNames() []string {
+	var out []string
+	for _, f := range c.Features {
+		if n, ok := strings.CutPrefix(f, "static."); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// check checks c against the bundle's task features, derived features and
+// space.
+func (c *Classifier) check(taskNames, derived []string, s *Space) error {
 	i := s.Param(c.Param)
 	if i < 0 {
 		return fmt.Errorf("classifier of %q: no such parameter", c.Param)
@@ -174,7 +194,11 @@ func (c *Classifier) check(taskNames []string, s *Space) error {
 	if err != nil {
 		return fmt.Errorf("classifier of %q: %v", c.Param, err)
 	}
-	if want := ClassFeatures(taskNames)[:len(taskNames)+n]; !slices.Equal(c.Features, want) {
+	static := c.StaticNames()
+	if len(static) > len(derived) || !slices.Equal(static, derived[:len(static)]) {
+		return fmt.Errorf("classifier of %q: static features %v are not the first of the bundle's derived features %v", c.Param, static, derived)
+	}
+	if want := ClassFeatures(taskNames, static)[:len(taskNames)+len(static)+n]; !slices.Equal(c.Features, want) {
 		return fmt.Errorf("classifier of %q: features %v, want %v", c.Param, c.Features, want)
 	}
 	return nil
@@ -375,7 +399,7 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	classified := map[string]bool{}
 	for i := range b.Classifiers {
 		c := &b.Classifiers[i]
-		if err := c.check(b.TaskNames, s); err != nil {
+		if err := c.check(b.TaskNames, b.DerivedNames(), s); err != nil {
 			return nil, fmt.Errorf("%w: bundle %v", ErrSyntax, err)
 		}
 		if classified[c.Param] {

@@ -69,7 +69,7 @@ func TestBundleClassifiers(t *testing.T) {
 	}
 	valid := func() features.Classifier {
 		return features.Classifier{Param: "LS", Classes: []int{0, 1, 2}, Kind: "forest",
-			Features: features.ClassFeatures([]string{"width", "height", "filter_w", "filter_h"}), LightGBM: "text"}
+			Features: features.ClassFeatures([]string{"width", "height", "filter_w", "filter_h"}, nil), LightGBM: "text"}
 	}
 	for _, tt := range []struct {
 		name   string

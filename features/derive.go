@@ -28,6 +28,21 @@ type Deriver interface {
 	Derive(dst []float64, t Task, c Config, pv []float64)
 }
 
+// A TaskDeriver is a Deriver whose first features depend on the task
+// alone, such as a stencil's size in points and its density (Garvey and
+// Abdelrahman's static features). A classifier, which picks a value before
+// any configuration is known, takes those besides the task features.
+type TaskDeriver interface {
+	Deriver
+	// TaskNames lists those features: the first len(TaskNames()) of
+	// Names().
+	TaskNames() []string
+	// DeriveTask writes len(TaskNames()) values for t into dst: those that
+	// Derive writes first, for any configuration and platform. It must not
+	// allocate.
+	DeriveTask(dst []float64, t Task)
+}
+
 // PlatformIndex returns the position of a platform feature (one of
 // PlatformNames) in Platform.Vector, or -1.
 func PlatformIndex(name string) int {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict/lightgbm"
@@ -30,6 +31,10 @@ type Classifier struct {
 	classes []int
 	m       *lightgbm.Model
 	nTask   int
+	// static computes the nStatic task-only derived features it takes
+	// after the task features; nil when it takes none.
+	static  features.TaskDeriver
+	nStatic int
 	// nPlatform is the number of platform features it takes: the first
 	// nPlatform of features.PlatformNames.
 	nPlatform int
@@ -45,8 +50,12 @@ func (c *Classifier) PlatformVector(p features.Platform) []float64 {
 // LoadClassifier loads the bundle's classifier of parameter param. It
 // refuses a model that is not a multiclass model of exactly as many classes
 // as param has values (a regression model among them), and one whose
-// inputs are not the bundle's task and platform features.
-func LoadClassifier(b *features.Bundle, param string) (*Classifier, error) {
+// inputs are not the bundle's task, static and platform features. d
+// computes the static features (those of the kernel's derived features
+// that depend on the task alone, "static.<name>"); it must be the
+// definitions the bundle records, and may be nil when the classifier takes
+// none.
+func LoadClassifier(b *features.Bundle, param string, d features.Deriver) (*Classifier, error) {
 	for i := range b.Classifiers {
 		e := &b.Classifiers[i]
 		if e.Param != param {
@@ -63,9 +72,13 @@ func LoadClassifier(b *features.Bundle, param string) (*Classifier, error) {
 		if !slices.Equal(e.Classes, s.Params[pi].Values) {
 			return nil, fmt.Errorf("predict: classifier of %q has classes %v, the parameter's values are %v", param, e.Classes, s.Params[pi].Values)
 		}
-		// The features ReadBundle checked: the task features, then the
-		// platform features the classifier was trained with.
-		c, err := ParseClassifier(e.LightGBM, param, e.Classes, e.Features)
+		if d != nil && d.ID() != b.Derived {
+			return nil, fmt.Errorf("predict: classifier of %q: %w: bundle was trained with derived features %q, this augur has %q", param, features.ErrDerived, b.Derived, d.ID())
+		}
+		// The features ReadBundle checked: the task features, the static
+		// ones, then the platform features the classifier was trained
+		// with.
+		c, err := ParseClassifier(e.LightGBM, param, e.Classes, e.Features, d)
 		if err != nil {
 			return nil, err
 		}
@@ -80,10 +93,11 @@ func LoadClassifier(b *features.Bundle, param string) (*Classifier, error) {
 
 // ParseClassifier reads the LightGBM text of a classifier of param whose
 // class k is the value classes[k], over the named features (the task
-// features, then the platform features, as features.ClassFeatures lists
-// them). It refuses a model of another kind or class count, or of other
-// features.
-func ParseClassifier(text, param string, classes []int, featureNames []string) (*Classifier, error) {
+// features, the static ones, then the platform features, as
+// features.ClassFeatures lists them). d computes the static features and
+// may be nil when there are none. It refuses a model of another kind or
+// class count, or of other features.
+func ParseClassifier(text, param string, classes []int, featureNames []string, d features.Deriver) (*Classifier, error) {
 	if len(classes) < 2 || len(classes) > MaxClasses {
 		return nil, fmt.Errorf("predict: classifier of %q: %d classes, want 2 to %d", param, len(classes), MaxClasses)
 	}
@@ -101,11 +115,28 @@ func ParseClassifier(text, param string, classes []int, featureNames []string) (
 	if err != nil {
 		return nil, fmt.Errorf("predict: classifier of %q: %w", param, err)
 	}
-	nTask := len(featureNames) - nPlatform
+	var static []string
+	for _, n := range featureNames {
+		if s, ok := strings.CutPrefix(n, "static."); ok {
+			static = append(static, s)
+		}
+	}
+	nTask := len(featureNames) - nPlatform - len(static)
 	if len(featureNames) > maxFeatures {
 		return nil, fmt.Errorf("predict: classifier of %q has %d features, at most %d supported", param, len(featureNames), maxFeatures)
 	}
-	return &Classifier{Param: param, classes: slices.Clone(classes), m: m, nTask: nTask, nPlatform: nPlatform}, nil
+	c := &Classifier{Param: param, classes: slices.Clone(classes), m: m, nTask: nTask, nStatic: len(static), nPlatform: nPlatform}
+	if len(static) > 0 {
+		td, ok := d.(features.TaskDeriver)
+		if !ok {
+			return nil, fmt.Errorf("predict: classifier of %q takes static features %v, and no definitions of them were given", param, static)
+		}
+		if got := td.TaskNames(); !slices.Equal(got, static) {
+			return nil, fmt.Errorf("predict: classifier of %q takes static features %v, %q defines %v", param, static, td.ID(), got)
+		}
+		c.static = td
+	}
+	return c, nil
 }
 
 // Classes returns the parameter's values: class k is the value at k.
@@ -126,20 +157,29 @@ func (c *Classifier) Check(t features.Task, platform []float64) error {
 // Probabilities writes the probability of every class for shape t on the
 // platform whose vector (PlatformVector) is platform into dst,
 // which must have NumClasses values. t and platform must have the lengths
-// Check accepts. It does not allocate.
+// Check accepts. It allocates nothing, or once when the classifier takes
+// static features.
 func (c *Classifier) Probabilities(dst []float64, t features.Task, platform []float64) {
 	var buf [maxFeatures]float64
-	x := buf[:c.nTask+len(platform)]
+	x := buf[:c.nTask+c.nStatic+len(platform)]
 	for i, v := range t {
 		x[i] = float64(v)
 	}
-	copy(x[c.nTask:], platform)
+	if c.static != nil {
+		// A slice of buf handed to an interface method would move buf
+		// to the heap on every call; this costs one small allocation, and
+		// only for classifiers that take static features.
+		st := make([]float64, c.nStatic)
+		c.static.DeriveTask(st, t)
+		copy(x[c.nTask:], st)
+	}
+	copy(x[c.nTask+c.nStatic:], platform)
 	c.m.PredictRaw(dst, x)
 }
 
 // Class returns the most probable value of the parameter for shape t on
-// platform (the lowest class on a tie) and its probability. It does not
-// allocate.
+// platform (the lowest class on a tie) and its probability. It allocates
+// as Probabilities does.
 func (c *Classifier) Class(t features.Task, platform []float64) (value int, p float64) {
 	var buf [MaxClasses]float64
 	prob := buf[:len(c.classes)]

@@ -17,7 +17,7 @@ import (
 // first task feature at 1000 that gives class 0 the narrow shapes and
 // class k-1 the wide ones.
 func classifierText(b *features.Bundle, k int, objective string) string {
-	return classifierTextOver(features.ClassFeatures(b.TaskNames), k, objective)
+	return classifierTextOver(features.ClassFeatures(b.TaskNames, nil), k, objective)
 }
 
 // classifierTextOver is classifierText over the named inputs.
@@ -56,7 +56,7 @@ func withClassifier(b *features.Bundle, param, text string) *features.Bundle {
 	s, _ := b.Space()
 	c := *b
 	c.Classifiers = []features.Classifier{{Param: param, Classes: s.Params[s.Param(param)].Values, Kind: "forest",
-		Features: features.ClassFeatures(b.TaskNames), LightGBM: text}}
+		Features: features.ClassFeatures(b.TaskNames, nil), LightGBM: text}}
 	return &c
 }
 
@@ -86,7 +86,7 @@ func TestLoadClassifier(t *testing.T) {
 			if tt.load != "" {
 				load = tt.load
 			}
-			c, err := predict.LoadClassifier(withClassifier(b, param, tt.text), load)
+			c, err := predict.LoadClassifier(withClassifier(b, param, tt.text), load, nil)
 			switch {
 			case tt.wantErr == nil && tt.wantMsg == "":
 				if err != nil {
@@ -127,10 +127,10 @@ func TestLoadClassifier(t *testing.T) {
 // the measured platform features: it takes the first ten.
 func TestLoadLegacyClassifier(t *testing.T) {
 	b := bundle(t)
-	names := features.ClassFeatures(b.TaskNames)[:len(b.TaskNames)+features.LegacyPlatformFeatures]
+	names := features.ClassFeatures(b.TaskNames, nil)[:len(b.TaskNames)+features.LegacyPlatformFeatures]
 	lb := withClassifier(b, "LS", classifierTextOver(names, 3, "multiclass num_class:3"))
 	lb.Classifiers[0].Features = names
-	c, err := predict.LoadClassifier(lb, "LS")
+	c, err := predict.LoadClassifier(lb, "LS", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestLoadRefusesClassifierAsModel(t *testing.T) {
 
 func TestClassifierAllocs(t *testing.T) {
 	b := bundle(t)
-	c, err := predict.LoadClassifier(withClassifier(b, "LS", classifierText(b, 3, "multiclass num_class:3")), "LS")
+	c, err := predict.LoadClassifier(withClassifier(b, "LS", classifierText(b, 3, "multiclass num_class:3")), "LS", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func ExampleLoadClassifier() {
 	}
 	// A made-up classifier of LS; 'augur train --target LS' writes real ones.
 	b = withClassifier(b, "LS", classifierText(b, 3, "multiclass num_class:3"))
-	c, err := predict.LoadClassifier(b, "LS")
+	c, err := predict.LoadClassifier(b, "LS", nil)
 	if err != nil {
 		panic(err)
 	}

@@ -19,7 +19,7 @@
 // features whose raw scores are the probabilities of the parameter's
 // values. Loading refuses a model of another kind or class count:
 //
-//	c, err := predict.LoadClassifier(b, "technique")
+//	c, err := predict.LoadClassifier(b, "technique", datasets.Stencil().Derived)
 //	value, p := c.Class(task, c.PlatformVector(platform)) // the most probable value
 //
 // Models are loaded with github.com/dmitryikh/leaves from the LightGBM text

@@ -290,7 +290,11 @@ func (c *Chooser) loadClassifier(b *features.Bundle, entry *features.Model, plat
 	// One classifier is used: the first, which is the only one train
 	// writes.
 	e := &b.Classifiers[0]
-	cl, err := predict.LoadClassifier(b, e.Param)
+	var derive features.Deriver
+	if c.kernel != nil && b.Derived != "" && len(b.DerivedExprs) == 0 {
+		derive = c.kernel.Derived
+	}
+	cl, err := predict.LoadClassifier(b, e.Param, derive)
 	if err != nil {
 		return fmt.Errorf("runtime: %w", err)
 	}

@@ -50,7 +50,7 @@ func classifierBundle(tb testing.TB, param string) *features.Bundle {
 // ignore the classifier or when no known configuration has the value.
 func TestChooseClassifier(t *testing.T) {
 	b := classifierBundle(t, "VW")
-	cl, err := predict.LoadClassifier(b, "VW")
+	cl, err := predict.LoadClassifier(b, "VW", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,17 +17,19 @@ import (
 // rows, whose label is the parameter's value in the group's fastest
 // measured configuration.
 //
-// The features are the task features and the platform features: what is
-// known before anything is measured. Derived features are left out, since
-// they are functions of a configuration too, and the label is what fixes
-// the configuration.
+// The features are the task features, the derived features that depend on
+// the task alone (a features.TaskDeriver's: for stencils, the static
+// features of section 6.1, such as the stencil's size and density), and the
+// platform features: what is known before anything is measured. The other
+// derived features are left out, since they are functions of a
+// configuration too, and the label is what fixes the configuration.
 type ClassData struct {
 	// Target is the parameter classified.
 	Target string
 	// Classes are the parameter's values; class k is Classes[k].
 	Classes []int
-	// Features name the columns of X: "task.<name>", then
-	// "platform.<name>".
+	// Features name the columns of X: "task.<name>", "static.<name>",
+	// then "platform.<name>" (features.ClassFeatures).
 	Features []string
 	// TaskNames are the kernel's task features, in Task order.
 	TaskNames []string
@@ -39,6 +41,23 @@ type ClassData struct {
 	Groups []ClassGroup
 	// Platforms are the devices, as in Data.
 	Platforms []features.Platform
+
+	// static computes the static features; nil when there are none.
+	static features.TaskDeriver
+}
+
+// AppendFeatures appends the feature vector of shape t on platform p, in
+// the order of Features, to dst: what a classifier trained on cd takes.
+func (cd *ClassData) AppendFeatures(dst []float64, t features.Task, p features.Platform) []float64 {
+	for _, v := range t {
+		dst = append(dst, float64(v))
+	}
+	if cd.static != nil {
+		n := len(dst)
+		dst = append(dst, make([]float64, len(cd.static.TaskNames()))...)
+		cd.static.DeriveTask(dst[n:], t)
+	}
+	return append(dst, p.Vector()...)
 }
 
 // ClassGroup is one (task, platform) group of a ClassData.
@@ -67,8 +86,13 @@ func Classes(d *Data, target string) (*ClassData, error) {
 	if len(values) < 2 {
 		return nil, fmt.Errorf("train: parameter %q has %d values; a classifier needs 2 or more", target, len(values))
 	}
-	cd := &ClassData{Target: target, Classes: slices.Clone(values), Features: features.ClassFeatures(d.TaskNames),
-		TaskNames: d.TaskNames, Platforms: d.Platforms}
+	var static []string
+	td, _ := d.derive.(features.TaskDeriver)
+	if td != nil {
+		static = td.TaskNames()
+	}
+	cd := &ClassData{Target: target, Classes: slices.Clone(values), Features: features.ClassFeatures(d.TaskNames, static),
+		TaskNames: d.TaskNames, Platforms: d.Platforms, static: td}
 	type key struct {
 		p int
 		t features.TaskKey
@@ -107,11 +131,7 @@ func Classes(d *Data, target string) (*ClassData, error) {
 			continue
 		}
 		kept = append(kept, g)
-		pv := d.Platforms[g.Platform].Vector()
-		for _, v := range g.Task {
-			cd.X = append(cd.X, float64(v))
-		}
-		cd.X = append(cd.X, pv...)
+		cd.X = cd.AppendFeatures(cd.X, g.Task, d.Platforms[g.Platform])
 		cd.Y = append(cd.Y, bestClass(g.BestNs))
 	}
 	cd.Groups = kept

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
 	"github.com/dmitryikh/leaves"
@@ -115,7 +117,7 @@ func TestClassForestLeaves(t *testing.T) {
 			if got, want := lg.NEstimators(), f.NumTrees(); got != want {
 				t.Errorf("leaves has %d iterations, want %d", got, want)
 			}
-			if _, err := predict.ParseClassifier(text.String(), "p", []int{10, 20, 30}, names); err == nil {
+			if _, err := predict.ParseClassifier(text.String(), "p", []int{10, 20, 30}, names, nil); err == nil {
 				t.Fatalf("ParseClassifier accepted features %v for a model of no platform features", names)
 			}
 			// The fit learned the rule: well above chance on its own rows.
@@ -189,7 +191,7 @@ func TestGolearnRuntimeAgrees(t *testing.T) {
 			if err := cf.WriteLightGBM(&text, cd.Features); err != nil {
 				t.Fatal(err)
 			}
-			pc, err := predict.ParseClassifier(text.String(), target, cd.Classes, features.ClassFeatures(cd.TaskNames))
+			pc, err := predict.ParseClassifier(text.String(), target, cd.Classes, cd.Features, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -376,5 +378,52 @@ func TestClassForestGolden(t *testing.T) {
 	}
 	if got := buf.String(); got != string(want) {
 		t.Errorf("WriteLightGBM output differs from %s (go test -update rewrites it):\ngot:\n%s\nwant:\n%s", golden, got, want)
+	}
+}
+
+// TestStaticFeatures checks that a stencil classifier takes the kernel's
+// task-only derived features, and that predict, given the definitions,
+// computes the same inputs: its probabilities equal the trainer's forest's
+// on every group.
+func TestStaticFeatures(t *testing.T) {
+	k, err := datasets.Lookup("stencil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := LoadWith("../testdata/stencil-pocl", "stencil", LoadOptions{Derived: k.Derived})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd, err := Classes(d, "technique")
+	if err != nil {
+		t.Fatal(err)
+	}
+	static := k.Derived.(features.TaskDeriver).TaskNames()
+	if want := features.ClassFeatures(d.TaskNames, static); !slices.Equal(cd.Features, want) {
+		t.Fatalf("features %v, want %v", cd.Features, want)
+	}
+	f, err := ClassForestOptions{Trees: 20, Seed: 1}.FitClasses(cd.X, len(cd.Features), cd.Y, len(cd.Classes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	if err := f.WriteLightGBM(&text, cd.Features); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := predict.ParseClassifier(text.String(), "technique", cd.Classes, cd.Features, nil); err == nil {
+		t.Error("ParseClassifier of a classifier of static features, without their definitions: no error")
+	}
+	pc, err := predict.ParseClassifier(text.String(), "technique", cd.Classes, cd.Features, k.Derived)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, len(cd.Classes))
+	got := make([]float64, len(cd.Classes))
+	for i, g := range cd.Groups {
+		f.Probabilities(want, cd.Row(i))
+		pc.Probabilities(got, g.Task, cd.Platforms[g.Platform].Vector())
+		if !slices.Equal(got, want) {
+			t.Fatalf("group %v: predict's probabilities %v, the trainer's %v", g.Task, got, want)
+		}
 	}
 }

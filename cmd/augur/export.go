@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/train"
 )
 
@@ -18,7 +19,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&kernel, "kernel", "", "kernel family whose rows to export")
 	fs.StringVar(&out, "csv", "", "CSV file to write (refuses to overwrite): the features, log_speedup, time_ns, ref_time_ns, platform, shape, config")
 	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out) or zeta (keep with target ln(0.1) and empty times)")
-	fs.StringVar(&target, "target", "", "write instead the classifier's groups of this parameter: one row a (shape, device) with the task and platform features, the held-out fold (see --fold-by), the device, the label (the index of the parameter's value in the fastest configuration) and the fastest time of each value")
+	fs.StringVar(&target, "target", "", "write instead the classifier's groups of this parameter: one row a (shape, device) with the task, static (task-only derived) and platform features, the held-out fold (see --fold-by), the device, the label (the index of the parameter's value in the fastest configuration) and the fastest time of each value")
 	fs.StringVar(&foldBy, "fold-by", "", "with --target: comma-separated task features whose values make the folds, as 'augur train --fold-by'; empty: one fold a shape")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -37,6 +38,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// Check before loading, which can take a while, that the file is new.
 	if _, err := os.Stat(out); err == nil {
 		return fmt.Errorf("export: %s exists; remove it first", out)
+	}
+	if k, err := datasets.Lookup(kernel); err == nil && target != "" {
+		// The classifier's groups carry the kernel's task-only derived
+		// features, as 'augur train --target' gives them.
+		opt.Derived = k.Derived
 	}
 	d, err := train.LoadWith(data, kernel, opt)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
@@ -40,7 +41,11 @@ func runTable3(data, kernel string, t table3Flags, seed uint64, asJSON bool, std
 		RandomSample: t.random, Seed: seed, Progress: stderr}
 	switch {
 	case t.classifier != "":
-		d, err := train.Load(t.classifier, kernel)
+		var lo train.LoadOptions
+		if k, err := datasets.Lookup(kernel); err == nil {
+			lo.Derived = k.Derived
+		}
+		d, err := train.LoadWith(t.classifier, kernel, lo)
 		if err != nil {
 			return err // train's errors carry the package prefix
 		}
