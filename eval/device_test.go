@@ -127,6 +127,17 @@ func TestHoldoutDeviceTest(t *testing.T) {
 			t.Errorf("shape %s copies %+v, want a recorded copy of the H100's nearest shape", s.Shape, s.Copies)
 		}
 	}
+	// With one training device there is no device to leave out: the
+	// runtime copies, and so is never below copying.
+	if h.Policy != "copy" || h.Unseen != nil || !(h.FleetSearchPct > 0) || h.CopyPolicyPct != h.Pct {
+		t.Errorf("policy %q (report %+v), fleet search %.1f, copy policy %.1f, chosen %.1f; want copy, no report, both scored, chosen = copy",
+			h.Policy, h.Unseen, h.FleetSearchPct, h.CopyPolicyPct, h.Pct)
+	}
+	for _, s := range h.Shapes {
+		if s.Source != "copy:nvidia-h100-80gb-hbm3" || s.Pct != s.Copies[0].Pct {
+			t.Errorf("shape %s: source %q at %.1f%%, want copy:nvidia-h100-80gb-hbm3 at the copy's %.1f%%", s.Shape, s.Source, s.Pct, s.Copies[0].Pct)
+		}
+	}
 }
 
 func TestHoldoutErrors(t *testing.T) {
