@@ -201,7 +201,7 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 	plat := d.Platforms[g.platform]
 	res := FleetPriorResult{Device: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), SpaceSize: n, Seeds: opt.TwoStageSeeds}
 	nf := enc.Len()
-	ps := predict.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior}
+	ps := predict.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior, Configs: valid}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], g.task, c, pv)
