@@ -102,8 +102,8 @@ func TestHoldoutDevice(t *testing.T) {
 	if err := rep.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "copy the best of nvidia-h200") {
-		t.Errorf("text lacks the copy baseline:\n%s", buf.String())
+	if !strings.Contains(buf.String(), "copy the best of nvidia-h200") || !strings.Contains(buf.String(), "runtime policy copy") {
+		t.Errorf("text lacks the copy baseline or the runtime's policy:\n%s", buf.String())
 	}
 }
 
