@@ -23,8 +23,9 @@ type Refitter interface {
 }
 
 // PriorSearch tunes one shape on a device with no measurements, starting
-// from a prior: a fleet model's predicted log-speedups for the device. It
-// measures in batches, each mostly the configurations ranked best and partly
+// from a prior: a fleet model's predicted log-speedups for the device.
+// After the candidates PriorSpace.First names (other devices' best
+// configurations, which the runtime would copy), it measures in batches, each mostly the configurations ranked best and partly
 // configurations drawn at random (so that a prior that misleads costs a
 // share of each batch, not the search), fits a correction of the prior to
 // what it measured and ranks the rest again. It stops when, under a
@@ -97,6 +98,12 @@ type PriorSpace struct {
 	// nil. With them the ranked picks of a batch are kept apart while the
 	// prior has not proven itself (see PriorSearch).
 	Configs []features.Config
+	// First indexes candidates to measure before any ranked or random
+	// one, in order, a batch at a time: the configurations that ran
+	// fastest on other devices at the nearest shapes, so that the search
+	// is never below copying one of them. They count neither as ranked
+	// nor as random picks.
+	First []int
 }
 
 // PriorResult is the outcome of PriorSearch.Run.
@@ -180,6 +187,15 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 	if s.Configs != nil && len(s.Configs) != n {
 		return PriorResult{}, fmt.Errorf("predict: PriorSpace has %d configurations for %d candidates", len(s.Configs), n)
 	}
+	var first []int
+	for j, i := range s.First {
+		if i < 0 || i >= n {
+			return PriorResult{}, fmt.Errorf("predict: PriorSpace.First[%d] is %d, want in [0, %d)", j, i, n)
+		}
+		if !slices.Contains(first, i) {
+			first = append(first, i)
+		}
+	}
 	o, err := o.withDefaults(n)
 	if err != nil {
 		return PriorResult{}, err
@@ -211,7 +227,15 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 		if !st.proven() {
 			apart = s.Configs
 		}
-		idx, explored := o.nextBatch(mu, st.measured, min(o.Batch, o.Budget-len(res.Order)), st.explore(), apart, rng)
+		k := min(o.Batch, o.Budget-len(res.Order))
+		var idx []int
+		explored, seeded := 0, len(first) > 0
+		if seeded {
+			k = min(k, len(first))
+			idx, first = first[:k], first[k:]
+		} else {
+			idx, explored = o.nextBatch(mu, st.measured, k, st.explore(), apart, rng)
+		}
 		if len(idx) == 0 {
 			break
 		}
@@ -228,7 +252,14 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 			if !math.IsNaN(y) && y > res.LogSpeedup {
 				res.Best, res.LogSpeedup = i, y
 			}
-			st.add(i, y, mu[i], j >= len(idx)-explored)
+			kind := ranked
+			switch {
+			case seeded:
+				kind = given
+			case j >= len(idx)-explored:
+				kind = random
+			}
+			st.add(i, y, mu[i], kind)
 		}
 		if err := st.refit(); err != nil {
 			return res, err
@@ -298,9 +329,16 @@ func (st *priorState) proven() bool {
 	return st.nExplored >= 2 && st.nExploit >= 2 && st.explored/float64(st.nExplored) < st.exploit/float64(st.nExploit)
 }
 
-// add records the measurement y (NaN: failed) of candidate i, which the
-// ranking predicted at pred.
-func (st *priorState) add(i int, y, pred float64, explored bool) {
+// Kinds of pick, for priorState.add.
+const (
+	ranked = iota // the best ranked
+	random        // drawn at random
+	given         // PriorSpace.First
+)
+
+// add records the measurement y (NaN: failed) of candidate i, a pick of
+// the given kind, which the ranking predicted at pred.
+func (st *priorState) add(i int, y, pred float64, kind int) {
 	st.measured[i] = true
 	target := failedLogSpeedup
 	if !math.IsNaN(y) {
@@ -312,9 +350,10 @@ func (st *priorState) add(i int, y, pred float64, explored bool) {
 		}
 		target = y
 	}
-	if explored {
+	switch kind {
+	case random:
 		st.explored, st.nExplored = st.explored+target, st.nExplored+1
-	} else {
+	case ranked:
 		st.exploit, st.nExploit = st.exploit+target, st.nExploit+1
 	}
 	nf := st.s.NumFeatures

@@ -177,6 +177,7 @@ func TestPriorSearchErrors(t *testing.T) {
 		{"empty", predict.PriorSearch{}, predict.PriorSpace{}, nil, "no candidate"},
 		{"short X", predict.PriorSearch{}, predict.PriorSpace{X: x[:10], NumFeatures: 2, Prior: truth}, nil, "10 feature values for 1600 candidates"},
 		{"short Configs", predict.PriorSearch{}, predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, Configs: []features.Config{{1, 2}}}, nil, "1 configurations for 1600 candidates"},
+		{"First out of range", predict.PriorSearch{}, predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, First: []int{3, 1600}}, nil, "First[1] is 1600, want in [0, 1600)"},
 		{"measure fails", predict.PriorSearch{}, ps, func([]int) ([]float64, error) { return nil, boom }, "no device"},
 		{"measure short", predict.PriorSearch{}, ps, func([]int) ([]float64, error) { return []float64{0}, nil }, "returned 1 values for 4"},
 	} {
@@ -255,6 +256,40 @@ func TestPriorSearchApart(t *testing.T) {
 			}
 			if allApart != tt.apart {
 				t.Errorf("every batch's ranked picks apart: %v, want %v (order %v)", allApart, tt.apart, r.Order)
+			}
+		})
+	}
+}
+
+// TestPriorSearchFirst: the given candidates are measured first, in order,
+// once each, a batch at a time, and the search goes on from there.
+func TestPriorSearchFirst(t *testing.T) {
+	x, truth := grid()
+	tests := []struct {
+		name  string
+		first []int
+		want  []int // the first measurements
+	}{
+		{"none", nil, nil},
+		{"one", []int{77}, []int{77}},
+		{"in order, once each, across batches", []int{5, 900, 5, 33, 1200, 7}, []int{5, 900, 33, 1200, 7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := predict.PriorSearch{Batch: 4, Budget: 12, Full: true, Seed: 1}
+			r, err := o.Run(predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, First: tt.first}, knn{k: 3}, measureFrom(truth, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Order) != 12 || !slices.Equal(r.Order[:len(tt.want)], tt.want) {
+				t.Errorf("order %v, want 12 measurements starting %v", r.Order, tt.want)
+			}
+			seen := map[int]bool{}
+			for _, i := range r.Order {
+				if seen[i] {
+					t.Errorf("candidate %d measured twice: %v", i, r.Order)
+				}
+				seen[i] = true
 			}
 		})
 	}
