@@ -190,6 +190,11 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if opt.Starts < 0 || opt.Steps < 0 || opt.CacheSize < 0 {
 		return nil, fmt.Errorf("runtime: Starts, Steps and CacheSize must be >= 0, got %d, %d, %d", opt.Starts, opt.Steps, opt.CacheSize)
 	}
+	switch opt.Unseen {
+	case "", features.UnseenFleet, features.UnseenCopy:
+	default:
+		return nil, fmt.Errorf("runtime: Options.Unseen must be %q, %q or empty, got %q", features.UnseenFleet, features.UnseenCopy, opt.Unseen)
+	}
 	if opt.Starts == 0 {
 		opt.Starts = 4
 	}
@@ -275,9 +280,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 	}
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
-	if err := ch.unseenPolicy(b, opt, plat); err != nil {
-		return nil, err
-	}
+	ch.unseenPolicy(b, opt, plat)
 	if err := ch.loadClassifier(b, entry, plat, opt); err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/augur-tuning/augur/features"
@@ -19,14 +18,9 @@ type copySource struct {
 // serves with the device's platform features plat (nil: not such a
 // device): it keeps the fleet model's search, or copies other devices'
 // measured bests, as Options.Unseen or the bundle's policy says.
-func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.Platform) error {
-	switch opt.Unseen {
-	case "", features.UnseenFleet, features.UnseenCopy:
-	default:
-		return fmt.Errorf("runtime: Options.Unseen must be %q, %q or empty, got %q", features.UnseenFleet, features.UnseenCopy, opt.Unseen)
-	}
+func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.Platform) {
 	if c.source != SourceFleet || plat == nil || opt.Model != "" {
-		return nil
+		return
 	}
 	if u := b.Unseen; u != nil && u.PctGeomean != nil {
 		// The picks were scored on held-out devices: a truer
@@ -38,7 +32,7 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 		}()
 	}
 	if c.policy(b, opt) != features.UnseenCopy {
-		return nil
+		return
 	}
 	at := map[string]int{}
 	for _, m := range b.Measured {
@@ -57,7 +51,6 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 	if c.copies != nil {
 		c.source = SourceCopy
 	}
-	return nil
 }
 
 // policy is the unseen-device policy in force: Options.Unseen, else the

@@ -70,6 +70,7 @@ func TestUnseenPolicy(t *testing.T) {
 		{"own model: no policy", nil, true, runtime.Options{Unseen: features.UnseenCopy}, "model:nvidia-h100-80gb-hbm3", "model:nvidia-h100-80gb-hbm3"},
 		{"Model names the fleet", nil, false, runtime.Options{Model: "fleet"}, runtime.SourceFleet, "fleet"},
 		{"Unseen unknown", nil, false, runtime.Options{Unseen: "nearest"}, "", ""},
+		{"Unseen unknown, no model fits", func(b *features.Bundle) { b.Models = b.Models[:2] }, false, runtime.Options{Unseen: "nearest"}, "", ""},
 	}
 	shape := features.Task{1111, 777, 5, 5}
 	for _, tt := range tests {
