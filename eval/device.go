@@ -89,34 +89,56 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 	opt.say("leave-one-device-out: fleet model on %s, choosing for %d shapes of %s", strings.Join(rep.TrainedOn, ", "), len(chosen), plat.Slug())
 
 	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
-	b, mr, err := train.FitBundle(d.Subset(rows), topts, train.FleetModel, nil)
+	b, mr, unseen, err := train.FitFleetBundle(d.Subset(rows), topts)
 	if err != nil {
 		return nil, fmt.Errorf("eval: holdout fit: %w", err)
 	}
-	ch, err := runtime.FromBundle(b, runtime.Options{Platform: &plat})
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+	rep.Unseen = unseen
+	// The runtime as a user's bundle would run it, and each policy
+	// forced, to compare.
+	var chs [3]*runtime.Chooser
+	for i, policy := range []string{"", features.UnseenFleet, features.UnseenCopy} {
+		if chs[i], err = runtime.FromBundle(b, runtime.Options{Platform: &plat, Unseen: policy}); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
 	}
-	if ch.Source() != runtime.SourceFleet {
-		return nil, fmt.Errorf("eval: the runtime chose model source %q for %s, want the fleet model", ch.Source(), plat.Slug())
+	ch := chs[0]
+	if s := ch.Source(); s != runtime.SourceFleet && s != runtime.SourceCopy {
+		return nil, fmt.Errorf("eval: the runtime chose model source %q for %s, want the fleet model or copies", s, plat.Slug())
 	}
+	rep.Policy = ch.Source()
 	learner := ""
 	if mr.Selection != nil {
 		learner = mr.Selection.Chosen
 	}
 	bests := deviceBests(groups, d.Platforms, held)
 
-	var logPct, logTop, logRef, logCopyBest []float64
+	var logPct, logTop, logRef, logCopyBest, logFleet, logCopyPolicy []float64
 	logCopy := map[string][]float64{}
 	copies := map[string]*CopyResult{}
 	for _, g := range chosen {
-		pick, err := ch.Choose(g.task)
+		pick, err := ch.ChoosePick(g.task)
 		if err != nil {
 			return nil, fmt.Errorf("eval: %w", err)
 		}
-		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick),
-			RefPct: 100 * g.bestNs / g.refNs, Learner: learner}
+		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick.Config),
+			RefPct: 100 * g.bestNs / g.refNs, Learner: learner, Source: pick.Source}
 		hs.Status, hs.Pct = g.score(hs.Chosen)
+		for i, out := range []*float64{&hs.FleetSearchPct, &hs.CopyPolicyPct} {
+			c, err := chs[i+1].Choose(g.task)
+			if err != nil {
+				return nil, fmt.Errorf("eval: %w", err)
+			}
+			if status, pct := g.score(space.Format(c)); status != "unrecorded" {
+				*out = pct
+			}
+		}
+		if hs.FleetSearchPct > 0 {
+			logFleet = append(logFleet, math.Log(hs.FleetSearchPct))
+		}
+		if hs.CopyPolicyPct > 0 {
+			logCopyPolicy = append(logCopyPolicy, math.Log(hs.CopyPolicyPct))
+		}
 		switch hs.Status {
 		case "failed":
 			rep.Failed++
@@ -163,6 +185,7 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(logPct), geomean(logTop), geomean(logRef)
 	rep.Geomean = rep.Pct
 	rep.CopyBestPct = geomean(logCopyBest)
+	rep.FleetSearchPct, rep.CopyPolicyPct = geomean(logFleet), geomean(logCopyPolicy)
 	for _, db := range bests {
 		cr := copies[db.device]
 		cr.Pct = geomean(logCopy[db.device])

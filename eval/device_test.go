@@ -102,8 +102,8 @@ func TestHoldoutDevice(t *testing.T) {
 	if err := rep.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "copy the best of nvidia-h200") {
-		t.Errorf("text lacks the copy baseline:\n%s", buf.String())
+	if !strings.Contains(buf.String(), "copy the best of nvidia-h200") || !strings.Contains(buf.String(), "runtime policy copy") {
+		t.Errorf("text lacks the copy baseline or the runtime's policy:\n%s", buf.String())
 	}
 }
 
@@ -125,6 +125,17 @@ func TestHoldoutDeviceTest(t *testing.T) {
 	for _, s := range h.Shapes {
 		if len(s.Copies) != 1 || s.Copies[0].From == "" || s.Copies[0].Status == "unrecorded" {
 			t.Errorf("shape %s copies %+v, want a recorded copy of the H100's nearest shape", s.Shape, s.Copies)
+		}
+	}
+	// With one training device there is no device to leave out: the
+	// runtime copies, and so is never below copying.
+	if h.Policy != "copy" || h.Unseen != nil || !(h.FleetSearchPct > 0) || h.CopyPolicyPct != h.Pct {
+		t.Errorf("policy %q (report %+v), fleet search %.1f, copy policy %.1f, chosen %.1f; want copy, no report, both scored, chosen = copy",
+			h.Policy, h.Unseen, h.FleetSearchPct, h.CopyPolicyPct, h.Pct)
+	}
+	for _, s := range h.Shapes {
+		if s.Source != "copy:nvidia-h100-80gb-hbm3" || s.Pct != s.Copies[0].Pct {
+			t.Errorf("shape %s: source %q at %.1f%%, want copy:nvidia-h100-80gb-hbm3 at the copy's %.1f%%", s.Shape, s.Source, s.Pct, s.Copies[0].Pct)
 		}
 	}
 }

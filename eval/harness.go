@@ -185,6 +185,16 @@ type HoldoutReport struct {
 	// over the devices); device mode only.
 	Copies      []CopyResult `json:"copies,omitempty"`
 	CopyBestPct float64      `json:"copy_best_pct_of_best,omitempty"`
+	// Policy is the runtime's source for the held-out device (device mode
+	// only): "fleet" (the fleet model's search) or "copy" (other devices'
+	// measured bests, the fleet model choosing among them), as the
+	// bundle's leave-one-device-out (Unseen) or its default chose.
+	// FleetSearchPct is the geometric mean of the fleet model's search
+	// forced, CopyPolicyPct of copying forced, for comparison.
+	Policy         string              `json:"policy,omitempty"`
+	FleetSearchPct float64             `json:"fleet_search_pct_of_best,omitempty"`
+	CopyPolicyPct  float64             `json:"copy_policy_pct_of_best,omitempty"`
+	Unseen         *train.UnseenReport `json:"unseen,omitempty"`
 }
 
 // HoldoutShape is one left-out shape.
@@ -201,6 +211,12 @@ type HoldoutShape struct {
 	// Copies and CopyBestPct are the copy baselines (device mode only).
 	Copies      []CopyPick `json:"copies,omitempty"`
 	CopyBestPct float64    `json:"copy_best_pct_of_best,omitempty"`
+	// Source is the pick's Pick.Source; FleetSearchPct and CopyPolicyPct
+	// are the picks of the fleet model's search and of copying, each
+	// forced (device mode only; 0 when unrecorded).
+	Source         string  `json:"source,omitempty"`
+	FleetSearchPct float64 `json:"fleet_search_pct_of_best,omitempty"`
+	CopyPolicyPct  float64 `json:"copy_policy_pct_of_best,omitempty"`
 }
 
 // group is the recorded data of one (platform, task).

@@ -64,6 +64,10 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 	var out []FleetPriorResult
 	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
 	valid := space.All()
+	at := make(map[int]int, len(valid))
+	for i, c := range valid {
+		at[space.Index(c)] = i
+	}
 	enc := encoder(all, opt.Derived)
 	for held, plat := range all.Platforms {
 		if opt.HoldoutDevice != "" && !strings.EqualFold(plat.Slug(), opt.HoldoutDevice) && !strings.EqualFold(plat.Name, opt.HoldoutDevice) {
@@ -96,12 +100,22 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		if err != nil {
 			return nil, fmt.Errorf("eval: fleet prior fit: %w", err)
 		}
+		bests := deviceBests(groups, all.Platforms, held)
 		for _, g := range targets {
 			prior, _, err := priorScores(b, &plat, fleet, g.task, valid)
 			if err != nil {
 				return nil, err
 			}
-			r, err := priorShape(all, space, valid, enc, prior, g, opt)
+			var copies []int
+			for _, db := range bests {
+				_, name := db.nearest(g.task)
+				if c, err := space.Parse(name); err == nil {
+					if i, ok := at[space.Index(c)]; ok {
+						copies = append(copies, i)
+					}
+				}
+			}
+			r, err := priorShape(all, space, valid, enc, prior, topCopy(copies, prior), g, opt)
 			if err != nil {
 				return nil, err
 			}
@@ -113,6 +127,61 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		return nil, fmt.Errorf("%w: no shape has >= %.0f%% of its space recorded (see --coverage)", ErrNoHoldout, 100*opt.Coverage)
 	}
 	return out, nil
+}
+
+// topCopy returns, of copies (indices of other devices' best
+// configurations at the shapes nearest the one tuned), the one the prior
+// ranks first, as the runtime picks for a device it has no model of: the
+// fleet-prior tuner measures it first, so that it is never below that
+// pick. Measuring every device's copy cost a CPU ranked from GPUs one
+// wasted measurement a GPU. nil when there are none.
+func topCopy(copies []int, prior []float64) []int {
+	if len(copies) == 0 {
+		return nil
+	}
+	top := copies[0]
+	for _, i := range copies[1:] {
+		if prior[i] > prior[top] {
+			top = i
+		}
+	}
+	return []int{top}
+}
+
+// bundleCopies returns the indices in valid of each device's best
+// measured configuration (Bundle.Measured) at its shape nearest t, on a
+// log scale, but the device slug's own.
+func bundleCopies(b *features.Bundle, slug string, t features.Task, space *features.Space, valid []features.Config) []int {
+	at := make(map[int]int, len(valid))
+	for i, c := range valid {
+		at[space.Index(c)] = i
+	}
+	byDevice := map[string]*deviceBest{}
+	var devices []*deviceBest
+	for _, m := range b.Measured {
+		if m.Device == slug || len(m.Task) != len(t) {
+			continue
+		}
+		db := byDevice[m.Device]
+		if db == nil {
+			db = &deviceBest{device: m.Device}
+			byDevice[m.Device] = db
+			devices = append(devices, db)
+		}
+		db.tasks = append(db.tasks, m.Task)
+		db.logs = append(db.logs, logTask(m.Task))
+		db.config = append(db.config, space.Format(m.Config))
+	}
+	var out []int
+	for _, db := range devices {
+		_, name := db.nearest(t)
+		if c, err := space.Parse(name); err == nil {
+			if i, ok := at[space.Index(c)]; ok {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
 }
 
 // priorScores scores cs on t with the bundle's model for plat: the
@@ -196,12 +265,12 @@ func (r refitter) Refit(x []float64, nFeatures int, y []float64) (predict.Predic
 
 // priorShape replays the fleet-prior tuner, random search and the
 // two-stage tuner on g.
-func priorShape(d *train.Data, space *features.Space, valid []features.Config, enc features.Encoder, prior []float64, g *group, opt Options) (FleetPriorResult, error) {
+func priorShape(d *train.Data, space *features.Space, valid []features.Config, enc features.Encoder, prior []float64, first []int, g *group, opt Options) (FleetPriorResult, error) {
 	n := len(valid)
 	plat := d.Platforms[g.platform]
 	res := FleetPriorResult{Device: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), SpaceSize: n, Seeds: opt.TwoStageSeeds}
 	nf := enc.Len()
-	ps := predict.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior}
+	ps := predict.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior, Configs: valid, First: first}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], g.task, c, pv)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/augur-tuning/augur/features"
 )
 
 // WriteText prints the report as tables.
@@ -63,13 +65,14 @@ func (h *HoldoutReport) writeDevice(w io.Writer) {
 	fmt.Fprintf(w, "\nheld-out device %s: Choose with zero measurements on it, fleet model trained on %s, scored with its platform features\n",
 		h.Device, strings.Join(h.TrainedOn, ", "))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "shape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\t"
+	head := "shape\tchosen\tsource\tstatus\tchosen %\tfleet search %\tcopy policy %\ttop-1 recorded %\treference %\t"
 	for _, c := range h.Copies {
 		head += "copy " + c.Device + " %\t"
 	}
 	fmt.Fprintln(tw, head+"best copy %\t")
 	for _, s := range h.Shapes {
-		line := fmt.Sprintf("%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t", s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t", s.Shape, s.Chosen, s.Source, s.Status, s.Pct,
+			s.FleetSearchPct, s.CopyPolicyPct, s.Top1Pct, s.RefPct)
 		for _, c := range s.Copies {
 			if c.Status == "unrecorded" {
 				line += "unrecorded\t"
@@ -85,6 +88,14 @@ func (h *HoldoutReport) writeDevice(w io.Writer) {
 	for _, c := range h.Copies {
 		fmt.Fprintf(w, "copy the best of %s: %.1f%% of best (worst shape %.1f%%; %d failed, %d unrecorded)\n", c.Device, c.Pct, c.Worst, c.Failed, c.Unrecorded)
 	}
+	how := "no leave-one-device-out (fewer than two training devices): the default"
+	if h.Unseen != nil && len(h.Unseen.Devices) > 0 {
+		how = "chosen by leaving each training device out"
+		for _, d := range h.Unseen.Devices {
+			how += fmt.Sprintf("; %s: copy %.1f%%, fleet %.1f%%", d.Device, d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet])
+		}
+	}
+	fmt.Fprintf(w, "runtime policy %s (%s); fleet search forced %.1f%%, copy policy forced %.1f%%\n", h.Policy, how, h.FleetSearchPct, h.CopyPolicyPct)
 }
 
 // writePrior prints the fleet-prior replay: per shape, % of best after the

@@ -248,7 +248,8 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 	}
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
 	nf := enc.Len()
-	ps := predict.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior}
+	ps := predict.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior, Configs: valid,
+		First: topCopy(bundleCopies(opt.Prior, plat.Slug(), t, k.Space, valid), prior)}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], t, c, pv)

@@ -65,6 +65,11 @@ type Bundle struct {
 	// other parameters with that one fixed. Empty in bundles written
 	// before them, which older augur reads without them.
 	Classifiers []Classifier `json:"classifiers,omitempty"`
+	// Unseen is how the runtime picks for a device with no model of its
+	// own, as leave-one-device-out at training time chose it; nil in
+	// bundles of one device and those written before it, for which the
+	// runtime copies another device's best when Measured has one.
+	Unseen *UnseenPolicy `json:"unseen,omitempty"`
 	// Checksum is the SHA-256, in hex, of the file's bytes without these
 	// hex digits; ReadBundle refuses a bundle whose bytes changed, even by
 	// a space. It must stay the last field.
@@ -377,6 +382,11 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	for _, sh := range b.TrainShapes {
 		if len(sh) != len(b.TaskNames) {
 			return nil, fmt.Errorf("%w: bundle training shape %v has %d values, want %d", ErrSyntax, sh, len(sh), len(b.TaskNames))
+		}
+	}
+	if b.Unseen != nil {
+		if err := b.Unseen.check(); err != nil {
+			return nil, err
 		}
 	}
 	seen := map[string]bool{}

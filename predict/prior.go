@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/augur-tuning/augur/features"
 )
 
 // Predictor is a fitted model of one row's target.
@@ -21,8 +23,9 @@ type Refitter interface {
 }
 
 // PriorSearch tunes one shape on a device with no measurements, starting
-// from a prior: a fleet model's predicted log-speedups for the device. It
-// measures in batches, each mostly the configurations ranked best and partly
+// from a prior: a fleet model's predicted log-speedups for the device.
+// After the candidates PriorSpace.First names (other devices' best
+// configurations, which the runtime would copy), it measures in batches, each mostly the configurations ranked best and partly
 // configurations drawn at random (so that a prior that misleads costs a
 // share of each batch, not the search), fits a correction of the prior to
 // what it measured and ranks the rest again. It stops when, under a
@@ -38,8 +41,14 @@ type Refitter interface {
 // few and the measurements once there are many; or a model of the
 // measurements alone (again with the prior as an input), which wins where
 // the prior misleads. A failed measurement counts as ten times slower than
-// the reference. The share drawn at random is at least half until the
-// ranked picks have done better on average than the random ones.
+// the reference. Until the ranked picks have done better on average than
+// the random ones, the share drawn at random is at least half and, when
+// PriorSpace.Configs is set, the ranked picks of a batch differ pairwise in
+// at least half the parameters: a prior that ranks one region of the space
+// first, wrongly, then costs one ranked pick a batch rather than all of
+// them, and the region it favours is tried at several places. Once they
+// have done better, the ranked picks are the best ranked, so that the
+// search refines around what measured best.
 //
 // The error model's variance is that of the errors of predictions made
 // before each configuration was measured, with Sigma counted as one
@@ -85,6 +94,16 @@ type PriorSpace struct {
 	// Prior is the prior's predicted log-speedup of each candidate; -Inf
 	// (a configuration the prior rules out) ranks last.
 	Prior []float64
+	// Configs are the candidates' configurations, in the same order, or
+	// nil. With them the ranked picks of a batch are kept apart while the
+	// prior has not proven itself (see PriorSearch).
+	Configs []features.Config
+	// First indexes candidates to measure before any ranked or random
+	// one, in order, a batch at a time: the configurations that ran
+	// fastest on other devices at the nearest shapes, so that the search
+	// is never below copying one of them. They count neither as ranked
+	// nor as random picks.
+	First []int
 }
 
 // PriorResult is the outcome of PriorSearch.Run.
@@ -165,6 +184,18 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 	if len(s.X) != n*s.NumFeatures {
 		return PriorResult{}, fmt.Errorf("predict: PriorSpace has %d feature values for %d candidates of %d features", len(s.X), n, s.NumFeatures)
 	}
+	if s.Configs != nil && len(s.Configs) != n {
+		return PriorResult{}, fmt.Errorf("predict: PriorSpace has %d configurations for %d candidates", len(s.Configs), n)
+	}
+	var first []int
+	for j, i := range s.First {
+		if i < 0 || i >= n {
+			return PriorResult{}, fmt.Errorf("predict: PriorSpace.First[%d] is %d, want in [0, %d)", j, i, n)
+		}
+		if !slices.Contains(first, i) {
+			first = append(first, i)
+		}
+	}
 	o, err := o.withDefaults(n)
 	if err != nil {
 		return PriorResult{}, err
@@ -192,7 +223,19 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 	res := PriorResult{Best: -1, LogSpeedup: math.Inf(-1)}
 	for len(res.Order) < o.Budget {
 		mu := st.mu()
-		idx, explored := o.nextBatch(mu, st.measured, min(o.Batch, o.Budget-len(res.Order)), st.explore(), rng)
+		var apart []features.Config
+		if !st.proven() {
+			apart = s.Configs
+		}
+		k := min(o.Batch, o.Budget-len(res.Order))
+		var idx []int
+		explored, seeded := 0, len(first) > 0
+		if seeded {
+			k = min(k, len(first))
+			idx, first = first[:k], first[k:]
+		} else {
+			idx, explored = o.nextBatch(mu, st.measured, k, st.explore(), apart, rng)
+		}
 		if len(idx) == 0 {
 			break
 		}
@@ -209,7 +252,14 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 			if !math.IsNaN(y) && y > res.LogSpeedup {
 				res.Best, res.LogSpeedup = i, y
 			}
-			st.add(i, y, mu[i], j >= len(idx)-explored)
+			kind := ranked
+			switch {
+			case seeded:
+				kind = given
+			case j >= len(idx)-explored:
+				kind = random
+			}
+			st.add(i, y, mu[i], kind)
 		}
 		if err := st.refit(); err != nil {
 			return res, err
@@ -267,15 +317,28 @@ func (st *priorState) mu() []float64 {
 // that a prior that misleads costs half of each batch, not most of it.
 func (st *priorState) explore() float64 {
 	e := st.o.Explore
-	if st.nExplored < 2 || st.nExploit < 2 || st.explored/float64(st.nExplored) >= st.exploit/float64(st.nExploit) {
+	if !st.proven() {
 		e = max(e, 0.5)
 	}
 	return e
 }
 
-// add records the measurement y (NaN: failed) of candidate i, which the
-// ranking predicted at pred.
-func (st *priorState) add(i int, y, pred float64, explored bool) {
+// proven reports whether the ranked picks have done better on average than
+// the random ones, each with two measurements or more.
+func (st *priorState) proven() bool {
+	return st.nExplored >= 2 && st.nExploit >= 2 && st.explored/float64(st.nExplored) < st.exploit/float64(st.nExploit)
+}
+
+// Kinds of pick, for priorState.add.
+const (
+	ranked = iota // the best ranked
+	random        // drawn at random
+	given         // PriorSpace.First
+)
+
+// add records the measurement y (NaN: failed) of candidate i, a pick of
+// the given kind, which the ranking predicted at pred.
+func (st *priorState) add(i int, y, pred float64, kind int) {
 	st.measured[i] = true
 	target := failedLogSpeedup
 	if !math.IsNaN(y) {
@@ -287,9 +350,10 @@ func (st *priorState) add(i int, y, pred float64, explored bool) {
 		}
 		target = y
 	}
-	if explored {
+	switch kind {
+	case random:
 		st.explored, st.nExplored = st.explored+target, st.nExplored+1
-	} else {
+	case ranked:
 		st.exploit, st.nExploit = st.exploit+target, st.nExploit+1
 	}
 	nf := st.s.NumFeatures
@@ -337,9 +401,11 @@ func (st *priorState) refit() error {
 
 // nextBatch picks k unmeasured candidates: the best ranked by mu, and a
 // share explore of them (rounded at random, so that it holds on average)
-// drawn uniformly from the rest, which come last. It returns them with
-// the number drawn at random.
-func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore float64, rng *rand.Rand) ([]int, int) {
+// drawn uniformly from the rest, which come last. With apart (the
+// candidates' configurations) the ranked picks are the best ranked that
+// differ from each other in at least half the parameters, as far as there
+// are such. It returns the picks with the number drawn at random.
+func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore float64, apart []features.Config, rng *rand.Rand) ([]int, int) {
 	var free []int
 	for i, m := range measured {
 		if !m {
@@ -365,12 +431,50 @@ func (o PriorSearch) nextBatch(mu []float64, measured []bool, k int, explore flo
 		}
 		return cmpDesc(tie[a], tie[b])
 	})
-	out := slices.Clone(free[:k-drawn])
-	rest := free[k-drawn:]
+	out, rest := rankedPicks(free, k-drawn, apart)
 	for _, j := range rng.Perm(len(rest))[:drawn] {
 		out = append(out, rest[j])
 	}
 	return out, drawn
+}
+
+// rankedPicks returns the first n of ranked and the others, in order.
+// With apart it takes, in ranked order, those that differ from every one
+// taken before in at least half the parameters, then, when there are too
+// few such, the best ranked of the others.
+func rankedPicks(ranked []int, n int, apart []features.Config) ([]int, []int) {
+	if apart == nil || n < 2 {
+		return slices.Clone(ranked[:n]), ranked[n:]
+	}
+	out := make([]int, 0, n)
+	rest := make([]int, 0, len(ranked))
+	for j, i := range ranked {
+		if len(out) == n {
+			rest = append(rest, ranked[j:]...)
+			break
+		}
+		if slices.ContainsFunc(out, func(a int) bool { return 2*differ(apart[a], apart[i]) < len(apart[i]) }) {
+			rest = append(rest, i)
+			continue
+		}
+		out = append(out, i)
+	}
+	if short := n - len(out); short > 0 {
+		out = append(out, rest[:short]...)
+		rest = rest[short:]
+	}
+	return out, rest
+}
+
+// differ is the number of parameters in which a and b differ.
+func differ(a, b features.Config) int {
+	n := 0
+	for f := range a {
+		if a[f] != b[f] {
+			n++
+		}
+	}
+	return n
 }
 
 // chanceOfBetter is P(some unmeasured candidate beats best by more than

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
 )
 
@@ -175,6 +176,8 @@ func TestPriorSearchErrors(t *testing.T) {
 		{"budget", predict.PriorSearch{Budget: -1}, ps, nil, "Budget must be >= 0"},
 		{"empty", predict.PriorSearch{}, predict.PriorSpace{}, nil, "no candidate"},
 		{"short X", predict.PriorSearch{}, predict.PriorSpace{X: x[:10], NumFeatures: 2, Prior: truth}, nil, "10 feature values for 1600 candidates"},
+		{"short Configs", predict.PriorSearch{}, predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, Configs: []features.Config{{1, 2}}}, nil, "1 configurations for 1600 candidates"},
+		{"First out of range", predict.PriorSearch{}, predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, First: []int{3, 1600}}, nil, "First[1] is 1600, want in [0, 1600)"},
 		{"measure fails", predict.PriorSearch{}, ps, func([]int) ([]float64, error) { return nil, boom }, "no device"},
 		{"measure short", predict.PriorSearch{}, ps, func([]int) ([]float64, error) { return []float64{0}, nil }, "returned 1 values for 4"},
 	} {
@@ -186,6 +189,107 @@ func TestPriorSearchErrors(t *testing.T) {
 			_, err := tc.o.Run(tc.ps, knn{k: 3}, m)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestPriorSearchApart: while the ranked picks have not beaten the random
+// ones, the ranked picks of a batch differ in at least half the parameters
+// when the space gives the configurations; once they have, they are the
+// best ranked, near each other.
+func TestPriorSearchApart(t *testing.T) {
+	// Six parameters of three values; the prior ranks (0,...,0) first and
+	// each configuration lower the farther it lies from there.
+	var cfgs []features.Config
+	var x, prior []float64
+	for i := range 729 {
+		c := make(features.Config, 6)
+		sum := 0.0
+		for f, v := 0, i; f < 6; f, v = f+1, v/3 {
+			c[f] = v % 3
+			sum += float64(c[f])
+			x = append(x, float64(c[f]))
+		}
+		cfgs = append(cfgs, c)
+		prior = append(prior, -sum)
+	}
+	wrong := make([]float64, len(prior))
+	for i, v := range prior {
+		wrong[i] = -v
+	}
+	differ := func(a, b features.Config) int {
+		n := 0
+		for f := range a {
+			if a[f] != b[f] {
+				n++
+			}
+		}
+		return n
+	}
+	tests := []struct {
+		name    string
+		configs []features.Config
+		truth   []float64
+		// apart is whether every batch's two ranked picks must differ in
+		// at least 3 parameters; false: some batch's differ in fewer.
+		apart bool
+	}{
+		{"prior wrong, apart", cfgs, wrong, true},
+		{"prior wrong, no configurations", nil, wrong, false},
+		{"prior right: greedy once proven", cfgs, prior, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Explore 0.5 with batches of 4: two ranked picks, then two
+			// random ones, every batch.
+			o := predict.PriorSearch{Batch: 4, Explore: 0.5, Budget: 40, Full: true, Seed: 3}
+			r, err := o.Run(predict.PriorSpace{X: x, NumFeatures: 6, Prior: prior, Configs: tt.configs}, knn{k: 3}, measureFrom(tt.truth, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			allApart := true
+			for b := 0; b+1 < len(r.Order); b += 4 {
+				if differ(cfgs[r.Order[b]], cfgs[r.Order[b+1]]) < 3 {
+					allApart = false
+				}
+			}
+			if allApart != tt.apart {
+				t.Errorf("every batch's ranked picks apart: %v, want %v (order %v)", allApart, tt.apart, r.Order)
+			}
+		})
+	}
+}
+
+// TestPriorSearchFirst: the given candidates are measured first, in order,
+// once each, a batch at a time, and the search goes on from there.
+func TestPriorSearchFirst(t *testing.T) {
+	x, truth := grid()
+	tests := []struct {
+		name  string
+		first []int
+		want  []int // the first measurements
+	}{
+		{"none", nil, nil},
+		{"one", []int{77}, []int{77}},
+		{"in order, once each, across batches", []int{5, 900, 5, 33, 1200, 7}, []int{5, 900, 33, 1200, 7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := predict.PriorSearch{Batch: 4, Budget: 12, Full: true, Seed: 1}
+			r, err := o.Run(predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, First: tt.first}, knn{k: 3}, measureFrom(truth, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Order) != 12 || !slices.Equal(r.Order[:len(tt.want)], tt.want) {
+				t.Errorf("order %v, want 12 measurements starting %v", r.Order, tt.want)
+			}
+			seen := map[int]bool{}
+			for _, i := range r.Order {
+				if seen[i] {
+					t.Errorf("candidate %d measured twice: %v", i, r.Order)
+				}
+				seen[i] = true
 			}
 		})
 	}

@@ -22,8 +22,10 @@ type Options struct {
 	// name (case-insensitive) that collect recorded; Platform describes it
 	// in full. The Chooser uses, in order, the device's own model in the
 	// bundle; the fleet model, scored with Platform's features (so only
-	// when Platform is set); the bundle's only model; else no model: every
-	// pick is the kernel's reference configuration. Pick.Source says which.
+	// when Platform is set), to search or to choose among other devices'
+	// measured bests (see Unseen); the bundle's only model; else no model:
+	// every pick is the kernel's reference configuration. Pick.Source says
+	// which.
 	// With neither Device nor Platform set, the Chooser uses the only
 	// model, or the fleet model of a bundle with several, for a device it
 	// knows nothing about.
@@ -50,6 +52,14 @@ type Options struct {
 	// IgnoreClassifier makes the Chooser search every parameter even when
 	// the bundle has a classifier (Bundle.Classifiers), to compare.
 	IgnoreClassifier bool
+	// Unseen overrides the bundle's policy (Bundle.Unseen) for a device
+	// that has no model of its own and is served through the fleet model
+	// with Platform's features: features.UnseenFleet searches the fleet
+	// model, features.UnseenCopy copies another device's best measured
+	// configuration. "" follows the bundle; a bundle that records no
+	// policy copies when it has other devices' measured bests, since the
+	// fleet model's search has nothing to show it does better.
+	Unseen string
 }
 
 // Sources of a pick (Pick.Source) other than "model:<slug>".
@@ -62,6 +72,10 @@ const (
 	// SourceTable is the fastest configuration measured on this very
 	// shape and device (Bundle.Measured): no model is needed.
 	SourceTable = "table"
+	// SourceCopy is the Chooser's source (Chooser.Source) when it copies
+	// other devices' best configurations for a device it has no model
+	// of; each pick says whose: "copy:<slug>".
+	SourceCopy = "copy"
 )
 
 // Pick is a configuration Choose returned, with what stands behind it.
@@ -73,8 +87,12 @@ type Pick struct {
 	// Model is the bundle model that chose; "" when none did.
 	Model string
 	// Source says why that model: "model:<slug>" for a device's own model
-	// (or the bundle's only one), "fleet" for the fleet model, "reference"
-	// when no model fits the device and Config is the reference.
+	// (or the bundle's only one), "fleet" for the fleet model, "copy:<slug>"
+	// for the fastest configuration measured on device <slug> at the shape
+	// nearest the asked one (a device with no model of its own, whose
+	// policy is to copy; of several devices', the fleet model chose that
+	// copy), "table" for the device's own measured best, "reference" when
+	// no model fits the device and Config is the reference.
 	Source string
 	// Plan is how to build and launch Config on the shape.
 	Plan Plan
@@ -139,6 +157,9 @@ type Chooser struct {
 	// known are the configurations that ran in the training data; the
 	// local search stays among them. nil allows every valid one.
 	known map[int]bool // keyed by Space.Index
+	// copies are the devices whose measured bests a device with no model
+	// of its own copies (Options.Unseen); nil under any other policy.
+	copies []copySource
 	// device is the device picks are for, when known: a pick must fit
 	// its limits (datasets.Kernel.Runs).
 	device    *features.Platform
@@ -174,6 +195,11 @@ func New(bundle []byte, opt Options) (*Chooser, error) {
 func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if opt.Starts < 0 || opt.Steps < 0 || opt.CacheSize < 0 {
 		return nil, fmt.Errorf("runtime: Starts, Steps and CacheSize must be >= 0, got %d, %d, %d", opt.Starts, opt.Steps, opt.CacheSize)
+	}
+	switch opt.Unseen {
+	case "", features.UnseenFleet, features.UnseenCopy:
+	default:
+		return nil, fmt.Errorf("runtime: Options.Unseen must be %q, %q or empty, got %q", features.UnseenFleet, features.UnseenCopy, opt.Unseen)
 	}
 	if opt.Starts == 0 {
 		opt.Starts = 4
@@ -260,6 +286,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 	}
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
+	ch.unseenPolicy(b, opt, plat)
 	if err := ch.loadClassifier(b, entry, plat, opt); err != nil {
 		return nil, err
 	}
@@ -394,7 +421,9 @@ func (c *Chooser) Space() *features.Space { return c.space }
 // (Source is "reference").
 func (c *Chooser) Model() *predict.Model { return c.model }
 
-// Source says which model chooses, as Pick.Source does.
+// Source says which model chooses, as Pick.Source does, except that a
+// Chooser that copies other devices' bests says "copy" (SourceCopy) where
+// each pick names the device it copied.
 func (c *Chooser) Source() string { return c.source }
 
 // Reference returns the kernel's reference configuration.
@@ -493,10 +522,15 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 		}
 	case c.model == nil:
 		p = Pick{Config: c.bundle.Reference, OutsideOctaves: c.outside(t)}
+	case c.copies != nil:
+		p = c.copy(t)
 	default:
 		p = c.search(t)
 	}
-	p.Source, p.names = c.source, c.names
+	if p.Source == "" {
+		p.Source = c.source
+	}
+	p.names = c.names
 	if hit {
 		p.Source = SourceTable
 	}

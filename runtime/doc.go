@@ -48,8 +48,18 @@
 // known to run has).
 //
 // p.Source says what chose: "model:<slug>" (a device's own model),
-// "fleet" (the fleet model, scored with the device's features) or
-// "reference" (no model fits the device; the pick is the reference).
+// "table" (the device measured this very shape), "fleet" (the fleet model,
+// scored with the device's features), "copy:<slug>" (device <slug>'s best
+// measured configuration of the nearest shape, for a device with no model
+// of its own: see below) or "reference" (no model fits the device; the
+// pick is the reference).
+//
+// For a device the bundle has no model of, the bundle records which policy
+// held up when 'augur train' left each of its devices out in turn
+// (Bundle.Unseen): the fleet model's search, or copying the other devices'
+// measured bests, of which the fleet model picks the one it predicts
+// fastest on the device. Copying is the default where the bundle records
+// nothing; Options.Unseen forces either.
 // p.OutsideOctaves says how far the shape lies beyond the training shapes
 // (0 inside; beyond about 1 the model extrapolates), and p.ExpectedPct and
 // p.WorstPct what the model's picks reached on held-out shapes, in % of the

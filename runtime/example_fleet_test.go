@@ -11,8 +11,11 @@ import (
 // A fleet bundle holds a model per measured device and a fleet model whose
 // inputs include the platform features. A library gives the runtime the
 // device's features as collect queries them (opencl Device.Platform); a
-// device the bundle measured gets its own model, any other the fleet
-// model scored with its features.
+// device the bundle measured gets its own model. Any other device gets
+// another device's best measured configuration of the nearest shape, the
+// copy the fleet model predicts fastest on it, unless the bundle's
+// leave-one-device-out chose the fleet model's search (Bundle.Unseen;
+// this bundle predates it); Options.Unseen forces either.
 func Example_fleet() {
 	data, err := os.ReadFile("../testdata/conv2d-fleet.augur")
 	if err != nil {
@@ -45,7 +48,17 @@ func Example_fleet() {
 		}
 		fmt.Printf("%s: %s, valid %v\n", p.Name, pick.Source, ch.Space().Valid(pick.Config))
 	}
+	ch, err := runtime.New(data, runtime.Options{Platform: &a6000, Unseen: features.UnseenFleet})
+	if err != nil {
+		panic(err)
+	}
+	pick, err := ch.ChoosePick(shape)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s, fleet forced: %s\n", a6000.Name, pick.Source)
 	// Output:
 	// NVIDIA H100 80GB HBM3: model:nvidia-h100-80gb-hbm3, valid true
-	// NVIDIA RTX A6000: fleet, valid true
+	// NVIDIA RTX A6000: copy:nvidia-h200, valid true
+	// NVIDIA RTX A6000, fleet forced: fleet
 }

@@ -53,6 +53,9 @@ type Report struct {
 	Models    []ModelReport
 	// Classifier is the classifier's report; nil when none was trained.
 	Classifier *ClassReport
+	// Unseen is the choice of the policy for devices the bundle has no
+	// model of (Bundle.Unseen); nil for data of one device.
+	Unseen *UnseenReport
 }
 
 // ModelReport is one model's part of a Report.
@@ -66,6 +69,8 @@ type ModelReport struct {
 	// Selection is the learner selection's report; nil when the learner
 	// was given.
 	Selection *Selection
+
+	fitted fitter // the learner the model was fitted with, resolved
 }
 
 // String lays the report out as a table, one line per model.
@@ -100,6 +105,17 @@ func (r *Report) String() string {
 		}
 		tw.Flush()
 	}
+	if u := r.Unseen; u != nil && len(u.Devices) > 0 {
+		fmt.Fprintf(&b, "\nunseen devices (each device left out of the fleet; picks in %% of the best measured):\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "device\tshapes\tcopy %\tfleet %\tjudged copy\tjudged fleet\t")
+		for _, d := range u.Devices {
+			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\t%d\t\n", d.Device, d.Shapes, d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet],
+				d.Judged[features.UnseenCopy], d.Judged[features.UnseenFleet])
+		}
+		tw.Flush()
+		fmt.Fprintf(&b, "policy for a device with no model: %s\n", u.Policy)
+	}
 	if r.Classifier != nil {
 		b.WriteString("\n" + r.Classifier.String())
 	}
@@ -133,13 +149,7 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	b := &features.Bundle{
-		Format: features.BundleFormat, Kernel: d.Kernel, KernelVersion: d.KernelVersion,
-		AugurVersion: features.Version, TaskNames: d.TaskNames, Params: d.Params,
-		Constraints: d.Constraints, Features: d.Features, Reference: d.Reference,
-		Derived: d.Derived, DerivedExprs: d.DerivedExprs, TrainShapes: d.Shapes(),
-		Measured: measuredBests(d),
-	}
+	b := newBundle(d)
 	rep := &Report{Kernel: d.Kernel, KernelVersion: d.KernelVersion, Rows: d.Len()}
 	tasks := map[features.TaskKey]bool{}
 	for _, s := range d.Samples {
@@ -175,6 +185,11 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 		m.Name, m.Platform, mr.Name = j.name, j.platform, j.name
 		b.Models = append(b.Models, m)
 		rep.Models = append(rep.Models, mr)
+		if j.name == FleetModel {
+			if b.Unseen, rep.Unseen, err = fit.with(mr).unseen(d, opt.Seed); err != nil {
+				return nil, nil, err
+			}
+		}
 	}
 	if opt.Classify.Target != "" {
 		c, cr, err := FitClassifier(d, opt.Classify, opt.Seed)
@@ -292,7 +307,18 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	if m.Starts, err = starts(d, r, startsPerShape); err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
-	return m, ModelReport{Rows: d.Len(), Trees: r.NumTrees(), FitSeconds: fit, CV: cv, Selection: sel}, nil
+	return m, ModelReport{Rows: d.Len(), Trees: r.NumTrees(), FitSeconds: fit, CV: cv, Selection: sel,
+		fitted: fitter{learner: learner, kind: kind, options: options, zeta: f.zeta}}, nil
+}
+
+// with returns f with the learner that fitted mr's model, resolved: the
+// folds of a model fitted with a selected learner use the same learner
+// rather than selecting again.
+func (f fitter) with(mr ModelReport) fitter {
+	if mr.fitted.learner == nil {
+		return f
+	}
+	return mr.fitted
 }
 
 // FitBundle fits one model on all of d as Train would for a platform (the
@@ -310,14 +336,48 @@ func FitBundle(d *Data, opt Options, name string, platform *features.Platform) (
 		return nil, ModelReport{}, fmt.Errorf("train: %w", err)
 	}
 	m.Name, m.Platform, mr.Name = name, platform, name
-	b := &features.Bundle{
+	b := newBundle(d)
+	b.Measured = nil
+	b.Models = []features.Model{m}
+	return b, mr, nil
+}
+
+// FitFleetBundle fits the fleet model on d as Train does (the learner
+// selected when opt.Model is "auto" or empty, no cross-validation) and
+// returns it in a bundle with d's measured bests and, for data of two
+// devices or more, the policy for devices it has no model of, chosen by
+// leaving each device out in turn (Bundle.Unseen). eval uses it to choose
+// for a held-out device exactly as a user's fleet bundle would, without
+// the per-device models the runtime would not use for that device.
+func FitFleetBundle(d *Data, opt Options) (*features.Bundle, ModelReport, *UnseenReport, error) {
+	fit, err := newFitter(opt)
+	if err != nil {
+		return nil, ModelReport{}, nil, err
+	}
+	m, mr, err := fit.model(d, 1, opt.Seed)
+	if err != nil {
+		return nil, ModelReport{}, nil, fmt.Errorf("train: %w", err)
+	}
+	m.Name, mr.Name = FleetModel, FleetModel
+	b := newBundle(d)
+	b.Models = []features.Model{m}
+	var rep *UnseenReport
+	if b.Unseen, rep, err = fit.with(mr).unseen(d, opt.Seed); err != nil {
+		return nil, ModelReport{}, nil, err
+	}
+	return b, mr, rep, nil
+}
+
+// newBundle returns a bundle of d's kernel, space, features and measured
+// bests, with no models.
+func newBundle(d *Data) *features.Bundle {
+	return &features.Bundle{
 		Format: features.BundleFormat, Kernel: d.Kernel, KernelVersion: d.KernelVersion,
 		AugurVersion: features.Version, TaskNames: d.TaskNames, Params: d.Params,
 		Constraints: d.Constraints, Features: d.Features, Reference: d.Reference,
 		Derived: d.Derived, DerivedExprs: d.DerivedExprs, TrainShapes: d.Shapes(),
-		Models: []features.Model{m},
+		Measured: measuredBests(d),
 	}
-	return b, mr, nil
 }
 
 // measuredBests returns the fastest measured row of each (platform, task)

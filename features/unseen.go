@@ -1,0 +1,45 @@
+package features
+
+import "fmt"
+
+// Policies of UnseenPolicy: how the runtime picks for a device the bundle
+// has no model of.
+const (
+	// UnseenFleet searches the fleet model, scored with the device's
+	// platform features.
+	UnseenFleet = "fleet"
+	// UnseenCopy copies another device's fastest measured configuration
+	// (Bundle.Measured) of the shape nearest the asked one; of several
+	// devices, the copy the fleet model predicts fastest on the new device.
+	UnseenCopy = "copy"
+)
+
+// UnseenPolicy is the policy the runtime follows for a device the bundle
+// has no model of, chosen at training time by leaving each measured device
+// out in turn: the other devices' fleet model and measured bests pick for
+// its shapes, and the policy whose picks ran faster on it is recorded.
+type UnseenPolicy struct {
+	// Policy is UnseenFleet or UnseenCopy.
+	Policy string `json:"policy"`
+	// PctGeomean holds each policy's picks on the held-out devices'
+	// shapes: the geometric mean over devices of each device's geometric
+	// mean over its shapes, in % of the shape's best measured
+	// configuration. A pick the device did not measure is scored with the
+	// device's own model.
+	PctGeomean map[string]float64 `json:"pct_geomean,omitempty"`
+	// PctWorstDevice is each policy's worst device's geometric mean.
+	PctWorstDevice map[string]float64 `json:"pct_worst_device,omitempty"`
+	// Devices is the number of devices held out in turn; Shapes the
+	// number of (device, shape) pairs scored.
+	Devices int `json:"devices"`
+	Shapes  int `json:"shapes"`
+}
+
+// check reports a policy this package does not know.
+func (u *UnseenPolicy) check() error {
+	switch u.Policy {
+	case UnseenFleet, UnseenCopy:
+		return nil
+	}
+	return fmt.Errorf("%w: bundle unseen-device policy %q, want %q or %q", ErrSyntax, u.Policy, UnseenFleet, UnseenCopy)
+}

@@ -1,0 +1,49 @@
+package features_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+func TestBundleUnseenPolicy(t *testing.T) {
+	data, err := os.ReadFile("../testdata/conv2d-pocl.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		policy string
+		ok     bool
+	}{
+		{features.UnseenFleet, true},
+		{features.UnseenCopy, true},
+		{"", false},
+		{"nearest", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.policy, func(t *testing.T) {
+			b, err := features.ReadBundle(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Unseen = &features.UnseenPolicy{Policy: tt.policy, Devices: 2, Shapes: 10,
+				PctGeomean: map[string]float64{features.UnseenCopy: 90, features.UnseenFleet: 85}}
+			var buf bytes.Buffer
+			if err := features.WriteBundle(&buf, b); err != nil {
+				t.Fatal(err)
+			}
+			got, err := features.ReadBundle(buf.Bytes())
+			switch {
+			case tt.ok && err != nil:
+				t.Fatalf("ReadBundle: %v", err)
+			case tt.ok && (got.Unseen == nil || got.Unseen.Policy != tt.policy || got.Unseen.PctGeomean[features.UnseenCopy] != 90):
+				t.Errorf("read back %+v, want policy %q", got.Unseen, tt.policy)
+			case !tt.ok && !errors.Is(err, features.ErrSyntax):
+				t.Errorf("ReadBundle: err = %v, want ErrSyntax", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,205 @@
+package runtime_test
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+)
+
+// fleetData returns testdata/conv2d-fleet.augur changed by edit, with a
+// fresh checksum, and a device it has no model of.
+func fleetData(t *testing.T, edit func(b *features.Bundle)) ([]byte, features.Platform) {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/conv2d-fleet.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A device the bundle never measured: an H100 under another name,
+	// so that every copied configuration fits it.
+	other := *b.Models[0].Platform
+	other.Name = "A Future GPU"
+	if edit != nil {
+		edit(b)
+	}
+	var buf bytes.Buffer
+	if err := features.WriteBundle(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), other
+}
+
+// distinctBests returns two measured bests of the bundle with different
+// configurations.
+func distinctBests(t *testing.T, b *features.Bundle) (features.MeasuredBest, features.MeasuredBest) {
+	t.Helper()
+	for _, m := range b.Measured[1:] {
+		if !m.Config.Equal(b.Measured[0].Config) {
+			return b.Measured[0], m
+		}
+	}
+	t.Fatal("every measured best of the fleet bundle is the same configuration")
+	return features.MeasuredBest{}, features.MeasuredBest{}
+}
+
+func TestUnseenPolicy(t *testing.T) {
+	policy := func(p string) func(b *features.Bundle) {
+		return func(b *features.Bundle) { b.Unseen = &features.UnseenPolicy{Policy: p, Devices: 2, Shapes: 42} }
+	}
+	tests := []struct {
+		name   string
+		edit   func(b *features.Bundle)
+		own    bool // ask for a device the bundle has a model of
+		opt    runtime.Options
+		source string // Chooser.Source; "" when New must fail
+		pick   string // prefix of Pick.Source
+	}{
+		{"no policy recorded: copy", nil, false, runtime.Options{}, runtime.SourceCopy, "copy:nvidia-"},
+		{"bundle says fleet", policy(features.UnseenFleet), false, runtime.Options{}, runtime.SourceFleet, "fleet"},
+		{"bundle says copy", policy(features.UnseenCopy), false, runtime.Options{}, runtime.SourceCopy, "copy:nvidia-"},
+		{"Unseen fleet overrides the bundle", policy(features.UnseenCopy), false, runtime.Options{Unseen: features.UnseenFleet}, runtime.SourceFleet, "fleet"},
+		{"Unseen copy overrides the bundle", policy(features.UnseenFleet), false, runtime.Options{Unseen: features.UnseenCopy}, runtime.SourceCopy, "copy:nvidia-"},
+		{"no measured bests: fleet", func(b *features.Bundle) { b.Measured = nil }, false, runtime.Options{}, runtime.SourceFleet, "fleet"},
+		{"own model: no policy", nil, true, runtime.Options{Unseen: features.UnseenCopy}, "model:nvidia-h100-80gb-hbm3", "model:nvidia-h100-80gb-hbm3"},
+		{"Model names the fleet", nil, false, runtime.Options{Model: "fleet"}, runtime.SourceFleet, "fleet"},
+		{"Unseen unknown", nil, false, runtime.Options{Unseen: "nearest"}, "", ""},
+		{"Unseen unknown, no model fits", func(b *features.Bundle) { b.Models = b.Models[:2] }, false, runtime.Options{Unseen: "nearest"}, "", ""},
+	}
+	shape := features.Task{1111, 777, 5, 5}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, other := fleetData(t, tt.edit)
+			if tt.own {
+				other.Name = "NVIDIA H100 80GB HBM3"
+			}
+			tt.opt.Platform = &other
+			ch, err := runtime.New(data, tt.opt)
+			if tt.source == "" {
+				if err == nil || !strings.Contains(err.Error(), "Options.Unseen") {
+					t.Fatalf("New: err = %v, want one naming Options.Unseen", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ch.ChoosePick(shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ch.Source() != tt.source || !strings.HasPrefix(p.Source, tt.pick) {
+				t.Errorf("Source() = %q, Pick.Source = %q; want %q and a pick source starting %q", ch.Source(), p.Source, tt.source, tt.pick)
+			}
+			if !ch.Space().Valid(p.Config) {
+				t.Errorf("pick %v is not in the space", p.Config)
+			}
+		})
+	}
+}
+
+// TestCopyNearestShape: a device's measured best is copied from its shape
+// nearest the asked one on a log scale.
+func TestCopyNearestShape(t *testing.T) {
+	var small, large features.MeasuredBest
+	data, other := fleetData(t, func(b *features.Bundle) {
+		small, large = distinctBests(t, b)
+		small.Device, large.Device = "dev-a", "dev-a"
+		small.Task, large.Task = features.Task{256, 256, 5, 5}, features.Task{4096, 4096, 5, 5}
+		b.Measured = []features.MeasuredBest{small, large}
+	})
+	ch, err := runtime.New(data, runtime.Options{Platform: &other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		shape features.Task
+		want  features.Config
+	}{
+		{features.Task{300, 200, 5, 5}, small.Config},
+		{features.Task{1000, 1000, 5, 5}, small.Config},
+		{features.Task{1100, 1100, 5, 5}, large.Config},
+		{features.Task{8000, 3000, 5, 5}, large.Config},
+	}
+	for _, tt := range tests {
+		p, err := ch.ChoosePick(tt.shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Config.Equal(tt.want) || p.Source != "copy:dev-a" {
+			t.Errorf("ChoosePick(%v) = %v from %q, want %v from copy:dev-a", tt.shape, p.Config, p.Source, tt.want)
+		}
+	}
+}
+
+// TestCopyRankedByFleet: of several devices' copies, the one the fleet
+// model predicts fastest on the device is picked, with its prediction.
+func TestCopyRankedByFleet(t *testing.T) {
+	var a, b features.MeasuredBest
+	shape := features.Task{1920, 1080, 5, 5}
+	data, other := fleetData(t, func(bu *features.Bundle) {
+		a, b = distinctBests(t, bu)
+		a.Device, b.Device = "dev-a", "dev-b"
+		a.Task, b.Task = shape, shape
+		bu.Measured = []features.MeasuredBest{a, b}
+	})
+	ch, err := runtime.New(data, runtime.Options{Platform: &other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	va, _ := ch.Predict(shape, a.Config)
+	vb, _ := ch.Predict(shape, b.Config)
+	want, wantV, from := a.Config, va, "copy:dev-a"
+	if vb > va {
+		want, wantV, from = b.Config, vb, "copy:dev-b"
+	}
+	p, err := ch.ChoosePick(shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Config.Equal(want) || p.Source != from || p.LogSpeedup != wantV {
+		t.Errorf("pick %v from %q predicted %g; want %v from %q predicted %g (other copy: %g, %g)",
+			p.Config, p.Source, p.LogSpeedup, want, from, wantV, va, vb)
+	}
+}
+
+// BenchmarkChooseUnseen chooses for a device the fleet bundle has no model
+// of, by copying (the default) and by the fleet model's search.
+func BenchmarkChooseUnseen(b *testing.B) {
+	data, err := os.ReadFile("../testdata/conv2d-fleet.augur")
+	if err != nil {
+		b.Fatal(err)
+	}
+	bu, err := features.ReadBundle(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	other := *bu.Models[0].Platform
+	other.Name = "A Future GPU"
+	for _, policy := range []string{features.UnseenCopy, features.UnseenFleet} {
+		ch, err := runtime.New(data, runtime.Options{Platform: &other, Unseen: policy})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(policy+"-cold", func(b *testing.B) { benchCold(b, ch) })
+		b.Run(policy+"-cached-into", func(b *testing.B) {
+			s := features.Task{1920, 1080, 5, 5}
+			dst := make(features.Config, len(ch.Space().Params))
+			if err := ch.ChooseInto(dst, s); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := ch.ChooseInto(dst, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
