@@ -68,6 +68,11 @@ type ClassGroup struct {
 	// BestNs[k] is the fastest measured time of a configuration of class
 	// k, in nanoseconds; +Inf when no configuration of class k ran.
 	BestNs []float64
+	// Ran[k] is the number of configurations of class k that ran: how
+	// much the label rests on. A label drawn from a few sampled
+	// configurations a class says which ones the sample drew as much as
+	// which class is best.
+	Ran []int
 }
 
 // Classes builds the classifier's training set of parameter target from
@@ -111,13 +116,14 @@ func Classes(d *Data, target string) (*ClassData, error) {
 			for i := range best {
 				best[i] = math.Inf(1)
 			}
-			cd.Groups = append(cd.Groups, ClassGroup{Task: slices.Clone(s.Task), Platform: s.Platform, BestNs: best})
+			cd.Groups = append(cd.Groups, ClassGroup{Task: slices.Clone(s.Task), Platform: s.Platform, BestNs: best, Ran: make([]int, len(values))})
 		}
 		c := slices.Index(values, s.Config[pi])
 		if c < 0 {
 			return nil, fmt.Errorf("train: row of %v has %s=%d, not one of its values %v", s.Task, target, s.Config[pi], values)
 		}
 		cd.Groups[g].BestNs[c] = min(cd.Groups[g].BestNs[c], s.TimeNs)
+		cd.Groups[g].Ran[c]++
 	}
 	kept := cd.Groups[:0]
 	for _, g := range cd.Groups {
@@ -150,6 +156,25 @@ func bestClass(ns []float64) int {
 		}
 	}
 	return b
+}
+
+// MedianRan returns the median, over the groups and the classes that ran
+// in them, of the configurations that ran (ClassGroup.Ran): what a typical
+// label rests on.
+func (cd *ClassData) MedianRan() int {
+	var n []int
+	for _, g := range cd.Groups {
+		for _, r := range g.Ran {
+			if r > 0 {
+				n = append(n, r)
+			}
+		}
+	}
+	if len(n) == 0 {
+		return 0
+	}
+	slices.Sort(n)
+	return n[len(n)/2]
 }
 
 // Len is the number of groups.

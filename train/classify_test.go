@@ -2,6 +2,7 @@ package train
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -424,6 +425,22 @@ func TestStaticFeatures(t *testing.T) {
 		pc.Probabilities(got, g.Task, cd.Platforms[g.Platform].Vector())
 		if !slices.Equal(got, want) {
 			t.Fatalf("group %v: predict's probabilities %v, the trainer's %v", g.Task, got, want)
+		}
+	}
+}
+
+func TestClassReportWarnsOfThinLabels(t *testing.T) {
+	for _, tc := range []struct {
+		ran  int
+		warn bool
+	}{{2, true}, {minRanForLabels - 1, true}, {minRanForLabels, false}, {400, false}} {
+		r := &ClassReport{Target: "technique", Classes: []int{0, 1}, Counts: []int{1, 1}, Groups: 2, MedianRan: tc.ran}
+		got := r.String()
+		if !strings.Contains(got, fmt.Sprintf("a median of %d configurations", tc.ran)) {
+			t.Errorf("MedianRan %d: report does not say it:\n%s", tc.ran, got)
+		}
+		if warned := strings.Contains(got, "label from whole spaces"); warned != tc.warn {
+			t.Errorf("MedianRan %d: warned %v, want %v:\n%s", tc.ran, warned, tc.warn, got)
 		}
 	}
 }
