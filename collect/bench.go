@@ -94,6 +94,6 @@ func (e *engine) bench(ctx context.Context, sum *Summary, log io.Writer) error {
 	// The benchmarks' buffers (up to 512 MiB) may stay in the process's
 	// resident memory; growth counts from after them, or
 	// Options.MaxGrowthBytes would stop every child at its first batch.
-	e.startRSS = residentBytes()
+	e.startRSS = e.rss()
 	return nil
 }

@@ -368,7 +368,7 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 	}
 	// Memory growth (Options.MaxGrowthBytes) counts from here: the tasks'
 	// buffers and expected outputs are the run's fixed cost, not growth.
-	if rss := residentBytes(); rss > 0 {
+	if rss := e.rss(); rss > 0 {
 		e.startRSS = rss
 	}
 

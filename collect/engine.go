@@ -106,13 +106,11 @@ func openEngine(k *datasets.Kernel, opt Options) (*engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
-	return &engine{
-		k: k, opt: opt, dev: dev, plat: dev.Platform(), sess: sess,
-		counts: map[record.Status]int{},
-		// Growth counts from here: the driver's own start-up is not the
-		// run's doing.
-		startRSS: residentBytes(),
-	}, nil
+	e := &engine{k: k, opt: opt, dev: dev, plat: dev.Platform(), sess: sess, counts: map[record.Status]int{}}
+	// Growth counts from here: the driver's own start-up is not the run's
+	// doing.
+	e.startRSS = e.rss()
+	return e, nil
 }
 
 // close releases every task's buffers and the session.
@@ -308,6 +306,14 @@ func (e *engine) execute(ctx context.Context, groups []*group) error {
 	return nil
 }
 
+// rss returns the process's resident bytes, 0 when unknown.
+func (e *engine) rss() int64 {
+	if e.opt.residentBytes != nil {
+		return e.opt.residentBytes()
+	}
+	return residentBytes()
+}
+
 // limitReached says which of Options.MaxPrograms and MaxGrowthBytes the
 // run has reached, or "".
 func (e *engine) limitReached() string {
@@ -315,7 +321,7 @@ func (e *engine) limitReached() string {
 		return fmt.Sprintf("stopped after %d programs", e.builds)
 	}
 	if n := e.opt.MaxGrowthBytes; n > 0 && e.startRSS > 0 {
-		if rss := residentBytes(); rss-e.startRSS >= n {
+		if rss := e.rss(); rss-e.startRSS >= n {
 			return fmt.Sprintf("stopped after %d programs, resident memory grown by %d MiB", e.builds, (rss-e.startRSS)>>20)
 		}
 	}

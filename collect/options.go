@@ -97,6 +97,12 @@ type Options struct {
 	// device can run or to a question being asked; the kernel's space,
 	// and so its version, are unchanged. Measure ignores it.
 	Where string
+
+	// residentBytes reads the process's resident memory for
+	// MaxGrowthBytes; nil means the operating system's figure. Tests set
+	// it: whether a few tiny programs grow the real figure is up to the
+	// allocator.
+	residentBytes func() int64
 	// NoBench makes Run skip the micro-benchmarks (see Benchmark) it
 	// otherwise runs once at its start, before anything is compiled, so
 	// that the file's platform records the device's measured features;
