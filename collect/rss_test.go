@@ -2,10 +2,14 @@ package collect
 
 import (
 	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
 func TestResidentBytes(t *testing.T) {
+	// Freed heap is given back first, so that the buffer below cannot
+	// reuse pages already resident.
+	debug.FreeOSMemory()
 	got := residentBytes()
 	if runtime.GOOS != "linux" {
 		if got != 0 {
