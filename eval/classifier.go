@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
 )
@@ -44,6 +45,34 @@ func NewLeaveOneOut(cd *train.ClassData, learner train.ClassLearner, foldBy []st
 	}
 	return l, nil
 }
+
+// LoadLeaveOneOut returns a LeaveOneOut of the technique of kernel (see
+// KernelRoles), over the groups of the data under dir, with the kernel's
+// derived features that depend on the task alone, folded by the kernel's
+// Roles.FoldBy, fitting augur's forest classifier seeded with seed.
+func LoadLeaveOneOut(dir, kernel string, seed uint64) (*LeaveOneOut, error) {
+	roles, err := KernelRoles(kernel)
+	if err != nil {
+		return nil, err
+	}
+	var lo train.LoadOptions
+	if k, err := datasets.Lookup(kernel); err == nil {
+		lo.Derived = k.Derived
+	}
+	d, err := train.LoadWith(dir, kernel, lo)
+	if err != nil {
+		return nil, err
+	}
+	cd, err := train.Classes(d, roles.Technique)
+	if err != nil {
+		return nil, err
+	}
+	return NewLeaveOneOut(cd, train.ClassForestOptions{Seed: seed}, roles.FoldBy)
+}
+
+// Groups is the number of (shape, device) groups it trains on, all
+// folds together.
+func (l *LeaveOneOut) Groups() int { return l.data.Len() }
 
 // key is the fold key of task t.
 func (l *LeaveOneOut) key(t features.Task) features.TaskKey {

@@ -6,10 +6,8 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
-	"github.com/augur-tuning/augur/train"
 )
 
 // table3Flags are eval's flags for Garvey and Abdelrahman's Table 3.
@@ -41,24 +39,12 @@ func runTable3(data, kernel string, t table3Flags, seed uint64, asJSON bool, std
 		RandomSample: t.random, Seed: seed, Progress: stderr}
 	switch {
 	case t.classifier != "":
-		var lo train.LoadOptions
-		if k, err := datasets.Lookup(kernel); err == nil {
-			lo.Derived = k.Derived
-		}
-		d, err := train.LoadWith(t.classifier, kernel, lo)
+		l, err := eval.LoadLeaveOneOut(t.classifier, kernel, seed)
 		if err != nil {
-			return err // train's errors carry the package prefix
-		}
-		cd, err := train.Classes(d, roles.Technique)
-		if err != nil {
-			return err
-		}
-		l, err := eval.NewLeaveOneOut(cd, train.ClassForestOptions{Seed: seed}, roles.FoldBy)
-		if err != nil {
-			return err
+			return err // eval's and train's errors carry their package prefix
 		}
 		opt.Classifier = l
-		opt.TechniqueBy = fmt.Sprintf("the pick of a forest classifier trained on %s (%d groups) without the shape's kernel", t.classifier, cd.Len())
+		opt.TechniqueBy = fmt.Sprintf("the pick of a forest classifier trained on %s (%d groups) without the shape's kernel", t.classifier, l.Groups())
 	case t.technique != "best":
 		v, err := strconv.Atoi(t.technique)
 		if err != nil {

@@ -54,3 +54,42 @@ func TestEvalTable3(t *testing.T) {
 		t.Errorf("--json: %v, %+v; want one object, one device of 7 rows with best counts", err, rep)
 	}
 }
+
+// TestEvalTable3Classifier replays Table 3 on the Xeon's whole stencil
+// spaces with the technique from a classifier trained on the device's
+// other kernels: global_vec is fastest on all six, so every heuristic
+// must hold it.
+func TestEvalTable3Classifier(t *testing.T) {
+	data := "../../testdata/stencil-xeon-full"
+	var out bytes.Buffer
+	args := []string{"eval", "--data", data, "--kernel", "stencil", "--table3", "--classifier", data, "--json"}
+	if err := run(context.Background(), args, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		TechniqueBy string `json:"technique_by"`
+		Devices     []struct {
+			Shapes []struct {
+				Shape      string         `json:"shape"`
+				Techniques map[string]int `json:"techniques"`
+			} `json:"shapes"`
+		} `json:"devices"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.TechniqueBy, "forest classifier") || len(rep.Devices) != 1 || len(rep.Devices[0].Shapes) != 6 {
+		t.Fatalf("report %+v, want the classifier's picks on six shapes", rep)
+	}
+	for _, s := range rep.Devices[0].Shapes {
+		for h, v := range s.Techniques {
+			if v != 1 {
+				t.Errorf("%s: %s holds technique %d, want 1 (global_vec)", s.Shape, h, v)
+			}
+		}
+	}
+	err := run(context.Background(), []string{"eval", "--data", data, "--kernel", "stencil", "--table3", "--classifier", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "no dataset files") {
+		t.Errorf("--classifier of an empty directory: error %v, want one saying it holds no data", err)
+	}
+}
