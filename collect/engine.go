@@ -432,10 +432,23 @@ func (e *engine) measure(ctx context.Context, g *group, p pair) (record.Row, err
 		return r, fmt.Errorf("collect: %d configurations in a row did not finish within %v; the device looks hung (last: %s)",
 			e.timeoutsInRow, e.opt.Timeout, e.k.Space.Format(p.config))
 	}
-	if e.sess.Stuck() {
+	// What is timed while the abandoned kernel still occupies the device
+	// is timed wrong (on PoCL every configuration after it timed out
+	// too), so the engine waits for it; only a kernel that outlasts the
+	// wait costs the session.
+	if e.sess.Stuck() && !e.sess.Drain(ctx, drainWait(e.opt.Timeout)) {
+		if ctx.Err() != nil {
+			return r, interrupted(ctx)
+		}
 		return r, e.reopen()
 	}
 	return r, nil
+}
+
+// drainWait is how long the engine waits for a kernel that timed out to
+// finish: ten times the timeout, at least 10 s and at most 2 minutes.
+func drainWait(timeout time.Duration) time.Duration {
+	return min(max(10*timeout, 10*time.Second), 2*time.Minute)
 }
 
 // measureRuns is measure's work, for repeats timed runs.

@@ -53,11 +53,13 @@ type Options struct {
 	Workers int
 	// Timeout is the longest one kernel run may take, warm-up included; 0
 	// means 10 s. A run that has not finished by then is recorded as a
-	// timeout without further repeats, and, since OpenCL cannot stop a
-	// running kernel, the session is replaced by a new one (on a CPU
-	// device the abandoned kernel keeps its cores until it ends, which
-	// slows the runs that follow). After 5 timeouts in a row Run stops
-	// with an error: the device looks hung.
+	// timeout without further repeats. OpenCL cannot stop a running
+	// kernel, and what runs beside it is timed wrong (on a CPU device it
+	// shares the cores: on PoCL every configuration after a timeout timed
+	// out too), so Run then waits for the kernel to end, ten times
+	// Timeout and between 10 s and 2 minutes, and only when it outlasts
+	// that replaces the session. After 5 timeouts in a row Run stops with
+	// an error: the device looks hung.
 	Timeout time.Duration
 	// Progress receives a progress bar with ETA when it is a terminal; nil
 	// or anything else keeps Run quiet.

@@ -323,6 +323,25 @@ func (s *Session) ResetOutput(a *Args) error {
 // session to go on.
 func (s *Session) Stuck() bool { return s.stuck != nil }
 
+// Drain waits up to d for the kernel Run gave up on to finish, and reports
+// whether it did; the queue is then free again and the session usable.
+// Whatever runs on a device while an abandoned kernel still occupies it is
+// timed wrong (on a CPU device, it shares the cores), so a caller that
+// times more waits here first.
+func (s *Session) Drain(ctx context.Context, d time.Duration) bool {
+	if s.stuck == nil {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if err := waitEvent(ctx, s.stuck, nil); err != nil {
+		return false
+	}
+	s.stuck.Release()
+	s.stuck = nil
+	return true
+}
+
 // Run launches p once with a's arguments and the launch geometry, waits for
 // it until ctx is done, and returns its execution time in nanoseconds from
 // the profiling events (END - START). A launch the compiled kernel cannot

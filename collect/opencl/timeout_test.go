@@ -108,3 +108,54 @@ func TestRunDeadline(t *testing.T) {
 		t.Errorf("Run in a new session after an abandoned kernel: %v", err)
 	}
 }
+
+// TestDrain abandons a kernel, waits for it with Drain and runs again in
+// the same session: a session whose abandoned kernel has finished is usable.
+func TestDrain(t *testing.T) {
+	dev := firstDevice(t)
+	s, err := dev.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	bind := func(n int32) *Args {
+		a, err := s.Bind([]datasets.Arg{
+			{Name: "in", Kind: datasets.Input, Data: []float32{1}},
+			{Name: "out", Kind: datasets.Output, Len: 1},
+			{Name: "n", Kind: datasets.Int32, Int: n},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	long, short := bind(300_000_000), bind(1)
+	defer long.Release()
+	defer short.Release()
+	p, err := s.Build(spinSource, "", "spin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	one := datasets.Launch{Dims: 1, Global: [3]int{1, 1, 1}, Local: [3]int{1, 1, 1}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := s.Run(ctx, p, long, one); KindOf(err) != TimedOut {
+		t.Fatalf("Run of the long kernel: %v, want a timeout", err)
+	}
+	if !s.Stuck() {
+		t.Fatal("Stuck() = false after an abandoned kernel")
+	}
+	if s.Drain(context.Background(), time.Millisecond) {
+		t.Error("Drain of 1 ms reported a kernel of about a third of a second finished")
+	}
+	if !s.Drain(context.Background(), 30*time.Second) {
+		t.Fatal("Drain: the abandoned kernel did not finish within 30 s")
+	}
+	if s.Stuck() {
+		t.Error("Stuck() = true after Drain")
+	}
+	if _, err := s.Run(context.Background(), p, short, one); err != nil {
+		t.Errorf("Run after Drain: %v", err)
+	}
+}
