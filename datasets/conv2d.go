@@ -113,9 +113,10 @@ func conv2dDefinition() definition {
 			// The inputs are non-negative, so the float32 sums of at most
 			// 121 products stay within a few ulp of the exact value
 			// whatever the order of summation.
-			Tolerance: 1e-4,
-			Derived:   conv2dDerived{},
-			impl:      conv2d{},
+			Tolerance:   1e-4,
+			Derived:     conv2dDerived{},
+			GroupParams: []string{"Xwg", "Ywg"},
+			impl:        conv2d{},
 		},
 	}
 }

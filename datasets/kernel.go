@@ -108,6 +108,15 @@ type Kernel struct {
 	// the reference first; nil when they give none. `augur collect
 	// --sample grid` measures it; search.List walks it.
 	Grid []features.Config
+	// GroupParams are the parameters that set only the extent of a work
+	// group: with every other parameter the same, a smaller value of each
+	// gives each work-item the same work and a work group no more items,
+	// local memory or registers than a larger one. The runtime, which
+	// keeps to configurations that ran in training, may then also pick one
+	// that differs from such a configuration only in smaller values of
+	// these. Empty where a family's work-group parameters also change the
+	// work per item (as a tile size divided among the items does).
+	GroupParams []string
 
 	impl family // nil for a Kernel literal: no behaviour beyond its data
 }

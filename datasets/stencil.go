@@ -187,9 +187,10 @@ func stencilDefinition() definition {
 			// Sums of up to 1,331 products of non-negative values, summed
 			// in float32 in any order (and possibly fused): the relative
 			// error is at most 1,330 half-ulps, 8e-5.
-			Tolerance: 1e-4,
-			Derived:   stencilDerived{},
-			impl:      stencil{},
+			Tolerance:   1e-4,
+			Derived:     stencilDerived{},
+			GroupParams: []string{"WX", "WY", "WZ"},
+			impl:        stencil{},
 		},
 	}
 }

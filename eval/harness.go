@@ -67,6 +67,10 @@ type Options struct {
 	// Derived computes the kernel's derived features (datasets); nil
 	// trains without them.
 	Derived features.Deriver
+	// GroupParams are the kernel's work-group parameters
+	// (train.LoadOptions.GroupParams), to train as 'augur train
+	// --smaller-groups' does; nil: not.
+	GroupParams []string
 	// Test, when set, is a dataset directory whose shapes the holdout
 	// chooses for, with models trained on every shape of the evaluated
 	// data instead of leaving one out.
@@ -281,7 +285,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
 	}
-	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
+	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams})
 	if err != nil {
 		return nil, err // train and record name themselves
 	}
@@ -370,7 +374,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		}
 		targets, tdata := groups, hd
 		if opt.Test != "" {
-			test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
+			test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams})
 			if err != nil {
 				return nil, fmt.Errorf("eval: test data: %w", err)
 			}

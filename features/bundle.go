@@ -108,8 +108,10 @@ type Model struct {
 	// those of the grid shapes nearest the asked one.
 	Starts *Starts `json:"starts,omitempty"`
 	// Known are the configurations that ran on the device in the training
-	// data. Choose stays among them: a model knows least, and flatters
-	// most, where it saw nothing. Empty means every valid configuration.
+	// data. Choose stays among them (and, with OptionSmallerGroups, those
+	// that differ from them only in smaller work groups): a model knows
+	// least, and flatters most, where it saw nothing. Empty means every
+	// valid configuration.
 	Known []Config `json:"known,omitempty"`
 	// Learner names the learner setting that model selection chose
 	// (train.Select), empty when it was given.
@@ -122,6 +124,13 @@ type Model struct {
 	// device's reported maximum).
 	Limits map[string]float64 `json:"limits,omitempty"`
 }
+
+// OptionSmallerGroups, set to 1 in Model.Options, says that the model
+// was trained to be searched also among the configurations that differ
+// from Known ones only in smaller work groups (the kernel's
+// datasets.Kernel.GroupParams, `augur train --smaller-groups`); the
+// runtime then searches them too.
+const OptionSmallerGroups = "smaller_groups"
 
 // Classifier is a trained classifier of one parameter inside a bundle.
 type Classifier struct {

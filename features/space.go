@@ -432,6 +432,53 @@ func (s *Space) Param(name string) int {
 	return -1
 }
 
+// WithSmaller returns the valid configurations of ran and every valid
+// configuration that differs from one of them only in smaller values of
+// the parameters named (unknown names are skipped), each once, ran's
+// first. With a kernel's work-group parameters (datasets.Kernel
+// .GroupParams) these are the configurations that need no more of a
+// device than ones that ran on it.
+func (s *Space) WithSmaller(ran []Config, names []string) []Config {
+	var idx []int
+	for _, name := range names {
+		if i := s.Param(name); i >= 0 {
+			idx = append(idx, i)
+		}
+	}
+	seen := make(map[int]bool, len(ran))
+	var out []Config
+	add := func(c Config) {
+		if i := s.Index(c); i >= 0 && !seen[i] && s.Valid(c) {
+			seen[i] = true
+			out = append(out, c.Clone())
+		}
+	}
+	for _, c := range ran {
+		add(c)
+	}
+	var walk func(c Config, j int)
+	walk = func(c Config, j int) {
+		if j == len(idx) {
+			add(c)
+			return
+		}
+		k, top := idx[j], c[idx[j]]
+		for _, v := range s.Params[k].Values {
+			if v <= top {
+				c[k] = v
+				walk(c, j+1)
+			}
+		}
+		c[k] = top
+	}
+	if len(idx) > 0 {
+		for _, c := range out[:len(out):len(out)] {
+			walk(c.Clone(), 0)
+		}
+	}
+	return out
+}
+
 // Format writes c as "name=value,name=value".
 func (s *Space) Format(c Config) string {
 	var b strings.Builder

@@ -2,6 +2,7 @@ package features
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -241,5 +242,35 @@ func TestSpaceIndex(t *testing.T) {
 		if i := s.Index(c); i != -1 {
 			t.Errorf("Index(%v) = %d, want -1", c, i)
 		}
+	}
+}
+
+func TestWithSmaller(t *testing.T) {
+	s, err := NewSpace([]Param{
+		{Name: "wg", Values: []int{8, 16, 32}},
+		{Name: "wpt", Values: []int{1, 2}},
+	}, []string{"wg * wpt <= 32"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		ran   []Config
+		group []string
+		want  []Config
+	}{
+		{"no group", []Config{{32, 1}}, nil, []Config{{32, 1}}},
+		{"unknown name", []Config{{32, 1}}, []string{"nope"}, []Config{{32, 1}}},
+		{"smaller only", []Config{{16, 2}}, []string{"wg"}, []Config{{16, 2}, {8, 2}}},
+		{"others fixed", []Config{{32, 1}}, []string{"wg"}, []Config{{32, 1}, {8, 1}, {16, 1}}},
+		{"invalid ran dropped", []Config{{32, 2}, {8, 1}}, []string{"wg"}, []Config{{8, 1}}},
+		{"each once", []Config{{16, 1}, {8, 1}}, []string{"wg"}, []Config{{16, 1}, {8, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := s.WithSmaller(tc.ran, tc.group)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("WithSmaller(%v, %v) = %v, want %v", tc.ran, tc.group, got, tc.want)
+			}
+		})
 	}
 }

@@ -52,6 +52,12 @@ type Options struct {
 	// IgnoreClassifier makes the Chooser search every parameter even when
 	// the bundle has a classifier (Bundle.Classifiers), to compare.
 	IgnoreClassifier bool
+	// StrictKnown keeps picks among the configurations that ran in the
+	// training data (the model's Known) even when the model was trained
+	// with features.OptionSmallerGroups, which lets a pick also differ
+	// from one of them in smaller values of the kernel's work-group
+	// parameters (datasets.Kernel.GroupParams). false follows the model.
+	StrictKnown bool
 	// Unseen overrides the bundle's policy (Bundle.Unseen) for a device
 	// that has no model of its own and is served through the fleet model
 	// with Platform's features: features.UnseenFleet searches the fleet
@@ -278,8 +284,12 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	}
 	ch.starts = entry.Starts
 	if len(entry.Known) > 0 {
-		ch.known = make(map[int]bool, len(entry.Known))
-		for _, k := range entry.Known {
+		known := entry.Known
+		if ch.kernel != nil && !opt.StrictKnown && entry.Options[features.OptionSmallerGroups] == 1 {
+			known = space.WithSmaller(known, ch.kernel.GroupParams)
+		}
+		ch.known = make(map[int]bool, len(known))
+		for _, k := range known {
 			if i := space.Index(k); i >= 0 {
 				ch.known[i] = true
 			}

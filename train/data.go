@@ -29,6 +29,7 @@ type Data struct {
 	Derived      string
 	DerivedExprs []string
 	derive       features.Deriver
+	groupParams  []string
 	// X holds the feature vectors row by row: row i is
 	// X[i*len(Features) : (i+1)*len(Features)].
 	X []float64
@@ -106,7 +107,13 @@ type LoadOptions struct {
 	// Derived computes derived features added to every row (the kernel
 	// family's, from datasets, or expressions); nil adds none.
 	Derived features.Deriver
-	Invalid Invalid
+	// GroupParams are the kernel's work-group parameters
+	// (datasets.Kernel.GroupParams): the model's starting points are also
+	// drawn from configurations that differ from measured ones only in
+	// smaller values of these, as the runtime's picks may be. nil: from
+	// measured configurations only.
+	GroupParams []string
+	Invalid     Invalid
 	// Zeta is the target given to invalid rows under InvalidZeta; 0 means
 	// DefaultZeta. It must be negative (worse than the reference).
 	Zeta float64
@@ -173,6 +180,7 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 		enc.ParamNames = append(enc.ParamNames, p.Name)
 	}
 	d.Features = enc.Names()
+	d.groupParams = opt.GroupParams
 	if opt.Derived != nil {
 		d.derive = opt.Derived
 		d.Derived = opt.Derived.ID()

@@ -80,6 +80,13 @@ func starts(d *Data, r Regressor, perShape int) (*features.Starts, error) {
 	// where it saw nothing (the argmax over the whole space lands there),
 	// and a configuration never run may not run at all.
 	pool := d.Known()
+	if len(d.groupParams) > 0 {
+		sp, err := features.NewSpace(d.Params, d.Constraints)
+		if err != nil {
+			return nil, err
+		}
+		pool = sp.WithSmaller(pool, d.groupParams)
+	}
 	if len(pool) > maxScored {
 		rng := rand.New(rand.NewPCG(uint64(len(pool)), 0x57a7))
 		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })

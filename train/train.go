@@ -286,6 +286,12 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	m := features.Model{Kind: kind, Target: "log_speedup", LightGBM: text.String(),
 		TrainRows: d.Len(), FitSeconds: fit, Options: maps.Clone(options), Candidates: Candidates(d, 0),
 		Limits: d.limits()}
+	if len(d.groupParams) > 0 {
+		if m.Options == nil {
+			m.Options = map[string]float64{}
+		}
+		m.Options[features.OptionSmallerGroups] = 1
+	}
 	if folds > 1 {
 		m.Stats = cv.Stats()
 	}

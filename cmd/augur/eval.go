@@ -23,6 +23,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flags("eval", "--data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes|device=NAME] [--table3]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory (collected or imported)")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel whose data to evaluate")
+	var smaller bool
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object (strategies, two_stage, holdout give pct_of_best)")
 	fs.StringVar(&plots, "plots", "", "write PNG plots into this directory")
 	fs.StringVar(&holdout, "holdout", "", "'shapes': also Choose on each shape from a model trained on the others; 'device=NAME': Choose for device NAME's shapes from a fleet model trained on the other devices")
@@ -32,6 +33,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
 	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
 	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the models eval trains (holdout, fleet, two-stage, learning curve): auto (selected per model, as 'augur train' does), gbrt or rf")
+	fs.BoolVar(&smaller, "smaller-groups", false, "train the models as 'augur train --smaller-groups' does")
 	fs.BoolVar(&opt.FleetPrior, "fleet-prior", false, "also replay the fleet-prior tuner on each device's fully recorded shapes, with a fleet model trained on the other devices")
 	fs.StringVar(&opt.Test, "test", "", "with --holdout shapes: train on all of --data and choose for the fully recorded shapes of this dataset directory")
 	fs.IntVar(&opt.GBRT.Trees, "trees", 0, "trees of the holdout and learning-curve models (0: train's default)")
@@ -78,6 +80,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("eval: --test needs --holdout shapes or device=NAME")
 	}
 	opt.Derived = datasets.Deriver(opt.Kernel)
+	if k, err := datasets.Lookup(opt.Kernel); err == nil && smaller {
+		opt.GroupParams = k.GroupParams
+	}
 	opt.Progress = stderr
 	rep, err := eval.Evaluate(data, opt)
 	if err != nil {

@@ -54,6 +54,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	target := fs.String("target", "", "also train a classifier of this categorical parameter (e.g. the data-loading technique) that the runtime uses to fix it before its search; --learner then names the classifier's learner: auto (the better of the two forests on held-out folds; the default), forest (augur's) or golearn")
 	regressor := fs.String("regressor", "auto", "with --target: the learner of the surrogate models, as --learner without --target")
 	foldBy := fs.String("fold-by", "", "with --target: comma-separated task features whose values make the classifier's held-out folds (those that name a kernel, e.g. a stencil's shape features, to leave one kernel out); empty: leave one shape out")
+	smaller := fs.Bool("smaller-groups", false, "let the runtime pick configurations that differ from measured ones only in smaller work groups (the kernel's work-group parameters): they need no more of the device; helps where the training shapes are densely measured, costs where they are sparsely sampled (README)")
 	force := fs.Bool("force", false, "overwrite --out if it exists")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -121,6 +122,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		opt.Forest = train.ForestOptions{Trees: g.Trees, MaxDepth: g.MaxDepth, MinLeaf: g.MinLeaf,
 			Subsample: g.Subsample, ColSample: g.ColSample, Seed: g.Seed}
+	}
+	if k, err := datasets.Lookup(opt.Kernel); err == nil && *smaller {
+		if len(k.GroupParams) == 0 {
+			return fmt.Errorf("train: --smaller-groups: kernel %s names no work-group parameters", opt.Kernel)
+		}
+		opt.Load.GroupParams = k.GroupParams
+	} else if *smaller {
+		return fmt.Errorf("train: --smaller-groups: kernel %s is not one of augur's families, whose work-group parameters it knows", opt.Kernel)
 	}
 	if k, err := datasets.Lookup(opt.Kernel); err == nil && k.Derived != nil {
 		if len(derive) > 0 {
