@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/augur-tuning/augur/features"
@@ -13,44 +12,41 @@ import (
 // and those with smaller work groups, and no further; without the option,
 // or with Options.StrictKnown, among its known ones only.
 func TestSmallerGroups(t *testing.T) {
-	data, err := os.ReadFile(testBundle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := features.ReadBundle(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	space, err := b.Space()
-	if err != nil {
-		t.Fatal(err)
-	}
-	xwg := space.Param("Xwg")
 	// Keep the known configurations of the largest Xwg that ran, and
 	// start from them alone.
-	top := 0
-	for _, k := range b.Models[0].Known {
-		top = max(top, k[xwg])
-	}
 	var known []features.Config
-	for _, k := range b.Models[0].Known {
-		if k[xwg] == top {
-			known = append(known, k)
-		}
+	top := 0
+	bundle := func(smaller bool) []byte {
+		return rebundle(t, func(b *features.Bundle) {
+			m := &b.Models[0]
+			known, top = nil, 0
+			for _, k := range m.Known {
+				top = max(top, k[0])
+			}
+			for _, k := range m.Known {
+				if k[0] == top {
+					known = append(known, k)
+				}
+			}
+			m.Known, m.Candidates, m.Starts = known, known, nil
+			m.Options = map[string]float64{}
+			if smaller {
+				m.Options[features.OptionSmallerGroups] = 1
+			}
+		})
 	}
-	if len(known) == 0 || top == space.Params[xwg].Values[0] {
-		t.Fatalf("test bundle: no known configuration with a larger Xwg than %d", space.Params[xwg].Values[0])
-	}
-	bundle := func(smaller bool) *features.Bundle {
-		c := *b
-		m := b.Models[0]
-		m.Known, m.Candidates, m.Starts = known, known, nil
-		m.Options = map[string]float64{}
-		if smaller {
-			m.Options[features.OptionSmallerGroups] = 1
+	chooser := func(data []byte, opt runtime.Options) *runtime.Chooser {
+		ch, err := runtime.New(data, opt)
+		if err != nil {
+			t.Fatal(err)
 		}
-		c.Models = []features.Model{m}
-		return &c
+		return ch
+	}
+	strict := chooser(bundle(false), runtime.Options{})
+	widened := chooser(bundle(true), runtime.Options{})
+	forced := chooser(bundle(true), runtime.Options{StrictKnown: true})
+	if xwg := strict.Space().Param("Xwg"); xwg != 0 || top == strict.Space().Params[0].Values[0] {
+		t.Fatalf("test bundle: Xwg is parameter %d, largest known %d: want 0 and one with smaller values", xwg, top)
 	}
 	in := func(set []features.Config, c features.Config) bool {
 		for _, k := range set {
@@ -60,13 +56,7 @@ func TestSmallerGroups(t *testing.T) {
 		}
 		return false
 	}
-	wide := space.WithSmaller(known, []string{"Xwg", "Ywg"})
-	strict, _ := runtime.FromBundle(bundle(false), runtime.Options{})
-	widened, _ := runtime.FromBundle(bundle(true), runtime.Options{})
-	forced, _ := runtime.FromBundle(bundle(true), runtime.Options{StrictKnown: true})
-	if strict == nil || widened == nil || forced == nil {
-		t.Fatal("FromBundle failed")
-	}
+	wide := strict.Space().WithSmaller(known, []string{"Xwg", "Ywg"})
 	moved := 0
 	for _, task := range []features.Task{{640, 480, 3, 3}, {1000, 700, 5, 5}, {256, 2048, 7, 7}} {
 		s, err := strict.Choose(task)
@@ -84,7 +74,7 @@ func TestSmallerGroups(t *testing.T) {
 		if !in(wide, w) {
 			t.Errorf("%v: pick %v is neither known nor a known one with smaller work groups", task, w)
 		}
-		if w[xwg] < top {
+		if w[0] < top {
 			moved++
 		}
 		ps, _ := strict.Predict(task, s)
