@@ -2,8 +2,10 @@ package collect
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -146,6 +148,8 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	space, _ := where(k, opt.Where) // checked by Check
 	rng := rand.New(rand.NewPCG(opt.Seed, sampleStream))
 	var configs []features.Config
+	// wants, when not nil, says which configurations a shape measures.
+	var wants func(features.Task, features.Config) bool
 	switch {
 	case opt.Configs != nil || smp.grid:
 		list := opt.Configs
@@ -163,6 +167,8 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		// corner.
 		configs = space.All()
 		rng.Shuffle(len(configs), func(i, j int) { configs[i], configs[j] = configs[j], configs[i] })
+	case smp.each:
+		configs, wants = sampleEach(space, opt.Seed, shapes, smp.n)
 	default:
 		configs = space.Sample(rng, smp.n)
 	}
@@ -197,7 +203,7 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		return nil
 	}
 
-	runErr := e.run(ctx, shapes, configs, done, refs, opt.Shard, &sum.Skipped)
+	runErr := e.run(ctx, shapes, configs, wants, done, refs, opt.Shard, &sum.Skipped)
 	if w != nil {
 		if err := w.Close(); err != nil {
 			runErr = errors.Join(runErr, fmt.Errorf("collect: %w", err))
@@ -289,10 +295,13 @@ func (e *engine) measureTask(ctx context.Context, shape features.Task, configs [
 	return e.execute(ctx, e.groupPairs(pairs))
 }
 
-// run is Run's work: references first, then every (task, config) pair not
-// in done.
-func (e *engine) run(ctx context.Context, shapes []features.Task, configs []features.Config,
+// run is Run's work: references first, then every (task, config) pair
+// that wants (nil: every pair) and the shard keep, not in done.
+func (e *engine) run(ctx context.Context, shapes []features.Task, configs []features.Config, wants func(features.Task, features.Config) bool,
 	done map[string]bool, refs map[features.TaskKey]float64, shard Shard, skipped *int) error {
+	skip := func(s features.Task, c features.Config) bool {
+		return c.Equal(e.k.Reference) || !shard.Owns(s, c) || (wants != nil && !wants(s, c))
+	}
 	// Count the work first, so that tasks with nothing left are not even
 	// set up (their expected outputs can take a while to compute).
 	type todo struct {
@@ -305,7 +314,7 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 	for _, s := range shapes {
 		td := todo{shape: s, refNs: refs[s.Key()]}
 		for _, c := range configs {
-			if c.Equal(e.k.Reference) || !shard.Owns(s, c) {
+			if skip(s, c) {
 				continue
 			}
 			if done[pairKey(s, c)] {
@@ -384,7 +393,7 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 	for _, c := range configs {
 		for i, td := range work {
 			t := e.tasks[i]
-			if t.failed || c.Equal(e.k.Reference) || !shard.Owns(td.shape, c) || done[pairKey(td.shape, c)] {
+			if t.failed || skip(td.shape, c) || done[pairKey(td.shape, c)] {
 				continue
 			}
 			p, pruned := e.plan(t, c, -1)
@@ -521,4 +530,31 @@ func dedupeTasks(shapes []features.Task) ([]features.Task, []duplicate) {
 		}
 	}
 	return out, dups
+}
+
+// sampleEach draws n configurations of space for each shape, from a
+// generator seeded by seed and the shape, and returns their union (in the
+// shapes' order) and which shape has which.
+func sampleEach(space *features.Space, seed uint64, shapes []features.Task, n int) ([]features.Config, func(features.Task, features.Config) bool) {
+	own := map[features.TaskKey]map[int]bool{}
+	seen := map[int]bool{}
+	var union []features.Config
+	for _, s := range shapes {
+		h := fnv.New64a()
+		for _, v := range s {
+			binary.Write(h, binary.LittleEndian, int64(v))
+		}
+		rng := rand.New(rand.NewPCG(seed, sampleStream^h.Sum64()))
+		set := map[int]bool{}
+		for _, c := range space.Sample(rng, n) {
+			i := space.Index(c)
+			set[i] = true
+			if !seen[i] {
+				seen[i] = true
+				union = append(union, c)
+			}
+		}
+		own[s.Key()] = set
+	}
+	return union, func(s features.Task, c features.Config) bool { return own[s.Key()][space.Index(c)] }
 }

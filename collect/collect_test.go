@@ -369,3 +369,76 @@ func TestRunWhere(t *testing.T) {
 		t.Errorf("%d (task, configuration) pairs recorded, want %d", len(seen), want)
 	}
 }
+
+func TestSampleEach(t *testing.T) {
+	k := scaleKernel(t)
+	if len(k.Tasks) < 2 {
+		t.Fatalf("scale kernel has %d tasks, want 2 or more", len(k.Tasks))
+	}
+	n := 3
+	union, wants := sampleEach(k.Space, 1, k.Tasks, n)
+	sets := make([]map[string]bool, len(k.Tasks))
+	for i, s := range k.Tasks {
+		sets[i] = map[string]bool{}
+		for _, c := range union {
+			if wants(s, c) {
+				sets[i][fmt.Sprint(c)] = true
+			}
+		}
+		if len(sets[i]) != n {
+			t.Errorf("task %v: %d configurations, want %d", s, len(sets[i]), n)
+		}
+	}
+	if fmt.Sprint(sets[0]) == fmt.Sprint(sets[1]) {
+		t.Errorf("tasks %v and %v drew the same sample %v", k.Tasks[0], k.Tasks[1], sets[0])
+	}
+	// A task's sample does not depend on the others.
+	alone, wantsAlone := sampleEach(k.Space, 1, k.Tasks[1:2], n)
+	for _, c := range alone {
+		if !wantsAlone(k.Tasks[1], c) || !sets[1][fmt.Sprint(c)] {
+			t.Errorf("task %v alone drew %v, not in its sample among all tasks %v", k.Tasks[1], c, sets[1])
+		}
+	}
+	if other, _ := sampleEach(k.Space, 2, k.Tasks[:1], n); fmt.Sprint(other) == fmt.Sprint(alone) && fmt.Sprint(other) == fmt.Sprint(union[:n]) {
+		t.Errorf("seeds 1 and 2 drew the same sample %v", other)
+	}
+}
+
+func TestRunRandomEach(t *testing.T) {
+	skipWithoutDevice(t)
+	k := scaleKernel(t)
+	dir := t.TempDir()
+	opt := Options{Sample: "random-each:3", Repeats: 1, Seed: 1, Workers: 2, NoBench: true}
+	sum, err := Run(context.Background(), k, dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, err := record.ReadFile(sum.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, wants := sampleEach(k.Space, 1, k.Tasks, 3)
+	per := map[features.TaskKey]int{}
+	for _, r := range rows {
+		if r.Config.Equal(k.Reference) {
+			continue
+		}
+		if !wants(r.Task, r.Config) {
+			t.Errorf("task %v measured %v, outside its sample", r.Task, r.Config)
+		}
+		per[r.Task.Key()]++
+	}
+	for _, s := range k.Tasks {
+		n := 3
+		if got := per[s.Key()]; got != n && got != n-1 { // n-1 when the sample holds the reference
+			t.Errorf("task %v: %d rows besides the reference, want %d", s, got, n)
+		}
+	}
+	again, err := Run(context.Background(), k, dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Rows() != 0 {
+		t.Errorf("second run measured %d rows, want 0 (all recorded)", again.Rows())
+	}
+}

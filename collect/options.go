@@ -38,7 +38,12 @@ type Options struct {
 	// with Seed, or "grid" for the kernel's Grid. "" means
 	// "random:100". Every task is measured on the same configurations, so
 	// that the data forms a grid and programs compiled for one shape are
-	// reused by another with the same build options. Measure ignores it.
+	// reused by another with the same build options; except with
+	// "random-each:N", which draws N configurations for each task, seeded
+	// by Seed and the task (so that adding a task leaves the others'
+	// samples alone): the tasks together cover more of the space, which
+	// the runtime's picks stay within, at the cost of more programs to
+	// build. Measure ignores it.
 	Sample string
 	// Configs, when not nil, are the configurations to measure on every
 	// task, in place of Sample. Run ignores those outside the space.
@@ -162,6 +167,9 @@ func (s Shard) check() error {
 type sampling struct {
 	all, grid bool
 	n         int
+	// each draws the n configurations anew for every shape
+	// ("random-each:N").
+	each bool
 }
 
 // resolve checks o and fills in the defaults.
@@ -216,11 +224,13 @@ func parseSample(text string) (sampling, error) {
 	case "grid":
 		return sampling{grid: true}, nil
 	}
-	if rest, ok := strings.CutPrefix(text, "random:"); ok {
-		n, err := strconv.Atoi(rest)
-		if err == nil && n >= 1 {
-			return sampling{n: n}, nil
+	for _, prefix := range []string{"random:", "random-each:"} {
+		if rest, ok := strings.CutPrefix(text, prefix); ok {
+			n, err := strconv.Atoi(rest)
+			if err == nil && n >= 1 {
+				return sampling{n: n, each: prefix == "random-each:"}, nil
+			}
 		}
 	}
-	return sampling{}, fmt.Errorf("collect: Sample must be \"all\", \"grid\" or \"random:N\" with N >= 1, got %q", text)
+	return sampling{}, fmt.Errorf("collect: Sample must be \"all\", \"grid\", \"random:N\" or \"random-each:N\" with N >= 1, got %q", text)
 }

@@ -91,6 +91,8 @@ func TestOptionsResolve(t *testing.T) {
 		{"random", Options{Sample: "random:7"}, ""},
 		{"bad sample", Options{Sample: "some"}, "Sample"},
 		{"zero sample", Options{Sample: "random:0"}, "Sample"},
+		{"random each", Options{Sample: "random-each:7"}, ""},
+		{"zero each", Options{Sample: "random-each:0"}, "Sample"},
 		{"negative device", Options{Device: -1}, "Device"},
 		{"too many repeats", Options{Repeats: MaxRepeats + 1}, "Repeats"},
 		{"negative workers", Options{Workers: -2}, "Workers"},

@@ -5,7 +5,7 @@
 //
 //	augur devices [--json]
 //	augur kernels [--json]
-//	augur collect --kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N] [--repeats R] [--seed S]
+//	augur collect --kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N|random-each:N|grid] [--repeats R] [--seed S]
 //	augur import --from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--device NAME] [--task-params a,b] FILE...
 //	augur train --data DIR --kernel NAME --out FILE [--model gbrt|rf] [--folds K] [--seed S] [--invalid ignore|zeta] [--zeta Z] [learner flags]
 //	augur export --data DIR --kernel NAME --csv FILE [--invalid ignore|zeta]
