@@ -27,6 +27,7 @@ func TestTrainInvalidFlags(t *testing.T) {
 		{"zeta", []string{"--invalid", "zeta"}, "gbrt", -2.302585092994046},
 		{"zeta value", []string{"--invalid", "zeta", "--zeta", "-4.6"}, "gbrt", -4.6},
 		{"forest zeta", []string{"--learner", "rf", "--invalid", "zeta", "--zeta", "-0.01"}, "rf", -0.01},
+		{"smaller groups", []string{"--smaller-groups"}, "gbrt", 0},
 	}
 	rows := map[string]int{}
 	for _, tt := range tests {
@@ -47,6 +48,9 @@ func TestTrainInvalidFlags(t *testing.T) {
 			m := b.Models[0]
 			if m.Kind != tt.kind || m.Options["zeta"] != tt.wantZeta || m.Options["trees"] != 10 {
 				t.Errorf("kind %q options %v; want kind %s, zeta %v, trees 10", m.Kind, m.Options, tt.kind, tt.wantZeta)
+			}
+			if smaller := m.Options[features.OptionSmallerGroups] == 1; smaller != (tt.name == "smaller groups") {
+				t.Errorf("options %v: smaller groups %v, want it with --smaller-groups only", m.Options, smaller)
 			}
 			rows[tt.name] = m.TrainRows
 		})
