@@ -39,6 +39,14 @@
 // chooser.Reference(), the configuration every device runs, to fall back on
 // when the device refuses a pick.
 //
+// The search keeps to configurations that ran on the device in the
+// training data: a model knows least, and flatters most, where it saw
+// nothing, and a configuration never run may not run at all. A model
+// trained with 'augur train --smaller-groups' may also pick one that
+// differs from such a configuration only in smaller work groups (the
+// kernel's datasets.Kernel.GroupParams), which needs no more of the
+// device; Options.StrictKnown refuses them.
+//
 // When the bundle has a classifier ('augur train --target PARAM'), the
 // Chooser first predicts PARAM's value for the shape on the device (a
 // stencil's data-loading technique, say) and searches the other parameters
