@@ -444,6 +444,20 @@ func (r *Registry) Kernels() []*Kernel {
 	return ks
 }
 
+// GroupParams returns the work-group parameters (Kernel.GroupParams) of
+// the kernel family name, or an error that names the kernel when augur
+// does not know it or it has none. It builds no tuning space.
+func GroupParams(name string) ([]string, error) {
+	d, err := define(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: augur knows the work-group parameters of its own families only", ErrUnknownKernel, name)
+	}
+	if len(d.kernel.GroupParams) == 0 {
+		return nil, fmt.Errorf("datasets: kernel %s names no work-group parameters", name)
+	}
+	return d.kernel.GroupParams, nil
+}
+
 // Deriver returns the derived-feature definitions of the kernel family
 // name, or nil when augur has none for it (an imported kernel). It builds
 // no tuning space.

@@ -2,8 +2,10 @@ package datasets_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/augur-tuning/augur/datasets"
@@ -143,3 +145,22 @@ func TestDefine(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+func TestGroupParams(t *testing.T) {
+	for _, tt := range []struct {
+		kernel, want, err string
+	}{
+		{"conv2d", "[Xwg Ywg]", ""},
+		{"stencil", "[WX WY WZ]", ""},
+		{"gemm", "", "names no work-group parameters"},
+		{"convolution", "", "unknown kernel"},
+	} {
+		got, err := datasets.GroupParams(tt.kernel)
+		if tt.err == "" && (err != nil || fmt.Sprint(got) != tt.want) {
+			t.Errorf("GroupParams(%s) = %v, %v; want %s", tt.kernel, got, err, tt.want)
+		}
+		if tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("GroupParams(%s) error %v, want one with %q", tt.kernel, err, tt.err)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 	targets, target := groups, held
 	var plat features.Platform
 	if opt.Test != "" {
-		test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams})
+		test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
 		if err != nil {
 			return nil, fmt.Errorf("eval: test data: %w", err)
 		}

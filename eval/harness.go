@@ -374,7 +374,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		}
 		targets, tdata := groups, hd
 		if opt.Test != "" {
-			test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams})
+			test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
 			if err != nil {
 				return nil, fmt.Errorf("eval: test data: %w", err)
 			}

@@ -80,8 +80,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("eval: --test needs --holdout shapes or device=NAME")
 	}
 	opt.Derived = datasets.Deriver(opt.Kernel)
-	if k, err := datasets.Lookup(opt.Kernel); err == nil && smaller {
-		opt.GroupParams = k.GroupParams
+	if smaller {
+		var err error
+		if opt.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
+			return fmt.Errorf("eval: --smaller-groups: %w", err)
+		}
 	}
 	opt.Progress = stderr
 	rep, err := eval.Evaluate(data, opt)

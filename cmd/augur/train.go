@@ -123,13 +123,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		opt.Forest = train.ForestOptions{Trees: g.Trees, MaxDepth: g.MaxDepth, MinLeaf: g.MinLeaf,
 			Subsample: g.Subsample, ColSample: g.ColSample, Seed: g.Seed}
 	}
-	if k, err := datasets.Lookup(opt.Kernel); err == nil && *smaller {
-		if len(k.GroupParams) == 0 {
-			return fmt.Errorf("train: --smaller-groups: kernel %s names no work-group parameters", opt.Kernel)
+	if *smaller {
+		var err error
+		if opt.Load.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
+			return fmt.Errorf("train: --smaller-groups: %w", err)
 		}
-		opt.Load.GroupParams = k.GroupParams
-	} else if *smaller {
-		return fmt.Errorf("train: --smaller-groups: kernel %s is not one of augur's families, whose work-group parameters it knows", opt.Kernel)
 	}
 	if k, err := datasets.Lookup(opt.Kernel); err == nil && k.Derived != nil {
 		if len(derive) > 0 {

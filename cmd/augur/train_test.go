@@ -74,6 +74,7 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--learner", "rf", "--lr", "0.3"}, "--lr applies to --learner gbrt only"},
 		{[]string{"--learner", "svm"}, "Options.Model"},
 		{[]string{"--lr", "2"}, "GBRTOptions.LearningRate"},
+		{[]string{"--kernel", "convolution", "--smaller-groups"}, "--smaller-groups: datasets: unknown kernel \"convolution\""},
 		{[]string{"--learner", "rf", "--depth", "40"}, "ForestOptions.MaxDepth"},
 	}
 	for _, tt := range tests {
