@@ -30,4 +30,11 @@
 // Run resumes: rows already recorded for the same kernel version under the
 // same directory are skipped, and their reference times reused. Measure
 // times a list of configurations on one task without writing anything.
+//
+// OpenCL drivers keep every program's state until the process ends, so a
+// long collection runs in child processes: Supervise starts a collect
+// command again and again, each child stopping with status ExitMore after
+// Options.MaxPrograms programs or Options.MaxGrowthBytes of growth, until
+// one finishes. StopOnSignals turns SIGINT, SIGTERM and SIGHUP into an
+// orderly stop that Supervise passes on to the child.
 package collect

@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"os/signal"
 	"strconv"
-	"syscall"
 
 	"github.com/augur-tuning/augur/collect"
 	"github.com/augur-tuning/augur/collect/record"
@@ -37,8 +32,8 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random sample and the input data")
 	fs.DurationVar(&opt.Timeout, "timeout", collect.DefaultTimeout, "longest one kernel run may take; a run still going is abandoned and recorded as a timeout")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
-	fs.IntVar(&perProcess, "programs-per-process", defaultProgramsPerProcess, "measure in child processes that each stop after this many programs or --memory-per-process of growth, so that memory stays flat (OpenCL drivers keep every program's state until the process ends); 0: all in this process")
-	fs.IntVar(&growthMiB, "memory-per-process", defaultGrowthMiB, "MiB of resident memory a child may grow by before it stops (Linux)")
+	fs.IntVar(&perProcess, "programs-per-process", collect.DefaultProgramsPerProcess, "measure in child processes that each stop after this many programs or --memory-per-process of growth, so that memory stays flat (OpenCL drivers keep every program's state until the process ends); 0: all in this process")
+	fs.IntVar(&growthMiB, "memory-per-process", collect.DefaultGrowthMiB, "MiB of resident memory a child may grow by before it stops (Linux)")
 	fs.IntVar(&opt.MaxPrograms, "max-programs", 0, "stop after building this many programs, with exit status 3 (what --programs-per-process gives each child)")
 	fs.IntVar(&maxGrowthMiB, "max-growth", 0, "stop once resident memory has grown by this many MiB, with exit status 3 (what --memory-per-process gives each child)")
 	fs.StringVar(&opt.Where, "where", "", "measure only configurations for which this expression over the parameters is true (e.g. 'WX * WY * WZ <= 256'); the space and kernel version stay the same")
@@ -90,13 +85,17 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	opt.Sample = sample
 	opt.Progress = stderr
 	opt.Log = stderr
-	ctx, stop := stopOnSignals(ctx, stderr)
+	ctx, stop := collect.StopOnSignals(ctx, stderr)
 	defer stop()
 	if perProcess > 0 && opt.MaxPrograms == 0 && opt.MaxGrowthBytes == 0 {
 		if err := collect.Check(k, opt); err != nil {
 			return err
 		}
-		return collectInChildren(ctx, args, perProcess, growthMiB, stdout, stderr)
+		// Each child stops after perProcess programs or growthMiB of
+		// growth with collect.ExitMore, and the next resumes from disk.
+		child := append([]string{"collect"}, args...)
+		child = append(child, "--max-programs", strconv.Itoa(perProcess), "--max-growth", strconv.Itoa(growthMiB))
+		return collect.Supervise(ctx, collect.SuperviseOptions{Args: child, Stdout: stdout, Stderr: stderr})
 	}
 	sum, err := collect.Run(ctx, k, out, opt)
 	if sum != nil {
@@ -111,125 +110,4 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "confirmed: %s\n", csum)
 	}
 	return err
-}
-
-// defaultProgramsPerProcess and defaultGrowthMiB bound a collecting
-// process's memory. PoCL 3.1 keeps what it built until the process ends
-// (releasing the context gives none of it back): on the 2-core EPYC a new
-// process grows by about 250 MB over its first hundred or so programs,
-// then by about 0.5 MB a program it compiles (60 KB one it loads from its
-// cache). A child stops at whichever limit comes first; the growth limit
-// must leave room for that start-up, or every child would stop during
-// it. A new child costs a few seconds of driver start-up.
-const (
-	defaultProgramsPerProcess = 500
-	defaultGrowthMiB          = 512
-)
-
-// exitMore is the exit status of a collecting child stopped by
-// --max-programs: more remains to measure.
-const exitMore = 3
-
-// exitStatus is an error that has already been reported (by a child
-// process, on the shared stderr): main exits with its code and prints
-// nothing more.
-type exitStatus int
-
-func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
-
-// collectInChildren runs this collect command again in child processes,
-// each stopping after perProcess programs (--max-programs), until one
-// finishes: the collection resumes from the rows on disk each time, so
-// no process lives long enough for the driver's per-program memory to
-// add up. Each child measures the device's platform features itself
-// (collect.Options.NoBench unset) rather than being handed this process's:
-// see collect's engine.bench for why. A signal that stops this process is passed on to the child,
-// which stops between two configurations and keeps what it measured; on
-// Linux the child is killed if this process dies without one (SIGKILL).
-func collectInChildren(ctx context.Context, args []string, perProcess, growthMiB int, stdout, stderr io.Writer) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("collect: cannot start a measuring process: %w", err)
-	}
-	child := append([]string{"collect"}, args...)
-	child = append(child, "--max-programs", strconv.Itoa(perProcess), "--max-growth", strconv.Itoa(growthMiB))
-	for {
-		cmd := exec.Command(exe, child...)
-		cmd.Stdout, cmd.Stderr = stdout, stderr
-		dieWithParent(cmd)
-		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("collect: cannot start a measuring process: %w", err)
-		}
-		waited := make(chan error, 1)
-		go func() { waited <- cmd.Wait() }()
-		select {
-		case err = <-waited:
-		case <-ctx.Done():
-			sig := os.Signal(os.Interrupt)
-			var s signalCause
-			if errors.As(context.Cause(ctx), &s) {
-				sig = s.sig
-			}
-			cmd.Process.Signal(sig)
-			err = <-waited
-		}
-		var exit *exec.ExitError
-		switch {
-		case err == nil:
-			return nil
-		case errors.As(err, &exit) && exit.ExitCode() == exitMore && ctx.Err() == nil:
-			continue
-		case errors.As(err, &exit) && exit.ExitCode() > 0:
-			return exitStatus(exit.ExitCode())
-		default:
-			return fmt.Errorf("collect: measuring process: %w", err)
-		}
-	}
-}
-
-// signalCause is the cause of a context cancelled by stopOnSignals.
-type signalCause struct{ sig os.Signal }
-
-func (s signalCause) Error() string { return fmt.Sprintf("received %v", s.sig) }
-
-// stopOnSignals returns a context cancelled by SIGINT, SIGTERM or SIGHUP,
-// with the signal as its cause: a pre-empted or hung-up job then stops
-// between two configurations and keeps what it measured. That waits for
-// the builds in flight, which a GPU driver may take minutes over (NVIDIA
-// built some stencil programs for over 4 minutes), so it says so on
-// stderr, and a second signal ends the process at once with status 128 +
-// the signal's number: every row measured is on disk already (a partial
-// file the next run recovers), and on Linux the measuring child dies with
-// its parent.
-func stopOnSignals(parent context.Context, stderr io.Writer) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		select {
-		case s := <-sigs:
-			cancel(signalCause{s})
-			fmt.Fprintf(stderr, "collect: %v: stopping once the configurations in flight are measured; a second signal stops at once\n", s)
-		case <-finished:
-			return
-		}
-		select {
-		case s := <-sigs:
-			fmt.Fprintf(stderr, "collect: %v again: stopping now; the rows measured are on disk\n", s)
-			code := 1
-			if n, ok := s.(syscall.Signal); ok {
-				code = 128 + int(n)
-			}
-			os.Exit(code)
-		case <-finished:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		cancel(errors.New("collect finished"))
-		close(finished)
-		<-done
-	}
 }

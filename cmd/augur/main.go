@@ -21,9 +21,9 @@ func main() {
 		return
 	}
 	if errors.Is(err, collect.ErrProgramLimit) {
-		os.Exit(exitMore)
+		os.Exit(collect.ExitMore)
 	}
-	var status exitStatus
+	var status collect.ExitStatus
 	if errors.As(err, &status) {
 		os.Exit(int(status))
 	}

@@ -1,4 +1,4 @@
-package main
+package collect
 
 import (
 	"os/exec"

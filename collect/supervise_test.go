@@ -1,0 +1,147 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// superviseChildEnv makes the test binary act as a collecting child for
+// Supervise: `count FILE N` appends a line to FILE and exits with ExitMore
+// until FILE holds N lines, then with 0; `exit CODE` exits with CODE;
+// `wait` writes "ready", waits for SIGINT or SIGTERM, writes its name to
+// stderr and exits with ExitMore.
+const superviseChildEnv = "AUGUR_TEST_SUPERVISE_CHILD"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(superviseChildEnv) == "1" {
+		os.Exit(superviseChild(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+func superviseChild(args []string) int {
+	switch args[0] {
+	case "count":
+		f, err := os.OpenFile(args[1], os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return 100
+		}
+		f.WriteString("run\n")
+		f.Close()
+		b, _ := os.ReadFile(args[1])
+		want, _ := strconv.Atoi(args[2])
+		if bytes.Count(b, []byte("\n")) < want {
+			return ExitMore
+		}
+		os.Stdout.WriteString("done\n")
+		return 0
+	case "wait":
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		os.Stdout.WriteString("ready\n")
+		os.Stderr.WriteString((<-sigs).String() + "\n")
+		return ExitMore
+	case "exit":
+		code, _ := strconv.Atoi(args[1])
+		os.Stderr.WriteString("child: failed\n")
+		return code
+	}
+	return 101
+}
+
+// TestSupervise checks that a child stopping with ExitMore is followed by
+// another until one exits 0, and that any other status ends the run as an
+// ExitStatus after one child.
+func TestSupervise(t *testing.T) {
+	t.Setenv(superviseChildEnv, "1")
+	for _, tt := range []struct {
+		name     string
+		children int // the child exiting 0 is the last; 0: args say
+		args     []string
+		wantRuns int
+		wantErr  error
+		wantOut  string
+	}{
+		{name: "first child finishes", children: 1, wantRuns: 1, wantOut: "done\n"},
+		{name: "three children", children: 3, wantRuns: 3, wantOut: "done\n"},
+		{name: "child fails", args: []string{"exit", "2"}, wantErr: ExitStatus(2), wantOut: "child: failed\n"},
+		{name: "child fails with the usage status", args: []string{"exit", "1"}, wantErr: ExitStatus(1), wantOut: "child: failed\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			count := filepath.Join(t.TempDir(), "runs")
+			args := tt.args
+			if args == nil {
+				args = []string{"count", count, strconv.Itoa(tt.children)}
+			}
+			var out bytes.Buffer
+			err := Supervise(context.Background(), SuperviseOptions{Exe: os.Args[0], Args: args, Stdout: &out, Stderr: &out})
+			if err != tt.wantErr {
+				t.Fatalf("Supervise: got %v, want %v", err, tt.wantErr)
+			}
+			if out.String() != tt.wantOut {
+				t.Errorf("output: got %q, want %q", out.String(), tt.wantOut)
+			}
+			b, _ := os.ReadFile(count)
+			if got := strings.Count(string(b), "\n"); got != tt.wantRuns {
+				t.Errorf("children run: got %d, want %d", got, tt.wantRuns)
+			}
+		})
+	}
+}
+
+// TestSuperviseCancelled cancels the context while a child runs: the child
+// receives the signal that is the context's cause (SIGINT when there is
+// none), and its ExitMore then starts no new child.
+func TestSuperviseCancelled(t *testing.T) {
+	t.Setenv(superviseChildEnv, "1")
+	for _, tt := range []struct {
+		name  string
+		cause error
+		want  string
+	}{
+		{"no cause", nil, "interrupt"},
+		{"SIGTERM", signalCause{syscall.SIGTERM}, "terminated"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var stderr bytes.Buffer
+			// The child says "ready" once it listens for signals.
+			ready := cancelOnWrite{cancel: func() { cancel(tt.cause) }}
+			err := Supervise(ctx, SuperviseOptions{Exe: os.Args[0], Args: []string{"wait"}, Stdout: &ready, Stderr: &stderr})
+			if want := ExitStatus(ExitMore); err != want {
+				t.Errorf("Supervise: got %v, want %v", err, want)
+			}
+			if got := strings.TrimSpace(stderr.String()); got != tt.want {
+				t.Errorf("child received %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// cancelOnWrite calls cancel on its first write.
+type cancelOnWrite struct {
+	cancel func()
+	once   sync.Once
+}
+
+func (c *cancelOnWrite) Write(p []byte) (int, error) {
+	c.once.Do(c.cancel)
+	return len(p), nil
+}
+
+// TestSuperviseNoExecutable checks the error of a child that cannot start.
+func TestSuperviseNoExecutable(t *testing.T) {
+	err := Supervise(context.Background(), SuperviseOptions{Exe: filepath.Join(t.TempDir(), "missing")})
+	if err == nil || !strings.HasPrefix(err.Error(), "collect: cannot start a measuring process: ") {
+		t.Errorf("Supervise: got %v, want collect: cannot start a measuring process: ...", err)
+	}
+}
