@@ -37,4 +37,8 @@
 // Options.MaxPrograms programs or Options.MaxGrowthBytes of growth, until
 // one finishes. StopOnSignals turns SIGINT, SIGTERM and SIGHUP into an
 // orderly stop that Supervise passes on to the child.
+//
+// ListDevices and Benchmark describe the devices, WriteDeviceTable lists
+// them; SummarizeKernels counts what each kernel family's space leaves on
+// a device, and WriteKernelTable lists that.
 package collect

@@ -1,0 +1,96 @@
+package train
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// WriteSummary writes a summary of b and, for each model, its settings,
+// errors and feature importances (see Importances), most important
+// feature first; then each classifier's classes, inputs and errors. It is
+// what `augur inspect` prints.
+func WriteSummary(w io.Writer, b *features.Bundle) error {
+	var params []string
+	for _, p := range b.Params {
+		params = append(params, fmt.Sprintf("%s%v", p.Name, p.Values))
+	}
+	fmt.Fprintf(w, "kernel %s (version %s), written by augur %s\n", b.Kernel, b.KernelVersion, b.AugurVersion)
+	fmt.Fprintf(w, "task features: %s\n", strings.Join(b.TaskNames, " "))
+	fmt.Fprintf(w, "parameters: %s\n", strings.Join(params, " "))
+	if len(b.Constraints) > 0 {
+		fmt.Fprintf(w, "constraints: %s\n", strings.Join(b.Constraints, "; "))
+	}
+	fmt.Fprintf(w, "reference: %v\n", b.Reference)
+	for _, m := range b.Models {
+		if err := writeModelSummary(w, m); err != nil {
+			return err
+		}
+	}
+	for _, c := range b.Classifiers {
+		trees := strings.Count(c.LightGBM, "\nTree=")
+		fmt.Fprintf(w, "\nclassifier of %s: %s, classes %v, %d trees (%d a class), %d (shape, device) groups\n",
+			c.Param, c.Kind, c.Classes, trees, trees/max(len(c.Classes), 1), c.TrainGroups)
+		fmt.Fprintf(w, "inputs: %s\n", strings.Join(c.Features, " "))
+		if len(c.FoldBy) > 0 {
+			fmt.Fprintf(w, "held-out folds by: %s\n", strings.Join(c.FoldBy, " "))
+		}
+		if len(c.Options) > 0 {
+			fmt.Fprintf(w, "options: %s\n", keyValues(c.Options))
+		}
+		if len(c.Stats) > 0 {
+			fmt.Fprintf(w, "stats: %s\n", keyValues(c.Stats))
+		}
+	}
+	return nil
+}
+
+// writeModelSummary writes one model's part of WriteSummary: its
+// settings and errors, and its feature importances as a table.
+func writeModelSummary(w io.Writer, m features.Model) error {
+	imp, err := Importances(m.LightGBM)
+	if err != nil {
+		return fmt.Errorf("train: model %s: %w", m.Name, err)
+	}
+	trees := strings.Count(m.LightGBM, "\nTree=")
+	fmt.Fprintf(w, "\nmodel %s: %s, %d trees, %d training rows, fitted in %.2f s\n", m.Name, m.Kind, trees, m.TrainRows, m.FitSeconds)
+	if m.Learner != "" {
+		fmt.Fprintf(w, "learner: %s, chosen by its picks on held-out shapes\n", m.Learner)
+	}
+	if len(m.Options) > 0 {
+		fmt.Fprintf(w, "options: %s\n", keyValues(m.Options))
+	}
+	if len(m.Stats) > 0 {
+		fmt.Fprintf(w, "stats: %s\n", keyValues(m.Stats))
+	}
+	var total float64
+	for _, im := range imp {
+		total += im.Gain
+	}
+	width := len("feature")
+	for _, im := range imp {
+		width = max(width, len(im.Feature))
+	}
+	fmt.Fprintf(w, "  %-*s  %10s  %10s  %6s\n", width, "feature", "gain", "gain_share", "splits")
+	for _, im := range imp {
+		share := 0.0
+		if total > 0 {
+			share = im.Gain / total
+		}
+		fmt.Fprintf(w, "  %-*s  %10.4g  %9.1f%%  %6d\n", width, im.Feature, im.Gain, 100*share, im.Splits)
+	}
+	return nil
+}
+
+// keyValues writes m as "k=v" pairs in key order.
+func keyValues(m map[string]float64) string {
+	var s []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		s = append(s, fmt.Sprintf("%s=%.4g", k, m[k]))
+	}
+	return strings.Join(s, " ")
+}
