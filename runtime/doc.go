@@ -71,7 +71,8 @@
 // p.OutsideOctaves says how far the shape lies beyond the training shapes
 // (0 inside; beyond about 1 the model extrapolates), and p.ExpectedPct and
 // p.WorstPct what the model's picks reached on held-out shapes, in % of the
-// optimum.
+// optimum. Chooser.WritePick writes a pick for a person to read, and
+// Pick.Report gives it a JSON form (what `augur choose` prints).
 //
 // A library that only needs the configuration and calls often uses
 // ChooseInto, which writes into a slice the caller keeps and, for a shape

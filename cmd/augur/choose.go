@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"time"
@@ -64,36 +63,7 @@ func runChoose(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("choose: %w", err)
 	}
 	if o.json {
-		named := map[string]int{}
-		for i, q := range ch.Space().Params {
-			named[q.Name] = p.Config[i]
-		}
-		return json.NewEncoder(stdout).Encode(struct {
-			Config           map[string]int `json:"config"`
-			PredictedSpeedup float64        `json:"predicted_speedup"`
-			Source           string         `json:"source"`
-			OutsideOctaves   float64        `json:"outside_octaves"`
-			ExpectedPct      float64        `json:"expected_pct,omitempty"`
-			ChooseNs         int64          `json:"choose_ns"`
-			Fixed            string         `json:"fixed,omitempty"`
-		}{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds(), p.Fixed})
+		return json.NewEncoder(stdout).Encode(p.Report(took))
 	}
-	fmt.Fprintf(stdout, "config:            %s\n", ch.Space().Format(p.Config))
-	fmt.Fprintf(stdout, "predicted speedup: %.3fx over the reference (%s)\n", math.Exp(p.LogSpeedup), ch.Space().Format(ch.Reference()))
-	fmt.Fprintf(stdout, "source:            %s\n", p.Source)
-	if p.Fixed != "" {
-		fmt.Fprintf(stdout, "classifier fixed:  %s\n", p.Fixed)
-	}
-	if p.ExpectedPct > 0 {
-		fmt.Fprintf(stdout, "expected:          %.1f%% of the optimum (worst held-out shape %.1f%%)\n", p.ExpectedPct, p.WorstPct)
-	}
-	if p.OutsideOctaves > 0 {
-		fmt.Fprintf(stdout, "warning:           the shape lies %.1f octaves outside the training shapes; the model extrapolates\n", p.OutsideOctaves)
-	}
-	if p.Plan.BuildOptions != "" {
-		fmt.Fprintf(stdout, "build options:     %s\n", p.Plan.BuildOptions)
-		fmt.Fprintf(stdout, "global, local:     %v, %v\n", p.Plan.Global[:p.Plan.Dims], p.Plan.Local[:p.Plan.Dims])
-	}
-	fmt.Fprintf(stdout, "choose took:       %s\n", took)
-	return nil
+	return ch.WritePick(stdout, p, took)
 }

@@ -1,0 +1,57 @@
+package runtime
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"time"
+)
+
+// PickReport is a Pick as `augur choose --json` prints it: the
+// configuration by parameter name and the predicted speedup itself rather
+// than its logarithm.
+type PickReport struct {
+	Config           map[string]int `json:"config"`
+	PredictedSpeedup float64        `json:"predicted_speedup"`
+	Source           string         `json:"source"`
+	OutsideOctaves   float64        `json:"outside_octaves"`
+	ExpectedPct      float64        `json:"expected_pct,omitempty"`
+	// ChooseNs is how long the choice took, in nanoseconds.
+	ChooseNs int64  `json:"choose_ns"`
+	Fixed    string `json:"fixed,omitempty"`
+}
+
+// Report returns p as a PickReport; took is how long Choose took.
+func (p Pick) Report(took time.Duration) PickReport {
+	named := map[string]int{}
+	for i, n := range p.names {
+		named[n] = p.Config[i]
+	}
+	return PickReport{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds(), p.Fixed}
+}
+
+// WritePick writes p, a pick of c, as `augur choose` prints it: the
+// configuration, its predicted speedup over c's reference, the source,
+// what the classifier fixed, the quality expected of the model, a warning
+// when the shape lies outside the training shapes, the launch plan and
+// took, how long Choose took.
+func (c *Chooser) WritePick(w io.Writer, p Pick, took time.Duration) error {
+	fmt.Fprintf(w, "config:            %s\n", c.Space().Format(p.Config))
+	fmt.Fprintf(w, "predicted speedup: %.3fx over the reference (%s)\n", math.Exp(p.LogSpeedup), c.Space().Format(c.Reference()))
+	fmt.Fprintf(w, "source:            %s\n", p.Source)
+	if p.Fixed != "" {
+		fmt.Fprintf(w, "classifier fixed:  %s\n", p.Fixed)
+	}
+	if p.ExpectedPct > 0 {
+		fmt.Fprintf(w, "expected:          %.1f%% of the optimum (worst held-out shape %.1f%%)\n", p.ExpectedPct, p.WorstPct)
+	}
+	if p.OutsideOctaves > 0 {
+		fmt.Fprintf(w, "warning:           the shape lies %.1f octaves outside the training shapes; the model extrapolates\n", p.OutsideOctaves)
+	}
+	if p.Plan.BuildOptions != "" {
+		fmt.Fprintf(w, "build options:     %s\n", p.Plan.BuildOptions)
+		fmt.Fprintf(w, "global, local:     %v, %v\n", p.Plan.Global[:p.Plan.Dims], p.Plan.Local[:p.Plan.Dims])
+	}
+	_, err := fmt.Fprintf(w, "choose took:       %s\n", took)
+	return err
+}

@@ -1,0 +1,58 @@
+package runtime_test
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+)
+
+func TestPickReport(t *testing.T) {
+	data, err := os.ReadFile(testBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ch.ChoosePick(features.Task{1024, 768, 5, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.Report(1500 * time.Nanosecond)
+	if len(r.Config) != len(p.Config) {
+		t.Errorf("Report: %d named values, want %d", len(r.Config), len(p.Config))
+	}
+	for i, name := range ch.ParamNames() {
+		if r.Config[name] != p.Config[i] {
+			t.Errorf("Report: %s = %d, want %d", name, r.Config[name], p.Config[i])
+		}
+	}
+	if r.PredictedSpeedup != math.Exp(p.LogSpeedup) || r.ChooseNs != 1500 || r.Source != p.Source {
+		t.Errorf("Report: got %+v, want speedup %g, 1500 ns, source %s", r, math.Exp(p.LogSpeedup), p.Source)
+	}
+
+	var b bytes.Buffer
+	if err := ch.WritePick(&b, p, 1500*time.Nanosecond); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"config:            " + ch.Space().Format(p.Config) + "\n",
+		"over the reference (" + ch.Space().Format(ch.Reference()) + ")\n",
+		"build options:     " + p.Plan.BuildOptions + "\n",
+		"choose took:       1.5µs\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("WritePick: got\n%s\nwant a line %q", b.String(), want)
+		}
+	}
+	if strings.Contains(b.String(), "warning:") {
+		t.Errorf("WritePick warns of a shape inside the training shapes:\n%s", b.String())
+	}
+}
