@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -338,6 +340,26 @@ func checksumOK(data []byte, want string) bool {
 	}
 	sum := sha256.Sum256(slices.Concat(data[:at], data[at+len(want):]))
 	return hex.EncodeToString(sum[:]) == want
+}
+
+// WriteBundleFile writes b to path with WriteBundle: into a temporary
+// file beside it, renamed into place once complete, so that a failed
+// write never leaves a half-written bundle behind (nor harms the file it
+// would replace).
+func WriteBundleFile(path string, b *Bundle) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".bundle-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := WriteBundle(tmp, b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // ReadBundle parses a bundle and checks its format version and that its

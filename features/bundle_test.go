@@ -3,7 +3,9 @@ package features_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -196,3 +198,42 @@ type stubDeriver struct {
 func (d stubDeriver) ID() string                                                            { return d.id }
 func (d stubDeriver) Names() []string                                                       { return d.names }
 func (d stubDeriver) Derive(dst []float64, _ features.Task, _ features.Config, _ []float64) {}
+
+// TestWriteBundleFile writes a bundle over an existing file, reads it
+// back, and checks that a failed write leaves the old file alone and no
+// temporary file behind.
+func TestWriteBundleFile(t *testing.T) {
+	data, err := os.ReadFile(testBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k.augur")
+	os.WriteFile(path, []byte("old"), 0o644)
+	if err := features.WriteBundleFile(path, b); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := features.ReadBundle(got); err != nil || back.Kernel != b.Kernel || len(back.Models) != len(b.Models) {
+		t.Errorf("read back: %v, kernel %q; want kernel %q with %d models", err, back.Kernel, b.Kernel, len(b.Models))
+	}
+
+	// A bundle that JSON cannot encode must not replace the file.
+	b.Models[0].Stats = map[string]float64{"bad": math.NaN()}
+	if err := features.WriteBundleFile(path, b); err == nil {
+		t.Fatal("WriteBundleFile wrote a NaN")
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, got) {
+		t.Errorf("a failed write changed %s", path)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("a failed write left %d files in the directory, want 1", len(entries))
+	}
+}

@@ -2,11 +2,43 @@ package train
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/augur-tuning/augur/features"
 )
+
+// WriteCSVFile writes d with WriteCSV to a new file at path. It refuses
+// to overwrite a file (O_EXCL: even one created since the caller last
+// looked), and a failed write removes the partial file.
+func (d *Data) WriteCSVFile(path string) error {
+	return createFile(path, d.WriteCSV)
+}
+
+// WriteCSVFile writes cd with WriteCSV to a new file at path, as
+// Data.WriteCSVFile does.
+func (cd *ClassData) WriteCSVFile(path string, by []string) error {
+	return createFile(path, func(w io.Writer) error { return cd.WriteCSV(w, by) })
+}
+
+// createFile writes a new file at path with write, refusing to overwrite
+// one and removing what it wrote when write fails.
+func createFile(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return errors.Join(err, os.Remove(path))
+	}
+	return nil
+}
 
 // csvColumns are the columns WriteCSV writes after the feature columns.
 var csvColumns = []string{"log_speedup", "time_ns", "ref_time_ns", "platform", "shape", "config"}

@@ -5,7 +5,10 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -121,4 +124,30 @@ func ExampleData_WriteCSV() {
 	// log_speedup time_ns ref_time_ns platform shape config
 	// pocl-cpu-pthread-skylake-avx512-amd-epyc width=512,height=512,filter_w=3,filter_h=3
 	// Xwg=8,Ywg=8,Xwpt=1,Ywpt=1,LS=0,VW=1,PAD=0,UNR=0
+}
+
+// TestWriteCSVFile writes a new file, refuses to overwrite it, and leaves
+// no file behind when the data cannot be written.
+func TestWriteCSVFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rows.csv")
+	if err := csvData().WriteCSVFile(path); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	csvData().WriteCSV(&want)
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("file holds %q (%v), want %q", got, err, want.String())
+	}
+	if err := csvData().WriteCSVFile(path); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("second write: got %v, want an error wrapping fs.ErrExist", err)
+	}
+	short := csvData()
+	short.X = short.X[:5]
+	failed := filepath.Join(t.TempDir(), "short.csv")
+	if err := short.WriteCSVFile(failed); err == nil || !strings.Contains(err.Error(), "5 feature values") {
+		t.Errorf("short X: got %v, want the WriteCSV error", err)
+	}
+	if _, err := os.Stat(failed); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed write left %s behind (%v)", failed, err)
+	}
 }

@@ -13,7 +13,8 @@
 // fits a random forest (ForestOptions), whose trees' spread is a measure
 // of uncertainty (Forest.PredictSpread). Both write LightGBM's text format
 // (v3), which the runtime loads with github.com/dmitryikh/leaves; a forest
-// is marked average_output. Importances ranks a written model's features.
+// is marked average_output. Importances ranks a written model's features,
+// and WriteSummary describes a bundle's models with them.
 //
 // CrossValidate estimates a model's error on configurations it has not
 // seen. Train does all of it: one model per platform, a "fleet" model over
@@ -37,4 +38,7 @@
 // is written as a LightGBM multiclass model whose raw scores are the class
 // probabilities, which predict.Classifier evaluates without any training
 // library. Options.Classify adds one to Train's bundle.
+//
+// Data.WriteCSV and ClassData.WriteCSV export the rows and the groups for
+// tools outside Go, WriteCSVFile to a new file.
 package train

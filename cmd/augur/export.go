@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -57,7 +56,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if foldBy != "" {
 			by = strings.Split(foldBy, ",")
 		}
-		if err := createFile(out, func(w io.Writer) error { return cd.WriteCSV(w, by) }); err != nil {
+		if err := cd.WriteCSVFile(out, by); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s: %d (shape, device) groups of %s, %d features, %d platforms\n", out, cd.Len(), target, len(cd.Features), len(cd.Platforms))
@@ -65,33 +64,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else if foldBy != "" {
 		return fmt.Errorf("export: --fold-by needs --target")
 	}
-	if err := writeCSV(out, d); err != nil {
+	if err := d.WriteCSVFile(out); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d rows, %d features, %d platforms\n", out, d.Len(), len(d.Features), len(d.Platforms))
-	return nil
-}
-
-// writeCSV writes d to a new file at path; O_EXCL makes the refusal to
-// overwrite hold even against a file created since the first check. A
-// failed write removes the partial file.
-func writeCSV(path string, d *train.Data) error {
-	return createFile(path, func(w io.Writer) error { return d.WriteCSV(w) })
-}
-
-// createFile writes a new file at path with write, refusing to overwrite
-// one and removing what it wrote when write fails.
-func createFile(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return errors.Join(err, os.Remove(path))
-	}
 	return nil
 }

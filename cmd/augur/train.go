@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
 )
 
@@ -153,7 +154,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err // already "train: ..."
 	}
-	if err := writeBundle(out, b); err != nil {
+	if err := features.WriteBundleFile(out, b); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	fmt.Fprintln(stdout, rep)
