@@ -36,6 +36,22 @@ type ExitStatus int
 
 func (e ExitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
+// ExitCode returns the exit status a collect command ending with err
+// must exit with and print nothing more, and true; or false when err
+// is to be reported as usual. A Run stopped by its program or growth
+// limit (ErrProgramLimit) exits with ExitMore, which Supervise reads as
+// "start another child"; an ExitStatus exits with its own code.
+func ExitCode(err error) (int, bool) {
+	var status ExitStatus
+	switch {
+	case errors.Is(err, ErrProgramLimit):
+		return ExitMore, true
+	case errors.As(err, &status):
+		return int(status), true
+	}
+	return 0, false
+}
+
 // SuperviseOptions configure Supervise.
 type SuperviseOptions struct {
 	// Exe is the executable to run; "" means this process's own

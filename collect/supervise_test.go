@@ -3,6 +3,8 @@ package collect
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -143,5 +145,27 @@ func TestSuperviseNoExecutable(t *testing.T) {
 	err := Supervise(context.Background(), SuperviseOptions{Exe: filepath.Join(t.TempDir(), "missing")})
 	if err == nil || !strings.HasPrefix(err.Error(), "collect: cannot start a measuring process: ") {
 		t.Errorf("Supervise: got %v, want collect: cannot start a measuring process: ...", err)
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		err      error
+		wantCode int
+		wantOK   bool
+	}{
+		{"nil", nil, 0, false},
+		{"other error", errors.New("collect: no device"), 0, false},
+		{"program limit", fmt.Errorf("collect: %w: 500 programs", ErrProgramLimit), ExitMore, true},
+		{"child's status", ExitStatus(2), 2, true},
+		{"wrapped status", fmt.Errorf("collect: %w", ExitStatus(130)), 130, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, ok := ExitCode(tt.err)
+			if code != tt.wantCode || ok != tt.wantOK {
+				t.Errorf("ExitCode(%v) = %d, %v; want %d, %v", tt.err, code, ok, tt.wantCode, tt.wantOK)
+			}
+		})
 	}
 }

@@ -208,3 +208,20 @@ func TestKernelRoles(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteJSON checks that a report is written as one JSON object
+// indented by a space a level, as `augur eval --json` prints it.
+func TestWriteJSON(t *testing.T) {
+	rep := conv2dTable3(t, "../testdata/pocl", Table3Options{})
+	var got bytes.Buffer
+	if err := rep.WriteJSON(&got); err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.MarshalIndent(rep, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(want)+"\n" {
+		t.Errorf("WriteJSON:\n%s\nwant\n%s", got.String(), want)
+	}
+}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,19 @@ import (
 
 	"github.com/augur-tuning/augur/features"
 )
+
+// WriteJSON writes the report as indented JSON, one object.
+func (r *Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
+
+// WriteJSON writes the report as indented JSON, one object.
+func (r *Table3Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
+
+// writeJSON writes v as JSON indented by one space a level.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(v)
+}
 
 // WriteText prints the report as tables.
 func (r *Report) WriteText(w io.Writer) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -97,9 +96,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", " ")
-		return enc.Encode(rep)
+		return rep.WriteJSON(stdout)
 	}
 	return rep.WriteText(stdout)
 }

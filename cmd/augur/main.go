@@ -20,12 +20,8 @@ func main() {
 	if errors.Is(err, flag.ErrHelp) {
 		return
 	}
-	if errors.Is(err, collect.ErrProgramLimit) {
-		os.Exit(collect.ExitMore)
-	}
-	var status collect.ExitStatus
-	if errors.As(err, &status) {
-		os.Exit(int(status))
+	if code, ok := collect.ExitCode(err); ok {
+		os.Exit(code)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "augur:", oneLine(err))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -58,9 +57,7 @@ func runTable3(data, kernel string, t table3Flags, seed uint64, asJSON bool, std
 		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", " ")
-		return enc.Encode(rep)
+		return rep.WriteJSON(stdout)
 	}
 	return rep.WriteText(stdout)
 }
