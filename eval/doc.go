@@ -6,4 +6,6 @@
 // Evaluate replays models, search strategies and the two-stage tuner over
 // recorded data; Table3 replays Garvey and Abdelrahman's grouped
 // heuristics, their oracles and random sampling over it, as their Table 3.
+// Their reports write themselves as tables (WriteText) or as JSON
+// (WriteJSON).
 package eval

@@ -362,6 +362,21 @@ func WriteBundleFile(path string, b *Bundle) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// ReadBundleFile reads the bundle at path with ReadBundle. An error
+// reading the file is the os package's, which names the path; an error in
+// the bundle is ReadBundle's, after the path.
+func ReadBundleFile(path string) (*Bundle, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ReadBundle(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
 // ReadBundle parses a bundle and checks its format version and that its
 // feature names match its task features and parameters.
 func ReadBundle(data []byte) (*Bundle, error) {

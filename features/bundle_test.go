@@ -3,6 +3,7 @@ package features_test
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -235,5 +236,28 @@ func TestWriteBundleFile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("a failed write left %d files in the directory, want 1", len(entries))
+	}
+}
+
+func TestReadBundleFile(t *testing.T) {
+	b, err := features.ReadBundleFile(testBundle)
+	if err != nil || b.Kernel != "conv2d" {
+		t.Fatalf("ReadBundleFile(%s): kernel %v, %v; want conv2d", testBundle, b, err)
+	}
+	dir := t.TempDir()
+	damaged := filepath.Join(dir, "damaged.augur")
+	os.WriteFile(damaged, []byte(`{"format":2}`), 0o644)
+	for _, tt := range []struct {
+		path   string
+		is     error
+		prefix string
+	}{
+		{filepath.Join(dir, "missing.augur"), fs.ErrNotExist, "open " + dir},
+		{damaged, nil, damaged + ": features: "},
+	} {
+		_, err := features.ReadBundleFile(tt.path)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.prefix) || (tt.is != nil && !errors.Is(err, tt.is)) {
+			t.Errorf("ReadBundleFile(%s): got %v, want an error starting %q", tt.path, err, tt.prefix)
+		}
 	}
 }

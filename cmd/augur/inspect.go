@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
@@ -20,13 +19,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := required(fs, "model"); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(model)
+	b, err := features.ReadBundleFile(model)
 	if err != nil {
 		return fmt.Errorf("inspect: %w", err)
-	}
-	b, err := features.ReadBundle(data)
-	if err != nil {
-		return fmt.Errorf("inspect: %s: %w", model, err)
 	}
 	return train.WriteSummary(stdout, b)
 }

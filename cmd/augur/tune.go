@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
@@ -46,12 +45,8 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("tune: --shape: %w", err)
 	}
 	if prior != "" {
-		data, err := os.ReadFile(prior)
-		if err != nil {
+		if opt.Prior, err = features.ReadBundleFile(prior); err != nil {
 			return fmt.Errorf("tune: %w", err)
-		}
-		if opt.Prior, err = features.ReadBundle(data); err != nil {
-			return fmt.Errorf("tune: %s: %w", prior, err)
 		}
 	}
 	res, err := eval.Tune(ctx, k, t, opt)
