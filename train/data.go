@@ -95,6 +95,18 @@ const (
 	InvalidZeta
 )
 
+// ParseInvalid reads the name of an Invalid: "ignore" (InvalidIgnore) or
+// "zeta" (InvalidZeta), as the command line's --invalid gives it.
+func ParseInvalid(s string) (Invalid, error) {
+	switch s {
+	case "ignore":
+		return InvalidIgnore, nil
+	case "zeta":
+		return InvalidZeta, nil
+	}
+	return 0, fmt.Errorf("train: invalid handling must be ignore or zeta, got %q", s)
+}
+
 // DefaultZeta is the target of invalid rows under InvalidZeta when
 // LoadOptions.Zeta is 0: ln(0.1), ten times slower than the reference.
 const DefaultZeta = -2.302585092994046

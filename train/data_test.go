@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/augur-tuning/augur/collect/record"
@@ -69,3 +70,24 @@ func TestLoadSupersedes(t *testing.T) {
 }
 
 func mkdir(dir string) error { return os.MkdirAll(dir, 0o755) }
+
+func TestParseInvalid(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		want    Invalid
+		wantErr bool
+	}{
+		{"ignore", InvalidIgnore, false},
+		{"zeta", InvalidZeta, false},
+		{"", 0, true},
+		{"Zeta", 0, true},
+	} {
+		got, err := ParseInvalid(tt.in)
+		if got != tt.want || (err != nil) != tt.wantErr {
+			t.Errorf("ParseInvalid(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "train: ") {
+			t.Errorf("ParseInvalid(%q): error %q lacks the package prefix", tt.in, err)
+		}
+	}
+}

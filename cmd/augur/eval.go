@@ -51,11 +51,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if t3.on || opt.Kernel == "stencil" {
 		return runTable3(data, opt.Kernel, t3, opt.Seed, asJSON, stdout, stderr)
 	}
-	switch *invalid {
-	case "ignore":
-	case "zeta":
-		opt.Invalid = train.InvalidZeta
-	default:
+	var err error
+	if opt.Invalid, err = train.ParseInvalid(*invalid); err != nil {
 		return fmt.Errorf("eval: --invalid must be ignore or zeta, got %q", *invalid)
 	}
 	switch name, isDevice := strings.CutPrefix(holdout, "device="); {
@@ -80,7 +77,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	opt.Derived = datasets.Deriver(opt.Kernel)
 	if smaller {
-		var err error
 		if opt.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
 			return fmt.Errorf("eval: --smaller-groups: %w", err)
 		}

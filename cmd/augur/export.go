@@ -27,11 +27,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	var opt train.LoadOptions
-	switch invalid {
-	case "ignore":
-	case "zeta":
-		opt.Invalid = train.InvalidZeta
-	default:
+	var err error
+	if opt.Invalid, err = train.ParseInvalid(invalid); err != nil {
 		return fmt.Errorf("export: --invalid must be ignore or zeta, got %q", invalid)
 	}
 	// Check before loading, which can take a while, that the file is new.

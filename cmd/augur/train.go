@@ -87,15 +87,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		opt.Model = *regressor
 		set["learner"] = set["regressor"]
 	}
-	switch invalid {
-	case "ignore":
-		if set["zeta"] {
-			return fmt.Errorf("train: --zeta needs --invalid zeta")
-		}
-	case "zeta":
-		opt.Load.Invalid = train.InvalidZeta
-	default:
+	var err error
+	if opt.Load.Invalid, err = train.ParseInvalid(invalid); err != nil {
 		return fmt.Errorf("train: --invalid must be ignore or zeta, got %q", invalid)
+	}
+	if opt.Load.Invalid == train.InvalidIgnore && set["zeta"] {
+		return fmt.Errorf("train: --zeta needs --invalid zeta")
 	}
 	g.Seed = opt.Seed
 	learnerFlags := []string{"trees", "depth", "leaves", "min-leaf", "lr", "subsample", "colsample", "l2", "early-stop"}
@@ -125,7 +122,6 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			Subsample: g.Subsample, ColSample: g.ColSample, Seed: g.Seed}
 	}
 	if *smaller {
-		var err error
 		if opt.Load.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
 			return fmt.Errorf("train: --smaller-groups: %w", err)
 		}
