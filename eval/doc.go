@@ -6,4 +6,8 @@
 // Evaluate replays models, search strategies and the two-stage tuner over
 // recorded data; Table3 replays Garvey and Abdelrahman's grouped
 // heuristics, their oracles and random sampling over it, as their Table 3.
+// ChooseUnseen chooses a fleet bundle's policy for a device it has no model
+// of (Bundle.Unseen) by leaving each device of the training data out and
+// scoring the runtime's picks for it; 'augur train' calls it, and
+// Evaluate's held-out device uses it as a user's bundle would.
 package eval

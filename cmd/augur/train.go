@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/train"
 )
 
@@ -153,10 +154,20 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err // already "train: ..."
 	}
+	var unseen *eval.UnseenReport
+	if len(rep.Platforms) >= 2 {
+		d, err := train.LoadWith(data, opt.Kernel, opt.Load)
+		if err == nil {
+			unseen, err = eval.ChooseUnseen(b, d, rep.Models[len(rep.Models)-1]) // the fleet model's
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if err := writeBundle(out, b); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	fmt.Fprintln(stdout, rep)
+	fmt.Fprintln(stdout, rep.String()+unseen.String())
 	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return nil
 }
