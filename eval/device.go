@@ -89,11 +89,14 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 	opt.say("leave-one-device-out: fleet model on %s, choosing for %d shapes of %s", strings.Join(rep.TrainedOn, ", "), len(chosen), plat.Slug())
 
 	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
-	b, mr, unseen, err := train.FitFleetBundle(d.Subset(rows), topts)
+	fleet := d.Subset(rows)
+	b, mr, err := train.FitFleetBundle(fleet, topts)
 	if err != nil {
 		return nil, fmt.Errorf("eval: holdout fit: %w", err)
 	}
-	rep.Unseen = unseen
+	if rep.Unseen, err = ChooseUnseen(b, fleet, mr); err != nil {
+		return nil, err
+	}
 	// The runtime as a user's bundle would run it, and each policy
 	// forced, to compare.
 	var chs [3]*runtime.Chooser

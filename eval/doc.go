@@ -8,4 +8,8 @@
 // heuristics, their oracles and random sampling over it, as their Table 3.
 // Their reports write themselves as tables (WriteText) or as JSON
 // (WriteJSON).
+// ChooseUnseen chooses a fleet bundle's policy for a device it has no model
+// of (Bundle.Unseen) by leaving each device of the training data out and
+// scoring the runtime's picks for it; 'augur train' calls it, and
+// Evaluate's held-out device uses it as a user's bundle would.
 package eval

@@ -195,10 +195,10 @@ type HoldoutReport struct {
 	// bundle's leave-one-device-out (Unseen) or its default chose.
 	// FleetSearchPct is the geometric mean of the fleet model's search
 	// forced, CopyPolicyPct of copying forced, for comparison.
-	Policy         string              `json:"policy,omitempty"`
-	FleetSearchPct float64             `json:"fleet_search_pct_of_best,omitempty"`
-	CopyPolicyPct  float64             `json:"copy_policy_pct_of_best,omitempty"`
-	Unseen         *train.UnseenReport `json:"unseen,omitempty"`
+	Policy         string        `json:"policy,omitempty"`
+	FleetSearchPct float64       `json:"fleet_search_pct_of_best,omitempty"`
+	CopyPolicyPct  float64       `json:"copy_policy_pct_of_best,omitempty"`
+	Unseen         *UnseenReport `json:"unseen,omitempty"`
 }
 
 // HoldoutShape is one left-out shape.

@@ -67,6 +67,16 @@ func (d *Data) Row(i int) []float64 {
 	return d.X[i*nf : (i+1)*nf : (i+1)*nf]
 }
 
+// Encoder returns the encoder that lays d's rows out, whose Names are
+// Features.
+func (d *Data) Encoder() features.Encoder {
+	enc := features.Encoder{TaskNames: d.TaskNames}.WithDerived(d.derive)
+	for _, p := range d.Params {
+		enc.ParamNames = append(enc.ParamNames, p.Name)
+	}
+	return enc
+}
+
 // Subset returns a Data holding the given rows of d, in that order. The
 // feature vectors are copied; the descriptions are shared.
 func (d *Data) Subset(rows []int) *Data {
@@ -187,14 +197,11 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	m := first.Meta
 	d := &Data{Kernel: kernel, KernelVersion: m.KernelVersion, TaskNames: m.TaskNames,
 		Params: m.Params, Constraints: m.Constraints, Reference: m.Reference}
-	enc := features.Encoder{TaskNames: m.TaskNames}.WithDerived(opt.Derived)
-	for _, p := range m.Params {
-		enc.ParamNames = append(enc.ParamNames, p.Name)
-	}
+	d.derive = opt.Derived
+	enc := d.Encoder()
 	d.Features = enc.Names()
 	d.groupParams = opt.GroupParams
 	if opt.Derived != nil {
-		d.derive = opt.Derived
 		d.Derived = opt.Derived.ID()
 		if e, ok := opt.Derived.(*features.ExprDeriver); ok {
 			d.DerivedExprs = e.Definitions()

@@ -19,12 +19,12 @@
 // CrossValidate estimates a model's error on configurations it has not
 // seen. Train does all of it: one model per platform, a "fleet" model over
 // all platforms when there are several, their cross-validated errors and
-// the options they were fitted with, in one features.Bundle. With several
-// platforms it also leaves each out in turn and records, in Bundle.Unseen,
-// whether the fleet model's search or copying the other platforms' measured
-// bests picked better for it: what the runtime does for a device the
-// bundle has no model of. FitFleetBundle does the same for the fleet model
-// alone.
+// the options they were fitted with, in one features.Bundle.
+// FitFleetBundle fits the fleet model alone. RefitFleetBundle fits another
+// fleet model with the learner a ModelReport records, which is how package
+// eval chooses Bundle.Unseen (eval.ChooseUnseen) by leaving each platform
+// out in turn: train chooses nothing through the runtime, which lies
+// downstream of it.
 //
 // A classifier predicts, before any search, the best value of one
 // categorical parameter from the shape and the device (Garvey and

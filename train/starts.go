@@ -92,10 +92,7 @@ func starts(d *Data, r Regressor, perShape int) (*features.Starts, error) {
 		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 		pool = append(pool[:maxScored:maxScored], Candidates(d, 0)...)
 	}
-	enc := features.Encoder{TaskNames: d.TaskNames}.WithDerived(d.derive)
-	for _, p := range d.Params {
-		enc.ParamNames = append(enc.ParamNames, p.Name)
-	}
+	enc := d.Encoder()
 	if enc.Len() != len(d.Features) {
 		return nil, fmt.Errorf("train: starts: encoder has %d features, data %d", enc.Len(), len(d.Features))
 	}

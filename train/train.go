@@ -50,12 +50,11 @@ type Report struct {
 	// Shapes is the number of distinct tasks over all platforms.
 	Shapes    int
 	Platforms []string
-	Models    []ModelReport
+	// Models are one per platform, in the order of Platforms, then the
+	// fleet model's when there are two platforms or more.
+	Models []ModelReport
 	// Classifier is the classifier's report; nil when none was trained.
 	Classifier *ClassReport
-	// Unseen is the choice of the policy for devices the bundle has no
-	// model of (Bundle.Unseen); nil for data of one device.
-	Unseen *UnseenReport
 }
 
 // ModelReport is one model's part of a Report.
@@ -70,7 +69,9 @@ type ModelReport struct {
 	// was given.
 	Selection *Selection
 
-	fitted fitter // the learner the model was fitted with, resolved
+	// fitted is the learner the model was fitted with, resolved, for
+	// RefitFleetBundle.
+	fitted fitter
 }
 
 // String lays the report out as a table, one line per model.
@@ -105,47 +106,60 @@ func (r *Report) String() string {
 		}
 		tw.Flush()
 	}
-	if u := r.Unseen; u != nil && len(u.Devices) > 0 {
-		fmt.Fprintf(&b, "\nunseen devices (each device left out of the fleet; picks in %% of the best measured):\n")
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "device\tshapes\tcopy %\tfleet %\tjudged copy\tjudged fleet\t")
-		for _, d := range u.Devices {
-			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\t%d\t\n", d.Device, d.Shapes, d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet],
-				d.Judged[features.UnseenCopy], d.Judged[features.UnseenFleet])
-		}
-		tw.Flush()
-		fmt.Fprintf(&b, "policy for a device with no model: %s\n", u.Policy)
-	}
 	if r.Classifier != nil {
 		b.WriteString("\n" + r.Classifier.String())
 	}
 	return b.String()
 }
 
-// Train loads the datasets of opt.Kernel under dir, fits one model per
-// platform and, when there are two or more platforms, a fleet model on all
-// rows, cross-validates each, and returns them in a bundle with a report.
+// Train loads the datasets of opt.Kernel under dir and trains on them as
+// TrainData does. It checks opt before it loads anything.
 func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
-	if opt.Kernel == "" {
-		return nil, nil, fmt.Errorf("train: Options.Kernel is empty")
+	if err := opt.Check(); err != nil {
+		return nil, nil, err
 	}
+	d, err := LoadWith(dir, opt.Kernel, opt.Load)
+	if err != nil {
+		return nil, nil, err
+	}
+	return TrainData(d, opt)
+}
+
+// Check reports what makes opt unusable, before any data is loaded.
+func (opt Options) Check() error {
+	if opt.Kernel == "" {
+		return fmt.Errorf("train: Options.Kernel is empty")
+	}
+	_, _, err := prepare(opt)
+	return err
+}
+
+// prepare checks opt and resolves its learner and number of folds.
+func prepare(opt Options) (fitter, int, error) {
 	folds := opt.Folds
 	if folds == 0 {
 		folds = 5
 	}
 	if folds < 1 {
-		return nil, nil, fmt.Errorf("train: Options.Folds must be >= 0, got %d", opt.Folds)
+		return fitter{}, 0, fmt.Errorf("train: Options.Folds must be >= 0, got %d", opt.Folds)
 	}
 	fit, err := newFitter(opt)
 	if err != nil {
-		return nil, nil, err
+		return fitter{}, 0, err
 	}
 	if opt.Classify.Target != "" && opt.Classify.Learner != "" && opt.Classify.Learner != LearnerAuto {
 		if _, _, err := opt.Classify.classLearner(opt.Classify.Learner, opt.Seed); err != nil {
-			return nil, nil, err
+			return fitter{}, 0, err
 		}
 	}
-	d, err := LoadWith(dir, opt.Kernel, opt.Load)
+	return fit, folds, nil
+}
+
+// TrainData fits one model per platform of d and, when there are two or
+// more platforms, a fleet model on all rows, cross-validates each, and
+// returns them in a bundle with a report.
+func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
+	fit, folds, err := prepare(opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,11 +199,6 @@ func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 		m.Name, m.Platform, mr.Name = j.name, j.platform, j.name
 		b.Models = append(b.Models, m)
 		rep.Models = append(rep.Models, mr)
-		if j.name == FleetModel {
-			if b.Unseen, rep.Unseen, err = fit.with(mr).unseen(d, opt.Seed); err != nil {
-				return nil, nil, err
-			}
-		}
 	}
 	if opt.Classify.Target != "" {
 		c, cr, err := FitClassifier(d, opt.Classify, opt.Seed)
@@ -317,16 +326,6 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 		fitted: fitter{learner: learner, kind: kind, options: options, zeta: f.zeta}}, nil
 }
 
-// with returns f with the learner that fitted mr's model, resolved: the
-// folds of a model fitted with a selected learner use the same learner
-// rather than selecting again.
-func (f fitter) with(mr ModelReport) fitter {
-	if mr.fitted.learner == nil {
-		return f
-	}
-	return mr.fitted
-}
-
 // FitBundle fits one model on all of d as Train would for a platform (the
 // learner selected when opt.Model is "auto" or empty, no cross-validation)
 // and returns it in a bundle, with name and platform recorded. eval uses
@@ -350,28 +349,44 @@ func FitBundle(d *Data, opt Options, name string, platform *features.Platform) (
 
 // FitFleetBundle fits the fleet model on d as Train does (the learner
 // selected when opt.Model is "auto" or empty, no cross-validation) and
-// returns it in a bundle with d's measured bests and, for data of two
-// devices or more, the policy for devices it has no model of, chosen by
-// leaving each device out in turn (Bundle.Unseen). eval uses it to choose
+// returns it in a bundle with d's measured bests. eval uses it to choose
 // for a held-out device exactly as a user's fleet bundle would, without
 // the per-device models the runtime would not use for that device.
-func FitFleetBundle(d *Data, opt Options) (*features.Bundle, ModelReport, *UnseenReport, error) {
+func FitFleetBundle(d *Data, opt Options) (*features.Bundle, ModelReport, error) {
 	fit, err := newFitter(opt)
 	if err != nil {
-		return nil, ModelReport{}, nil, err
+		return nil, ModelReport{}, err
 	}
-	m, mr, err := fit.model(d, 1, opt.Seed)
+	return fit.fleetBundle(d)
+}
+
+// RefitFleetBundle fits a fleet model on d with the learner that fitted
+// fleet's model, as resolved then: a selected learner is used again, not
+// selected anew on d, and with the same handling of invalid rows. It
+// returns the model in a bundle with d's measured bests, as
+// FitFleetBundle does. eval uses it to leave each device out of the data
+// of a fleet model and fit the others' (Bundle.Unseen). fleet is a model
+// report of Train, FitBundle or FitFleetBundle.
+func RefitFleetBundle(d *Data, fleet ModelReport) (*features.Bundle, error) {
+	if fleet.fitted.learner == nil {
+		return nil, fmt.Errorf("train: model report %q records no fitted learner", fleet.Name)
+	}
+	b, _, err := fleet.fitted.fleetBundle(d)
+	return b, err
+}
+
+// fleetBundle fits a fleet model on d with f's learner, without
+// cross-validation, and returns it in a bundle with d's measured bests.
+func (f fitter) fleetBundle(d *Data) (*features.Bundle, ModelReport, error) {
+	// The seed draws cross-validation folds only, and there are none.
+	m, mr, err := f.model(d, 1, 0)
 	if err != nil {
-		return nil, ModelReport{}, nil, fmt.Errorf("train: %w", err)
+		return nil, ModelReport{}, fmt.Errorf("train: %w", err)
 	}
 	m.Name, mr.Name = FleetModel, FleetModel
 	b := newBundle(d)
 	b.Models = []features.Model{m}
-	var rep *UnseenReport
-	if b.Unseen, rep, err = fit.with(mr).unseen(d, opt.Seed); err != nil {
-		return nil, ModelReport{}, nil, err
-	}
-	return b, mr, rep, nil
+	return b, mr, nil
 }
 
 // newBundle returns a bundle of d's kernel, space, features and measured

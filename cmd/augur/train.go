@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
 )
@@ -146,14 +147,27 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkWritable(out, *force); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	b, rep, err := train.Train(data, opt)
-	if err != nil {
+	if err := opt.Check(); err != nil {
 		return err // already "train: ..."
+	}
+	d, err := train.LoadWith(data, opt.Kernel, opt.Load)
+	if err != nil {
+		return err
+	}
+	b, rep, err := train.TrainData(d, opt)
+	if err != nil {
+		return err
+	}
+	var unseen *eval.UnseenReport
+	if len(rep.Platforms) >= 2 {
+		if unseen, err = eval.ChooseUnseen(b, d, rep.Models[len(rep.Models)-1]); err != nil { // the fleet model's
+			return err
+		}
 	}
 	if err := features.WriteBundleFile(out, b); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	fmt.Fprintln(stdout, rep)
+	fmt.Fprintln(stdout, rep.String()+unseen.String())
 	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return nil
 }

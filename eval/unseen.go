@@ -1,14 +1,17 @@
-package train
+package eval
 
 import (
 	"fmt"
 	"math"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
+	"github.com/augur-tuning/augur/train"
 )
 
-// UnseenReport is what SelectUnseen measured: each held-out device's
+// UnseenReport is what ChooseUnseen measured: each held-out device's
 // picks under each policy.
 type UnseenReport struct {
 	Policy  string         `json:"policy"`
@@ -33,20 +36,56 @@ var unseenPolicies = []string{features.UnseenCopy, features.UnseenFleet}
 // judge is the learner of the held-out device's own model, which scores
 // the picks the device did not measure: train's default boosted trees,
 // cheap beside the fleet models of the folds.
-var judge = GBRTOptions{}
+var judge = train.GBRTOptions{}
 
-// unseen chooses the runtime's policy for a device with no model of its
-// own by leaving each device of d out in turn: the others' fleet model
-// (fitted with f's learner, which must be given, not selected) and
-// measured bests pick, through the runtime, for the held-out device's
-// shapes with its platform features; each pick is scored by what the
-// device measured, or by the device's own model for a configuration it did
-// not measure. Copying wins unless the fleet model's search did at least
-// as well on every held-out device: the product promises never to fall
-// below copying another device's best, and a policy that lost on a device
-// of the training fleet may lose on a new one. It returns nil for data of
-// fewer than two devices.
-func (f fitter) unseen(d *Data, seed uint64) (*features.UnseenPolicy, *UnseenReport, error) {
+// ChooseUnseen chooses the runtime's policy for a device that bundle b
+// has no model of (features.UnseenCopy or features.UnseenFleet), sets it
+// as b.Unseen and returns what it measured. d is the data b's fleet model
+// was fitted on and fleet that model's report (from train.Train or
+// train.FitFleetBundle).
+//
+// It leaves each device of d out in turn: the others' fleet model, fitted
+// with fleet's learner (train.RefitFleetBundle: not selected anew), and
+// their measured bests pick, through the runtime, for the held-out
+// device's shapes with its platform features; each pick is scored by what
+// the device measured, or by the device's own model for a configuration it
+// did not measure. Copying wins unless the fleet model's search did at
+// least as well on every held-out device: the product promises never to
+// fall below copying another device's best, and a policy that lost on a
+// device of the training fleet may lose on a new one. For data of fewer
+// than two devices it sets b.Unseen to nil and returns nil.
+func ChooseUnseen(b *features.Bundle, d *train.Data, fleet train.ModelReport) (*UnseenReport, error) {
+	u, rep, err := chooseUnseen(d, fleet)
+	if err != nil {
+		return nil, err
+	}
+	b.Unseen = u
+	return rep, nil
+}
+
+// String lays the report out as 'augur train' prints it: one line per
+// held-out device, then the policy; empty when no device was scored.
+func (r *UnseenReport) String() string {
+	if r == nil || len(r.Devices) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nunseen devices (each device left out of the fleet; picks in %% of the best measured):\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "device\tshapes\tcopy %\tfleet %\tjudged copy\tjudged fleet\t")
+	for _, d := range r.Devices {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\t%d\t\n", d.Device, d.Shapes, d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet],
+			d.Judged[features.UnseenCopy], d.Judged[features.UnseenFleet])
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "policy for a device with no model: %s\n", r.Policy)
+	return b.String()
+}
+
+// chooseUnseen is ChooseUnseen's measurement: the policy (nil when no
+// device could be scored) and the report, both nil for data of fewer than
+// two devices.
+func chooseUnseen(d *train.Data, fleet train.ModelReport) (*features.UnseenPolicy, *UnseenReport, error) {
 	present := map[int]bool{}
 	for _, s := range d.Samples {
 		present[s.Platform] = true
@@ -62,7 +101,7 @@ func (f fitter) unseen(d *Data, seed uint64) (*features.UnseenPolicy, *UnseenRep
 		if !present[held] {
 			continue
 		}
-		dev, err := f.unseenDevice(d, held, seed)
+		dev, err := unseenDevice(d, held, fleet)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -106,9 +145,9 @@ func unseenRule(devs []UnseenDevice) string {
 }
 
 // unseenDevice scores each policy's picks for the shapes of device held
-// with a bundle of the other devices' data; nil when held measured no
-// shape with its reference.
-func (f fitter) unseenDevice(d *Data, held int, seed uint64) (*UnseenDevice, error) {
+// with a bundle of the other devices' data, fitted with fleet's learner;
+// nil when held measured no shape with its reference.
+func unseenDevice(d *train.Data, held int, fleet train.ModelReport) (*UnseenDevice, error) {
 	var rows, own []int
 	for i, s := range d.Samples {
 		if s.Platform == held {
@@ -121,7 +160,7 @@ func (f fitter) unseenDevice(d *Data, held int, seed uint64) (*UnseenDevice, err
 	if err != nil || len(sc.shapes) == 0 {
 		return nil, err
 	}
-	b, err := f.fleetBundle(d.Subset(rows), seed)
+	b, err := train.RefitFleetBundle(d.Subset(rows), fleet)
 	if err != nil {
 		return nil, err
 	}
@@ -130,13 +169,13 @@ func (f fitter) unseenDevice(d *Data, held int, seed uint64) (*UnseenDevice, err
 	for _, p := range unseenPolicies {
 		ch, err := runtime.FromBundle(b, runtime.Options{Platform: &plat, Unseen: p})
 		if err != nil {
-			return nil, fmt.Errorf("train: unseen device %s: %w", plat.Slug(), err)
+			return nil, fmt.Errorf("eval: unseen device %s: %w", plat.Slug(), err)
 		}
 		logSum := 0.0
 		for _, s := range sc.shapes {
 			c, err := ch.Choose(s.task)
 			if err != nil {
-				return nil, fmt.Errorf("train: unseen device %s: %w", plat.Slug(), err)
+				return nil, fmt.Errorf("eval: unseen device %s: %w", plat.Slug(), err)
 			}
 			pct, judged := sc.score(s, c)
 			logSum += math.Log(pct)
@@ -149,27 +188,14 @@ func (f fitter) unseenDevice(d *Data, held int, seed uint64) (*UnseenDevice, err
 	return dev, nil
 }
 
-// fleetBundle fits a fleet model on d with f's learner and returns it in a
-// bundle with d's measured bests, as Train writes one.
-func (f fitter) fleetBundle(d *Data, seed uint64) (*features.Bundle, error) {
-	m, _, err := f.model(d, 1, seed)
-	if err != nil {
-		return nil, fmt.Errorf("train: fleet model: %w", err)
-	}
-	m.Name = FleetModel
-	b := newBundle(d)
-	b.Models = []features.Model{m}
-	return b, nil
-}
-
 // shapeScores scores configurations on one device's shapes: by the
 // measured times where it measured them, else by its own model.
 type shapeScores struct {
-	d      *Data
+	d      *train.Data
 	enc    features.Encoder
 	pv     []float64
 	space  *features.Space
-	model  Regressor
+	model  train.Regressor
 	shapes []*shapeScore
 }
 
@@ -181,17 +207,14 @@ type shapeScore struct {
 	timeNs        map[int]float64 // by Space.Index; 0: the configuration failed
 }
 
-func newShapeScores(d *Data) (*shapeScores, error) {
+func newShapeScores(d *train.Data) (*shapeScores, error) {
 	space, err := features.NewSpace(d.Params, d.Constraints)
 	if err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+		return nil, fmt.Errorf("eval: %w", err)
 	}
-	enc := features.Encoder{TaskNames: d.TaskNames}.WithDerived(d.derive)
-	for _, p := range d.Params {
-		enc.ParamNames = append(enc.ParamNames, p.Name)
-	}
+	enc := d.Encoder()
 	if enc.Len() != len(d.Features) {
-		return nil, fmt.Errorf("train: encoder has %d features, data %d", enc.Len(), len(d.Features))
+		return nil, fmt.Errorf("eval: encoder has %d features, data %d", enc.Len(), len(d.Features))
 	}
 	sc := &shapeScores{d: d, enc: enc, space: space, pv: d.Platforms[0].Vector()}
 	at := map[features.TaskKey]*shapeScore{}
@@ -227,7 +250,7 @@ func newShapeScores(d *Data) (*shapeScores, error) {
 	}
 	sc.model, err = judge.Fit(d.X, len(d.Features), d.Y)
 	if err != nil {
-		return nil, fmt.Errorf("train: judge model: %w", err)
+		return nil, fmt.Errorf("eval: judge model: %w", err)
 	}
 	return sc, nil
 }

@@ -1,4 +1,4 @@
-package train
+package eval
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
+	"github.com/augur-tuning/augur/train"
 )
 
 func TestUnseenRule(t *testing.T) {
@@ -33,13 +34,27 @@ func TestUnseenRule(t *testing.T) {
 	}
 }
 
-// TestFitFleetBundleUnseen leaves each of two real devices out and checks
-// the policy recorded against the scores, and that the runtime follows it
-// for a device the bundle has no model of.
-func TestFitFleetBundleUnseen(t *testing.T) {
+// bothConv2D loads the conv2d training data of the H200 and the H100.
+func bothConv2D(t *testing.T) *train.Data {
+	t.Helper()
+	d, err := train.Load(fleetDir(t, false, "h200-train", "h100-train"), "conv2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestChooseUnseen leaves each of two real devices out of a fleet bundle
+// and checks the policy recorded against the scores, and that the runtime
+// follows it for a device the bundle has no model of.
+func TestChooseUnseen(t *testing.T) {
 	d := bothConv2D(t)
-	opt := Options{Kernel: "conv2d", Seed: 1, GBRT: GBRTOptions{Trees: 20}}
-	b, _, rep, err := FitFleetBundle(d, opt)
+	opt := train.Options{Kernel: "conv2d", Seed: 1, GBRT: train.GBRTOptions{Trees: 20}}
+	b, mr, err := train.FitFleetBundle(d, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ChooseUnseen(b, d, mr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +104,49 @@ func TestFitFleetBundleUnseen(t *testing.T) {
 			one = append(one, i)
 		}
 	}
-	b, _, rep, err = FitFleetBundle(d.Subset(one), opt)
+	b, mr, err = train.FitFleetBundle(d.Subset(one), opt)
 	if err != nil {
+		t.Fatal(err)
+	}
+	b.Unseen = u // ChooseUnseen clears a policy it cannot choose
+	if rep, err = ChooseUnseen(b, d.Subset(one), mr); err != nil {
 		t.Fatal(err)
 	}
 	if b.Unseen != nil || rep != nil {
 		t.Errorf("one device's data: policy %+v, report %+v; want none", b.Unseen, rep)
+	}
+}
+
+// TestChooseUnseenAfterTrain chooses the policy for a bundle that Train
+// wrote, as 'augur train' does: each device left out in turn, with the
+// fleet model's learner, and the report prints the policy.
+func TestChooseUnseenAfterTrain(t *testing.T) {
+	dir := fleetDir(t, false, "h200-train", "h100-train")
+	opt := train.Options{Kernel: "conv2d", Folds: 1, Seed: 1, GBRT: train.GBRTOptions{Trees: 20}}
+	b, trep, err := train.Train(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := train.Load(dir, "conv2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fleet train.ModelReport
+	for _, m := range trep.Models {
+		if m.Name == train.FleetModel {
+			fleet = m
+		}
+	}
+	rep, err := ChooseUnseen(b, d, fleet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Unseen == nil || rep == nil || b.Unseen.Devices != 2 || b.Unseen.Policy != rep.Policy {
+		t.Errorf("unseen-device policy %+v, report %+v; want one of 2 devices", b.Unseen, rep)
+	} else if s := rep.String(); !strings.Contains(s, "policy for a device with no model: "+b.Unseen.Policy) {
+		t.Errorf("report lacks the unseen-device policy:\n%s", s)
+	}
+	if _, err := ChooseUnseen(b, d, train.ModelReport{Name: "fleet"}); err == nil || !strings.Contains(err.Error(), "no fitted learner") {
+		t.Errorf("ChooseUnseen with a report of no fitted model: err = %v", err)
 	}
 }
