@@ -45,8 +45,51 @@ type Summary struct {
 	DeviceBusy time.Duration
 	// Notes are the one-line warnings of the run, also written to
 	// Options.Log as they happen: files recovered from a killed run,
-	// unreadable files skipped, shapes given twice.
+	// unreadable files skipped, shapes given twice, noisy timings.
 	Notes []string
+	// Spread counts the ok rows written by the coefficient of variation
+	// of their timed runs; see MedianCV.
+	Spread CVHistogram
+}
+
+// NoisyCV is the median coefficient of variation of a run's timings
+// above which Run warns. Timings on an otherwise idle GPU vary by 1-2.5%
+// (the median row of the H200's and H100's conv2d data); the H100's
+// conv2d collected in later sessions varied by 15%, which made its fastest
+// configurations a matter of chance, and nothing said so at the time.
+const NoisyCV = 0.10
+
+// CVHistogram counts rows by coefficient of variation in steps of 1%
+// (the last bin holds 100% and over): constant memory however long the
+// run.
+type CVHistogram [101]int
+
+// Add counts one row's coefficient of variation.
+func (h *CVHistogram) Add(cv float64) {
+	if !(cv >= 0) {
+		return
+	}
+	h[min(int(cv*100), len(h)-1)]++
+}
+
+// Median is the median coefficient of variation of the rows counted, to
+// the bin's 1%: the middle of its bin; 0 when none were counted.
+func (h *CVHistogram) Median() float64 {
+	n := 0
+	for _, c := range h {
+		n += c
+	}
+	if n == 0 {
+		return 0
+	}
+	seen := 0
+	for i, c := range h {
+		seen += c
+		if 2*seen >= n {
+			return (float64(i) + 0.5) / 100
+		}
+	}
+	return 1
 }
 
 // note records a warning in s and writes it to log.
@@ -200,6 +243,9 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		if err := w.Write(r); err != nil {
 			return fmt.Errorf("collect: %w", err)
 		}
+		if r.Status == record.StatusOK {
+			sum.Spread.Add(r.TimeCV)
+		}
 		return nil
 	}
 
@@ -214,6 +260,9 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	sum.Programs = e.builds
 	sum.DeviceBusy = time.Duration(e.busyNs)
 	sum.Wall = time.Since(began)
+	if cv := sum.Spread.Median(); cv > NoisyCV {
+		sum.note(opt.Log, "timings are noisy: the median row's runs vary by %.0f%% (coefficient of variation; an idle GPU gives 1-3%%): something else on the device or its host may be disturbing them; time the fastest again with --confirm, or collect again with the device to itself", 100*cv)
+	}
 	return sum, runErr
 }
 

@@ -166,6 +166,9 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 				return sum, fmt.Errorf("collect: %w", err)
 			}
 			sum.Counts[r.Status]++
+			if r.Status == record.StatusOK {
+				sum.Spread.Add(r.TimeCV)
+			}
 		}
 	}
 	if w != nil {

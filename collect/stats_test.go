@@ -137,3 +137,28 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+func TestCVHistogram(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cvs  []float64
+		want float64
+	}{
+		{"none", nil, 0},
+		{"one", []float64{0.023}, 0.025},
+		{"middle of three", []float64{0.01, 0.15, 0.40}, 0.155},
+		{"lower middle of four", []float64{0.01, 0.02, 0.30, 0.31}, 0.025},
+		{"over 100% in the last bin", []float64{2.5, 3}, 1.005},
+		{"NaN and negatives ignored", []float64{math.NaN(), -1, 0.07}, 0.075},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h CVHistogram
+			for _, cv := range tc.cvs {
+				h.Add(cv)
+			}
+			if got := h.Median(); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("Median() = %g, want %g", got, tc.want)
+			}
+		})
+	}
+}

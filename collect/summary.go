@@ -28,6 +28,9 @@ func (s *Summary) String() string {
 	line := fmt.Sprintf("%s on %s: %d rows [%s], %d already recorded, %d programs, wall %s, device busy %.1f%%",
 		path, s.Platform.Slug(), s.Rows(), strings.Join(parts, ", "), s.Skipped, s.Programs,
 		s.Wall.Round(time.Millisecond), s.BusyPercent())
+	if s.Counts[record.StatusOK] > 0 && s.Spread.Median() > 0 {
+		line += fmt.Sprintf(", timings vary by %.1f%% (median row)", 100*s.Spread.Median())
+	}
 	if len(s.TaskErrors) > 0 {
 		line += fmt.Sprintf("; %d shapes skipped: %s", len(s.TaskErrors), strings.Join(s.TaskErrors, "; "))
 	}
