@@ -231,7 +231,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	res.Train = rep
-	if err := writeFile(res.Bundle, b); err != nil {
+	if err := features.WriteBundleFile(res.Bundle, b); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	opt.say("   %s", strings.ReplaceAll(rep.String(), "\n", "\n   "))
@@ -355,18 +355,6 @@ func writeRows(path string, meta record.Meta, rows []record.Row) error {
 		}
 	}
 	return w.Close()
-}
-
-func writeFile(path string, b *features.Bundle) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := features.WriteBundle(f, b); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // WriteTable prints the quickstart table: one row per held-out shape.
