@@ -212,6 +212,18 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		rng.Shuffle(len(configs), func(i, j int) { configs[i], configs[j] = configs[j], configs[i] })
 	case smp.each:
 		configs, wants = sampleEach(space, opt.Seed, shapes, smp.n)
+	case smp.refine:
+		files, _, err := record.ReadDirSkip(dir)
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("collect: refine from %s: %w", dir, err), e.close())
+		}
+		var rows []record.Row
+		for _, f := range files {
+			if f.Meta.KernelVersion == k.Version() {
+				rows = append(rows, f.Rows...)
+			}
+		}
+		configs, wants = RefineSet(space, rows, shapes, smp.n)
 	default:
 		configs = space.Sample(rng, smp.n)
 	}

@@ -43,7 +43,11 @@ type Options struct {
 	// by Seed and the task (so that adding a task leaves the others'
 	// samples alone): the tasks together cover more of the space, which
 	// the runtime's picks stay within, at the cost of more programs to
-	// build. Measure ignores it.
+	// build. "refine:K" measures, for each task, the neighbours of its K
+	// fastest configurations recorded in the output directory (those
+	// that differ in one parameter's value; see RefineSet): run it after
+	// a sampled collection, and again for another round. Measure ignores
+	// it.
 	Sample string
 	// Configs, when not nil, are the configurations to measure on every
 	// task, in place of Sample. Run ignores those outside the space.
@@ -170,6 +174,9 @@ type sampling struct {
 	// each draws the n configurations anew for every shape
 	// ("random-each:N").
 	each bool
+	// refine measures the neighbours of each shape's n fastest recorded
+	// configurations ("refine:K").
+	refine bool
 }
 
 // resolve checks o and fills in the defaults.
@@ -224,13 +231,13 @@ func parseSample(text string) (sampling, error) {
 	case "grid":
 		return sampling{grid: true}, nil
 	}
-	for _, prefix := range []string{"random:", "random-each:"} {
+	for _, prefix := range []string{"random:", "random-each:", "refine:"} {
 		if rest, ok := strings.CutPrefix(text, prefix); ok {
 			n, err := strconv.Atoi(rest)
 			if err == nil && n >= 1 {
-				return sampling{n: n, each: prefix == "random-each:"}, nil
+				return sampling{n: n, each: prefix == "random-each:", refine: prefix == "refine:"}, nil
 			}
 		}
 	}
-	return sampling{}, fmt.Errorf("collect: Sample must be \"all\", \"grid\", \"random:N\" or \"random-each:N\" with N >= 1, got %q", text)
+	return sampling{}, fmt.Errorf("collect: Sample must be \"all\", \"grid\", \"random:N\", \"random-each:N\" or \"refine:K\" with N, K >= 1, got %q", text)
 }

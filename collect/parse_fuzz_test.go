@@ -9,7 +9,7 @@ import (
 // FuzzParseSample checks that any --sample text is refused with an error
 // or read as one of its forms, and that a random form keeps its N.
 func FuzzParseSample(f *testing.F) {
-	for _, s := range []string{"all", "grid", "random:100", "random-each:600", "random:0", "random-each:", "random:-3", "random:1e3", ""} {
+	for _, s := range []string{"all", "grid", "random:100", "random-each:600", "random:0", "random-each:", "random:-3", "random:1e3", "refine:3", "refine:0", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -31,8 +31,11 @@ func FuzzParseSample(f *testing.F) {
 			}
 		default:
 			prefix := "random:"
-			if s.each {
+			switch {
+			case s.each:
 				prefix = "random-each:"
+			case s.refine:
+				prefix = "refine:"
 			}
 			if n, err := strconv.Atoi(strings.TrimPrefix(text, prefix)); s.n < 1 || err != nil || n != s.n || !strings.HasPrefix(text, prefix) {
 				t.Errorf("parseSample(%q) = %+v", text, s)

@@ -3,12 +3,15 @@
 // configurations for each shape, either the same N for every shape (as
 // 'augur collect --sample random:N' draws them) or N drawn anew for each
 // shape (as '--sample random-each:N' does), each shape keeping its
-// reference row. bench/sample-each.sh trains on both and compares the
-// picks; nothing in it is synthetic, only left out.
+// reference row; with --refine K, also what a following '--sample
+// refine:K' would have measured (collect.RefineSet). bench/sample-each.sh
+// and bench/refine.sh train on them and compare the picks; nothing in it
+// is synthetic, only left out. It prints the number of distinct
+// configurations built (not pruned) on some shape.
 //
 // Usage:
 //
-//	subsample --data DIR --kernel NAME --out DIR --n N [--each] [--seed S]
+//	subsample --data DIR --kernel NAME --out DIR --n N [--each] [--refine K] [--seed S]
 package main
 
 import (
@@ -18,7 +21,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/augur-tuning/augur/collect"
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
 )
 
 func main() {
@@ -27,15 +33,16 @@ func main() {
 	out := flag.String("out", "", "dataset directory to write (refuses to overwrite)")
 	n := flag.Int("n", 600, "configurations a shape")
 	each := flag.Bool("each", false, "draw anew for each shape")
+	refine := flag.Int("refine", 0, "then add what 'collect --sample refine:K' would measure")
 	seed := flag.Uint64("seed", 1, "seed")
 	flag.Parse()
-	if err := run(*data, *kernel, *out, *n, *each, *seed); err != nil {
+	if err := run(*data, *kernel, *out, *n, *each, *refine, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "subsample:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, kernel, out string, n int, each bool, seed uint64) error {
+func run(data, kernel, out string, n int, each bool, refine int, seed uint64) error {
 	if data == "" || kernel == "" || out == "" || n < 1 {
 		return fmt.Errorf("--data, --kernel, --out and --n >= 1 are required")
 	}
@@ -74,6 +81,7 @@ func run(data, kernel, out string, n int, each bool, seed uint64) error {
 		}
 	}
 	var shared []string
+	built := map[string]bool{} // configurations compiled on some shape
 	for i, id := range order {
 		s := shapes[id]
 		pick := shared
@@ -98,10 +106,31 @@ func run(data, kernel, out string, n int, each bool, seed uint64) error {
 		for _, k := range pick {
 			keep[k] = true
 		}
+		if refine > 0 {
+			k, err := datasets.Lookup(kernel)
+			if err != nil {
+				return err
+			}
+			var sampled []record.Row
+			var task features.Task
+			for _, key := range s.keys {
+				task = s.rows[key].Task
+				if keep[key] {
+					sampled = append(sampled, s.rows[key])
+				}
+			}
+			configs, _ := collect.RefineSet(k.Space, sampled, []features.Task{task}, refine)
+			for _, c := range configs {
+				keep[fmt.Sprint(c)] = true
+			}
+		}
 		for _, k := range s.keys {
 			if r := s.rows[k]; keep[k] {
 				if err := w.Write(r); err != nil {
 					return err
+				}
+				if r.Status != record.StatusPruned {
+					built[k] = true
 				}
 			}
 		}
@@ -109,5 +138,6 @@ func run(data, kernel, out string, n int, each bool, seed uint64) error {
 			return err
 		}
 	}
+	fmt.Println(len(built))
 	return nil
 }
