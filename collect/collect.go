@@ -48,7 +48,8 @@ type Summary struct {
 	// unreadable files skipped, shapes given twice, noisy timings.
 	Notes []string
 	// Spread counts the ok rows written by the coefficient of variation
-	// of their timed runs; see MedianCV.
+	// of their timed runs; its Median is what String prints and NoisyCV
+	// warns of.
 	Spread CVHistogram
 }
 
@@ -273,7 +274,7 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	sum.DeviceBusy = time.Duration(e.busyNs)
 	sum.Wall = time.Since(began)
 	if cv := sum.Spread.Median(); cv > NoisyCV {
-		sum.note(opt.Log, "timings are noisy: the median row's runs vary by %.0f%% (coefficient of variation; an idle GPU gives 1-3%%): something else on the device or its host may be disturbing them; time the fastest again with --confirm, or collect again with the device to itself", 100*cv)
+		sum.note(opt.Log, "timings are noisy: the median row's runs vary by %.0f%% (coefficient of variation; an idle GPU gives 1-2.5%%): something else on the device or its host may be disturbing them; time the fastest again with --confirm, or collect again with the device to itself", 100*cv)
 	}
 	return sum, runErr
 }
