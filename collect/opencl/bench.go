@@ -212,7 +212,11 @@ func (s *Session) timeKernel(ctx context.Context, k *cl.Kernel, global, local []
 	}
 	rctx, cancel := context.WithTimeout(ctx, benchRunTimeout)
 	defer cancel()
-	if err := waitEvent(rctx, ev, s.queue.Flush); err != nil {
+	flush, err := s.submit()
+	if err == nil {
+		err = waitEvent(rctx, ev, flush)
+	}
+	if err != nil {
 		if KindOf(err) == TimedOut {
 			s.stuck = ev
 		} else {
