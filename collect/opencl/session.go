@@ -404,7 +404,7 @@ func (s *Session) Run(ctx context.Context, p *Program, a *Args, l datasets.Launc
 // there the flush is left to waitEvent, once the command has had a poll
 // to start.
 func (s *Session) submit() (flush func() error, err error) {
-	if s.dev.info.Type == "cpu" {
+	if lateFlush(s.dev.info.Type) {
 		return s.queue.Flush, nil
 	}
 	if err := s.queue.Flush(); err != nil {
@@ -412,6 +412,10 @@ func (s *Session) submit() (flush func() error, err error) {
 	}
 	return nil, nil
 }
+
+// lateFlush reports whether a device of this type (features.Platform.Type)
+// gets its flush from waitEvent rather than at once: only CPU devices.
+func lateFlush(deviceType string) bool { return deviceType == "cpu" }
 
 // Polling intervals of waitEvent: short at first, for kernels of
 // microseconds, doubling up to a bound that keeps the wasted time of a long
