@@ -212,16 +212,7 @@ func (s *Session) timeKernel(ctx context.Context, k *cl.Kernel, global, local []
 	}
 	rctx, cancel := context.WithTimeout(ctx, benchRunTimeout)
 	defer cancel()
-	flush, err := s.submit()
-	if err == nil {
-		err = waitEvent(rctx, ev, flush)
-	}
-	if err != nil {
-		if KindOf(err) == TimedOut {
-			s.stuck = ev
-		} else {
-			ev.Release()
-		}
+	if err := s.await(rctx, ev); err != nil {
 		return 0, err
 	}
 	defer ev.Release()

@@ -375,7 +375,37 @@ func (s *Session) Run(ctx context.Context, p *Program, a *Args, l datasets.Launc
 		ev.Release()
 		return 0, wrap("enqueue kernel", err)
 	}
-	flush, err := s.submit()
+	if err := s.await(ctx, ev); err != nil {
+		return 0, err
+	}
+	defer ev.Release()
+	ns, err := elapsed(ev)
+	return ns, wrap("read profiling times", err)
+}
+
+// await hands the command of ev, just enqueued, to the device and waits
+// for it until ctx is done. A command that timed out leaves the session
+// Stuck on ev; any other failure releases ev; on success the caller owns
+// it.
+//
+// A GPU driver may keep a command in the host's queue until a flush, and
+// the time it waits there counts in its profiled time: on NVIDIA's OpenCL
+// (H200, kernels of 10-30 us) the median coefficient of variation of a
+// configuration's runs was 20-22% with the flush at waitEvent's second
+// poll, 4-5% with it at once or with clWaitForEvents, and the times were
+// longer. So a GPU's queue is flushed at once. PoCL's CPU device runs the
+// command to its end in the thread that flushes, which would put it beyond
+// the timeout's reach: there the flush is left to waitEvent, once the
+// command has had a poll to start.
+func (s *Session) await(ctx context.Context, ev *cl.Event) error {
+	var err error
+	flush := s.queue.Flush
+	if !lateFlush(s.dev.info.Type) {
+		flush = nil
+		if err = s.queue.Flush(); err != nil {
+			err = wrap("flush queue", err)
+		}
+	}
 	if err == nil {
 		err = waitEvent(ctx, ev, flush)
 	}
@@ -385,32 +415,8 @@ func (s *Session) Run(ctx context.Context, p *Program, a *Args, l datasets.Launc
 		} else {
 			ev.Release()
 		}
-		return 0, err
 	}
-	defer ev.Release()
-	ns, err := elapsed(ev)
-	return ns, wrap("read profiling times", err)
-}
-
-// submit hands the command just enqueued to the device and returns the
-// flush waitEvent should make, if any. A GPU driver may keep the command
-// in the host's queue until a flush, and the time it waits there counts
-// in its profiled time: on NVIDIA's OpenCL (H200, kernels of 10-30 us)
-// the median coefficient of variation of a configuration's runs was
-// 20-22% with the flush at waitEvent's second poll, 4-5% with it at once
-// or with clWaitForEvents, and the times were longer. So a GPU's queue is
-// flushed at once. PoCL's CPU device runs the command to its end in the
-// thread that flushes, which would put it beyond the timeout's reach:
-// there the flush is left to waitEvent, once the command has had a poll
-// to start.
-func (s *Session) submit() (flush func() error, err error) {
-	if lateFlush(s.dev.info.Type) {
-		return s.queue.Flush, nil
-	}
-	if err := s.queue.Flush(); err != nil {
-		return nil, wrap("flush queue", err)
-	}
-	return nil, nil
+	return err
 }
 
 // lateFlush reports whether a device of this type (features.Platform.Type)
@@ -433,7 +439,7 @@ const clQueued = 3
 // clWaitForEvents it can give up. A command that failed returns its error
 // code. A driver may keep a command queued until the queue is flushed; a
 // command still queued at the second poll gets one flush, if flush is not
-// nil (see Session.submit).
+// nil (see Session.await).
 func waitEvent(ctx context.Context, ev *cl.Event, flush func() error) error {
 	delay := minPoll
 	var timer *time.Timer
