@@ -1,6 +1,7 @@
 package predict_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/augur-tuning/augur/features"
@@ -13,7 +14,7 @@ import (
 func FuzzParseClassifier(f *testing.F) {
 	names := features.ClassFeatures([]string{"width", "height"}, nil)
 	for _, k := range []int{2, 3} {
-		f.Add(classifierTextOver(names, k, "multiclass num_class:"+string(rune('0'+k))), k)
+		f.Add(classifierTextOver(names, k, "multiclass num_class:"+strconv.Itoa(k)), k)
 	}
 	f.Add(classifierTextOver(names, 3, "regression"), 3)
 	f.Add("", 2)
