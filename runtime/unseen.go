@@ -34,9 +34,26 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 	if c.policy(b, opt) != features.UnseenCopy {
 		return
 	}
+	// Copy from devices of the same type (a GPU's best from GPUs) when
+	// there are any: a CPU's best configuration says nothing about a GPU's,
+	// and the fleet model, which ranks the copies, knows least across
+	// that divide.
+	types := map[string]string{}
+	for _, m := range b.Models {
+		if m.Platform != nil {
+			types[m.Name] = m.Platform.Type
+		}
+	}
+	sameType := false
+	for _, m := range b.Measured {
+		if types[m.Device] == plat.Type {
+			sameType = true
+			break
+		}
+	}
 	at := map[string]int{}
 	for _, m := range b.Measured {
-		if len(m.Task) != len(b.TaskNames) || !c.space.Valid(m.Config) {
+		if len(m.Task) != len(b.TaskNames) || !c.space.Valid(m.Config) || (sameType && types[m.Device] != plat.Type) {
 			continue
 		}
 		i, ok := at[m.Device]

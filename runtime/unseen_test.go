@@ -169,6 +169,49 @@ func TestCopyRankedByFleet(t *testing.T) {
 	}
 }
 
+// TestCopySameType: copies come from devices of the new device's type
+// when the bundle measured any: a CPU's best is never a GPU's pick, however
+// the fleet model ranks it, and a CPU copies from the CPU.
+func TestCopySameType(t *testing.T) {
+	var gpu, cpu features.MeasuredBest
+	shape := features.Task{1920, 1080, 5, 5}
+	var cpuName string
+	data, other := fleetData(t, func(bu *features.Bundle) {
+		gpu, cpu = distinctBests(t, bu)
+		gpu.Device, cpu.Device = bu.Models[0].Name, bu.Models[1].Name
+		gpu.Task, cpu.Task = shape, shape
+		bu.Models[1].Platform.Type = "cpu"
+		cpuName = bu.Models[1].Name
+		bu.Measured = []features.MeasuredBest{cpu, gpu}
+	})
+	otherCPU := other
+	otherCPU.Type = "cpu"
+	tests := []struct {
+		name string
+		plat features.Platform
+		want features.Config
+		from string
+	}{
+		{"gpu", other, gpu.Config, "copy:" + gpu.Device},
+		{"cpu", otherCPU, cpu.Config, "copy:" + cpuName},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ch, err := runtime.New(data, runtime.Options{Platform: &tt.plat})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ch.ChoosePick(shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Config.Equal(tt.want) || p.Source != tt.from {
+				t.Errorf("pick %v from %q, want %v from %q", p.Config, p.Source, tt.want, tt.from)
+			}
+		})
+	}
+}
+
 // BenchmarkChooseUnseen chooses for a device the fleet bundle has no model
 // of, by copying (the default) and by the fleet model's search.
 func BenchmarkChooseUnseen(b *testing.B) {
