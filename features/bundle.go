@@ -17,6 +17,9 @@ import (
 type MeasuredBest struct {
 	// Device is the platform slug (Platform.Slug) of the device measured.
 	Device string `json:"device"`
+	// Type is the device's Platform.Type ("gpu", "cpu"); empty in bundles
+	// written before it, where the device's model, if any, tells.
+	Type   string `json:"type,omitempty"`
 	Task   Task   `json:"task"`
 	Config Config `json:"config"`
 	// TimeNs is Config's median time on Task, in nanoseconds.

@@ -44,16 +44,22 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 			types[m.Name] = m.Platform.Type
 		}
 	}
+	typeOf := func(m features.MeasuredBest) string {
+		if m.Type != "" {
+			return m.Type
+		}
+		return types[m.Device]
+	}
 	sameType := false
 	for _, m := range b.Measured {
-		if types[m.Device] == plat.Type {
+		if typeOf(m) == plat.Type {
 			sameType = true
 			break
 		}
 	}
 	at := map[string]int{}
 	for _, m := range b.Measured {
-		if len(m.Task) != len(b.TaskNames) || !c.space.Valid(m.Config) || (sameType && types[m.Device] != plat.Type) {
+		if len(m.Task) != len(b.TaskNames) || !c.space.Valid(m.Config) || (sameType && typeOf(m) != plat.Type) {
 			continue
 		}
 		i, ok := at[m.Device]

@@ -171,44 +171,50 @@ func TestCopyRankedByFleet(t *testing.T) {
 
 // TestCopySameType: copies come from devices of the new device's type
 // when the bundle measured any: a CPU's best is never a GPU's pick, however
-// the fleet model ranks it, and a CPU copies from the CPU.
+// the fleet model ranks it, and a CPU copies from the CPU. The type is the
+// measured best's own (bundles written now) or that of the device's model.
 func TestCopySameType(t *testing.T) {
-	var gpu, cpu features.MeasuredBest
 	shape := features.Task{1920, 1080, 5, 5}
-	var cpuName string
-	data, other := fleetData(t, func(bu *features.Bundle) {
-		gpu, cpu = distinctBests(t, bu)
-		gpu.Device, cpu.Device = bu.Models[0].Name, bu.Models[1].Name
-		gpu.Task, cpu.Task = shape, shape
-		bu.Models[1].Platform.Type = "cpu"
-		cpuName = bu.Models[1].Name
-		bu.Measured = []features.MeasuredBest{cpu, gpu}
-	})
-	otherCPU := other
-	otherCPU.Type = "cpu"
-	tests := []struct {
-		name string
-		plat features.Platform
-		want features.Config
-		from string
-	}{
-		{"gpu", other, gpu.Config, "copy:" + gpu.Device},
-		{"cpu", otherCPU, cpu.Config, "copy:" + cpuName},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ch, err := runtime.New(data, runtime.Options{Platform: &tt.plat})
-			if err != nil {
-				t.Fatal(err)
+	for _, from := range []string{"measured type", "model platform"} {
+		var gpu, cpu features.MeasuredBest
+		data, other := fleetData(t, func(bu *features.Bundle) {
+			gpu, cpu = distinctBests(t, bu)
+			gpu.Task, cpu.Task = shape, shape
+			if from == "measured type" {
+				gpu.Device, cpu.Device = "dev-gpu", "dev-cpu"
+				gpu.Type, cpu.Type = "gpu", "cpu"
+			} else {
+				gpu.Device, cpu.Device = bu.Models[0].Name, bu.Models[1].Name
+				gpu.Type, cpu.Type = "", ""
+				bu.Models[1].Platform.Type = "cpu"
 			}
-			p, err := ch.ChoosePick(shape)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !p.Config.Equal(tt.want) || p.Source != tt.from {
-				t.Errorf("pick %v from %q, want %v from %q", p.Config, p.Source, tt.want, tt.from)
-			}
+			bu.Measured = []features.MeasuredBest{cpu, gpu}
 		})
+		otherCPU := other
+		otherCPU.Type = "cpu"
+		tests := []struct {
+			name string
+			plat features.Platform
+			want features.MeasuredBest
+		}{
+			{"gpu", other, gpu},
+			{"cpu", otherCPU, cpu},
+		}
+		for _, tt := range tests {
+			t.Run(from+"/"+tt.name, func(t *testing.T) {
+				ch, err := runtime.New(data, runtime.Options{Platform: &tt.plat})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := ch.ChoosePick(shape)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !p.Config.Equal(tt.want.Config) || p.Source != "copy:"+tt.want.Device {
+					t.Errorf("pick %v from %q, want %v from copy:%s", p.Config, p.Source, tt.want.Config, tt.want.Device)
+				}
+			})
+		}
 	}
 }
 

@@ -418,7 +418,7 @@ func measuredBests(d *Data) []features.MeasuredBest {
 		i, ok := at[k]
 		if !ok {
 			at[k] = len(out)
-			out = append(out, features.MeasuredBest{Device: d.Platforms[s.Platform].Slug(), Task: append(features.Task(nil), s.Task...),
+			out = append(out, features.MeasuredBest{Device: d.Platforms[s.Platform].Slug(), Type: d.Platforms[s.Platform].Type, Task: append(features.Task(nil), s.Task...),
 				Config: s.Config.Clone(), TimeNs: s.TimeNs})
 			continue
 		}
