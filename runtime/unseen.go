@@ -50,9 +50,9 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 		}
 		return types[m.Device]
 	}
-	sameType := false
+	sameType := false // an unknown type copies from every device
 	for _, m := range b.Measured {
-		if typeOf(m) == plat.Type {
+		if plat.Type != "" && typeOf(m) == plat.Type {
 			sameType = true
 			break
 		}
