@@ -197,20 +197,7 @@ func TestCollectInChildren(t *testing.T) {
 	if err := run(context.Background(), args, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	files, err := record.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairs := map[string]bool{}
-	for _, f := range files {
-		for _, r := range f.Rows {
-			key := fmt.Sprint(r.Task, r.Config)
-			if pairs[key] {
-				t.Errorf("pair %s recorded twice", key)
-			}
-			pairs[key] = true
-		}
-	}
+	files, pairs := recordedPairs(t, dir)
 	if len(pairs) != 21 {
 		t.Errorf("%d pairs recorded, want 21 (20 sampled and the reference)", len(pairs))
 	}
@@ -236,4 +223,26 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// recordedPairs reads the dataset files under dir and reports every
+// (shape, configuration) recorded more than once; pairs holds each pair
+// recorded.
+func recordedPairs(t *testing.T, dir string) ([]record.File, map[string]bool) {
+	t.Helper()
+	files, err := record.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := map[string]bool{}
+	for _, f := range files {
+		for _, r := range f.Rows {
+			key := fmt.Sprint(r.Task, r.Config)
+			if pairs[key] {
+				t.Errorf("pair %s recorded twice", key)
+			}
+			pairs[key] = true
+		}
+	}
+	return files, pairs
 }

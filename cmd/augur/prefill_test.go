@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,21 +51,7 @@ func TestCollectPrefilled(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("collect-prefilled: %v\n%s", err, out)
 	}
-	after, err := record.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairs := map[string]int{}
-	for _, f := range after {
-		for _, r := range f.Rows {
-			pairs[fmt.Sprint(r.Task, r.Config)]++
-		}
-	}
-	for k, n := range pairs {
-		if n != 1 {
-			t.Errorf("pair %s recorded %d times", k, n)
-		}
-	}
+	after, pairs := recordedPairs(t, dir)
 	if want := 3 * 7; len(pairs) != want {
 		t.Errorf("%d pairs recorded, want %d (6 sampled and the reference on 3 shapes)", len(pairs), want)
 	}
