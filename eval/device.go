@@ -186,7 +186,7 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 		rep.Shapes = append(rep.Shapes, hs)
 	}
 	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(logPct), geomean(logTop), geomean(logRef)
-	rep.Geomean = rep.Pct
+	rep.Geomean, rep.PctInterval = rep.Pct, geomeanInterval(logPct)
 	rep.CopyBestPct = geomean(logCopyBest)
 	rep.FleetSearchPct, rep.CopyPolicyPct = geomean(logFleet), geomean(logCopyPolicy)
 	for _, db := range bests {

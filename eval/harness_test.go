@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -85,5 +86,46 @@ func TestEvaluateErrors(t *testing.T) {
 	}
 	if _, err := Evaluate(t.TempDir(), Options{Kernel: "conv2d"}); err == nil {
 		t.Error("no error for an empty directory")
+	}
+}
+
+// TestGeomeanInterval: the bootstrap interval over shapes holds the
+// geometric mean, stays within the shapes' range, collapses when every
+// shape agrees, widens with their spread, and is absent for one shape.
+func TestGeomeanInterval(t *testing.T) {
+	logsOf := func(pcts ...float64) []float64 {
+		l := make([]float64, len(pcts))
+		for i, p := range pcts {
+			l[i] = math.Log(p)
+		}
+		return l
+	}
+	narrow := logsOf(90, 92, 94, 96, 98, 91, 93, 95, 97, 99)
+	wide := logsOf(60, 92, 94, 96, 98, 70, 93, 95, 97, 99)
+	tests := []struct {
+		name   string
+		logs   []float64
+		lo, hi float64 // bounds the interval must lie within
+	}{
+		{"one shape", logsOf(90), 0, 0},
+		{"all equal", logsOf(95, 95, 95, 95), 95, 95},
+		{"narrow", narrow, 90, 99},
+		{"wide", wide, 60, 99},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			iv := geomeanInterval(tt.logs)
+			g := geomean(tt.logs)
+			if len(tt.logs) < 2 {
+				g = 0
+			}
+			if iv[0] < tt.lo-1e-9 || iv[1] > tt.hi+1e-9 || iv[0] > g+1e-9 || iv[1] < g-1e-9 {
+				t.Errorf("interval %v, geomean %g: want %g <= low <= geomean <= high <= %g", iv, g, tt.lo, tt.hi)
+			}
+		})
+	}
+	n, w := geomeanInterval(narrow), geomeanInterval(wide)
+	if !(n[1]-n[0] < w[1]-w[0]) || !(n[0] < n[1]) {
+		t.Errorf("narrow %v, wide %v: want a non-empty interval that widens with the spread", n, w)
 	}
 }

@@ -67,8 +67,8 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t\n", s.Platform, s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct, s.Learner)
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
-			h.Pct, h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
+		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
+			h.Pct, h.interval(), h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
 	}
 	return nil
 }
@@ -97,8 +97,8 @@ func (h *HoldoutReport) writeDevice(w io.Writer) {
 		fmt.Fprintln(tw, line+fmt.Sprintf("%.1f\t", s.CopyBestPct))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%%, best copy %.1f%% (%d picks failed, %d unrecorded)\n",
-		h.Pct, h.Worst, h.Top1Pct, h.RefPct, h.CopyBestPct, h.Failed, h.Unrecorded)
+	fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%%, best copy %.1f%% (%d picks failed, %d unrecorded)\n",
+		h.Pct, h.interval(), h.Worst, h.Top1Pct, h.RefPct, h.CopyBestPct, h.Failed, h.Unrecorded)
 	for _, c := range h.Copies {
 		fmt.Fprintf(w, "copy the best of %s: %.1f%% of best (worst shape %.1f%%; %d failed, %d unrecorded)\n", c.Device, c.Pct, c.Worst, c.Failed, c.Unrecorded)
 	}
@@ -143,4 +143,12 @@ func writePrior(w io.Writer, rs []FleetPriorResult) {
 		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.2f%%\t%.1f\t%.1f\t%d\t\n", r.Device, r.Shape, r.StopMeasurements, r.StopMeasuredPct, r.StopPct, r.StopRandomPct, r.Unstopped)
 	}
 	tw.Flush()
+}
+
+// interval describes PctInterval for the text report.
+func (h *HoldoutReport) interval() string {
+	if h.PctInterval[1] == 0 {
+		return "one shape: no interval"
+	}
+	return fmt.Sprintf("95%% interval over shapes %.1f-%.1f%%", h.PctInterval[0], h.PctInterval[1])
 }
