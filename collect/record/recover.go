@@ -29,12 +29,20 @@ type Recovered struct {
 	// Dropped describes the tail that could not be read and was dropped
 	// (the row being written when the writer died); "" when none was.
 	Dropped string
+	// Stale is set when every row of the partial file was already in
+	// Path, the file its writer was given: a copy of a partial file that
+	// an earlier Recover finished (restored from a backup, say). It is
+	// removed and nothing is written, so that no row is recorded twice.
+	Stale bool
 }
 
 // String describes r on one line.
 func (r Recovered) String() string {
 	if r.Path == "" {
 		return fmt.Sprintf("removed %s: it held no complete row", r.Leftover)
+	}
+	if r.Stale {
+		return fmt.Sprintf("removed %s: its %d rows are already in %s", r.Leftover, r.Rows, r.Path)
 	}
 	s := fmt.Sprintf("recovered %d rows from %s into %s", r.Rows, r.Leftover, r.Path)
 	if r.Dropped != "" {
@@ -161,11 +169,61 @@ func recoverPartial(p string, opt WriterOptions, mem memory.Allocator) (*Recover
 		return nil, err
 	}
 	defer f.Close()
-	r, err := finish(p, freeName(strings.TrimSuffix(p, partialSuffix)), opt, mem)
+	target := strings.TrimSuffix(p, partialSuffix)
+	if n, err := staleRows(p, target, mem); err != nil {
+		return nil, err
+	} else if n > 0 {
+		return &Recovered{Leftover: p, Path: target, Rows: n, Stale: true}, removeFile(p)
+	}
+	r, err := finish(p, freeName(target), opt, mem)
 	if err != nil {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// staleRows returns the number of rows of the partial file p when every
+// one of them is already in the dataset file target (a stale copy of a
+// partial file recovered before), else 0.
+func staleRows(p, target string, mem memory.Allocator) (int, error) {
+	if _, err := os.Stat(target); err != nil {
+		return 0, nil
+	}
+	_, have, err := ReadFile(target)
+	if err != nil {
+		// Not a complete dataset file: the partial's rows go beside it.
+		return 0, nil
+	}
+	in, err := os.Open(p)
+	if err != nil {
+		return 0, fmt.Errorf("record: %w", err)
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("record: %w", err)
+	}
+	s := openStream(in, st.Size(), mem)
+	defer s.release()
+	key := func(r Row) string { return fmt.Sprint(r.Task, r.Config, r.Status, r.TimeNs, r.Error) }
+	seen := make(map[string]bool, len(have))
+	for _, r := range have {
+		seen[key(r)] = true
+	}
+	n := 0
+	for {
+		rows, ok := s.next()
+		if !ok {
+			break
+		}
+		for _, r := range rows {
+			if !seen[key(r)] {
+				return 0, nil
+			}
+			n++
+		}
+	}
+	return n, nil
 }
 
 // freeName is path when no file is there, else the first free name of

@@ -133,6 +133,54 @@ func TestRecover(t *testing.T) {
 	}
 }
 
+// TestRecoverStaleCopy: a partial file whose rows are all in the file its
+// writer was given (a copy of one that an earlier Recover finished, come
+// back with a restore) is removed and nothing is written twice; one that
+// holds a row the file lacks is still recovered beside it.
+func TestRecoverStaleCopy(t *testing.T) {
+	rows := testRows()
+	tests := []struct {
+		name      string
+		inFile    []Row // the complete file at the writer's path
+		inPartial []Row
+		cut       int64 // bytes cut off the partial file's end
+		wantStale bool
+		wantFiles int
+	}{
+		{"same rows", rows[:3], rows[:3], 0, true, 1},
+		{"torn copy of the same rows", rows[:3], rows[:3], 20, true, 1},
+		{"a row more", rows[:2], rows[:3], 0, false, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "run.arrow")
+			killedWriter(t, path, tt.inPartial, tt.cut)
+			writeFile(t, memory.DefaultAllocator, path+".other", testMeta(), 0, tt.inFile)
+			if err := os.Rename(path+".other", path); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Recover(dir, WriterOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0].Stale != tt.wantStale {
+				t.Fatalf("Recover = %+v, want one file, stale %v", got, tt.wantStale)
+			}
+			files, err := ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(files) != tt.wantFiles {
+				t.Errorf("%d dataset files, want %d", len(files), tt.wantFiles)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, "*.partial")); len(left) != 0 {
+				t.Errorf("left behind: %v", left)
+			}
+		})
+	}
+}
+
 func TestRecoverLeavesLiveWriter(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "run.arrow")
