@@ -23,6 +23,10 @@ fill_shapes=${2:?usage: collect-prefilled.sh N FILL_SHAPES OUT_DIR [collect flag
 out=${3:?usage: collect-prefilled.sh N FILL_SHAPES OUT_DIR [collect flags...]}
 shift 3
 augur=${AUGUR:-augur}
+if ! [[ $n =~ ^[1-9][0-9]*$ ]]; then
+	echo "collect-prefilled: N must be a positive integer, got \"$n\"" >&2
+	exit 2
+fi
 
 fill=$(mktemp -d)
 trap 'rm -rf "$fill"' EXIT

@@ -70,6 +70,11 @@ func TestCollectPrefilled(t *testing.T) {
 		t.Errorf("%d files after, %d before: want the timing's one file more (the fill's are thrown away)", len(after), len(before))
 	}
 
+	badN := exec.Command("bash", script, "two", fill, t.TempDir(), "--kernel", "conv2d")
+	badN.Env = append(os.Environ(), "AUGUR="+exe)
+	if out, err := badN.CombinedOutput(); err == nil || !strings.Contains(string(out), "positive integer") {
+		t.Errorf("N = two: err %v, output %q; want a failure naming N", err, out)
+	}
 	bad := exec.Command("bash", script, "2", fill, t.TempDir(), "--kernel", "no-such-kernel")
 	bad.Env = append(os.Environ(), "AUGUR="+exe)
 	out, err := bad.CombinedOutput()
