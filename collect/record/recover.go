@@ -186,24 +186,16 @@ func recoverPartial(p string, opt WriterOptions, mem memory.Allocator) (*Recover
 // one of them is already in the dataset file target (a stale copy of a
 // partial file recovered before), else 0.
 func staleRows(p, target string, mem memory.Allocator) (int, error) {
-	if _, err := os.Stat(target); err != nil {
-		return 0, nil
-	}
 	_, have, err := ReadFile(target)
 	if err != nil {
-		// Not a complete dataset file: the partial's rows go beside it.
+		// No complete dataset file there: the partial's rows go to a
+		// free name.
 		return 0, nil
 	}
-	in, err := os.Open(p)
+	s, err := openPartial(p, mem)
 	if err != nil {
-		return 0, fmt.Errorf("record: %w", err)
+		return 0, err
 	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return 0, fmt.Errorf("record: %w", err)
-	}
-	s := openStream(in, st.Size(), mem)
 	defer s.release()
 	key := func(r Row) string { return fmt.Sprint(r.Task, r.Config, r.Status, r.TimeNs, r.Error) }
 	seen := make(map[string]bool, len(have))
@@ -224,6 +216,23 @@ func staleRows(p, target string, mem memory.Allocator) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// openPartial opens the partial stream at p for reading; release closes
+// the file too.
+func openPartial(p string, mem memory.Allocator) (*stream, error) {
+	in, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	st, err := in.Stat()
+	if err != nil {
+		in.Close()
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	s := openStream(in, st.Size(), mem)
+	s.file = in
+	return s, nil
 }
 
 // freeName is path when no file is there, else the first free name of
@@ -268,16 +277,10 @@ func finish(partial, path string, opt WriterOptions, mem memory.Allocator) (Reco
 	if _, err := os.Stat(path); err == nil {
 		return res, fmt.Errorf("record: %s: %w (data left in %s)", path, fs.ErrExist, partial)
 	}
-	in, err := os.Open(partial)
+	s, err := openPartial(partial, mem)
 	if err != nil {
-		return res, fmt.Errorf("record: %w", err)
+		return res, err
 	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return res, fmt.Errorf("record: %w", err)
-	}
-	s := openStream(in, st.Size(), mem)
 	defer s.release()
 	if s.dec == nil {
 		// Not even a schema: the writer died before its first row.
@@ -365,6 +368,7 @@ type stream struct {
 	ended bool
 	eof   bool
 	rows  []Row
+	file  *os.File // closed by release when openPartial opened it
 }
 
 // arrowMagic opens the random-access file format. Writers of earlier
@@ -436,5 +440,8 @@ func (s *stream) next() (rows []Row, ok bool) {
 func (s *stream) release() {
 	if s.rdr != nil {
 		s.rdr.Release()
+	}
+	if s.file != nil {
+		s.file.Close()
 	}
 }
