@@ -97,7 +97,7 @@ func TestClassForestLeaves(t *testing.T) {
 		{"forest", ClassForestOptions{Trees: 30, Seed: 3}, 0.85},
 		{"forest stumps", ClassForestOptions{Trees: 20, MaxDepth: 1, ColSample: 1}, 0.55}, // one split: two classes at most
 		{"forest min leaf", ClassForestOptions{Trees: 10, MinLeaf: 20}, 0.85},
-		{"golearn", GolearnOptions{Trees: 15}, 0.75}, // not reproducible: a margin
+		{"golearn", GolearnOptions{Trees: 40}, 0.75}, // not reproducible: 40 trees gave 0.833-0.857 in 300 runs (15 gave 0.703 at worst)
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f, err := tt.l.FitClasses(x, nf, y, 3)
