@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"slices"
@@ -80,13 +81,18 @@ func TestChooseErrors(t *testing.T) {
 // H200 data in testdata/h200 (see ../testdata/README.md).
 const benchBundle = "../testdata/conv2d-h200.augur"
 
+// BenchmarkChoose times Choose on benchBundle, or on the conv2d bundle
+// that AUGUR_BENCH_BUNDLE names, with the model of the device that
+// AUGUR_BENCH_DEVICE names (runtime.Options.Device) if set: the latency of
+// the model that training selected on other data.
 func BenchmarkChoose(b *testing.B) {
-	data, err := os.ReadFile(benchBundle)
+	path := cmp.Or(os.Getenv("AUGUR_BENCH_BUNDLE"), benchBundle)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	newChooser := func(b *testing.B) *runtime.Chooser {
-		ch, err := runtime.New(data, runtime.Options{})
+		ch, err := runtime.New(data, runtime.Options{Device: os.Getenv("AUGUR_BENCH_DEVICE")})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 
 // Candidate is one learner setting that Select tries.
 type Candidate struct {
-	// Name identifies the setting in reports, e.g. "gbrt-d8-t300-lr0.05".
+	// Name identifies the setting in reports, e.g. "gbrt-d8-t150-lr0.1-min5".
 	Name string
 	// Kind is the learner: "gbrt" or "rf".
 	Kind    string
@@ -43,23 +43,37 @@ func ForestCandidate(o ForestOptions) Candidate {
 }
 
 // DefaultCandidates are the settings Select tries when given none: from
-// Bergstra et al.'s shallow boosted trees to deep ones and a forest. Their
-// cost stays within what a cold Choose can afford (see runtime).
+// Bergstra et al.'s shallow boosted trees to deep ones and a forest. Each
+// costs at most DefaultMaxCost; of their blends, those that cost more are
+// not tried under the default bound.
 func DefaultCandidates(seed uint64) []Candidate {
 	return []Candidate{
 		GBRTCandidate(GBRTOptions{Trees: 100, MaxDepth: 4, Seed: seed}),
 		GBRTCandidate(GBRTOptions{Trees: 200, MaxDepth: 6, LearningRate: 0.1, MinLeaf: 5, Seed: seed}),
 		GBRTCandidate(GBRTOptions{Trees: 50, MaxDepth: 10, LearningRate: 0.2, MinLeaf: 5, Seed: seed}),
-		GBRTCandidate(GBRTOptions{Trees: 300, MaxDepth: 8, LearningRate: 0.05, MinLeaf: 5, Seed: seed}),
+		GBRTCandidate(GBRTOptions{Trees: 150, MaxDepth: 8, LearningRate: 0.1, MinLeaf: 5, Seed: seed}),
 		ForestCandidate(ForestOptions{Trees: 50, MaxDepth: 14, MinLeaf: 3, Seed: seed}),
 	}
 }
 
+// DefaultMaxCost is the most a chosen setting may cost (Candidate.Cost)
+// unless SelectOptions says otherwise: on the 2-core development machine
+// a new shape's Choose took 45-83 us at the median with models of cost
+// 400-1,200 trained on the H100's conv2d data, 111 us at 1,700 and 130 us
+// at 2,400, against the runtime's promise of 100 us (README).
+const DefaultMaxCost = 1600
+
 // SelectOptions configures Select. The zero value tries DefaultCandidates
-// over at most 6 shape folds within 120 s of fitting.
+// over at most 6 shape folds within 120 s of fitting, and chooses among
+// those that cost at most DefaultMaxCost.
 type SelectOptions struct {
 	// Candidates are the settings to try; nil means DefaultCandidates.
 	Candidates []Candidate
+	// MaxCost bounds the cost of the setting chosen (Candidate.Cost, a
+	// blend's the sum of its two): a setting that costs more is neither
+	// fitted nor blended, since the runtime could not score it fast
+	// enough. 0 means DefaultMaxCost; < 0 means no bound.
+	MaxCost int
 	// Folds is the number of groups of shapes held out in turn; 0 means
 	// one fold a shape, at most 6.
 	Folds int
@@ -86,9 +100,18 @@ type PickScore struct {
 	Shapes     int     `json:"shapes"`
 	FitSeconds float64 `json:"fit_seconds"`
 	Cost       int     `json:"cost"`
-	// Skipped is set when the budget ran out before the candidate.
-	Skipped bool `json:"skipped,omitempty"`
+	// Skipped says why the candidate was not scored: SkippedBudget or
+	// SkippedCost; empty when it was.
+	Skipped string `json:"skipped,omitempty"`
 }
+
+// Why a candidate was not scored (PickScore.Skipped).
+const (
+	// SkippedBudget: the selection's time (SelectOptions.Budget) ran out.
+	SkippedBudget = "budget"
+	// SkippedCost: the candidate costs more than SelectOptions.MaxCost.
+	SkippedCost = "cost"
+)
 
 // Selection is Select's report.
 type Selection struct {
@@ -114,6 +137,16 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	if budget == 0 {
 		budget = 120 * time.Second
 	}
+	maxCost := opt.MaxCost
+	switch {
+	case maxCost == 0:
+		maxCost = DefaultMaxCost
+	case maxCost < 0:
+		maxCost = math.MaxInt
+	}
+	if !slices.ContainsFunc(cands, func(c Candidate) bool { return c.Cost <= maxCost }) {
+		return Candidate{}, Selection{}, fmt.Errorf("train: every candidate costs more than the bound of %d (SelectOptions.MaxCost)", maxCost)
+	}
 	workers := opt.Workers
 	if workers == 0 {
 		workers = 2
@@ -121,14 +154,23 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	folds := shapeFolds(d, opt.Folds)
 	if len(folds) < 2 {
 		// One shape: nothing to hold out. The first candidate it is.
-		return cands[0], Selection{Chosen: cands[0].Name}, nil
+		c := cands[slices.IndexFunc(cands, func(c Candidate) bool { return c.Cost <= maxCost })]
+		return c, Selection{Chosen: c.Name}, nil
 	}
 	start := time.Now()
 	var sel Selection
 	var preds [][]float64 // held-out predictions of each scored candidate; nil when skipped
-	for i, c := range cands {
-		if i > 0 && time.Since(start) > budget {
-			sel.Scores = append(sel.Scores, PickScore{Name: c.Name, Cost: c.Cost, Skipped: true})
+	scored := 0
+	for _, c := range cands {
+		skip := ""
+		switch {
+		case c.Cost > maxCost:
+			skip = SkippedCost
+		case scored > 0 && time.Since(start) > budget:
+			skip = SkippedBudget
+		}
+		if skip != "" {
+			sel.Scores = append(sel.Scores, PickScore{Name: c.Name, Cost: c.Cost, Skipped: skip})
 			preds = append(preds, nil)
 			continue
 		}
@@ -138,6 +180,7 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 		}
 		sel.Scores = append(sel.Scores, s)
 		preds = append(preds, pred)
+		scored++
 	}
 	// Every pair of scored candidates is also tried as a blend, the mean
 	// of the two models: its held-out predictions are the mean of theirs,
@@ -145,10 +188,10 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	n := len(cands)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			if preds[i] == nil || preds[j] == nil {
+			b := BlendCandidate(cands[i], cands[j])
+			if preds[i] == nil || preds[j] == nil || b.Cost > maxCost {
 				continue
 			}
-			b := BlendCandidate(cands[i], cands[j])
 			mean := make([]float64, d.Len())
 			for r := range mean {
 				mean[r] = (preds[i][r] + preds[j][r]) / 2
@@ -161,13 +204,13 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	}
 	best := -1
 	for i, s := range sel.Scores {
-		if !s.Skipped && (best < 0 || s.PctGeomean > sel.Scores[best].PctGeomean) {
+		if s.Skipped == "" && (best < 0 || s.PctGeomean > sel.Scores[best].PctGeomean) {
 			best = i
 		}
 	}
 	chosen := best
 	for i, s := range sel.Scores {
-		if !s.Skipped && s.PctGeomean >= sel.Scores[best].PctGeomean-0.5 && s.Cost < sel.Scores[chosen].Cost {
+		if s.Skipped == "" && s.PctGeomean >= sel.Scores[best].PctGeomean-0.5 && s.Cost < sel.Scores[chosen].Cost {
 			chosen = i
 		}
 	}

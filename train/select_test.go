@@ -48,8 +48,35 @@ func TestSelect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sel.Scores[0].Skipped || !sel.Scores[1].Skipped || !sel.Scores[2].Skipped || sel.Chosen != shallow.Name {
+	if sel.Scores[0].Skipped != "" || sel.Scores[1].Skipped != SkippedBudget || sel.Scores[2].Skipped != SkippedBudget || sel.Chosen != shallow.Name {
 		t.Errorf("with no budget: %+v, want only the first scored and chosen", sel)
+	}
+	// A cost bound below the deep setting's keeps it out even though depth
+	// pays, and keeps out the blends that would cost more; a candidate
+	// over the bound that comes first does not count as the one always
+	// scored.
+	_, sel, err = Select(d, SelectOptions{Candidates: []Candidate{deep, shallow}, MaxCost: deep.Cost - 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.Scores) != 2 || sel.Scores[0].Skipped != SkippedCost || sel.Scores[1].Skipped != "" || sel.Chosen != shallow.Name {
+		t.Errorf("cost bound %d: %+v, want the deep setting skipped for its cost, no blend, the shallow chosen", deep.Cost-1, sel)
+	}
+	// Within the bound, the blend of the two is scored too.
+	_, sel, err = Select(d, SelectOptions{Candidates: []Candidate{deep, shallow}, MaxCost: deep.Cost + shallow.Cost, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.Scores) != 3 {
+		t.Errorf("cost bound %d: %d scores, want the two and their blend", deep.Cost+shallow.Cost, len(sel.Scores))
+	}
+	for _, c := range DefaultCandidates(1) {
+		if c.Cost > DefaultMaxCost {
+			t.Errorf("default candidate %s costs %d, more than DefaultMaxCost %d: it would never be chosen", c.Name, c.Cost, DefaultMaxCost)
+		}
+	}
+	if _, _, err := Select(d, SelectOptions{Candidates: []Candidate{deep}, MaxCost: 1}); err == nil || !strings.Contains(err.Error(), "MaxCost") {
+		t.Errorf("every candidate over the bound: err = %v, want one naming MaxCost", err)
 	}
 	if _, _, err := Select(d, SelectOptions{Candidates: []Candidate{}}); err == nil || !strings.Contains(err.Error(), "Candidates") {
 		t.Errorf("empty candidates: err = %v", err)

@@ -98,8 +98,8 @@ func (r *Report) String() string {
 			if s.Name == m.Selection.Chosen {
 				mark = "chosen"
 			}
-			if s.Skipped {
-				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%d\tskipped (budget)\t\n", s.Name, s.Cost)
+			if s.Skipped != "" {
+				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%d\tskipped (%s)\t\n", s.Name, s.Cost, s.Skipped)
 				continue
 			}
 			fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%d\t%.1f\t%d\t%s\t\n", s.Name, s.PctGeomean, s.PctWorst, s.Spearman, s.Shapes, s.FitSeconds, s.Cost, mark)
