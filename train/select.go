@@ -57,10 +57,11 @@ func DefaultCandidates(seed uint64) []Candidate {
 }
 
 // DefaultMaxCost is the most a chosen setting may cost (Candidate.Cost)
-// unless SelectOptions says otherwise: on the 2-core development machine
-// a new shape's Choose took 45-83 us at the median with models of cost
-// 400-1,200 trained on the H100's conv2d data, 111 us at 1,700 and 130 us
-// at 2,400, against the runtime's promise of 100 us (README).
+// unless SelectOptions says otherwise. Choose's time on a new shape grows
+// with the cost of the model it scores: on a 2-core machine the models of
+// cost 500-1,200 chosen under this bound answered in 37-77 us at the
+// median, the blends of cost 1,700-2,900 chosen without it in 108-182 us,
+// against the runtime's promise of 100 us (README, "Choose").
 const DefaultMaxCost = 1600
 
 // SelectOptions configures Select. The zero value tries DefaultCandidates
