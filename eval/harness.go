@@ -103,8 +103,10 @@ type Report struct {
 	Strategies    []StrategyResult `json:"strategies"`
 	TwoStage      []TwoStageResult `json:"two_stage"`
 	Holdout       *HoldoutReport   `json:"holdout,omitempty"`
-	// FleetPrior is Options.FleetPrior's replay, one result a shape.
-	FleetPrior []FleetPriorResult `json:"fleet_prior,omitempty"`
+	// FleetPrior is Options.FleetPrior's replay, one result a shape, and
+	// FleetPriorSummary its means over the shapes, one a share of the space.
+	FleetPrior        []FleetPriorResult  `json:"fleet_prior,omitempty"`
+	FleetPriorSummary []PriorSummaryPoint `json:"fleet_prior_summary,omitempty"`
 }
 
 // ShapeInfo describes one (platform, task) of the data.
@@ -402,6 +404,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		if rep.FleetPrior, err = fleetPrior(all, hd, groups, space, opt); err != nil {
 			return nil, err
 		}
+		rep.FleetPriorSummary = summarizePrior(rep.FleetPrior)
 	}
 	if opt.HoldoutDevice != "" {
 		hd := d

@@ -42,6 +42,10 @@ type FleetPriorResult struct {
 
 // PriorPoint compares the tuners after the same number of measurements.
 type PriorPoint struct {
+	// Share is the share of the space asked for (Options.PriorFractions);
+	// MeasuredPct the share measured, in %, after rounding to whole
+	// measurements.
+	Share        float64 `json:"share_of_space"`
 	MeasuredPct  float64 `json:"measured_pct_of_space"`
 	Measurements int     `json:"measurements"`
 	Pct          float64 `json:"pct_of_best"`
@@ -49,6 +53,51 @@ type PriorPoint struct {
 	WorstPct    float64 `json:"worst_pct_of_best"`
 	RandomPct   float64 `json:"random_pct_of_best"`
 	TwoStagePct float64 `json:"two_stage_pct_of_best"`
+}
+
+// PriorSummaryPoint is the fleet-prior replay at one share of the space,
+// over every shape replayed: the means over shapes of each shape's mean
+// over seeds, the worst shape's, and how many shapes came within 1% of
+// their optimum or fell below random search.
+type PriorSummaryPoint struct {
+	Share       float64 `json:"share_of_space"`
+	Shapes      int     `json:"shapes"`
+	Pct         float64 `json:"mean_pct_of_best"`
+	WorstPct    float64 `json:"worst_shape_pct_of_best"`
+	RandomPct   float64 `json:"random_mean_pct_of_best"`
+	TwoStagePct float64 `json:"two_stage_mean_pct_of_best"`
+	Within1Pct  int     `json:"shapes_within_1pct"`
+	Below       int     `json:"shapes_below_random"`
+}
+
+// summarizePrior sums the replay up by share of the space; every result
+// has the same shares, in the same order.
+func summarizePrior(rs []FleetPriorResult) []PriorSummaryPoint {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]PriorSummaryPoint, len(rs[0].Points))
+	for k := range out {
+		sp := &out[k]
+		sp.Share, sp.WorstPct = rs[0].Points[k].Share, math.Inf(1)
+		for _, r := range rs {
+			p := r.Points[k]
+			sp.Shapes++
+			sp.Pct += p.Pct
+			sp.RandomPct += p.RandomPct
+			sp.TwoStagePct += p.TwoStagePct
+			sp.WorstPct = min(sp.WorstPct, p.Pct)
+			if p.Pct >= 99 {
+				sp.Within1Pct++
+			}
+			if p.Pct < p.RandomPct {
+				sp.Below++
+			}
+		}
+		n := float64(sp.Shapes)
+		sp.Pct, sp.RandomPct, sp.TwoStagePct = sp.Pct/n, sp.RandomPct/n, sp.TwoStagePct/n
+	}
+	return out
 }
 
 // priorFractions are the shares of the space at which the replay compares
@@ -339,7 +388,7 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 		return res, err
 	}
 	for k, c := range counts {
-		pt := PriorPoint{MeasuredPct: 100 * float64(c) / float64(n), Measurements: c, Pct: sums[k] / float64(opt.TwoStageSeeds),
+		pt := PriorPoint{Share: fracs[k], MeasuredPct: 100 * float64(c) / float64(n), Measurements: c, Pct: sums[k] / float64(opt.TwoStageSeeds),
 			WorstPct: worst[k], RandomPct: randomPct(pct, c)}
 		// The two-stage tuner given c measurements: half at random, half
 		// in predicted order (a threshold that never stops it).

@@ -44,6 +44,42 @@ func TestFleetPrior(t *testing.T) {
 	if !strings.Contains(buf.String(), "fleet-prior tuner on devices left out") {
 		t.Errorf("text report lacks the fleet-prior table:\n%s", buf.String())
 	}
+	if len(rep.FleetPriorSummary) != 1 || rep.FleetPriorSummary[0].Shapes != 9 || rep.FleetPriorSummary[0].Share != 0.01 {
+		t.Errorf("summary %+v, want one point at 1%% over 9 shapes", rep.FleetPriorSummary)
+	}
+	if !strings.Contains(buf.String(), "at 1.00% of the space, mean over 9 shapes") {
+		t.Errorf("text report lacks the summary line:\n%s", buf.String())
+	}
+}
+
+func TestSummarizePrior(t *testing.T) {
+	pt := func(share, pct, random float64) PriorPoint {
+		return PriorPoint{Share: share, Pct: pct, RandomPct: random, TwoStagePct: random + 1}
+	}
+	rs := []FleetPriorResult{
+		{Points: []PriorPoint{pt(0.005, 90, 80), pt(0.01, 99.5, 85)}},
+		{Points: []PriorPoint{pt(0.005, 70, 75), pt(0.01, 100, 90)}},
+		{Points: []PriorPoint{pt(0.005, 95, 60), pt(0.01, 98, 70)}},
+	}
+	got := summarizePrior(rs)
+	want := []PriorSummaryPoint{
+		{Share: 0.005, Shapes: 3, Pct: 85, WorstPct: 70, RandomPct: 215.0 / 3, TwoStagePct: 218.0 / 3, Within1Pct: 0, Below: 1},
+		{Share: 0.01, Shapes: 3, Pct: 297.5 / 3, WorstPct: 98, RandomPct: 245.0 / 3, TwoStagePct: 248.0 / 3, Within1Pct: 2, Below: 0},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d points, want %d", len(got), len(want))
+	}
+	for k := range want {
+		g, w := got[k], want[k]
+		near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+		if g.Share != w.Share || g.Shapes != w.Shapes || !near(g.Pct, w.Pct) || g.WorstPct != w.WorstPct || !near(g.RandomPct, w.RandomPct) ||
+			!near(g.TwoStagePct, w.TwoStagePct) || g.Within1Pct != w.Within1Pct || g.Below != w.Below {
+			t.Errorf("point %d: %+v, want %+v", k, g, w)
+		}
+	}
+	if summarizePrior(nil) != nil {
+		t.Error("no results: want no summary")
+	}
 }
 
 func TestFleetPriorErrors(t *testing.T) {

@@ -56,7 +56,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		tw.Flush()
 	}
 	if len(r.FleetPrior) > 0 {
-		writePrior(w, r.FleetPrior)
+		writePrior(w, r.FleetPrior, r.FleetPriorSummary)
 	}
 	if h := r.Holdout; h != nil && h.Mode == "device" {
 		h.writeDevice(w)
@@ -117,7 +117,7 @@ func (h *HoldoutReport) writeDevice(w io.Writer) {
 // random search and the two-stage tuner, then where the error model
 // stopped. A point where the tuner's mean is below random search's is
 // marked.
-func writePrior(w io.Writer, rs []FleetPriorResult) {
+func writePrior(w io.Writer, rs []FleetPriorResult, sum []PriorSummaryPoint) {
 	fmt.Fprintf(w, "\nfleet-prior tuner on devices left out of the fleet model (%% of best; mean over %d seeds, random search exact)\n", rs[0].Seeds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "device\tshape\tspace\tprior top-1\t% measured\tn\tfleet prior\tworst seed\trandom\ttwo-stage\t\t")
@@ -137,6 +137,10 @@ func writePrior(w io.Writer, rs []FleetPriorResult) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "%d of the points below random search\n", below)
+	for _, sp := range sum {
+		fmt.Fprintf(w, "at %.2f%% of the space, mean over %d shapes: fleet prior %.1f%% (worst shape %.1f%%), random %.1f%%, two-stage %.1f%%; within 1%% of the optimum on %d\n",
+			100*sp.Share, sp.Shapes, sp.Pct, sp.WorstPct, sp.RandomPct, sp.TwoStagePct, sp.Within1Pct)
+	}
 	fmt.Fprintln(w, "\nwhere the error model stopped the fleet-prior tuner")
 	fmt.Fprintln(tw, "device\tshape\tmeasured (median)\t% of space\tfleet prior %\trandom %\tunstopped seeds\t")
 	for _, r := range rs {
