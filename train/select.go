@@ -59,10 +59,10 @@ func DefaultCandidates(seed uint64) []Candidate {
 // DefaultMaxCost is the most a chosen setting may cost (Candidate.Cost)
 // unless SelectOptions says otherwise. Choose's time on a new shape grows
 // with the cost of the model it scores: on a 2-core machine the models of
-// cost 500-1,200 chosen under this bound answered in 37-77 us at the
-// median, the blends of cost 1,700-2,900 chosen without it in 108-182 us,
-// against the runtime's promise of 100 us (README, "Choose").
-const DefaultMaxCost = 1600
+// cost 500-1,200 answered in 37-77 us at the median, a blend of cost 1,600
+// (the Xeon's, on its whole space) in 101 us and blends of 1,700-2,900 in
+// 108-182 us, against the runtime's promise of 100 us (README, "Choose").
+const DefaultMaxCost = 1200
 
 // SelectOptions configures Select. The zero value tries DefaultCandidates
 // over at most 6 shape folds within 120 s of fitting, and chooses among
