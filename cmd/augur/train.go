@@ -40,7 +40,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var derive multiFlag
 	fs.Var(&derive, "derive", "a derived feature 'name = expression' over the task features and parameters, for kernels augur has no definitions for (repeatable)")
 	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: fitting time the selection may spend (0: 2m)")
-	maxCost := fs.Int("max-cost", 0, "with --learner auto: the most a chosen setting may cost in trees times depth, which bounds Choose's latency (0: 1200, see README; -1: no bound)")
+	maxCost := fs.Int("max-cost", 0, fmt.Sprintf("with --learner auto: the most a chosen setting may cost in trees times depth, which bounds Choose's latency (0: %d, see README; -1: no bound)", train.DefaultMaxCost))
 	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of folds and learner")
 	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out; the default, see README) or zeta (train on them with target --zeta)")
