@@ -165,6 +165,16 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, errors.Join(fmt.Errorf("collect: %w", err), e.close())
 	}
+	// One writer per directory (or per shard of one run): a second run
+	// would measure every pair again (record.DirLock).
+	lock, err := record.LockDir(dir, record.LockOptions{Shard: opt.Shard.Index, Shards: opt.Shard.Count})
+	if err != nil {
+		return nil, errors.Join(err, e.close())
+	}
+	defer lock.Unlock()
+	if lock.Stale != "" {
+		sum.note(opt.Log, "took over the lock of a run that is gone (%s)", lock.Stale)
+	}
 	if !opt.NoBench {
 		if err := e.bench(ctx, sum, opt.Log); err != nil {
 			return nil, errors.Join(err, e.close())
@@ -419,10 +429,14 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 			continue
 		}
 		t.refNs = td.refNs
-		if t.refNs > 0 {
+		if t.refNs > 0 && !e.k.FromSpec() {
 			continue
 		}
 		p, pruned := e.plan(t, e.k.Reference, -1)
+		// A spec kernel's configurations are verified against the
+		// reference's outputs, which a resumed run has not kept: run it
+		// again for them, without a row.
+		p.outputsOnly = t.refNs > 0
 		if pruned != nil {
 			t.failed = true
 			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s: %s",

@@ -2,10 +2,12 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,6 +40,13 @@ type task struct {
 	args   *opencl.Args
 	want   []float32
 	got    []float32
+	// For a kernel verified against its reference configuration
+	// (datasets.Kernel.FromSpec): gotBytes receives every output, refOut
+	// holds the reference's once it passed, expected what the spec
+	// expects of each output (nil where it says nothing).
+	gotBytes [][]byte
+	refOut   [][]byte
+	expected [][]byte
 	// refNs is the reference configuration's median time on this task, in
 	// nanoseconds; 0 until known.
 	refNs float64
@@ -52,6 +61,10 @@ type pair struct {
 	config features.Config
 	launch datasets.Launch
 	isRef  bool
+	// outputsOnly marks a reference run whose time is known already (a
+	// resumed run) but whose outputs the task needs: it is verified, not
+	// timed, and records no row.
+	outputsOnly bool
 	// slot is where Measure returns the row; Run does not use it.
 	slot int
 }
@@ -141,7 +154,18 @@ func (e *engine) addTask(shape features.Task) (*task, error) {
 		return t, err
 	}
 	t.args = a
-	t.got = make([]float32, a.OutputLen())
+	if e.k.FromSpec() {
+		for _, n := range a.OutputBytes() {
+			t.gotBytes = append(t.gotBytes, make([]byte, n))
+		}
+		for i, b := range e.k.SpecExpected(shape) {
+			if args[i].Output {
+				t.expected = append(t.expected, b)
+			}
+		}
+	} else {
+		t.got = make([]float32, a.OutputLen())
+	}
 	e.busyNs += float64(a.UploadNs)
 	return t, nil
 }
@@ -397,8 +421,16 @@ func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
 				e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s failed: %s: %s",
 					features.FormatTask(e.k.TaskNames, p.task.shape), e.k.Space.Format(p.config), r.Status, r.Error))
 			}
-			if err := e.emit(p.slot, r); err != nil {
-				return err
+			if !p.outputsOnly {
+				if err := e.emit(p.slot, r); err != nil {
+					return err
+				}
+			}
+			if p.isRef && r.Status != record.StatusOK && e.k.FromSpec() {
+				// Every other configuration is verified against this
+				// one's outputs: without them nothing can be.
+				return fmt.Errorf("collect: %w: %s on %s: %s: %s", ErrReferenceFailed, e.k.Space.Format(p.config),
+					features.FormatTask(e.k.TaskNames, p.task.shape), r.Status, excerpt(firstLines(r.Error, 3)))
 			}
 		}
 		if g.prog != nil {
@@ -469,6 +501,9 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 	}
 	timeoutNs := float64(e.opt.Timeout.Nanoseconds())
 	e.times = e.times[:0]
+	// Run 0 is the warm-up, and the run verified: a kernel that updates
+	// its output in place gives the reference's answer on the first run
+	// only.
 	for run := 0; run <= repeats; run++ {
 		rctx, cancel := context.WithTimeout(ctx, e.opt.Timeout)
 		ns, err := e.sess.Run(rctx, g.prog, t.args, p.launch)
@@ -490,19 +525,22 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 			r.Error = fmt.Sprintf("run %d took %v, over the %v timeout", run, time.Duration(ns), e.opt.Timeout)
 			return r, nil
 		}
-		if run > 0 { // run 0 is the warm-up
+		if run > 0 {
 			e.times = append(e.times, float64(ns))
+			continue
 		}
-	}
-	ns, err := e.sess.ReadOutput(t.args, t.got)
-	if err != nil {
-		return fail(err)
-	}
-	e.busyNs += float64(ns)
-	if err := verify(t.got, t.want, e.k.Tolerance); err != nil {
-		r.Status = record.StatusVerifyError
-		r.Error = err.Error()
-		return r, nil
+		if err := e.check(t, p); err != nil {
+			if errors.Is(err, errInfra) {
+				return fail(err)
+			}
+			r.Status = record.StatusVerifyError
+			r.Error = err.Error()
+			return r, nil
+		}
+		if p.outputsOnly {
+			r.Status = record.StatusOK
+			return r, nil
+		}
 	}
 	r.Status = record.StatusOK
 	r.Repeats = len(e.times)
@@ -517,6 +555,69 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 	return r, nil
 }
 
+// errInfra marks a check that failed for want of the device (a read-back),
+// not because of the configuration's answer.
+var errInfra = errors.New("collect: read back outputs")
+
+// check reads back the outputs of t's run of p and verifies them: against
+// the kernel's Go implementation (Want), or, for a kernel from a spec,
+// against the reference configuration's outputs. The reference itself is
+// checked against what the spec expects, when it says, and for values
+// left unwritten (NaN); its outputs are then kept for the others.
+func (e *engine) check(t *task, p pair) error {
+	if t.gotBytes == nil {
+		ns, err := e.sess.ReadOutput(t.args, t.got)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errInfra, err)
+		}
+		e.busyNs += float64(ns)
+		return verify(t.got, t.want, e.k.Tolerance)
+	}
+	ns, err := e.sess.ReadOutputs(t.args, t.gotBytes)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errInfra, err)
+	}
+	e.busyNs += float64(ns)
+	atol, rtol := e.k.VerifyTolerance()
+	elems := e.outputElems(t)
+	if t.refOut != nil {
+		for i, got := range t.gotBytes {
+			if err := elems[i].Close(got, t.refOut[i], atol, rtol); err != nil {
+				return fmt.Errorf("output %d against the reference configuration's: %w", i, err)
+			}
+		}
+		return nil
+	}
+	if !p.isRef {
+		return fmt.Errorf("no reference outputs to verify against")
+	}
+	for i, got := range t.gotBytes {
+		if i < len(t.expected) && t.expected[i] != nil {
+			if err := elems[i].Close(got, t.expected[i], atol, rtol); err != nil {
+				return fmt.Errorf("output %d against the spec's ReferenceArguments: %w", i, err)
+			}
+		}
+		if err := elems[i].Finite(got); err != nil {
+			return fmt.Errorf("output %d: %w (left unwritten?)", i, err)
+		}
+	}
+	for _, got := range t.gotBytes {
+		t.refOut = append(t.refOut, append([]byte(nil), got...))
+	}
+	return nil
+}
+
+// outputElems returns the element type of each of t's outputs.
+func (e *engine) outputElems(t *task) []datasets.Elem {
+	var out []datasets.Elem
+	for _, a := range t.inputs {
+		if a.Output && a.Kind == datasets.Buffer {
+			out = append(out, a.Elem)
+		}
+	}
+	return out
+}
+
 // statusOf maps an OpenCL failure to the row status that records it.
 func statusOf(err error) record.Status {
 	switch opencl.KindOf(err) {
@@ -527,6 +628,16 @@ func statusOf(err error) record.Status {
 	default:
 		return record.StatusLaunchError
 	}
+}
+
+// firstLines keeps the first n lines of s, joined by " | ": a build log's
+// first lines name the fault.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " | ")
 }
 
 // excerpt cuts s to maxErrorBytes.

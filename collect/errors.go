@@ -6,3 +6,9 @@ import "errors"
 // Options.MaxPrograms: an orderly stop with everything measured on disk,
 // which a later Run resumes.
 var ErrProgramLimit = errors.New("program limit reached")
+
+// ErrReferenceFailed is wrapped by the error of a Run or Measure of a spec
+// kernel (datasets.Kernel.FromSpec) whose reference configuration failed
+// on a shape: every other configuration is verified against the
+// reference's outputs, so nothing can be.
+var ErrReferenceFailed = errors.New("the reference configuration failed; nothing to verify the others against")

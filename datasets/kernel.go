@@ -36,6 +36,17 @@ const (
 	ImageBuffer
 	// Float32 is a scalar float argument holding Arg.Float.
 	Float32
+	// Buffer is a global buffer of any element type (Arg.Elem) holding
+	// Arg.Bytes, as a kernel spec declares its vectors. When Arg.Output is
+	// set, collect restores Arg.Bytes before each configuration, reads the
+	// buffer back after its first run and compares it with the reference
+	// configuration's.
+	Buffer
+	// Scalar is a by-value argument of type Arg.Elem whose little-endian
+	// bytes are Arg.Bytes.
+	Scalar
+	// LocalMem is a __local buffer of Arg.Len bytes.
+	LocalMem
 )
 
 // Arg is one kernel argument, in the order of the kernel's signature.
@@ -49,6 +60,11 @@ type Arg struct {
 	Float float32
 	// Width and Height are an Image2D's size in pixels.
 	Width, Height int
+	// Elem is a Buffer's or Scalar's element type; Bytes its contents.
+	Elem  Elem
+	Bytes []byte
+	// Output marks a Buffer that the kernel writes and collect verifies.
+	Output bool
 }
 
 // Launch is the NDRange of one configuration on one task.
@@ -117,6 +133,13 @@ type Kernel struct {
 	// these. Empty where a family's work-group parameters also change the
 	// work per item (as a tile size divided among the items does).
 	GroupParams []string
+	// Spec is the kernel spec file (the T1 tuning format) a kernel read by
+	// ReadSpec comes from, byte for byte, and SpecFiles the data files it
+	// names (BinaryRaw fills), by name; nil for augur's own families. A
+	// bundle carries both with the source, so that the runtime rebuilds
+	// the kernel (ParseSpec) and its launch plan.
+	Spec      []byte
+	SpecFiles map[string][]byte
 
 	impl family // nil for a Kernel literal: no behaviour beyond its data
 }
@@ -286,12 +309,15 @@ func (f funcs) work(t features.Task) (flops, bytes float64) {
 // of a SHA-256 over both. Datasets and bundles record it, so that data from
 // another version of a kernel is never mixed in silently.
 func (k *Kernel) Version() string {
-	return version(k.Source, k.Space.Params, k.Space.Constraints, k.TaskNames)
+	return version(k.Source, k.Space.Params, k.Space.Constraints, k.TaskNames, k.Spec)
 }
 
-func version(source string, params []features.Param, constraints, taskNames []string) string {
+// version hashes a kernel's definition; a spec kernel's also covers the
+// spec, whose launch sizes and arguments change what its data mean.
+func version(source string, params []features.Param, constraints, taskNames []string, spec []byte) string {
 	h := sha256.New()
 	h.Write([]byte(source))
+	h.Write(spec)
 	sp, _ := json.Marshal(struct {
 		P []features.Param
 		C []string

@@ -143,13 +143,24 @@ func (s *Session) Build(source, options, entry string) (*Program, error) {
 // Args are a task's kernel arguments bound to device buffers. The inputs
 // are uploaded once and shared by every configuration run on the task.
 type Args struct {
-	vals   []any // one per kernel argument: *cl.MemObject (buffer or image) or int32
-	bufs   []*cl.MemObject
-	out    *cl.MemObject
-	outLen int
+	vals []any // one per kernel argument: *cl.MemObject, cl.LocalBuffer, rawScalar or a Go scalar
+	bufs []*cl.MemObject
+	outs []output
 	// UploadNs is the device time the input uploads took, in nanoseconds.
 	UploadNs int64
 }
+
+// output is a buffer that the kernel writes and collect reads back.
+type output struct {
+	mem   *cl.MemObject
+	bytes int
+	// init is what ResetOutput restores; nil fills the buffer with NaN
+	// floats, so that an element left unwritten fails verification.
+	init []byte
+}
+
+// rawScalar is a by-value argument's little-endian bytes.
+type rawScalar []byte
 
 // Release frees the buffers. It is safe to call twice.
 func (a *Args) Release() {
@@ -157,16 +168,31 @@ func (a *Args) Release() {
 	for i := len(a.bufs) - 1; i >= 0; i-- {
 		a.bufs[i].Release()
 	}
-	a.bufs, a.vals, a.out = nil, nil, nil
+	a.bufs, a.vals, a.outs = nil, nil, nil
 }
 
-// OutputLen is the number of floats in the Output argument.
-func (a *Args) OutputLen() int { return a.outLen }
+// OutputLen is the number of floats in the first output.
+func (a *Args) OutputLen() int {
+	if len(a.outs) == 0 {
+		return 0
+	}
+	return a.outs[0].bytes / 4
+}
 
-// Bind creates a buffer for each Input and Output argument and an image
-// for each Image2D and ImageBuffer (a placeholder buffer on a device
+// OutputBytes returns the size in bytes of each output, in argument order.
+func (a *Args) OutputBytes() []int {
+	out := make([]int, len(a.outs))
+	for i, o := range a.outs {
+		out[i] = o.bytes
+	}
+	return out
+}
+
+// Bind creates a buffer for each Input, Output and Buffer argument and an
+// image for each Image2D and ImageBuffer (a placeholder buffer on a device
 // without images), uploads the inputs and waits for the uploads to finish.
-// args must hold exactly one Output.
+// args must hold at least one output: an Output, or a Buffer marked
+// Output.
 func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 	a := &Args{vals: make([]any, len(args))}
 	fail := func(err error) (*Args, error) {
@@ -179,24 +205,12 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 			if len(arg.Data) == 0 {
 				return fail(fmt.Errorf("opencl: argument %d (%s) is an empty input", i, arg.Name))
 			}
-			b, err := s.ctx.CreateEmptyBuffer(cl.MemReadOnly, 4*len(arg.Data))
+			b, err := s.upload(a, arg.Name, cl.MemReadOnly, unsafe.Pointer(&arg.Data[0]), 4*len(arg.Data))
 			if err != nil {
-				return fail(wrap("create buffer "+arg.Name, err))
+				return fail(err)
 			}
-			a.bufs = append(a.bufs, b)
-			ev, err := s.queue.EnqueueWriteBufferFloat32(b, true, 0, arg.Data, nil)
-			if err != nil {
-				ev.Release()
-				return fail(wrap("upload "+arg.Name, err))
-			}
-			ns, _ := elapsed(ev)
-			ev.Release()
-			a.UploadNs += ns
 			a.vals[i] = b
 		case datasets.Output:
-			if a.out != nil {
-				return fail(fmt.Errorf("opencl: argument %d (%s) is a second output; one is supported", i, arg.Name))
-			}
 			if arg.Len <= 0 {
 				return fail(fmt.Errorf("opencl: output %s has length %d, want > 0", arg.Name, arg.Len))
 			}
@@ -205,8 +219,31 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 				return fail(wrap("create buffer "+arg.Name, err))
 			}
 			a.bufs = append(a.bufs, b)
-			a.out, a.outLen = b, arg.Len
+			a.outs = append(a.outs, output{mem: b, bytes: 4 * arg.Len})
 			a.vals[i] = b
+		case datasets.Buffer:
+			if len(arg.Bytes) == 0 {
+				return fail(fmt.Errorf("opencl: argument %d (%s) is an empty buffer", i, arg.Name))
+			}
+			b, err := s.upload(a, arg.Name, cl.MemReadWrite, unsafe.Pointer(&arg.Bytes[0]), len(arg.Bytes))
+			if err != nil {
+				return fail(err)
+			}
+			a.vals[i] = b
+			if arg.Output {
+				o := output{mem: b, bytes: len(arg.Bytes), init: arg.Bytes}
+				if arg.Elem.Name == "float" && allZero(arg.Bytes) {
+					o.init = nil // written, not updated: NaN shows what is left unwritten
+				}
+				a.outs = append(a.outs, o)
+			}
+		case datasets.Scalar:
+			if len(arg.Bytes) == 0 {
+				return fail(fmt.Errorf("opencl: scalar %d (%s) has no value", i, arg.Name))
+			}
+			a.vals[i] = rawScalar(arg.Bytes)
+		case datasets.LocalMem:
+			a.vals[i] = cl.LocalBuffer(max(arg.Len, 1))
 		case datasets.Int32:
 			a.vals[i] = arg.Int
 		case datasets.Float32:
@@ -221,10 +258,38 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 			return fail(fmt.Errorf("opencl: argument %d (%s) has unknown kind %d", i, arg.Name, arg.Kind))
 		}
 	}
-	if a.out == nil {
-		return fail(errors.New("opencl: arguments hold no Output"))
+	if len(a.outs) == 0 {
+		return fail(errors.New("opencl: arguments hold no output"))
 	}
 	return a, nil
+}
+
+// upload creates a buffer of n bytes with flags and copies n bytes from
+// data into it.
+func (s *Session) upload(a *Args, name string, flags cl.MemFlag, data unsafe.Pointer, n int) (*cl.MemObject, error) {
+	b, err := s.ctx.CreateEmptyBuffer(flags, n)
+	if err != nil {
+		return nil, wrap("create buffer "+name, err)
+	}
+	a.bufs = append(a.bufs, b)
+	ev, err := s.queue.EnqueueWriteBuffer(b, true, 0, n, data, nil)
+	if err != nil {
+		ev.Release()
+		return nil, wrap("upload "+name, err)
+	}
+	ns, _ := elapsed(ev)
+	ev.Release()
+	a.UploadNs += ns
+	return b, nil
+}
+
+func allZero(b []byte) bool {
+	for _, v := range b {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // bindImage creates the image of an Image2D or ImageBuffer argument and
@@ -305,17 +370,30 @@ func sameInput(a *Args, before []datasets.Arg, data []float32) *cl.MemObject {
 	return nil
 }
 
-// ResetOutput fills the output buffer with NaN, so that a configuration
-// that leaves part of the output unwritten fails verification instead of
-// passing on the previous configuration's results.
+// ResetOutput prepares every output for a configuration: a buffer the
+// kernel only writes is filled with NaN, so that a configuration that
+// leaves part of it unwritten fails verification instead of passing on the
+// previous configuration's results; a buffer it updates gets its initial
+// contents back.
 func (s *Session) ResetOutput(a *Args) error {
 	nan := float32(math.NaN())
-	ev, err := s.queue.EnqueueFillBuffer(a.out, unsafe.Pointer(&nan), 4, 0, 4*a.outLen, nil)
-	if err == nil {
-		err = cl.WaitForEvents([]*cl.Event{ev})
+	for _, o := range a.outs {
+		var ev *cl.Event
+		var err error
+		if o.init == nil {
+			ev, err = s.queue.EnqueueFillBuffer(o.mem, unsafe.Pointer(&nan), 4, 0, o.bytes/4*4, nil)
+		} else {
+			ev, err = s.queue.EnqueueWriteBuffer(o.mem, true, 0, o.bytes, unsafe.Pointer(&o.init[0]), nil)
+		}
+		if err == nil {
+			err = cl.WaitForEvents([]*cl.Event{ev})
+		}
+		ev.Release()
+		if err != nil {
+			return wrap("reset output", err)
+		}
 	}
-	ev.Release()
-	return wrap("reset output", err)
+	return nil
 }
 
 // Stuck reports whether Run gave up on a kernel that may still be running:
@@ -361,8 +439,16 @@ func (s *Session) Run(ctx context.Context, p *Program, a *Args, l datasets.Launc
 	if lim := s.dev.info.LocalMemBytes; p.LocalMemBytes > lim {
 		return 0, &Error{Kind: ResourceLimit, Op: fmt.Sprintf("kernel uses %d bytes of local memory, device has %d", p.LocalMemBytes, lim)}
 	}
-	if err := p.kernel.SetArgs(a.vals...); err != nil {
-		return 0, wrap("set arguments", err)
+	for i, v := range a.vals {
+		var err error
+		if r, ok := v.(rawScalar); ok {
+			err = p.kernel.SetArgUnsafe(i, len(r), unsafe.Pointer(&r[0]))
+		} else {
+			err = p.kernel.SetArg(i, v)
+		}
+		if err != nil {
+			return 0, wrap(fmt.Sprintf("set argument %d", i), err)
+		}
 	}
 	global := l.Global[:l.Dims]
 	local := l.Local[:l.Dims]
@@ -474,14 +560,38 @@ func waitEvent(ctx context.Context, ev *cl.Event, flush func() error) error {
 	}
 }
 
-// ReadOutput copies the output buffer into dst (which must hold
+// ReadOutput copies the first output into dst (which must hold
 // Args.OutputLen floats) and returns the device time of the transfer in
 // nanoseconds.
 func (s *Session) ReadOutput(a *Args, dst []float32) (int64, error) {
-	if len(dst) != a.outLen {
-		return 0, fmt.Errorf("opencl: read output into %d floats, want %d", len(dst), a.outLen)
+	if len(dst) != a.OutputLen() || len(dst) == 0 {
+		return 0, fmt.Errorf("opencl: read output into %d floats, want %d", len(dst), a.OutputLen())
 	}
-	ev, err := s.queue.EnqueueReadBufferFloat32(a.out, true, 0, dst, nil)
+	return s.read(a.outs[0], unsafe.Pointer(&dst[0]))
+}
+
+// ReadOutputs copies every output into dst, one slice of Args.OutputBytes
+// bytes each, and returns the device time of the transfers in nanoseconds.
+func (s *Session) ReadOutputs(a *Args, dst [][]byte) (int64, error) {
+	if len(dst) != len(a.outs) {
+		return 0, fmt.Errorf("opencl: read %d outputs into %d slices", len(a.outs), len(dst))
+	}
+	var total int64
+	for i, o := range a.outs {
+		if len(dst[i]) != o.bytes {
+			return 0, fmt.Errorf("opencl: read output %d of %d bytes into %d", i, o.bytes, len(dst[i]))
+		}
+		ns, err := s.read(o, unsafe.Pointer(&dst[i][0]))
+		if err != nil {
+			return 0, err
+		}
+		total += ns
+	}
+	return total, nil
+}
+
+func (s *Session) read(o output, dst unsafe.Pointer) (int64, error) {
+	ev, err := s.queue.EnqueueReadBuffer(o.mem, true, 0, o.bytes, dst, nil)
 	defer ev.Release()
 	if err != nil {
 		return 0, wrap("read output", err)

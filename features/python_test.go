@@ -1,4 +1,4 @@
-package importer
+package features
 
 import (
 	"errors"
@@ -85,7 +85,7 @@ func TestTranslatePythonValues(t *testing.T) {
 }
 
 func TestTranslatePythonConstants(t *testing.T) {
-	got, err := translate("(block_size_x + (filter_width - 1)) * (k - off) < 100", map[string]int{"filter_width": 15, "off": -3})
+	got, err := TranslatePythonWith("(block_size_x + (filter_width - 1)) * (k - off) < 100", map[string]int{"filter_width": 15, "off": -3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +121,8 @@ func TestTranslatePythonErrors(t *testing.T) {
 			if se.Pos != tt.pos || !strings.Contains(se.Msg, tt.message) {
 				t.Errorf("got position %d %q, want %d and a message with %q", se.Pos, se.Msg, tt.pos, tt.message)
 			}
-			if !errors.Is(err, ErrFormat) {
-				t.Errorf("error %v does not match ErrFormat", err)
+			if !errors.Is(err, ErrSyntax) {
+				t.Errorf("error %v does not match ErrSyntax", err)
 			}
 		})
 	}

@@ -1,0 +1,982 @@
+package datasets
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// ErrSpec is wrapped by every error about a kernel spec file: its messages
+// name the file and the field.
+var ErrSpec = errors.New("datasets: bad kernel spec")
+
+// DefaultAtol and DefaultRtol are the tolerances a spec kernel's outputs
+// are compared with when the spec sets none: Kernel Tuner's atol and
+// NumPy's rtol, which Kernel Tuner's allclose verification uses.
+const (
+	DefaultAtol = 1e-6
+	DefaultRtol = 1e-5
+)
+
+// Limits on what a spec may declare, checked before any work: a spec is
+// read by the runtime from a bundle, which may come from anywhere.
+const (
+	maxSpecBytes    = 1 << 20
+	maxSpecParams   = 64
+	maxSpecValues   = 4096
+	maxSpecExprLen  = 4096
+	maxSpecArgs     = 64
+	maxSpecArgBytes = 1 << 31
+)
+
+// t1Spec is the part of a T1 tuning-format file (odgaard/TuningSchema) that
+// describes an OpenCL kernel, with augur's extension object "Augur", which
+// other T1 readers ignore.
+type t1Spec struct {
+	General struct {
+		BenchmarkName string
+	}
+	ConfigurationSpace struct {
+		TuningParameters []struct {
+			Name    string
+			Type    string
+			Values  json.RawMessage
+			Default json.RawMessage
+		}
+		Conditions []struct {
+			Expression string
+		}
+	}
+	KernelSpecification struct {
+		Language                     string
+		CompilerOptions              []string
+		KernelName                   string
+		KernelFile                   string
+		GlobalSizeType               string
+		SharedMemory                 json.RawMessage
+		GlobalSize, LocalSize        map[string]json.RawMessage
+		GridDivX, GridDivY, GridDivZ []json.RawMessage
+		ProblemSize                  []json.RawMessage
+		Arguments                    []t1Arg
+		ReferenceArguments           []t1RefArg
+	}
+	Augur *SpecExtension
+}
+
+// SpecExtension is the "Augur" object of a kernel spec: what the T1 format
+// has no field for. Every field may be left out.
+type SpecExtension struct {
+	// ProblemSizeNames names the ProblemSize entries, which are the
+	// kernel's task (shape) features; default problem_size_0, ....
+	ProblemSizeNames []string `json:",omitempty"`
+	// Derived are derived features "name = expression" (Python syntax,
+	// over the problem sizes and the parameters), besides the launch
+	// geometry features every spec kernel has.
+	Derived []string `json:",omitempty"`
+	// Atol and Rtol are the verification tolerances (see Elem.Close);
+	// nil means DefaultAtol and DefaultRtol.
+	Atol, Rtol *float64 `json:",omitempty"`
+	// Shapes are more default shapes to collect, each a full problem
+	// size, besides ProblemSize.
+	Shapes [][]int `json:",omitempty"`
+	// GroupParams are the parameters that set only the extent of a work
+	// group (Kernel.GroupParams).
+	GroupParams []string `json:",omitempty"`
+	// Doc is a one-line description.
+	Doc string `json:",omitempty"`
+}
+
+type t1Arg struct {
+	Name       string
+	Type       string
+	Size       json.RawMessage
+	FillType   string
+	FillValue  json.RawMessage
+	DataSource string
+	RandomSeed *int64
+	AccessType string
+	MemoryType string
+	Output     json.RawMessage
+}
+
+type t1RefArg struct {
+	Name       string
+	TargetName string
+	FillType   string
+	FillValue  json.RawMessage
+	DataSource string
+}
+
+// ReadSpec reads a kernel spec file (the T1 tuning format, Language
+// OpenCL) and the kernel source it names (KernelFile, relative to the
+// spec's directory), and returns the kernel.
+func ReadSpec(path string) (*Kernel, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSpec, err)
+	}
+	if fi.Size() > maxSpecBytes {
+		return nil, fmt.Errorf("%w %s: %d bytes, the limit is %d", ErrSpec, path, fi.Size(), maxSpecBytes)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSpec, err)
+	}
+	f, err := decodeSpec(path, data)
+	if err != nil {
+		return nil, err
+	}
+	ks := &f.KernelSpecification
+	if ks.KernelFile == "" {
+		return nil, fmt.Errorf("%w %s: KernelSpecification.KernelFile is missing", ErrSpec, path)
+	}
+	dir := filepath.Dir(path)
+	src, err := os.ReadFile(filepath.Join(dir, ks.KernelFile))
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: KernelSpecification.KernelFile: %w", ErrSpec, path, err)
+	}
+	files := map[string][]byte{}
+	for _, a := range ks.Arguments {
+		if err := readSource(path, dir, a.FillType, a.DataSource, files); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range ks.ReferenceArguments {
+		if err := readSource(path, dir, a.FillType, a.DataSource, files); err != nil {
+			return nil, err
+		}
+	}
+	return newSpecKernel(path, data, f, string(src), files)
+}
+
+// readSource reads an argument's BinaryRaw data file into files.
+func readSource(path, dir, fill, source string, files map[string][]byte) error {
+	if fill != "BinaryRaw" || source == "" {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, source))
+	if err != nil {
+		return fmt.Errorf("%w %s: DataSource: %w", ErrSpec, path, err)
+	}
+	files[source] = b
+	return nil
+}
+
+// ParseSpec returns the kernel of a spec whose kernel source and data files
+// are at hand (a bundle carries them): name stands for the file in errors.
+func ParseSpec(name string, spec []byte, source string, files map[string][]byte) (*Kernel, error) {
+	if len(spec) > maxSpecBytes {
+		return nil, fmt.Errorf("%w %s: %d bytes, the limit is %d", ErrSpec, name, len(spec), maxSpecBytes)
+	}
+	f, err := decodeSpec(name, spec)
+	if err != nil {
+		return nil, err
+	}
+	return newSpecKernel(name, spec, f, source, files)
+}
+
+func decodeSpec(name string, data []byte) (*t1Spec, error) {
+	var f t1Spec
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%w %s: not a JSON T1 spec: %v", ErrSpec, name, err)
+	}
+	ks := &f.KernelSpecification
+	switch {
+	case len(f.ConfigurationSpace.TuningParameters) == 0:
+		return nil, fmt.Errorf("%w %s: ConfigurationSpace.TuningParameters is missing or empty: not a T1 spec", ErrSpec, name)
+	case ks.Language == "":
+		return nil, fmt.Errorf("%w %s: KernelSpecification.Language is missing: not a T1 spec", ErrSpec, name)
+	case ks.Language != "OpenCL":
+		return nil, fmt.Errorf("%w %s: KernelSpecification.Language is %q; augur runs OpenCL kernels only (augur import reads other languages' results)", ErrSpec, name, ks.Language)
+	case ks.KernelName == "":
+		return nil, fmt.Errorf("%w %s: KernelSpecification.KernelName is missing", ErrSpec, name)
+	case len(ks.GlobalSize) == 0 || len(ks.GlobalSize["X"]) == 0:
+		return nil, fmt.Errorf("%w %s: KernelSpecification.GlobalSize.X is missing", ErrSpec, name)
+	case len(ks.LocalSize) == 0 || len(ks.LocalSize["X"]) == 0:
+		return nil, fmt.Errorf("%w %s: KernelSpecification.LocalSize.X is missing", ErrSpec, name)
+	case len(ks.ProblemSize) == 0:
+		return nil, fmt.Errorf("%w %s: KernelSpecification.ProblemSize is missing: it is the default shape", ErrSpec, name)
+	case len(ks.Arguments) == 0:
+		return nil, fmt.Errorf("%w %s: KernelSpecification.Arguments is missing", ErrSpec, name)
+	case len(ks.Arguments) > maxSpecArgs:
+		return nil, fmt.Errorf("%w %s: KernelSpecification.Arguments has %d entries, the limit is %d", ErrSpec, name, len(ks.Arguments), maxSpecArgs)
+	case len(f.ConfigurationSpace.TuningParameters) > maxSpecParams:
+		return nil, fmt.Errorf("%w %s: ConfigurationSpace.TuningParameters has %d entries, the limit is %d", ErrSpec, name, len(f.ConfigurationSpace.TuningParameters), maxSpecParams)
+	}
+	switch ks.GlobalSizeType {
+	case "", "OpenCL", "CUDA":
+	default:
+		return nil, fmt.Errorf("%w %s: KernelSpecification.GlobalSizeType is %q, want OpenCL or CUDA", ErrSpec, name, ks.GlobalSizeType)
+	}
+	return &f, nil
+}
+
+// sizeExpr is a compiled expression of the problem sizes and the
+// parameters: a launch size, an argument size, a fill value.
+type sizeExpr struct {
+	field string // where the spec writes it, for errors
+	src   string
+	prog  *vm.Program
+}
+
+// specKernel is the behaviour of a kernel read from a spec.
+type specKernel struct {
+	file         string // the spec's name in errors
+	params       []string
+	taskNames    []string
+	compilerOpts string // CompilerOptions, joined
+	cudaGlobal   bool
+	dims         int
+	global       [3]sizeExpr
+	local        [3]sizeExpr
+	griddiv      [3][]sizeExpr
+	shared       *sizeExpr
+	argList      []specArg
+	atol, rtol   float64
+	keys         []string // task names, then parameters: the env's keys
+	envs         sync.Pool
+}
+
+// specArg is one kernel argument as the spec declares it.
+type specArg struct {
+	name      string
+	kind      ArgKind
+	elem      Elem
+	lanes     int
+	size      *sizeExpr // elements; nil for a scalar
+	fill      string    // Constant, Random, BinaryRaw
+	value     *sizeExpr // FillValue
+	data      []byte    // BinaryRaw contents
+	seed      *int64
+	output    bool
+	reference *specRef // the expected output, when the spec gives one
+}
+
+type specRef struct {
+	fill  string
+	value *sizeExpr
+	data  []byte
+}
+
+var problemSizeRef = regexp.MustCompile(`ProblemSize\s*\[\s*([0-9]+)\s*\]`)
+
+// newSpecKernel builds the Kernel of a decoded spec.
+func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[string][]byte) (*Kernel, error) {
+	ks := &f.KernelSpecification
+	ext := f.Augur
+	if ext == nil {
+		ext = &SpecExtension{}
+	}
+	bad := func(field, format string, a ...any) error {
+		return fmt.Errorf("%w %s: %s: %s", ErrSpec, file, field, fmt.Sprintf(format, a...))
+	}
+	sk := &specKernel{file: file, cudaGlobal: ks.GlobalSizeType == "CUDA", atol: DefaultAtol, rtol: DefaultRtol}
+	if ext.Atol != nil {
+		sk.atol = *ext.Atol
+	}
+	if ext.Rtol != nil {
+		sk.rtol = *ext.Rtol
+	}
+	if !(sk.atol >= 0) || !(sk.rtol >= 0) {
+		return nil, bad("Augur.Atol", "tolerances must be >= 0, got %g and %g", sk.atol, sk.rtol)
+	}
+	// The shape: ProblemSize's entries, by name.
+	shape := make(features.Task, len(ks.ProblemSize))
+	for i, raw := range ks.ProblemSize {
+		v, err := jsonInteger(raw)
+		if err != nil || v <= 0 {
+			return nil, bad(fmt.Sprintf("KernelSpecification.ProblemSize[%d]", i), "%s is not a positive integer", raw)
+		}
+		shape[i] = v
+	}
+	sk.taskNames = make([]string, len(shape))
+	for i := range shape {
+		sk.taskNames[i] = fmt.Sprintf("problem_size_%d", i)
+	}
+	if n := ext.ProblemSizeNames; n != nil {
+		if len(n) != len(shape) {
+			return nil, bad("Augur.ProblemSizeNames", "has %d names for %d ProblemSize entries", len(n), len(shape))
+		}
+		for i, name := range n {
+			if !isIdent(name) {
+				return nil, bad("Augur.ProblemSizeNames", "%q is not a name (letters, digits and _)", name)
+			}
+			sk.taskNames[i] = name
+		}
+	}
+	// The space.
+	var params []features.Param
+	var ref features.Config
+	seen := map[string]bool{}
+	for _, n := range sk.taskNames {
+		seen[n] = true
+	}
+	for i, tp := range f.ConfigurationSpace.TuningParameters {
+		field := fmt.Sprintf("ConfigurationSpace.TuningParameters[%d] (%s)", i, tp.Name)
+		if !isIdent(tp.Name) {
+			return nil, bad(field, "Name %q is not a name (letters, digits and _)", tp.Name)
+		}
+		if seen[tp.Name] {
+			return nil, bad(field, "the name %q is used twice", tp.Name)
+		}
+		seen[tp.Name] = true
+		values, err := specInts(tp.Values)
+		if err != nil {
+			return nil, bad(field+".Values", "%v", err)
+		}
+		if len(values) > maxSpecValues {
+			return nil, bad(field+".Values", "%d values, the limit is %d", len(values), maxSpecValues)
+		}
+		params = append(params, features.Param{Name: tp.Name, Values: values})
+		sk.params = append(sk.params, tp.Name)
+		d := values[0]
+		if t := bytes.TrimSpace(tp.Default); len(t) > 0 && string(t) != "null" {
+			ds, err := specInts(tp.Default)
+			if err != nil || len(ds) != 1 {
+				return nil, bad(field+".Default", "%s is not one integer", tp.Default)
+			}
+			d = ds[0]
+		}
+		ref = append(ref, d)
+	}
+	var constraints []string
+	for i, c := range f.ConfigurationSpace.Conditions {
+		field := fmt.Sprintf("ConfigurationSpace.Conditions[%d]", i)
+		if len(c.Expression) > maxSpecExprLen {
+			return nil, bad(field, "expression of %d bytes, the limit is %d", len(c.Expression), maxSpecExprLen)
+		}
+		e, err := features.TranslatePython(c.Expression)
+		if err != nil {
+			return nil, bad(field, "%v", err)
+		}
+		constraints = append(constraints, e)
+	}
+	space, err := features.NewSpace(params, constraints)
+	if err != nil {
+		return nil, bad("ConfigurationSpace", "%v", err)
+	}
+	if err := space.Check(ref); err != nil {
+		return nil, bad("ConfigurationSpace.TuningParameters[].Default", "the defaults %s are not a valid configuration, and they are the reference every configuration is verified against: %v", space.Format(ref), err)
+	}
+	// Expressions over the problem sizes and the parameters.
+	sk.keys = append(append([]string(nil), sk.taskNames...), sk.params...)
+	env := map[string]any{}
+	for _, k := range sk.keys {
+		env[k] = 0.0
+	}
+	sk.envs.New = func() any {
+		m := make(map[string]any, len(sk.keys))
+		for _, k := range sk.keys {
+			m[k] = 0.0
+		}
+		return m
+	}
+	taskOnly := map[string]any{}
+	for _, k := range sk.taskNames {
+		taskOnly[k] = 0.0
+	}
+	compile := func(field string, raw json.RawMessage, envOf map[string]any) (*sizeExpr, error) {
+		src, err := jsonExpr(raw)
+		if err != nil {
+			return nil, bad(field, "%v", err)
+		}
+		if len(src) > maxSpecExprLen {
+			return nil, bad(field, "expression of %d bytes, the limit is %d", len(src), maxSpecExprLen)
+		}
+		src = problemSizeRef.ReplaceAllStringFunc(src, func(m string) string {
+			i, _ := strconv.Atoi(problemSizeRef.FindStringSubmatch(m)[1])
+			if i >= len(sk.taskNames) {
+				return m // left unknown: the compile below names it
+			}
+			return sk.taskNames[i]
+		})
+		e, err := features.TranslatePython(src)
+		if err != nil {
+			return nil, bad(field, "%v", err)
+		}
+		prog, err := expr.Compile(e, expr.Env(envOf), expr.AsFloat64())
+		if err != nil {
+			msg, _, _ := strings.Cut(err.Error(), "\n")
+			if envOf != nil && len(envOf) == len(taskOnly) {
+				msg += " (this field may use the problem sizes only)"
+			}
+			return nil, bad(field, "%q: %s", src, msg)
+		}
+		return &sizeExpr{field: field, src: src, prog: prog}, nil
+	}
+	axes := [3]string{"X", "Y", "Z"}
+	for d, ax := range axes {
+		g, l := ks.GlobalSize[ax], ks.LocalSize[ax]
+		if len(g) == 0 && len(l) == 0 {
+			continue
+		}
+		if d > sk.dims {
+			return nil, bad("KernelSpecification.GlobalSize."+ax, "given without %s", axes[d-1])
+		}
+		sk.dims = d + 1
+		one := json.RawMessage(`1`)
+		if len(g) == 0 {
+			g = one
+		}
+		if len(l) == 0 {
+			l = one
+		}
+		ge, err := compile("KernelSpecification.GlobalSize."+ax, g, env)
+		if err != nil {
+			return nil, err
+		}
+		le, err := compile("KernelSpecification.LocalSize."+ax, l, env)
+		if err != nil {
+			return nil, err
+		}
+		sk.global[d], sk.local[d] = *ge, *le
+	}
+	for d, divs := range [3][]json.RawMessage{ks.GridDivX, ks.GridDivY, ks.GridDivZ} {
+		for i, raw := range divs {
+			if d >= sk.dims {
+				return nil, bad(fmt.Sprintf("KernelSpecification.GridDiv%s", axes[d]), "the launch has %d dimensions", sk.dims)
+			}
+			e, err := compile(fmt.Sprintf("KernelSpecification.GridDiv%s[%d]", axes[d], i), raw, env)
+			if err != nil {
+				return nil, err
+			}
+			sk.griddiv[d] = append(sk.griddiv[d], *e)
+		}
+	}
+	if t := bytes.TrimSpace(ks.SharedMemory); len(t) > 0 && string(t) != "null" && string(t) != "0" {
+		if sk.shared, err = compile("KernelSpecification.SharedMemory", ks.SharedMemory, env); err != nil {
+			return nil, err
+		}
+	}
+	sk.compilerOpts = strings.Join(ks.CompilerOptions, " ")
+	// The arguments.
+	outputs := 0
+	for i, a := range ks.Arguments {
+		field := fmt.Sprintf("KernelSpecification.Arguments[%d] (%s)", i, a.Name)
+		sa := specArg{name: a.Name, fill: a.FillType, seed: a.RandomSeed}
+		if sa.name == "" {
+			sa.name = fmt.Sprintf("arg%d", i)
+		}
+		var lanes int
+		sa.elem, lanes, err = ParseElem(a.Type)
+		if err != nil {
+			return nil, bad(field+".Type", "%v", err)
+		}
+		sa.lanes = lanes
+		switch a.MemoryType {
+		case "Scalar":
+			sa.kind = Scalar
+			if lanes != 1 {
+				return nil, bad(field+".Type", "a scalar of %s is not supported", a.Type)
+			}
+			if len(a.FillValue) == 0 {
+				return nil, bad(field+".FillValue", "a scalar needs a value")
+			}
+			if sa.value, err = compile(field+".FillValue", a.FillValue, taskOnly); err != nil {
+				return nil, err
+			}
+		case "Vector", "Local":
+			sa.kind = Buffer
+			if a.MemoryType == "Local" {
+				sa.kind = LocalMem
+			}
+			if len(a.Size) == 0 {
+				return nil, bad(field+".Size", "missing")
+			}
+			if sa.size, err = compile(field+".Size", a.Size, taskOnly); err != nil {
+				return nil, err
+			}
+			if sa.kind == LocalMem {
+				break
+			}
+			switch a.FillType {
+			case "Constant", "Random", "":
+				if len(a.FillValue) > 0 {
+					if sa.value, err = compile(field+".FillValue", a.FillValue, taskOnly); err != nil {
+						return nil, err
+					}
+				}
+			case "BinaryRaw":
+				if sa.data = files[a.DataSource]; sa.data == nil {
+					return nil, bad(field+".DataSource", "BinaryRaw needs a DataSource file")
+				}
+			default:
+				return nil, bad(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
+			}
+			sa.output = a.AccessType != "ReadOnly" && truthy(a.Output)
+			if a.AccessType == "WriteOnly" && len(a.Output) == 0 {
+				sa.output = true
+			}
+		default:
+			return nil, bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector or Local)", a.MemoryType)
+		}
+		if sa.output {
+			outputs++
+		}
+		sk.argList = append(sk.argList, sa)
+	}
+	if outputs == 0 {
+		return nil, bad("KernelSpecification.Arguments", "no argument is an output (\"Output\": 1, or AccessType WriteOnly): nothing to verify")
+	}
+	for i, r := range ks.ReferenceArguments {
+		field := fmt.Sprintf("KernelSpecification.ReferenceArguments[%d] (%s)", i, r.Name)
+		target := -1
+		for j, a := range sk.argList {
+			if a.name == r.TargetName && a.output {
+				target = j
+			}
+		}
+		if target < 0 {
+			return nil, bad(field+".TargetName", "%q is not an output argument", r.TargetName)
+		}
+		ref := &specRef{fill: r.FillType}
+		switch r.FillType {
+		case "Constant":
+			if ref.value, err = compile(field+".FillValue", r.FillValue, taskOnly); err != nil {
+				return nil, err
+			}
+		case "BinaryRaw":
+			if ref.data = files[r.DataSource]; ref.data == nil {
+				return nil, bad(field+".DataSource", "BinaryRaw needs a DataSource file")
+			}
+		default:
+			return nil, bad(field+".FillType", "%q is not supported (Constant or BinaryRaw)", r.FillType)
+		}
+		sk.argList[target].reference = ref
+	}
+	derived, err := newSpecDeriver(sk, ext.Derived, space)
+	if err != nil {
+		return nil, bad("Augur.Derived", "%v", err)
+	}
+	name := f.General.BenchmarkName
+	if name == "" {
+		name = ks.KernelName
+	}
+	name = strings.ToLower(name)
+	if !isIdent(strings.ReplaceAll(name, "-", "_")) {
+		return nil, bad("General.BenchmarkName", "%q is not a name augur can file data under (letters, digits, _ and -)", name)
+	}
+	tasks := []features.Task{shape}
+	for i, s := range ext.Shapes {
+		if len(s) != len(shape) {
+			return nil, bad(fmt.Sprintf("Augur.Shapes[%d]", i), "has %d sizes, ProblemSize %d", len(s), len(shape))
+		}
+		tasks = append(tasks, features.Task(s))
+	}
+	for _, g := range ext.GroupParams {
+		if space.Param(g) < 0 {
+			return nil, bad("Augur.GroupParams", "%q is not a tuning parameter", g)
+		}
+	}
+	doc := ext.Doc
+	if doc == "" {
+		doc = fmt.Sprintf("%s from %s", ks.KernelName, filepath.Base(file))
+	}
+	k := &Kernel{
+		Name:        name,
+		Doc:         doc,
+		Source:      source,
+		Entry:       ks.KernelName,
+		Space:       space,
+		TaskNames:   sk.taskNames,
+		Tasks:       tasks,
+		Reference:   ref,
+		Tolerance:   sk.atol,
+		Derived:     derived,
+		GroupParams: ext.GroupParams,
+		Spec:        append([]byte(nil), raw...),
+		SpecFiles:   files,
+		impl:        sk,
+	}
+	for i, t := range tasks {
+		if err := k.CheckTask(t); err != nil {
+			if i == 0 {
+				return nil, bad("KernelSpecification.ProblemSize", "%v", err)
+			}
+			return nil, bad(fmt.Sprintf("Augur.Shapes[%d]", i-1), "%v", err)
+		}
+	}
+	if _, err := k.Geometry(shape, ref); err != nil {
+		return nil, bad("KernelSpecification", "the reference configuration on ProblemSize: %v", err)
+	}
+	return k, nil
+}
+
+// eval evaluates e for (t, c); c may be nil for a task-only expression.
+func (sk *specKernel) eval(e *sizeExpr, t features.Task, c features.Config) (float64, error) {
+	env := sk.envs.Get().(map[string]any)
+	defer sk.envs.Put(env)
+	for i, v := range t {
+		env[sk.taskNames[i]] = float64(v)
+	}
+	for i, v := range c {
+		env[sk.params[i]] = float64(v)
+	}
+	out, err := vm.Run(e.prog, env)
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return 0, fmt.Errorf("%s %q: %s", e.field, e.src, msg)
+	}
+	v, _ := out.(float64)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s %q is %g (a division by zero?)", e.field, e.src, v)
+	}
+	return v, nil
+}
+
+// size evaluates a size: a non-negative integer below 2^31.
+func (sk *specKernel) size(e *sizeExpr, t features.Task, c features.Config) (int, error) {
+	v, err := sk.eval(e, t, c)
+	if err != nil {
+		return 0, err
+	}
+	if v < 0 || v >= 1<<31 {
+		return 0, fmt.Errorf("%s %q is %g: a size must be in [0, 2^31) (a division by zero?)", e.field, e.src, v)
+	}
+	return int(v), nil
+}
+
+func (sk *specKernel) checkTask(t features.Task) error {
+	for i, v := range t {
+		if v <= 0 {
+			return fmt.Errorf("%w: %s = %d, want > 0", ErrTask, sk.taskNames[i], v)
+		}
+	}
+	total := 0
+	for _, a := range sk.argList {
+		if a.size == nil {
+			continue
+		}
+		n, err := sk.size(a.size, t, nil)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrTask, err)
+		}
+		if b := n * a.lanes * a.elem.Size; b > maxSpecArgBytes-total {
+			return fmt.Errorf("%w: argument %s needs %d bytes; the arguments may take 2 GiB in all", ErrTask, a.name, b)
+		} else {
+			total += b
+		}
+		if a.kind == Buffer && n == 0 {
+			return fmt.Errorf("%w: argument %s has size 0", ErrTask, a.name)
+		}
+		if len(a.data) > 0 && len(a.data) != n*a.lanes*a.elem.Size {
+			return fmt.Errorf("%w: argument %s has %d bytes of data for %d elements of %d bytes", ErrTask, a.name, len(a.data), n*a.lanes, a.elem.Size)
+		}
+	}
+	return nil
+}
+
+// options are the spec's CompilerOptions and a -D for every parameter, as
+// Kernel Tuner defines them.
+func (sk *specKernel) options(_ features.Task, c features.Config) string {
+	var b strings.Builder
+	b.WriteString(sk.compilerOpts)
+	for i, v := range c {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "-D%s=%d", sk.params[i], v)
+	}
+	return b.String()
+}
+
+// extents are the launch of a configuration and what the geometry features
+// need besides: the elements its groups cover and the size asked for.
+type extents struct {
+	l       Launch
+	covered [3]float64 // elements the groups cover in each dimension
+	asked   [3]float64 // GlobalSize's value in each dimension
+}
+
+func (sk *specKernel) geometry(t features.Task, c features.Config) (Launch, error) {
+	x, err := sk.extents(t, c)
+	return x.l, err
+}
+
+func (sk *specKernel) extents(t features.Task, c features.Config) (extents, error) {
+	var x extents
+	x.l.Dims = sk.dims
+	for d := 0; d < sk.dims; d++ {
+		g, err := sk.size(&sk.global[d], t, c)
+		if err != nil {
+			return x, err
+		}
+		l, err := sk.size(&sk.local[d], t, c)
+		if err != nil {
+			return x, err
+		}
+		if l <= 0 {
+			return x, fmt.Errorf("%s %q is %d: a work-group size must be >= 1", sk.local[d].field, sk.local[d].src, l)
+		}
+		x.asked[d] = float64(g)
+		var groups int
+		switch {
+		case len(sk.griddiv[d]) > 0:
+			div := 1
+			for i := range sk.griddiv[d] {
+				v, err := sk.size(&sk.griddiv[d][i], t, c)
+				if err != nil {
+					return x, err
+				}
+				if v <= 0 {
+					return x, fmt.Errorf("%s %q is %d: a grid divisor must be >= 1", sk.griddiv[d][i].field, sk.griddiv[d][i].src, v)
+				}
+				div *= v
+			}
+			groups = (g + div - 1) / div
+			x.covered[d] = float64(groups * div)
+		case sk.cudaGlobal:
+			groups = g
+			x.covered[d] = float64(g * l)
+			x.asked[d] = x.covered[d]
+		default:
+			groups = (g + l - 1) / l
+			x.covered[d] = float64(groups * l)
+		}
+		if groups <= 0 {
+			return x, fmt.Errorf("%s %q is %d: the launch has no work-groups", sk.global[d].field, sk.global[d].src, g)
+		}
+		x.l.Local[d], x.l.Global[d] = l, groups*l
+	}
+	if sk.shared != nil {
+		n, err := sk.size(sk.shared, t, c)
+		if err != nil {
+			return x, err
+		}
+		x.l.LocalMemBytes = n
+	}
+	for _, a := range sk.argList {
+		if a.kind == LocalMem {
+			n, err := sk.size(a.size, t, nil)
+			if err != nil {
+				return x, err
+			}
+			x.l.LocalMemBytes += n * a.lanes * a.elem.Size
+		}
+	}
+	return x, nil
+}
+
+// args builds the arguments of a task. A Random fill draws uniformly from
+// [0, FillValue) (FillValue 1 when not given; integers are truncated), from
+// the argument's RandomSeed when the spec gives one, else from rng.
+func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
+	out := make([]Arg, len(sk.argList))
+	for i, a := range sk.argList {
+		arg := Arg{Name: a.name, Kind: a.kind, Elem: a.elem, Output: a.output}
+		switch a.kind {
+		case Scalar:
+			v, _ := sk.eval(a.value, t, nil)
+			arg.Bytes = make([]byte, a.elem.Size)
+			a.elem.Put(arg.Bytes, 0, v)
+		case LocalMem:
+			n, _ := sk.size(a.size, t, nil)
+			arg.Len = n * a.lanes * a.elem.Size
+		case Buffer:
+			n, _ := sk.size(a.size, t, nil)
+			n *= a.lanes
+			arg.Bytes = make([]byte, n*a.elem.Size)
+			v := 0.0
+			if a.value != nil {
+				v, _ = sk.eval(a.value, t, nil)
+			}
+			switch a.fill {
+			case "BinaryRaw":
+				copy(arg.Bytes, a.data)
+			case "Random":
+				r := rng
+				if a.seed != nil {
+					r = rand.New(rand.NewPCG(uint64(*a.seed), 0))
+				}
+				if a.value == nil {
+					v = 1
+				}
+				for j := 0; j < n; j++ {
+					a.elem.Put(arg.Bytes, j, r.Float64()*v)
+				}
+			default:
+				if v != 0 {
+					for j := 0; j < n; j++ {
+						a.elem.Put(arg.Bytes, j, v)
+					}
+				}
+			}
+		}
+		out[i] = arg
+	}
+	return out
+}
+
+// want is nil: a spec kernel's outputs are verified against its reference
+// configuration's (Kernel.Expected gives what the spec itself expects).
+func (sk *specKernel) want(features.Task, []Arg) []float32 { return nil }
+
+func (sk *specKernel) work(features.Task) (flops, bytes float64) { return 0, 0 }
+
+// SpecExpected returns, for each argument of a spec kernel's task, the
+// output the spec's ReferenceArguments expect; nil where the spec gives
+// none, and nil for a kernel that is not from a spec.
+func (k *Kernel) SpecExpected(t features.Task) [][]byte {
+	sk, ok := k.impl.(*specKernel)
+	if !ok {
+		return nil
+	}
+	out := make([][]byte, len(sk.argList))
+	for i, a := range sk.argList {
+		if a.reference == nil {
+			continue
+		}
+		n, _ := sk.size(a.size, t, nil)
+		n *= a.lanes
+		b := make([]byte, n*a.elem.Size)
+		if a.reference.data != nil {
+			copy(b, a.reference.data)
+		} else {
+			v, _ := sk.eval(a.reference.value, t, nil)
+			for j := 0; j < n; j++ {
+				a.elem.Put(b, j, v)
+			}
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// VerifyTolerance returns the absolute and relative tolerances outputs are
+// compared with (Elem.Close): a spec's, else Tolerance relative.
+func (k *Kernel) VerifyTolerance() (atol, rtol float64) {
+	if sk, ok := k.impl.(*specKernel); ok {
+		return sk.atol, sk.rtol
+	}
+	return 0, k.Tolerance
+}
+
+// FromSpec reports whether the kernel was read from a spec file: its
+// outputs are then verified against its reference configuration's rather
+// than a Go implementation's (Want is nil).
+func (k *Kernel) FromSpec() bool {
+	_, ok := k.impl.(*specKernel)
+	return ok
+}
+
+// specInts reads a parameter's values or default: a JSON integer, a JSON
+// list of them, or a string holding a Python list ("[16, 32]"), as the
+// benchmark hub writes them.
+func specInts(raw json.RawMessage) ([]int, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("missing")
+	}
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		t := strings.TrimSpace(text)
+		if len(t) >= 2 && (t[0] == '[' && t[len(t)-1] == ']' || t[0] == '(' && t[len(t)-1] == ')') {
+			t = t[1 : len(t)-1]
+		}
+		var out []int
+		for _, f := range strings.Split(t, ",") {
+			f = strings.TrimSpace(f)
+			if f == "" {
+				continue
+			}
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				return nil, fmt.Errorf("value %q is not an integer", f)
+			}
+			out = append(out, n)
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no values in %q", text)
+		}
+		return out, nil
+	}
+	if n, err := jsonInteger(raw); err == nil {
+		return []int{n}, nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("%s is not a list of integers", raw)
+	}
+	out := make([]int, 0, len(list))
+	for _, v := range list {
+		n, err := jsonInteger(v)
+		if err != nil {
+			return nil, fmt.Errorf("value %s is not an integer", v)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no values")
+	}
+	return out, nil
+}
+
+// jsonInteger reads a JSON number that is an integer, or a string holding
+// one.
+func jsonInteger(raw json.RawMessage) (int, error) {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return 0, fmt.Errorf("%s is not a number", raw)
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		return n, err
+	}
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, fmt.Errorf("%s is not an integer", raw)
+	}
+	return int(f), nil
+}
+
+// jsonExpr reads an expression field: a string, or a number.
+func jsonExpr(raw json.RawMessage) (string, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if strings.TrimSpace(s) == "" {
+			return "", fmt.Errorf("empty expression")
+		}
+		return s, nil
+	}
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return "", fmt.Errorf("%s is neither an expression string nor a number", raw)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), nil
+}
+
+// truthy reads Output: 1, true or "1".
+func truthy(raw json.RawMessage) bool {
+	switch strings.Trim(string(bytes.TrimSpace(raw)), `"`) {
+	case "1", "true", "True":
+		return true
+	}
+	return false
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

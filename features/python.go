@@ -1,0 +1,437 @@
+package features
+
+import (
+	"strconv"
+	"strings"
+)
+
+// TranslatePython rewrites a Python expression, as Kernel Tuner and T1
+// files write constraints and launch sizes, into the expr-lang syntax of
+// Space's constraints and ExprDeriver.
+//
+// The subset covers what tuning constraints use: integer and float
+// literals, parameter names, True and False, parentheses, the arithmetic
+// operators + - * / // % **, comparisons (chained ones too), in and not in
+// over list or tuple literals, and, or, not, and calls of min, max, abs,
+// int and float. Python's // floors, while expr's / divides in floating
+// point, so a // b becomes int(floor(a / b)). Python's % takes the sign of
+// the divisor and expr's that of the dividend; the two agree for the
+// non-negative values tuning parameters take. Anything else (bitwise
+// operators, strings, conditional expressions) is a *SyntaxError.
+func TranslatePython(src string) (string, error) {
+	return TranslatePythonWith(src, nil)
+}
+
+// TranslatePythonWith is TranslatePython with names replaced by constants,
+// so that a parameter moved into the task can leave the constraints that
+// mention it.
+func TranslatePythonWith(src string, consts map[string]int) (string, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return "", err
+	}
+	p := &pyParser{src: src, toks: toks, consts: consts}
+	out, _, err := p.test()
+	if err != nil {
+		return "", err
+	}
+	if t := p.peek(); t.kind != tEOF {
+		return "", p.errAt(t, "unexpected "+t.describe())
+	}
+	return out, nil
+}
+
+// Token kinds of the Python subset.
+const (
+	tEOF = iota
+	tNum
+	tName
+	tOp
+)
+
+type token struct {
+	kind int
+	text string
+	pos  int
+}
+
+func (t token) describe() string {
+	if t.kind == tEOF {
+		return "end of expression"
+	}
+	return strconv.Quote(t.text)
+}
+
+// lex splits src into tokens. Operators are matched longest first, so
+// that "//" and "**" are never read as two tokens.
+func lex(src string) ([]token, error) {
+	var toks []token
+	ops := []string{"**", "//", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[", "]", ","}
+	i := 0
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
+			j := i
+			for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '.') {
+				j++
+			}
+			if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
+				k := j + 1
+				if k < len(src) && (src[k] == '+' || src[k] == '-') {
+					k++
+				}
+				if k < len(src) && src[k] >= '0' && src[k] <= '9' {
+					for j = k; j < len(src) && src[j] >= '0' && src[j] <= '9'; j++ {
+					}
+				}
+			}
+			if _, err := strconv.ParseFloat(src[i:j], 64); err != nil {
+				return nil, &SyntaxError{src, i, "malformed number " + strconv.Quote(src[i:j])}
+			}
+			// expr's integers are 64-bit; Python's are unbounded.
+			if !strings.ContainsAny(src[i:j], ".eE") {
+				if _, err := strconv.ParseInt(src[i:j], 10, 64); err != nil {
+					return nil, &SyntaxError{src, i, "integer " + src[i:j] + " out of range"}
+				}
+			}
+			if j < len(src) && isNameByte(src[j]) {
+				return nil, &SyntaxError{src, j, "malformed number " + strconv.Quote(src[i:j+1])}
+			}
+			toks = append(toks, token{tNum, src[i:j], i})
+			i = j
+		case isNameByte(c):
+			j := i
+			for j < len(src) && (isNameByte(src[j]) || src[j] >= '0' && src[j] <= '9') {
+				j++
+			}
+			toks = append(toks, token{tName, src[i:j], i})
+			i = j
+		default:
+			op := ""
+			for _, o := range ops {
+				if strings.HasPrefix(src[i:], o) {
+					op = o
+					break
+				}
+			}
+			if op == "" {
+				what := "character " + strconv.QuoteRune(rune(c))
+				if strings.IndexByte("&|^~", c) >= 0 {
+					what = "bitwise operator " + strconv.Quote(string(c))
+				}
+				return nil, &SyntaxError{src, i, "unsupported " + what}
+			}
+			toks = append(toks, token{tOp, op, i})
+			i += len(op)
+		}
+	}
+	return append(toks, token{tEOF, "", len(src)}), nil
+}
+
+func isNameByte(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// Precedence levels of the translated text, loosest first. Each parse
+// method returns its text with a level, and a caller wraps the text in
+// parentheses when the level is looser than the place it goes needs.
+const (
+	lvOr = iota + 1
+	lvAnd
+	lvNot
+	lvCmp
+	lvAdd
+	lvMul
+	lvUnary
+	lvPow
+	lvAtom
+)
+
+// pyParser is a recursive-descent parser of Python's expression grammar
+// (or_test, and_test, not_test, comparison, arith, term, factor, power,
+// atom) that writes expr text as it goes.
+type pyParser struct {
+	src    string
+	toks   []token
+	i      int
+	consts map[string]int
+}
+
+func (p *pyParser) peek() token { return p.toks[p.i] }
+
+func (p *pyParser) next() token {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+
+// accept consumes the next token when it is the operator or keyword s.
+func (p *pyParser) accept(s string) bool {
+	t := p.peek()
+	if (t.kind == tOp || t.kind == tName) && t.text == s {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *pyParser) errAt(t token, msg string) error {
+	return &SyntaxError{Expr: p.src, Pos: t.pos, Msg: msg}
+}
+
+func wrap(s string, lv, need int) string {
+	if lv < need {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+func (p *pyParser) test() (string, int, error) {
+	if t := p.peek(); t.kind == tName && (t.text == "lambda" || t.text == "if") {
+		return "", 0, p.errAt(t, "unsupported keyword "+t.describe())
+	}
+	s, lv, err := p.andTest()
+	for err == nil && p.accept("or") {
+		var r string
+		var rl int
+		if r, rl, err = p.andTest(); err == nil {
+			s, lv = wrap(s, lv, lvOr)+" or "+wrap(r, rl, lvAnd), lvOr
+		}
+	}
+	if err == nil {
+		if t := p.peek(); t.kind == tName && (t.text == "if" || t.text == "else") {
+			return "", 0, p.errAt(t, "conditional expressions are not supported")
+		}
+	}
+	return s, lv, err
+}
+
+func (p *pyParser) andTest() (string, int, error) {
+	s, lv, err := p.notTest()
+	for err == nil && p.accept("and") {
+		var r string
+		var rl int
+		if r, rl, err = p.notTest(); err == nil {
+			s, lv = wrap(s, lv, lvAnd)+" and "+wrap(r, rl, lvNot), lvAnd
+		}
+	}
+	return s, lv, err
+}
+
+// notTest parenthesizes the operand of not unless it is an atom: in expr,
+// not binds tighter than comparisons, in Python looser.
+func (p *pyParser) notTest() (string, int, error) {
+	if p.accept("not") {
+		s, lv, err := p.notTest()
+		if err != nil {
+			return "", 0, err
+		}
+		return "not " + wrap(s, lv, lvAtom), lvNot, nil
+	}
+	return p.comparison()
+}
+
+// comparison writes a chain a < b < c as a < b and b < c, as Python
+// means it; expr would compare the boolean a < b with c.
+func (p *pyParser) comparison() (string, int, error) {
+	left, lv, err := p.arith()
+	if err != nil {
+		return "", 0, err
+	}
+	var parts []string
+	for {
+		t := p.peek()
+		op := ""
+		switch {
+		case t.kind == tOp && (t.text == "==" || t.text == "!=" || t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">="):
+			op = t.text
+		case t.kind == tName && t.text == "in":
+			op = "in"
+		case t.kind == tName && t.text == "not" && p.toks[p.i+1].kind == tName && p.toks[p.i+1].text == "in":
+			op = "not in"
+			p.i++
+		case t.kind == tName && t.text == "is":
+			return "", 0, p.errAt(t, "unsupported operator \"is\"")
+		}
+		if op == "" {
+			break
+		}
+		p.i++
+		right, rl, err := p.arith()
+		if err != nil {
+			return "", 0, err
+		}
+		l, r := wrap(left, lv, lvAdd), wrap(right, rl, lvAdd)
+		if op == "not in" {
+			parts = append(parts, "not ("+l+" in "+r+")")
+		} else {
+			parts = append(parts, l+" "+op+" "+r)
+		}
+		left, lv = right, rl
+	}
+	switch len(parts) {
+	case 0:
+		return left, lv, nil
+	case 1:
+		if strings.HasPrefix(parts[0], "not (") {
+			return parts[0], lvNot, nil
+		}
+		return parts[0], lvCmp, nil
+	}
+	return strings.Join(parts, " and "), lvAnd, nil
+}
+
+func (p *pyParser) arith() (string, int, error) {
+	s, lv, err := p.term()
+	for err == nil {
+		t := p.peek()
+		if t.kind != tOp || t.text != "+" && t.text != "-" {
+			break
+		}
+		p.i++
+		var r string
+		var rl int
+		if r, rl, err = p.term(); err == nil {
+			s, lv = wrap(s, lv, lvAdd)+" "+t.text+" "+wrap(r, rl, lvMul), lvAdd
+		}
+	}
+	return s, lv, err
+}
+
+func (p *pyParser) term() (string, int, error) {
+	s, lv, err := p.factor()
+	for err == nil {
+		t := p.peek()
+		if t.kind != tOp || t.text != "*" && t.text != "/" && t.text != "//" && t.text != "%" {
+			break
+		}
+		p.i++
+		var r string
+		var rl int
+		if r, rl, err = p.factor(); err != nil {
+			break
+		}
+		l, r := wrap(s, lv, lvMul), wrap(r, rl, lvUnary)
+		if t.text == "//" {
+			s, lv = "int(floor("+l+" / "+r+"))", lvAtom
+		} else {
+			s, lv = l+" "+t.text+" "+r, lvMul
+		}
+	}
+	return s, lv, err
+}
+
+// factor parenthesizes the operand of a unary sign unless it is an atom,
+// so that -2 ** 2 stays -(2 ** 2) and - -a never reads as "--a".
+func (p *pyParser) factor() (string, int, error) {
+	t := p.peek()
+	if t.kind == tOp && (t.text == "-" || t.text == "+") {
+		p.i++
+		s, lv, err := p.factor()
+		if err != nil {
+			return "", 0, err
+		}
+		return t.text + wrap(s, lv, lvAtom), lvUnary, nil
+	}
+	return p.power()
+}
+
+func (p *pyParser) power() (string, int, error) {
+	s, lv, err := p.atom()
+	if err != nil || !p.accept("**") {
+		return s, lv, err
+	}
+	r, rl, err := p.factor()
+	if err != nil {
+		return "", 0, err
+	}
+	return wrap(s, lv, lvAtom) + " ** " + wrap(r, rl, lvPow), lvPow, nil
+}
+
+// functions are the Python builtins a constraint may call; expr has each
+// under the same name with the same meaning for numbers.
+var functions = map[string]bool{"min": true, "max": true, "abs": true, "int": true, "float": true}
+
+func (p *pyParser) atom() (string, int, error) {
+	t := p.next()
+	switch t.kind {
+	case tNum:
+		return t.text, lvAtom, nil
+	case tName:
+		switch t.text {
+		case "True":
+			return "true", lvAtom, nil
+		case "False":
+			return "false", lvAtom, nil
+		case "and", "or", "not", "in", "is", "if", "else", "lambda", "None":
+			return "", 0, p.errAt(t, "unexpected "+t.describe())
+		}
+		if p.peek().kind == tOp && p.peek().text == "(" {
+			if !functions[t.text] {
+				return "", 0, p.errAt(t, "unsupported function "+t.describe())
+			}
+			p.i++
+			args, err := p.list(")")
+			if err != nil {
+				return "", 0, err
+			}
+			return t.text + "(" + strings.Join(args, ", ") + ")", lvAtom, nil
+		}
+		if v, ok := p.consts[t.text]; ok {
+			if v < 0 {
+				return "(" + strconv.Itoa(v) + ")", lvAtom, nil
+			}
+			return strconv.Itoa(v), lvAtom, nil
+		}
+		return t.text, lvAtom, nil
+	case tOp:
+		switch t.text {
+		case "(":
+			start := p.i
+			s, lv, err := p.test()
+			if err != nil {
+				return "", 0, err
+			}
+			if p.accept(")") {
+				return s, lv, nil
+			}
+			// A tuple: read it again as a list, which is what expr's
+			// in operator takes.
+			p.i = start
+			items, err := p.list(")")
+			if err != nil {
+				return "", 0, err
+			}
+			return "[" + strings.Join(items, ", ") + "]", lvAtom, nil
+		case "[":
+			items, err := p.list("]")
+			if err != nil {
+				return "", 0, err
+			}
+			return "[" + strings.Join(items, ", ") + "]", lvAtom, nil
+		}
+	}
+	return "", 0, p.errAt(t, "unexpected "+t.describe())
+}
+
+// list reads comma-separated expressions up to the closing bracket, which
+// it consumes. A trailing comma is allowed, as in Python.
+func (p *pyParser) list(closing string) ([]string, error) {
+	var items []string
+	for !p.accept(closing) {
+		s, _, err := p.test()
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, s)
+		if !p.accept(",") {
+			if t := p.peek(); !(t.kind == tOp && t.text == closing) {
+				return nil, p.errAt(t, "want \",\" or \""+closing+"\", got "+t.describe())
+			}
+		}
+	}
+	return items, nil
+}
