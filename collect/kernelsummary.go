@@ -29,29 +29,39 @@ type KernelSummary struct {
 	Pruned   map[string]int `json:"pruned,omitempty"`
 }
 
-// SummarizeKernels describes every kernel family (datasets.Kernels). When
-// plat is not nil it also counts, by Prune and so compiling nothing, what
-// the device's limits leave of each space on the family's first default
-// shape; a family without default shapes has no count.
+// SummarizeKernels describes every kernel family (datasets.Kernels), as
+// SummarizeKernel does each.
 func SummarizeKernels(plat *features.Platform) ([]KernelSummary, error) {
 	var rows []KernelSummary
 	for _, k := range datasets.Kernels() {
-		r := KernelSummary{Name: k.Name, Doc: k.Doc, Version: k.Version(), Params: len(k.Space.Params), RawSize: k.Space.RawSize(), ValidSize: k.Space.Len(), Tasks: k.TaskNames}
-		if plat != nil && len(k.Tasks) > 0 {
-			p, err := Prune(k, k.Tasks[0], *plat)
-			if err != nil {
-				return nil, err
-			}
-			r.Shape = features.FormatTask(k.TaskNames, k.Tasks[0])
-			r.Runnable = &p.Runnable
-			r.Pruned = map[string]int{}
-			for reason, n := range p.Pruned {
-				r.Pruned[string(reason)] = n
-			}
+		r, err := SummarizeKernel(k, plat)
+		if err != nil {
+			return nil, err
 		}
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// SummarizeKernel describes one kernel's tuning space. When plat is not nil
+// it also counts, by Prune and so compiling nothing, what the device's
+// limits leave of the space on the kernel's first default shape; a kernel
+// without default shapes has no count.
+func SummarizeKernel(k *datasets.Kernel, plat *features.Platform) (KernelSummary, error) {
+	r := KernelSummary{Name: k.Name, Doc: k.Doc, Version: k.Version(), Params: len(k.Space.Params), RawSize: k.Space.RawSize(), ValidSize: k.Space.Len(), Tasks: k.TaskNames}
+	if plat != nil && len(k.Tasks) > 0 {
+		p, err := Prune(k, k.Tasks[0], *plat)
+		if err != nil {
+			return r, err
+		}
+		r.Shape = features.FormatTask(k.TaskNames, k.Tasks[0])
+		r.Runnable = &p.Runnable
+		r.Pruned = map[string]int{}
+		for reason, n := range p.Pruned {
+			r.Pruned[string(reason)] = n
+		}
+	}
+	return r, nil
 }
 
 // WriteKernelTable writes rows as a table. With plat (the device of index

@@ -599,7 +599,7 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 		Tolerance:   sk.atol,
 		Derived:     derived,
 		GroupParams: ext.GroupParams,
-		Spec:        append([]byte(nil), raw...),
+		Spec:        compactJSON(raw),
 		SpecFiles:   files,
 		impl:        sk,
 	}
@@ -979,4 +979,38 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
+}
+
+// Attach copies a spec kernel's spec, source and data files into b, so that
+// the runtime rebuilds the kernel, and its launch plans, from the bundle
+// alone. It fails when b's models were trained on another version of the
+// kernel. A kernel not from a spec leaves b as it is.
+func (k *Kernel) Attach(b *features.Bundle) error {
+	if !k.FromSpec() {
+		return nil
+	}
+	if v := k.Version(); b.KernelVersion != v {
+		return fmt.Errorf("datasets: the bundle's models were trained on %s version %s; the spec and source give %s: collect again with this spec", k.Name, b.KernelVersion, v)
+	}
+	b.KernelSpec, b.KernelSource, b.SpecFiles = k.Spec, k.Source, k.SpecFiles
+	return nil
+}
+
+// compactJSON returns raw in a canonical form (objects' keys sorted, no
+// insignificant space, no HTML escapes), so that the spec a bundle carries,
+// which the bundle's writer re-encodes, hashes as the file did.
+func compactJSON(raw []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return append([]byte(nil), raw...)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return append([]byte(nil), raw...)
+	}
+	return bytes.TrimSpace(b.Bytes())
 }

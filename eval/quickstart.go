@@ -33,6 +33,9 @@ type QuickstartOptions struct {
 	Device int
 	// Kernel is the kernel family; "" means "conv2d".
 	Kernel string
+	// Spec is the kernel itself, such as one read from a spec file
+	// (datasets.ReadSpec); nil looks Kernel up among augur's families.
+	Spec *datasets.Kernel
 	// TrainShapes are collected and trained on; nil means a default set.
 	TrainShapes []features.Task
 	// HoldoutShapes are never trained on; nil means a default set.
@@ -164,9 +167,12 @@ func (o *QuickstartOptions) say(format string, args ...any) {
 func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, error) {
 	opt.defaults()
 	start := time.Now()
-	k, err := datasets.Lookup(opt.Kernel)
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+	k := opt.Spec
+	if k == nil {
+		var err error
+		if k, err = datasets.Lookup(opt.Kernel); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
 	}
 	// A family without quickstart shapes (one defined elsewhere) trains
 	// on its own shapes but the last two, which are held out.
@@ -226,8 +232,15 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	opt.say("   confirmed: %s", csum)
 
 	opt.say("2/3 train: learner chosen by its picks on held-out shapes, then 5-fold cross-validation")
-	b, rep, err := train.Train(res.DataDir, train.Options{Kernel: k.Name, Seed: opt.Seed})
+	topt := train.Options{Kernel: k.Name, Seed: opt.Seed}
+	if k.FromSpec() {
+		topt.Load.Derived = k.Derived
+	}
+	b, rep, err := train.Train(res.DataDir, topt)
 	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if err := k.Attach(b); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	res.Train = rep

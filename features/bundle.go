@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,24 @@ type MeasuredBest struct {
 // reads. Format 2 added derived features, the training shapes, the
 // checksum and the models' climb starts.
 const BundleFormat = 2
+
+// ErrNewerFormat is returned for a bundle whose format is newer than
+// BundleFormat: it was written by a newer augur, and only a newer one reads it.
+var ErrNewerFormat = errors.New("features: bundle format too new")
+
+// newerFormat returns an ErrNewerFormat naming the versions when data is
+// a bundle of a format newer than BundleFormat, and nil otherwise.
+func newerFormat(data []byte) error {
+	var head struct {
+		Format       int    `json:"format"`
+		AugurVersion string `json:"augur_version"`
+	}
+	if json.Unmarshal(data, &head) != nil || head.Format <= BundleFormat {
+		return nil
+	}
+	return fmt.Errorf("%w: the bundle is format %d, written by augur %s; this augur (%s) reads format %d: upgrade augur to load it",
+		ErrNewerFormat, head.Format, head.AugurVersion, Version, BundleFormat)
+}
 
 // Bundle is the self-describing model file that train writes and the
 // runtime loads: everything Choose needs, in one JSON document, so that a
@@ -75,6 +94,14 @@ type Bundle struct {
 	// bundles of one device and those written before it, for which the
 	// runtime copies another device's best when Measured has one.
 	Unseen *UnseenPolicy `json:"unseen,omitempty"`
+	// KernelSpec is the spec file (the T1 tuning format) of a kernel that
+	// augur read from one rather than knowing it, KernelSource its OpenCL
+	// source and SpecFiles the data files the spec names, by name: the
+	// runtime rebuilds the kernel from them (datasets.ParseSpec) for its
+	// launch plans. Empty for augur's own kernels and imported data.
+	KernelSpec   json.RawMessage   `json:"kernel_spec,omitempty"`
+	KernelSource string            `json:"kernel_source,omitempty"`
+	SpecFiles    map[string][]byte `json:"spec_files,omitempty"`
 	// Checksum is the SHA-256, in hex, of the file's bytes without these
 	// hex digits; ReadBundle refuses a bundle whose bytes changed, even by
 	// a space. It must stay the last field.
@@ -381,11 +408,19 @@ func ReadBundleFile(path string) (*Bundle, error) {
 }
 
 // ReadBundle parses a bundle and checks its format version and that its
-// feature names match its task features and parameters.
+// feature names match its task features and parameters. A bundle that
+// declares more than the limits allow (MaxParams and the others beside it)
+// is refused with ErrLimit before its space is built.
 func ReadBundle(data []byte) (*Bundle, error) {
 	var b Bundle
 	if err := json.Unmarshal(data, &b); err != nil {
+		if err := newerFormat(data); err != nil {
+			return nil, err // a newer layout may not parse as this one
+		}
 		return nil, fmt.Errorf("%w: bundle: %v", ErrSyntax, err)
+	}
+	if b.Format > BundleFormat {
+		return nil, newerFormat(data)
 	}
 	if b.Format != BundleFormat {
 		return nil, fmt.Errorf("%w: bundle format %d, this augur reads %d (train the bundle again)", ErrSyntax, b.Format, BundleFormat)
@@ -395,6 +430,9 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	}
 	if len(b.TaskNames) > MaxTaskLen {
 		return nil, fmt.Errorf("%w: bundle has %d task features, at most %d allowed", ErrSyntax, len(b.TaskNames), MaxTaskLen)
+	}
+	if err := checkBundleLimits(&b); err != nil {
+		return nil, err
 	}
 	s, err := b.Space()
 	if err != nil {

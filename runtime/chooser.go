@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"math"
@@ -58,6 +59,13 @@ type Options struct {
 	// from one of them in smaller values of the kernel's work-group
 	// parameters (datasets.Kernel.GroupParams). false follows the model.
 	StrictKnown bool
+	// KernelVersion, when not empty, is the version of the kernel the
+	// caller will build (datasets.Kernel.Version of its spec and source,
+	// as datasets.ReadSpec reads them): New refuses a bundle trained on
+	// another version with ErrKernelVersion, as it does for augur's own
+	// kernels, whose version it knows. "" trusts the bundle's own copy of
+	// a spec kernel.
+	KernelVersion string
 	// Unseen overrides the bundle's policy (Bundle.Unseen) for a device
 	// that has no model of its own and is served through the fleet model
 	// with Platform's features: features.UnseenFleet searches the fleet
@@ -66,6 +74,21 @@ type Options struct {
 	// policy copies when it has other devices' measured bests, since the
 	// fleet model's search has nothing to show it does better.
 	Unseen string
+	// TrustedKeys, when not empty, makes New refuse, with ErrUntrusted,
+	// a bundle that Signature does not show one of these keys signed,
+	// byte for byte (features.VerifyBundle; `augur sign` writes the
+	// signature). nil loads any bundle, signed or not, as before.
+	TrustedKeys []ed25519.PublicKey
+	// Signature is the bundle's detached signature file (BUNDLE.sig, which
+	// a library go:embeds beside the bundle); read only with TrustedKeys.
+	Signature []byte
+	// Wisdom, when set, holds measurements of this kernel version on the
+	// device: Choose answers a shape the store has measured with its
+	// fastest recorded configuration (Pick.Source "wisdom") before any
+	// model, and forgets its cached pick of a shape when a record of it
+	// arrives. The store must be of the bundle's kernel version; its
+	// device is the caller's to match. nil: no wisdom.
+	Wisdom *Wisdom
 }
 
 // Sources of a pick (Pick.Source) other than "model:<slug>".
@@ -163,6 +186,9 @@ type Chooser struct {
 	// known are the configurations that ran in the training data; the
 	// local search stays among them. nil allows every valid one.
 	known map[int]bool // keyed by Space.Index
+	// knownList holds the configurations of known once each, in the
+	// bundle's order: what Candidates ranks.
+	knownList []features.Config
 	// copies are the devices whose measured bests a device with no model
 	// of its own copies (Options.Unseen); nil under any other policy.
 	copies []copySource
@@ -183,22 +209,39 @@ type Chooser struct {
 	classValues   map[int]string
 	classKnown    map[int]bool
 
+	signer string // KeyID of the trusted key that signed the bundle; "" unchecked
+
 	mu    sync.RWMutex
 	cache map[features.TaskKey]*Pick // a pointer keeps the cached look-up to one word
+	// wisdomGen is the generation of opt.Wisdom (Wisdom.gen) that the
+	// cache reflects, under mu.
+	wisdomGen uint64
 }
 
 // New loads a bundle (the bytes of a .augur file) and returns a Chooser.
 func New(bundle []byte, opt Options) (*Chooser, error) {
+	signer, err := checkTrust(bundle, opt)
+	if err != nil {
+		return nil, err
+	}
 	b, err := features.ReadBundle(bundle)
 	if err != nil {
 		return nil, err // it names its package
 	}
-	return FromBundle(b, opt)
+	opt.TrustedKeys = nil // checked on the bytes, which FromBundle lacks
+	ch, err := FromBundle(b, opt)
+	if err == nil {
+		ch.signer = signer
+	}
+	return ch, err
 }
 
 // FromBundle is New for a bundle already read. The Chooser keeps b; the
 // caller must not change it.
 func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
+	if len(opt.TrustedKeys) > 0 {
+		return nil, fmt.Errorf("%w: FromBundle cannot check a signature; load the bundle's bytes with New", ErrUntrusted)
+	}
 	if opt.Starts < 0 || opt.Steps < 0 || opt.CacheSize < 0 {
 		return nil, fmt.Errorf("runtime: Starts, Steps and CacheSize must be >= 0, got %d, %d, %d", opt.Starts, opt.Steps, opt.CacheSize)
 	}
@@ -220,19 +263,27 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if err != nil {
 		return nil, err // it names its package
 	}
+	if w := opt.Wisdom; w != nil && w.KernelVersion() != b.KernelVersion {
+		return nil, fmt.Errorf("runtime: wisdom is of %s version %s, the bundle of %s: %w", b.Kernel, w.KernelVersion(), b.KernelVersion, ErrKernelVersion)
+	}
 	ch := &Chooser{bundle: b, space: space, opt: opt, cache: map[features.TaskKey]*Pick{}}
+	if opt.Wisdom != nil {
+		ch.wisdomGen = opt.Wisdom.gen.Load()
+	}
 	for _, p := range space.Params {
 		ch.names = append(ch.names, p.Name)
 	}
 	// The bundle's space is the family's when the versions agree, so the
 	// family shares it rather than building its own.
-	switch k, err := datasets.LookupWithSpace(b.Kernel, space); {
+	switch k, err := bundleKernel(b, space); {
 	case errors.Is(err, datasets.ErrUnknownKernel):
 		// An imported kernel: no task constraints, no launch plan.
 	case err != nil:
 		return nil, err // it names its package
 	case k.Version() != b.KernelVersion:
 		return nil, &KernelVersionError{Kernel: b.Kernel, Bundle: b.KernelVersion, Have: k.Version()}
+	case opt.KernelVersion != "" && opt.KernelVersion != b.KernelVersion:
+		return nil, &KernelVersionError{Kernel: b.Kernel, Bundle: b.KernelVersion, Have: opt.KernelVersion}
 	default:
 		ch.kernel = k
 	}
@@ -290,8 +341,9 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 		ch.known = make(map[int]bool, len(known))
 		for _, k := range known {
-			if i := space.Index(k); i >= 0 {
+			if i := space.Index(k); i >= 0 && !ch.known[i] {
 				ch.known[i] = true
+				ch.knownList = append(ch.knownList, k)
 			}
 		}
 	}
@@ -306,6 +358,20 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 	}
 	return ch, nil
+}
+
+// bundleKernel returns the kernel of a bundle: the one its spec describes
+// (a user's kernel, carried whole), or augur's own family of that name
+// sharing space.
+func bundleKernel(b *features.Bundle, space *features.Space) (*datasets.Kernel, error) {
+	if len(b.KernelSpec) > 0 {
+		k, err := datasets.ParseSpec("the bundle's kernel spec", b.KernelSpec, b.KernelSource, b.SpecFiles)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: %w", err)
+		}
+		return k, nil
+	}
+	return datasets.LookupWithSpace(b.Kernel, space)
 }
 
 // loadClassifier loads the bundle's classifier, when it has one and the
@@ -515,7 +581,14 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	key := t.Key()
 	c.mu.RLock()
 	cached, ok := c.cache[key]
+	gen := c.wisdomGen
 	c.mu.RUnlock()
+	if w := c.opt.Wisdom; w != nil {
+		if now := w.gen.Load(); now != gen {
+			c.forgetWisdom(gen, now)
+			ok = false
+		}
+	}
 	if ok && len(t) == len(c.bundle.TaskNames) {
 		return cached, nil
 	}
@@ -524,7 +597,21 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	}
 	var p Pick
 	measured, hit := c.table[key]
+	var wise features.Config
+	if c.opt.Wisdom != nil {
+		// The generation first: a record that arrives after it makes
+		// the pick below one not to cache.
+		gen = c.opt.Wisdom.gen.Load()
+		if cfg, _, ok := c.opt.Wisdom.Best(t); ok && c.space.Valid(cfg) {
+			wise = cfg
+		}
+	}
 	switch {
+	case wise != nil:
+		p = Pick{Config: wise, Model: c.source, OutsideOctaves: c.outside(t)}
+		if c.model != nil {
+			p.LogSpeedup = c.model.Predict(t, wise)
+		}
 	case hit:
 		p = Pick{Config: measured.Clone(), Model: c.source, OutsideOctaves: c.outside(t)}
 		if c.model != nil {
@@ -541,7 +628,10 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 		p.Source = c.source
 	}
 	p.names = c.names
-	if hit {
+	switch {
+	case wise != nil:
+		p.Source = SourceWisdom
+	case hit:
 		p.Source = SourceTable
 	}
 	if c.kernel != nil {
@@ -553,9 +643,26 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	if len(c.cache) >= c.opt.CacheSize {
 		clear(c.cache)
 	}
-	c.cache[key] = &p
+	if c.opt.Wisdom == nil || gen == c.wisdomGen {
+		c.cache[key] = &p
+	}
 	c.mu.Unlock()
 	return &p, nil
+}
+
+// forgetWisdom drops the cached picks of the shapes recorded in the wisdom
+// from generation from on, unless another call did already.
+func (c *Chooser) forgetWisdom(from, to uint64) {
+	keys := c.opt.Wisdom.shapesSince(from)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.wisdomGen != from {
+		return
+	}
+	for _, k := range keys {
+		delete(c.cache, k)
+	}
+	c.wisdomGen = max(to, from+uint64(len(keys)))
 }
 
 func (c *Chooser) checkShape(t features.Task) error {
@@ -592,7 +699,12 @@ func (c *Chooser) runs(t features.Task, cfg features.Config) bool {
 // nearest grid shapes) in one batch, then improves the best by
 // one-parameter changes, a batch a sweep. Configurations beyond the
 // model's resource limits are never chosen.
-func (c *Chooser) search(t features.Task) Pick {
+func (c *Chooser) search(t features.Task) Pick { return c.climb(t, nil) }
+
+// climb is search, calling keep, when not nil, with every configuration
+// scored that the device can run and its predicted log-speedup (a
+// configuration shared with the bundle: keep copies what it keeps).
+func (c *Chooser) climb(t features.Task, keep func(features.Config, float64)) Pick {
 	sc := c.model.Scorer(t)
 	batch := make([]features.Config, 0, 64)
 	seen := make(map[int]bool, 64) // keyed by Space.Index
@@ -646,8 +758,18 @@ func (c *Chooser) search(t features.Task) Pick {
 		var best features.Config
 		bestV := math.Inf(-1)
 		for i, v := range vals {
-			if oks[i] && v > bestV && c.runs(t, batch[i]) {
-				best, bestV = batch[i], v
+			switch {
+			case !oks[i]:
+			case keep == nil:
+				// Choose's path: the device check only for a better one.
+				if v > bestV && c.runs(t, batch[i]) {
+					best, bestV = batch[i], v
+				}
+			case c.runs(t, batch[i]):
+				keep(batch[i], v)
+				if v > bestV {
+					best, bestV = batch[i], v
+				}
 			}
 		}
 		return best, bestV

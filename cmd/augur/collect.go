@@ -8,18 +8,17 @@ import (
 
 	"github.com/augur-tuning/augur/collect"
 	"github.com/augur-tuning/augur/collect/record"
-	"github.com/augur-tuning/augur/datasets"
-	"github.com/augur-tuning/augur/features"
 )
 
 func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		kernel, out, shapes, sample, compression string
-		perProcess, growthMiB, maxGrowthMiB      int
-		opt                                      collect.Options
+		kr                                  kernelRef
+		out, shapes, sample, compression    string
+		perProcess, growthMiB, maxGrowthMiB int
+		opt                                 collect.Options
 	)
-	fs := flags("collect", "--kernel NAME --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N|random-each:N|refine:K|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N] [--where EXPR]", stderr)
-	fs.StringVar(&kernel, "kernel", "", "kernel family (see 'augur kernels')")
+	fs := flags("collect", "--kernel NAME|--spec FILE --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N|random-each:N|refine:K|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N] [--where EXPR]", stderr)
+	addKernelFlags(fs, &kr, "kernel family")
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
 	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';' (default: the kernel's own list); repeats are measured once")
@@ -41,7 +40,10 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := required(fs, "kernel", "out"); err != nil {
+	if err := kr.check("collect"); err != nil {
+		return err
+	}
+	if err := required(fs, "out"); err != nil {
 		return err
 	}
 	if *shard != "" {
@@ -73,17 +75,17 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if opt.Compression, err = record.ParseCompression(compression); err != nil {
 		return fmt.Errorf("collect: --compression must be zstd or none, got %q", compression)
 	}
-	k, err := datasets.Lookup(kernel)
+	k, err := kr.kernel("collect")
 	if err != nil {
-		return fmt.Errorf("collect: %w", err)
+		return err
 	}
 	if shapes != "" {
-		if opt.Tasks, err = features.ParseTasks(k.TaskNames, shapes); err != nil {
+		if opt.Tasks, err = parseShapes(k, shapes); err != nil {
 			return fmt.Errorf("collect: --shapes: %w", err)
 		}
 	}
 	opt.Sample = sample
-	opt.Progress = stderr
+	opt.Progress = progressTo(fs, stderr)
 	opt.Log = stderr
 	ctx, stop := collect.StopOnSignals(ctx, stderr)
 	defer stop()

@@ -19,16 +19,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		opt                  eval.Options
 		t3                   table3Flags
 	)
-	fs := flags("eval", "--data DIR --kernel NAME [--json] [--plots DIR] [--holdout shapes|device=NAME] [--table3]", stderr)
+	fs := flags("eval", "--data DIR --kernel NAME|--spec FILE [--json] [--plots DIR] [--holdout shapes|device=NAME] [--table3]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory (collected or imported)")
-	fs.StringVar(&opt.Kernel, "kernel", "", "kernel whose data to evaluate")
+	var kr kernelRef
+	addKernelFlags(fs, &kr, "kernel whose data to evaluate")
 	var smaller bool
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object (strategies, two_stage, holdout give pct_of_best)")
 	fs.StringVar(&plots, "plots", "", "write PNG plots into this directory")
 	fs.StringVar(&holdout, "holdout", "", "'shapes': also Choose on each shape from a model trained on the others; 'device=NAME': Choose for device NAME's shapes from a fleet model trained on the other devices")
 	fs.IntVar(&opt.Seeds, "seeds", 100, "seeds per strategy and budget")
 	fs.IntVar(&opt.TwoStageSeeds, "two-stage-seeds", 20, "seeds per shape and threshold of the two-stage tuner")
-	fs.Float64Var(&opt.SampleFraction, "sample", 0.02, "share of the space the two-stage tuner measures first")
+	fs.Float64Var(&opt.SampleFraction, "two-stage-sample", 0.02, "share of the space the two-stage tuner measures first")
+	deprecatedAlias(fs, "sample", "two-stage-sample", stderr) // collect's --sample is a sampling plan
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
 	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
 	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the models eval trains (holdout, fleet, two-stage, learning curve): auto (selected per model, as 'augur train' does), gbrt or rf")
@@ -45,13 +47,21 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := required(fs, "data", "kernel"); err != nil {
+	if err := kr.check("eval"); err != nil {
 		return err
 	}
-	if t3.on || opt.Kernel == "stencil" {
-		return runTable3(data, opt.Kernel, t3, opt.Seed, asJSON, stdout, stderr)
+	if err := required(fs, "data"); err != nil {
+		return err
 	}
-	var err error
+	name, kernel, err := kr.dataName("eval")
+	if err != nil {
+		return err
+	}
+	opt.Kernel = name
+	warnLeftovers(stderr, data)
+	if t3.on || opt.Kernel == "stencil" {
+		return runTable3(data, opt.Kernel, t3, opt.Seed, asJSON, stdout, progressTo(fs, stderr))
+	}
 	if opt.Invalid, err = train.ParseInvalid(*invalid); err != nil {
 		return fmt.Errorf("eval: --invalid must be ignore or zeta, got %q", *invalid)
 	}
@@ -62,7 +72,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case isDevice && name != "":
 		opt.HoldoutDevice = name
 	default:
-		return fmt.Errorf("eval: --holdout must be \"shapes\" or \"device=NAME\", got %q", holdout)
+		return usagef("eval: --holdout must be \"shapes\" or \"device=NAME\", got %q", holdout)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -76,13 +86,23 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("eval: --test needs --holdout shapes or device=NAME")
 	}
 	opt.Derived = datasets.Deriver(opt.Kernel)
-	if smaller {
+	if kernel != nil && kernel.FromSpec() {
+		opt.Derived = kernel.Derived
+	}
+	if smaller && kernel != nil && kernel.FromSpec() {
+		if opt.GroupParams = kernel.GroupParams; len(opt.GroupParams) == 0 {
+			return fmt.Errorf("eval: --smaller-groups: the spec names no work-group parameters (Augur.GroupParams)")
+		}
+	} else if smaller {
 		if opt.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
 			return fmt.Errorf("eval: --smaller-groups: %w", err)
 		}
 	}
-	opt.Progress = stderr
+	progress := newReporter(progressTo(fs, stderr), "eval")
+	defer progress.Close()
+	opt.Progress = progress
 	rep, err := eval.Evaluate(data, opt)
+	progress.Close()
 	if err != nil {
 		return err // eval's errors carry the package prefix
 	}
@@ -90,6 +110,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := rep.WritePlots(plots); err != nil {
 			return fmt.Errorf("eval: %w", err)
 		}
+		fmt.Fprintf(progressTo(fs, stderr), "eval: wrote the plots into %s\n", plots)
 	}
 	if asJSON {
 		return rep.WriteJSON(stdout)

@@ -7,15 +7,15 @@ import (
 	"os"
 	"strings"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/train"
 )
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var data, kernel, out, invalid, target, foldBy string
-	fs := flags("export", "--data DIR --kernel NAME --csv FILE [--invalid ignore|zeta] [--target PARAM [--fold-by NAME,...]]", stderr)
+	var data, out, invalid, target, foldBy string
+	var kr kernelRef
+	fs := flags("export", "--data DIR --kernel NAME|--spec FILE --csv FILE [--invalid ignore|zeta] [--target PARAM [--fold-by NAME,...]]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory written by 'augur collect' or 'augur import'")
-	fs.StringVar(&kernel, "kernel", "", "kernel family whose rows to export")
+	addKernelFlags(fs, &kr, "kernel family whose rows to export")
 	fs.StringVar(&out, "csv", "", "CSV file to write (refuses to overwrite): the features, log_speedup, time_ns, ref_time_ns, platform, shape, config")
 	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out) or zeta (keep with target ln(0.1) and empty times)")
 	fs.StringVar(&target, "target", "", "write instead the classifier's groups of this parameter: one row a (shape, device) with the task, static (task-only derived) and platform features, the held-out fold (see --fold-by), the device, the label (the index of the parameter's value in the fastest configuration) and the fastest time of each value")
@@ -23,11 +23,18 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := required(fs, "data", "kernel", "csv"); err != nil {
+	if err := kr.check("export"); err != nil {
 		return err
 	}
+	if err := required(fs, "data", "csv"); err != nil {
+		return err
+	}
+	kernel, spec, err := kr.dataName("export")
+	if err != nil {
+		return err
+	}
+	warnLeftovers(stderr, data)
 	var opt train.LoadOptions
-	var err error
 	if opt.Invalid, err = train.ParseInvalid(invalid); err != nil {
 		return fmt.Errorf("export: --invalid must be ignore or zeta, got %q", invalid)
 	}
@@ -35,7 +42,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := os.Stat(out); err == nil {
 		return fmt.Errorf("export: %s exists; remove it first", out)
 	}
-	if k, err := datasets.Lookup(kernel); err == nil && target != "" {
+	if k := spec; k != nil && target != "" {
 		// The classifier's groups carry the kernel's task-only derived
 		// features, as 'augur train --target' gives them.
 		opt.Derived = k.Derived

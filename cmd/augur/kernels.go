@@ -7,14 +7,17 @@ import (
 	"io"
 
 	"github.com/augur-tuning/augur/collect"
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
 func runKernels(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var asJSON bool
 	device := -1
-	fs := flags("kernels", "[--device N] [--json]", stderr)
+	fs := flags("kernels", "[--spec FILE] [--device N] [--json]", stderr)
 	fs.BoolVar(&asJSON, "json", false, "print a JSON array")
+	var spec string
+	fs.StringVar(&spec, "spec", "", "describe this kernel spec file (a T1 JSON file) instead of augur's own families")
 	fs.IntVar(&device, "device", -1, "also count what the device's limits leave of each space on the family's first default shape, compiling nothing (see 'augur devices')")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -30,7 +33,19 @@ func runKernels(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		plat = &devs[device]
 	}
-	rows, err := collect.SummarizeKernels(plat)
+	var rows []collect.KernelSummary
+	var err error
+	if spec == "" {
+		rows, err = collect.SummarizeKernels(plat)
+	} else {
+		var k *datasets.Kernel
+		if k, err = datasets.ReadSpec(spec); err != nil {
+			return err
+		}
+		var r collect.KernelSummary
+		r, err = collect.SummarizeKernel(k, plat)
+		rows = append(rows, r)
+	}
 	if err != nil {
 		return fmt.Errorf("kernels: %w", err)
 	}

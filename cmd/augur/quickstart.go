@@ -5,39 +5,45 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
-	"github.com/augur-tuning/augur/features"
 )
 
 func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var opt eval.QuickstartOptions
-	fs := flags("quickstart", "[--out DIR] [--device N]", stderr)
+	fs := flags("quickstart", "[--kernel NAME|--spec FILE] [--out DIR] [--device N] [--shapes S] [--holdout S]", stderr)
 	fs.StringVar(&opt.Out, "out", "augur-quickstart", "directory for the collected data and the model")
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
 	fs.IntVar(&opt.TrainSample, "train-sample", 0, "random configurations per training shape (0: 300)")
 	fs.IntVar(&opt.HoldoutSample, "holdout-sample", 0, "random configurations compared per held-out shape (0: 300)")
 	shapes := fs.String("shapes", "", "training shapes separated by ';' (default: five shapes of the family sized for a CPU device)")
 	holdout := fs.String("holdout", "", "held-out shapes separated by ';' (default: two shapes of the family sized for a CPU device)")
-	fs.StringVar(&opt.Kernel, "kernel", "conv2d", "kernel family")
+	var kr kernelRef
+	addKernelFlags(fs, &kr, "kernel family (default conv2d)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
-	k, err := datasets.Lookup(opt.Kernel)
+	if kr.name == "" && kr.spec == "" {
+		kr.name = "conv2d"
+	}
+	k, err := kr.kernel("quickstart")
 	if err != nil {
-		return fmt.Errorf("quickstart: %w", err)
+		return err
+	}
+	opt.Kernel = k.Name
+	if k.FromSpec() {
+		opt.Spec = k
 	}
 	if *shapes != "" {
-		if opt.TrainShapes, err = features.ParseTasks(k.TaskNames, *shapes); err != nil {
+		if opt.TrainShapes, err = parseShapes(k, *shapes); err != nil {
 			return fmt.Errorf("quickstart: --shapes: %w", err)
 		}
 	}
 	if *holdout != "" {
-		if opt.HoldoutShapes, err = features.ParseTasks(k.TaskNames, *holdout); err != nil {
+		if opt.HoldoutShapes, err = parseShapes(k, *holdout); err != nil {
 			return fmt.Errorf("quickstart: --holdout: %w", err)
 		}
 	}
-	opt.Progress = stderr
+	opt.Progress = progressTo(fs, stderr)
 	res, err := eval.Quickstart(ctx, opt)
 	if err != nil {
 		return fmt.Errorf("quickstart: %w", err)

@@ -21,7 +21,7 @@ func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // trainSynopsis is the usage line of 'augur train'.
-const trainSynopsis = "--data DIR --kernel NAME --out FILE [--learner auto|gbrt|rf] [--derive 'name = expr'...] [--folds K] [--seed S] " +
+const trainSynopsis = "--data DIR --kernel NAME|--spec FILE --out FILE [--learner auto|gbrt|rf] [--derive 'name = expr'...] [--folds K] [--seed S] " +
 	"[--target PARAM [--learner forest|golearn|auto] [--regressor auto|gbrt|rf] [--fold-by NAME,...]] " +
 	"[--invalid ignore|zeta] [--zeta Z] [--trees N] [--depth D] [--leaves L] [--min-leaf M] [--lr R] " +
 	"[--subsample F] [--colsample F] [--l2 L] [--early-stop N]"
@@ -34,7 +34,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	)
 	fs := flags("train", trainSynopsis, stderr)
 	fs.StringVar(&data, "data", "", "dataset directory written by 'augur collect'")
-	fs.StringVar(&opt.Kernel, "kernel", "", "kernel family whose data to train on")
+	var kr kernelRef
+	addKernelFlags(fs, &kr, "kernel family whose data to train on")
 	fs.StringVar(&out, "out", "", "model bundle to write (refuses to overwrite unless --force)")
 	fs.StringVar(&opt.Model, "learner", "auto", "learner: auto (the setting whose picks on held-out shapes are best, see README), gbrt (gradient-boosted trees) or rf (random forest)")
 	var derive multiFlag
@@ -59,12 +60,23 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	foldBy := fs.String("fold-by", "", "with --target: comma-separated task features whose values make the classifier's held-out folds (those that name a kernel, e.g. a stencil's shape features, to leave one kernel out); empty: leave one shape out")
 	smaller := fs.Bool("smaller-groups", false, "let the runtime pick configurations that differ from measured ones only in smaller work groups (the kernel's work-group parameters): they need no more of the device; helps where the training shapes are densely measured, costs where they are sparsely sampled (README)")
 	force := fs.Bool("force", false, "overwrite --out if it exists")
+	wisdom := fs.String("wisdom", "", "comma-separated wisdom files ('augur tune --top') whose records join the training rows as measured ones (log-speedup over the shape's reference time: a wisdom record of the reference, else the data's; records with neither are skipped and counted)")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object (models with their cv and selection, classifier, unseen, out)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := required(fs, "data", "kernel", "out"); err != nil {
+	if err := kr.check("train"); err != nil {
 		return err
 	}
+	if err := required(fs, "data", "out"); err != nil {
+		return err
+	}
+	name, kernel, err := kr.dataName("train")
+	if err != nil {
+		return err
+	}
+	opt.Kernel = name
+	warnLeftovers(stderr, data)
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *target == "" {
@@ -89,7 +101,6 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		opt.Model = *regressor
 		set["learner"] = set["regressor"]
 	}
-	var err error
 	if opt.Load.Invalid, err = train.ParseInvalid(invalid); err != nil {
 		return fmt.Errorf("train: --invalid must be ignore or zeta, got %q", invalid)
 	}
@@ -124,11 +135,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			Subsample: g.Subsample, ColSample: g.ColSample, Seed: g.Seed}
 	}
 	if *smaller {
-		if opt.Load.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
+		if kernel != nil && kernel.FromSpec() {
+			if opt.Load.GroupParams = kernel.GroupParams; len(opt.Load.GroupParams) == 0 {
+				return fmt.Errorf("train: --smaller-groups: the spec names no work-group parameters (Augur.GroupParams)")
+			}
+		} else if opt.Load.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
 			return fmt.Errorf("train: --smaller-groups: %w", err)
 		}
 	}
-	if k, err := datasets.Lookup(opt.Kernel); err == nil && k.Derived != nil {
+	if k := kernel; k != nil && k.Derived != nil {
 		if len(derive) > 0 {
 			return fmt.Errorf("train: kernel %s has its own derived features; --derive is for imported kernels", opt.Kernel)
 		}
@@ -151,8 +166,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := opt.Check(); err != nil {
 		return err // already "train: ..."
 	}
+	progress := newReporter(progressTo(fs, stderr), "train")
+	defer progress.Close()
+	progress.Step(0, 0, "loading "+data)
+	opt.Progress = progress.Step
 	d, err := train.LoadWith(data, opt.Kernel, opt.Load)
 	if err != nil {
+		return err
+	}
+	if err := addWisdom(d, *wisdom, stderr); err != nil {
 		return err
 	}
 	b, rep, err := train.TrainData(d, opt)
@@ -161,12 +183,22 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var unseen *eval.UnseenReport
 	if len(rep.Platforms) >= 2 {
+		progress.Step(0, 0, "choosing the policy for unseen devices (each device left out in turn)")
 		if unseen, err = eval.ChooseUnseen(b, d, rep.Models[len(rep.Models)-1]); err != nil { // the fleet model's
 			return err
 		}
 	}
+	if kernel != nil {
+		if err := kernel.Attach(b); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+	}
 	if err := features.WriteBundleFile(out, b); err != nil {
 		return fmt.Errorf("train: %w", err)
+	}
+	progress.Close()
+	if *asJSON {
+		return writeTrainJSON(stdout, rep, unseen, out)
 	}
 	fmt.Fprintln(stdout, rep.String()+unseen.String())
 	fmt.Fprintf(stdout, "wrote %s\n", out)

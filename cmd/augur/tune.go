@@ -5,19 +5,20 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 )
 
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		kernel, shape string
+		kr            kernelRef
+		shape         string
 		opt           eval.TuneOptions
 	)
-	var prior string
-	fs := flags("tune", "--kernel NAME --shape 'k=v,...' [--prior BUNDLE] [--budget N] [--threshold T] [--out DIR] [--device N]", stderr)
-	fs.StringVar(&kernel, "kernel", "", "kernel family")
+	var prior, model, wisdom string
+	var top int
+	fs := flags("tune", "--kernel NAME|--spec FILE --shape 'k=v,...' [--prior BUNDLE] [--budget N] [--threshold T] [--out DIR] [--device N]", stderr)
+	addKernelFlags(fs, &kr, "kernel family")
 	fs.StringVar(&shape, "shape", "", "the shape to tune for")
 	fs.StringVar(&prior, "prior", "", "model bundle whose ranking for this device the fleet-prior tuner starts from (its fleet model for a device it has no model of); empty: the two-stage tuner")
 	fs.IntVar(&opt.Budget, "budget", 0, "two-stage: configurations measured at random first; with --prior: all measurements (0: 2% of the space)")
@@ -27,31 +28,48 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
 	fs.IntVar(&opt.Repeats, "repeats", 5, "timed runs per configuration")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
+	fs.IntVar(&top, "top", 0, "measure the K best candidates of --model's model for the device (runtime Candidates) once each and append them, with the reference, to --wisdom; no tuner runs")
+	fs.StringVar(&model, "model", "", "with --top: the model bundle whose candidates are measured")
+	fs.StringVar(&wisdom, "wisdom", "", "with --top: the wisdom file (JSON lines) the measurements are appended to")
+	asJSON := fs.Bool("json", false, "print one JSON object: shape, device, config, best_ns, ref_ns, first_stage, second_stage, space_size, prior, path")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := required(fs, "kernel", "shape"); err != nil {
+	if err := kr.check("tune"); err != nil {
+		return err
+	}
+	if err := required(fs, "shape"); err != nil {
 		return err
 	}
 	if !(opt.Threshold >= 0 && opt.Threshold < 1) {
 		return fmt.Errorf("tune: --threshold must be in (0, 1), or 0 for the default; got %g", opt.Threshold)
 	}
-	k, err := datasets.Lookup(kernel)
+	k, err := kr.kernel("tune")
 	if err != nil {
-		return fmt.Errorf("tune: %w", err)
+		return err
 	}
-	t, err := features.ParseTask(k.TaskNames, shape)
+	t, err := parseShape(k, shape)
 	if err != nil {
 		return fmt.Errorf("tune: --shape: %w", err)
+	}
+	if top != 0 || model != "" || wisdom != "" {
+		return runTuneTop(ctx, k, t, model, wisdom, eval.TopOptions{Device: opt.Device, K: top, Repeats: opt.Repeats}, progressTo(fs, stderr), stdout)
 	}
 	if prior != "" {
 		if opt.Prior, err = features.ReadBundleFile(prior); err != nil {
 			return fmt.Errorf("tune: %w", err)
 		}
 	}
+	progress := newReporter(progressTo(fs, stderr), "tune")
+	defer progress.Close()
+	opt.Progress = progress
 	res, err := eval.Tune(ctx, k, t, opt)
+	progress.Close()
 	if err != nil {
 		return fmt.Errorf("tune: %w", err)
+	}
+	if *asJSON {
+		return writeTuneJSON(stdout, res)
 	}
 	fmt.Fprintln(stdout, res)
 	return nil

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+)
+
+// kernelRef is a command's kernel: augur's own family by --kernel NAME, or
+// the user's kernel by --spec FILE (a T1 tuning-format file).
+type kernelRef struct {
+	name, spec string
+}
+
+// addKernelFlags registers --kernel and --spec.
+func addKernelFlags(fs *flag.FlagSet, r *kernelRef, what string) {
+	fs.StringVar(&r.name, "kernel", "", what+" (see 'augur kernels'), or use --spec")
+	fs.StringVar(&r.spec, "spec", "", "your own OpenCL kernel: a Kernel Tuner T1 spec file (JSON) naming its .cl file; see docs/own-kernel.md")
+}
+
+// check returns the usage error of a command that needs a kernel and got
+// none, or both.
+func (r kernelRef) check(cmd string) error {
+	switch {
+	case r.name == "" && r.spec == "":
+		return usagef("%s: --kernel NAME or --spec FILE is required", cmd)
+	case r.name != "" && r.spec != "":
+		return usagef("%s: give --kernel or --spec, not both", cmd)
+	}
+	return nil
+}
+
+// kernel returns the kernel: the spec's, or augur's family of that name.
+func (r kernelRef) kernel(cmd string) (*datasets.Kernel, error) {
+	if err := r.check(cmd); err != nil {
+		return nil, err
+	}
+	if r.spec != "" {
+		return datasets.ReadSpec(r.spec)
+	}
+	k, err := datasets.Lookup(r.name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return k, nil
+}
+
+// dataName returns the name the kernel's data is filed under and, for a
+// spec or one of augur's families, the kernel (nil for an imported
+// kernel, which only has data).
+func (r kernelRef) dataName(cmd string) (string, *datasets.Kernel, error) {
+	if err := r.check(cmd); err != nil {
+		return "", nil, err
+	}
+	if r.spec != "" {
+		k, err := datasets.ReadSpec(r.spec)
+		if err != nil {
+			return "", nil, err
+		}
+		return k.Name, k, nil
+	}
+	k, err := datasets.Lookup(r.name)
+	if err != nil {
+		return r.name, nil, nil
+	}
+	return r.name, k, nil
+}
+
+// parseShapes reads --shapes for k: "name=value,...;...". A spec kernel's
+// problem sizes also answer to problem_size_I when the spec names them.
+func parseShapes(k *datasets.Kernel, text string) ([]features.Task, error) {
+	if k.FromSpec() {
+		for i, n := range k.TaskNames {
+			if alias := fmt.Sprintf("problem_size_%d", i); alias != n {
+				text = replaceKey(text, alias, n)
+			}
+		}
+	}
+	return features.ParseTasks(k.TaskNames, text)
+}
+
+// parseShape is parseShapes for one shape.
+func parseShape(k *datasets.Kernel, text string) (features.Task, error) {
+	ts, err := parseShapes(k, text)
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) != 1 {
+		return nil, fmt.Errorf("%w: want one shape, got %d", features.ErrSyntax, len(ts))
+	}
+	return ts[0], nil
+}
+
+// replaceKey renames the key old of "k=v" fields to new.
+func replaceKey(text, old, new string) string {
+	var shapes []string
+	for _, shape := range strings.Split(text, ";") {
+		fields := strings.Split(shape, ",")
+		for i, f := range fields {
+			if k, v, ok := strings.Cut(f, "="); ok && strings.TrimSpace(k) == old {
+				fields[i] = new + "=" + v
+			}
+		}
+		shapes = append(shapes, strings.Join(fields, ","))
+	}
+	return strings.Join(shapes, ";")
+}
