@@ -3,7 +3,7 @@
 GO ?= go
 export CGO_CFLAGS ?= -O2 -g -DCL_TARGET_OPENCL_VERSION=300
 
-.PHONY: deps build test quickstart bench fuzz clean
+.PHONY: deps build test quickstart bench fuzz clean lib
 
 deps:
 	@./scripts/opencl-deps.sh
@@ -14,6 +14,16 @@ build: deps
 test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+# libaugur for C, C++ and Python callers (include/augur.h, python/): the
+# shared and static libraries. Go also writes its own headers (libaugur.h)
+# beside them; callers include include/augur.h instead, copied here with
+# augur_types.h and augur.hpp so that bin/ is self-contained.
+lib:
+	$(GO) build -buildmode=c-shared -o bin/libaugur.so ./libaugur
+	$(GO) build -buildmode=c-archive -o bin/libaugur.a ./libaugur
+	mkdir -p bin/include
+	cp include/augur.h include/augur_types.h include/augur.hpp bin/include/
 
 quickstart: build
 	./bin/augur quickstart
@@ -37,3 +47,4 @@ fuzz: deps
 
 clean:
 	rm -rf bin augur-quickstart
+	rm -f python/augur/libaugur.so

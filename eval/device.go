@@ -91,6 +91,9 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
 	fleet := d.Subset(rows)
 	b, mr, err := train.FitFleetBundle(fleet, topts)
+	if err == nil {
+		err = opt.attach(b)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("eval: holdout fit: %w", err)
 	}
@@ -149,6 +152,9 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 			rep.Unrecorded++
 		}
 		hs.Top1Pct = top1(ch, g, space)
+		if hs.TopK, err = topK(ch, g, space); err != nil {
+			return nil, err
+		}
 		if hs.Status != "unrecorded" {
 			logPct = append(logPct, math.Log(hs.Pct))
 			if rep.Worst == 0 || hs.Pct < rep.Worst {
@@ -188,6 +194,7 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(logPct), geomean(logTop), geomean(logRef)
 	rep.Geomean, rep.PctInterval = rep.Pct, geomeanInterval(logPct)
 	rep.CopyBestPct = geomean(logCopyBest)
+	rep.TopK = summarizeTopK(rep.Shapes)
 	rep.FleetSearchPct, rep.CopyPolicyPct = geomean(logFleet), geomean(logCopyPolicy)
 	for _, db := range bests {
 		cr := copies[db.device]

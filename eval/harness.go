@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
 	"github.com/augur-tuning/augur/search"
@@ -20,6 +21,11 @@ import (
 type Options struct {
 	// Kernel is the kernel whose data under the directory is evaluated.
 	Kernel string
+	// Spec is the kernel when it was read from a spec file
+	// (datasets.ReadSpec): the bundles fitted along the way carry it, so
+	// that the runtime scores them with its derived features and plans.
+	// nil for augur's own kernels and imported data.
+	Spec *datasets.Kernel
 	// Seeds is the number of seeds per strategy and budget; 0 means 100.
 	Seeds int
 	// Budgets are the strategies' evaluation budgets; nil means 16, 32,
@@ -205,6 +211,9 @@ type HoldoutReport struct {
 	FleetSearchPct float64       `json:"fleet_search_pct_of_best,omitempty"`
 	CopyPolicyPct  float64       `json:"copy_policy_pct_of_best,omitempty"`
 	Unseen         *UnseenReport `json:"unseen,omitempty"`
+	// TopK is the best of the runtime's first k candidates
+	// (Chooser.Candidates) measured once, for k = 2, 3, 5 and 8.
+	TopK []TopK `json:"top_k,omitempty"`
 }
 
 // HoldoutShape is one left-out shape.
@@ -227,6 +236,9 @@ type HoldoutShape struct {
 	Source         string  `json:"source,omitempty"`
 	FleetSearchPct float64 `json:"fleet_search_pct_of_best,omitempty"`
 	CopyPolicyPct  float64 `json:"copy_policy_pct_of_best,omitempty"`
+	// TopK is the best of the first k candidates, one entry a k of
+	// HoldoutReport.TopK.
+	TopK []TopKShape `json:"top_k,omitempty"`
 }
 
 // group is the recorded data of one (platform, task).
@@ -275,6 +287,14 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: Holdout and HoldoutDevice exclude each other")
 	}
 	return nil
+}
+
+// attach gives b the spec kernel's definition (Options.Spec), if any.
+func (o *Options) attach(b *features.Bundle) error {
+	if o.Spec == nil {
+		return nil
+	}
+	return o.Spec.Attach(b)
 }
 
 func (o *Options) say(format string, args ...any) {
@@ -607,6 +627,9 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		f, ok := byPlatform[plat.Slug()]
 		if !ok {
 			b, mr, err := train.FitBundle(d.Subset(rows), topts, plat.Slug(), &plat)
+			if err == nil {
+				err = opt.attach(b)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("eval: holdout fit: %w", err)
 			}
@@ -648,6 +671,9 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 			}
 		}
 		hs.Top1Pct = 100 * g.bestNs / g.times[top]
+		if hs.TopK, err = topK(ch, g, space); err != nil {
+			return nil, err
+		}
 		if hs.Status != "unrecorded" {
 			logPct = append(logPct, math.Log(hs.Pct))
 			if rep.Worst == 0 || hs.Pct < rep.Worst {
@@ -663,6 +689,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	}
 	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(logPct), geomean(logTop), geomean(logRef)
 	rep.Geomean, rep.PctInterval = rep.Pct, geomeanInterval(logPct)
+	rep.TopK = summarizeTopK(rep.Shapes)
 	return rep, nil
 }
 

@@ -50,6 +50,19 @@ func TestEvaluate(t *testing.T) {
 	if h := rep.Holdout; h == nil || len(h.Shapes) != 6 || h.Pct <= h.RefPct {
 		t.Errorf("holdout = %+v, want 6 shapes chosen better than the reference", h)
 	}
+	// Measuring more of the runtime's candidates never does worse.
+	if h := rep.Holdout; h != nil {
+		if len(h.TopK) != 4 || h.TopK[0].K != 2 || h.TopK[3].K != 8 {
+			t.Fatalf("top-k = %+v, want k = 2, 3, 5, 8", h.TopK)
+		}
+		prev := h.Pct
+		for _, k := range h.TopK {
+			if k.Pct < prev-1e-9 || k.Pct > 100 || k.Shapes+k.Unrecorded != 6 {
+				t.Errorf("top-%d %+v below the previous %g", k.K, k, prev)
+			}
+			prev = k.Pct
+		}
+	}
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(rep); err != nil {
 		t.Fatal(err)

@@ -146,6 +146,9 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		}
 		opt.say("fleet prior: fleet model on %s, tuning %d shapes of %s", strings.Join(others, ", "), len(targets), plat.Slug())
 		b, _, err := train.FitBundle(d.Subset(rows), topts, train.FleetModel, nil)
+		if err == nil {
+			err = opt.attach(b)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("eval: fleet prior fit: %w", err)
 		}

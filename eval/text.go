@@ -69,6 +69,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		tw.Flush()
 		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
 			h.Pct, h.interval(), h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
+		writeTopK(w, h.TopK)
 	}
 	return nil
 }
@@ -99,6 +100,7 @@ func (h *HoldoutReport) writeDevice(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%%, best copy %.1f%% (%d picks failed, %d unrecorded)\n",
 		h.Pct, h.interval(), h.Worst, h.Top1Pct, h.RefPct, h.CopyBestPct, h.Failed, h.Unrecorded)
+	writeTopK(w, h.TopK)
 	for _, c := range h.Copies {
 		fmt.Fprintf(w, "copy the best of %s: %.1f%% of best (worst shape %.1f%%; %d failed, %d unrecorded)\n", c.Device, c.Pct, c.Worst, c.Failed, c.Unrecorded)
 	}

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -46,6 +47,16 @@ type TuneOptions struct {
 	// space, at least 10), Threshold is the tuner's stopping probability
 	// (0: 0.05) and Batch the measurements between refits (0: 8).
 	Prior *features.Bundle
+	// Progress receives a line as each batch of measurements starts
+	// (and the first stage's progress bar on a terminal); nil means quiet.
+	Progress io.Writer
+}
+
+// say writes one progress line.
+func (o TuneOptions) say(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
 }
 
 // TuneResult is the outcome of Tune.
@@ -96,6 +107,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
 	first := k.Space.Sample(rng, opt.Budget)
+	opt.say("tune: first stage: %d random configurations of %d", len(first), len(valid))
 	rows, err := collect.Measure(ctx, k, t, first, copt)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -163,6 +175,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 				batch = append(batch, ranked[next].Config)
 			}
 		}
+		opt.say("tune: second stage: %d measured, %d more in predicted order", len(cache), len(batch))
 		got, err := collect.Measure(ctx, k, t, batch, copt)
 		if err != nil {
 			return 0, err
@@ -262,6 +275,7 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 		for j, i := range idx {
 			batch[j] = valid[i]
 		}
+		opt.say("tune: %d measured, %d more from the fleet prior's ranking", len(all), len(batch))
 		rows, err := collect.Measure(ctx, k, t, batch, copt)
 		if err != nil {
 			return nil, err

@@ -89,5 +89,28 @@
 // the model predicts nothing faster than the kernel's reference
 // configuration, Choose returns the reference.
 //
+// # Signed bundles
+//
+// A fleet that distributes bundles can refuse any that its own key did not
+// sign. `augur keygen --out KEY` writes an Ed25519 key pair (KEY, KEY.pub);
+// `augur sign --key KEY --model conv2d.augur` writes the detached signature
+// conv2d.augur.sig, over every byte of the bundle, which stays as it was
+// (features.SignBundle documents the format). Embed both and name the keys:
+//
+//	//go:embed conv2d.augur
+//	var conv2dModel []byte
+//	//go:embed conv2d.augur.sig
+//	var conv2dSig []byte
+//
+//	pub, err := features.ParsePublicKey(keyPEM) // KEY.pub
+//	chooser, err := runtime.New(conv2dModel, runtime.Options{
+//		TrustedKeys: []ed25519.PublicKey{pub}, Signature: conv2dSig})
+//	if errors.Is(err, runtime.ErrUntrusted) {
+//		// Unsigned, signed by another key, or changed after signing.
+//	}
+//
+// The signature is checked before the bundle is parsed. Without
+// TrustedKeys, New loads signed and unsigned bundles alike, as before.
+//
 // examples/imagefilter is a complete library built this way.
 package runtime

@@ -16,6 +16,11 @@ var (
 	// changed): the bundle's configurations and launch plans would not fit
 	// the kernel.
 	ErrKernelVersion = errors.New("runtime: bundle is for another kernel version; train again")
+	// ErrUntrusted is returned by New, with Options.TrustedKeys set, for
+	// a bundle that no trusted key signed: unsigned, signed by another
+	// key, or changed after signing. The error also matches
+	// features.ErrSignature.
+	ErrUntrusted = errors.New("runtime: bundle not signed by a trusted key")
 )
 
 // KernelVersionError is the error behind ErrKernelVersion.

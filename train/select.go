@@ -85,6 +85,9 @@ type SelectOptions struct {
 	// Workers fit folds in parallel; 0 means 2.
 	Workers int
 	Seed    uint64
+	// Progress, when not nil, hears of each candidate as its scoring
+	// starts: done of total candidates are finished.
+	Progress ProgressFunc
 }
 
 // PickScore is what one candidate achieved on held-out shapes.
@@ -162,7 +165,8 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	var sel Selection
 	var preds [][]float64 // held-out predictions of each scored candidate; nil when skipped
 	scored := 0
-	for _, c := range cands {
+	for i, c := range cands {
+		opt.Progress.report(i, len(cands), "selecting the learner: "+c.Name+" on held-out shapes")
 		skip := ""
 		switch {
 		case c.Cost > maxCost:

@@ -40,6 +40,22 @@ type Options struct {
 	// Classify, when its Target is set, adds a classifier of that
 	// parameter, fitted on the groups of every platform, to the bundle.
 	Classify ClassifyOptions
+	// Progress, when not nil, is told as the run goes how many of its
+	// steps are done out of total and what it does now (a candidate's
+	// held-out folds, a cross-validation, a fit); a step can take from
+	// milliseconds to a minute. nil means quiet.
+	Progress ProgressFunc
+}
+
+// ProgressFunc receives the progress of a long run: done of total steps
+// are finished and step says what runs now. It is called from the
+// goroutine that called the run, never concurrently.
+type ProgressFunc func(done, total int, step string)
+
+func (f ProgressFunc) report(done, total int, step string) {
+	if f != nil {
+		f(done, total, step)
+	}
 }
 
 // Report summarizes a Train run.
@@ -191,7 +207,20 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 	if len(d.Platforms) >= 2 {
 		jobs = append(jobs, job{FleetModel, nil, d})
 	}
-	for _, j := range jobs {
+	// Each model's steps: its selection's candidates, its cross-validation
+	// and its fit; then the classifier.
+	per := 2
+	if fit.auto {
+		per += fit.candidates()
+	}
+	total := per * len(jobs)
+	if opt.Classify.Target != "" {
+		total++
+	}
+	for i, j := range jobs {
+		fit.progress = func(done, _ int, step string) {
+			opt.Progress.report(i*per+done, total, "model "+j.name+": "+step)
+		}
 		m, mr, err := fit.model(j.data, folds, opt.Seed)
 		if err != nil {
 			return nil, nil, fmt.Errorf("train: model %s: %w", j.name, err)
@@ -201,6 +230,7 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 		rep.Models = append(rep.Models, mr)
 	}
 	if opt.Classify.Target != "" {
+		opt.Progress.report(total-1, total, "classifier of "+opt.Classify.Target)
 		c, cr, err := FitClassifier(d, opt.Classify, opt.Seed)
 		if err != nil {
 			return nil, nil, err
@@ -221,6 +251,17 @@ type fitter struct {
 	learner Learner
 	kind    string
 	options map[string]float64
+	// progress hears of the steps of one model: the selection's
+	// candidates, then the cross-validation and the fit.
+	progress ProgressFunc
+}
+
+// candidates is the number of candidate settings the selection tries.
+func (f fitter) candidates() int {
+	if f.sel.Candidates != nil {
+		return len(f.sel.Candidates)
+	}
+	return len(DefaultCandidates(f.sel.Seed))
 }
 
 func newFitter(opt Options) (fitter, error) {
@@ -264,8 +305,12 @@ func newFitter(opt Options) (fitter, error) {
 func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelReport, error) {
 	learner, kind, options := f.learner, f.kind, f.options
 	var sel *Selection
+	step := 0
 	if f.auto {
-		c, s, err := Select(d, f.sel)
+		so := f.sel
+		so.Progress = f.progress
+		step = f.candidates()
+		c, s, err := Select(d, so)
 		if err != nil {
 			return features.Model{}, ModelReport{}, err
 		}
@@ -277,11 +322,13 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	}
 	var cv CV
 	if folds > 1 {
+		f.progress.report(step, 0, fmt.Sprintf("%d-fold cross-validation", folds))
 		var err error
 		if cv, err = CrossValidate(d, folds, learner, seed); err != nil {
 			return features.Model{}, ModelReport{}, err
 		}
 	}
+	f.progress.report(step+1, 0, fmt.Sprintf("fitting %s on %d rows", kind, d.Len()))
 	start := time.Now()
 	r, err := learner.Fit(d.X, len(d.Features), d.Y)
 	if err != nil {

@@ -87,7 +87,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	opt.Derived = datasets.Deriver(opt.Kernel)
 	if kernel != nil && kernel.FromSpec() {
-		opt.Derived = kernel.Derived
+		opt.Derived, opt.Spec = kernel.Derived, kernel
 	}
 	if smaller && kernel != nil && kernel.FromSpec() {
 		if opt.GroupParams = kernel.GroupParams; len(opt.GroupParams) == 0 {

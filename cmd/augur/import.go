@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +32,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Var(&set, "set", "name=value: the value of a spec parameter the files lack (repeatable)")
 	fs.StringVar(&taskParams, "task-params", "", "comma-separated single-valued parameters to record as task features, e.g. filter_width,filter_height")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON object (Files: Input, Path, Platform, Counts, Reference, Best...)")
 	files, err := parseFiles(fs, args, stdout)
 	if err != nil {
 		return err
@@ -39,7 +41,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if len(files) == 0 {
-		return errors.New("import: no input files given")
+		return usagef("import: no input files given")
 	}
 	opt.Files = files
 	c, err := record.ParseCompression(compression)
@@ -56,9 +58,19 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if opt.Platforms, err = deviceTable(platforms); err != nil {
 		return err
 	}
+	progress := newReporter(progressTo(fs, stderr), "import")
+	defer progress.Close()
+	progress.Step(0, 0, fmt.Sprintf("converting %d files", len(files)))
 	sum, err := importer.Import(opt)
+	progress.Close()
 	if sum != nil && len(sum.Files) > 0 {
-		fmt.Fprintln(stdout, sum)
+		if *asJSON {
+			if err := json.NewEncoder(stdout).Encode(sum); err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
+		} else {
+			fmt.Fprintln(stdout, sum)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
@@ -115,7 +127,7 @@ func parseFiles(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, er
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, fmt.Errorf("%s: %w", fs.Name(), err)
+			return nil, usageError{fmt.Errorf("%s: %w", fs.Name(), err)}
 		}
 		rest := fs.Args()
 		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {

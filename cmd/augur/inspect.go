@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
@@ -11,17 +12,44 @@ import (
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var model string
-	fs := flags("inspect", "--model FILE", stderr)
+	var trust trustOptions
+	fs := flags("inspect", "--model FILE [--trusted-keys FILE,...]", stderr)
 	fs.StringVar(&model, "model", "", "model bundle written by 'augur train'")
+	asJSON := fs.Bool("json", false, "print one JSON object: the bundle's fields and each model's kind, trees, rows and stats, without the trees themselves")
+	trust.register(fs)
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := required(fs, "model"); err != nil {
 		return err
 	}
-	b, err := features.ReadBundleFile(model)
+	keys, sig, err := trust.load(model)
 	if err != nil {
 		return fmt.Errorf("inspect: %w", err)
+	}
+	data, err := os.ReadFile(model)
+	if err != nil {
+		return fmt.Errorf("inspect: %w", err)
+	}
+	// The signature is checked first, as runtime.New does: a bundle no
+	// trusted key signed is not parsed at all.
+	// With --json the line goes to stderr, so that stdout stays one JSON
+	// object.
+	state, err := signatureState(data, sig, keys)
+	if *asJSON {
+		fmt.Fprintln(stderr, state)
+	} else {
+		fmt.Fprintln(stdout, state)
+	}
+	if err != nil {
+		return fmt.Errorf("inspect: %s: %w", model, err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		return fmt.Errorf("inspect: %s: %w", model, err)
+	}
+	if *asJSON {
+		return writeInspectJSON(stdout, b)
 	}
 	return train.WriteSummary(stdout, b)
 }

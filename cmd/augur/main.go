@@ -25,8 +25,38 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "augur:", oneLine(err))
-		os.Exit(1)
+		os.Exit(exitStatus(err))
 	}
+}
+
+// Exit statuses: a usage error (a bad or missing flag, an unknown command)
+// exits with exitUsage, as the flag package and most Unix tools do, so that
+// a script can tell "called wrongly" from "tried and failed" (exitFailure).
+// A collect child stopped at its limit exits with collect.ExitMore (3).
+const (
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// exitStatus is the status main exits with for err.
+func exitStatus(err error) int {
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// usageError is a mistake in how augur was called, as opposed to a failure
+// of what it was asked to do.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usageError with the message fmt.Errorf gives.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
 }
 
 // oneLine keeps the first line of an error, so that a build log or a
@@ -54,6 +84,10 @@ func commands() []command {
 		{"tune", "tune one shape on a device with the two-stage tuner", runTune},
 		{"eval", "evaluate models, strategies and the two-stage tuner on recorded data", runEval},
 		{"quickstart", "collect, train and choose end to end on the first device", runQuickstart},
+		{"keygen", "write a new key pair for signing bundles", runKeygen},
+		{"sign", "sign a model bundle (a detached BUNDLE.sig)", runSign},
+		{"recover", "make the rows of interrupted collects readable again", runRecover},
+		{"version", "print augur's version, commit, Go version and bundle format", runVersion},
 	}
 }
 
@@ -68,25 +102,30 @@ func usage(w io.Writer) {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		usage(stderr)
-		return errors.New("no command given")
+		return usagef("no command given")
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	switch args[0] {
+	case "-h", "--help", "-help", "help":
 		usage(stdout)
 		return flag.ErrHelp
+	case "--version", "-version":
+		return runVersion(ctx, args[1:], stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}
-	return fmt.Errorf("unknown command %q (run 'augur --help')", args[0])
+	return usagef("unknown command %q (run 'augur --help')", args[0])
 }
 
 // flags returns a flag set that reports errors instead of exiting and
-// prints its usage to stderr.
+// prints its usage to stderr. Every command takes --quiet, which silences
+// its progress on stderr (progressTo); errors are still printed.
 func flags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Bool("quiet", false, "print no progress on stderr (errors still go there)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: augur %s %s\n\nflags:\n", name, synopsis)
 		fs.PrintDefaults()
@@ -103,10 +142,10 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return fmt.Errorf("%s: %w", fs.Name(), err)
+		return usageError{fmt.Errorf("%s: %w", fs.Name(), err)}
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
 	return nil
 }
@@ -115,7 +154,7 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 func required(fs *flag.FlagSet, names ...string) error {
 	for _, n := range names {
 		if fs.Lookup(n).Value.String() == "" {
-			return fmt.Errorf("%s: --%s is required", fs.Name(), n)
+			return usagef("%s: --%s is required", fs.Name(), n)
 		}
 	}
 	return nil
@@ -132,4 +171,24 @@ func helpTo(fs *flag.FlagSet, args []string, stdout io.Writer) {
 			return
 		}
 	}
+}
+
+// deprecatedAlias registers old as a spelling of the flag new that still
+// works for one release and prints one line on stderr when used.
+func deprecatedAlias(fs *flag.FlagSet, old, new string, stderr io.Writer) {
+	f := fs.Lookup(new)
+	fs.Var(aliasValue{f.Value, func() {
+		fmt.Fprintf(stderr, "augur %s: --%s is deprecated and will be removed after v0.2; use --%s\n", fs.Name(), old, new)
+	}}, old, "deprecated spelling of --"+new)
+}
+
+// aliasValue sets the flag it stands for and says so.
+type aliasValue struct {
+	flag.Value
+	warn func()
+}
+
+func (a aliasValue) Set(s string) error {
+	a.warn()
+	return a.Value.Set(s)
 }

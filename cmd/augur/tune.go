@@ -11,9 +11,9 @@ import (
 
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		kr            kernelRef
-		shape         string
-		opt           eval.TuneOptions
+		kr    kernelRef
+		shape string
+		opt   eval.TuneOptions
 	)
 	var prior, model, wisdom string
 	var top int

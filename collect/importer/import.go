@@ -162,8 +162,11 @@ type dataset struct {
 // Import converts every input file and writes one dataset file for each.
 // It converts all inputs before writing any, so that a malformed input or
 // an output path that exists already (it never overwrites one) stops the
-// import with nothing written. The summary lists the files written, also
-// when a later write fails.
+// import with nothing written; it writes every file under a temporary name
+// and publishes them only once all are complete, so that a failed write
+// publishes nothing either (and a retry finds the paths free). Declared
+// sizes beyond features' limits (features.CheckSpaceLimits) are refused
+// before the space is built. The summary lists the files written.
 func Import(opt Options) (*Summary, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
@@ -211,14 +214,57 @@ func Import(opt Options) (*Summary, error) {
 	if err := checkVersions(filepath.Join(opt.Out, opt.Kernel), sets); err != nil {
 		return nil, err
 	}
-	sum := &Summary{}
+	return writeAll(sets, record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression})
+}
+
+// writeAll writes every dataset to a temporary name first and publishes
+// them only once all are complete, so that an error (a row the writer
+// refuses, a full disk) leaves no dataset behind, truncated or whole, and
+// a retry finds the paths free.
+func writeAll(sets []*dataset, wopt record.WriterOptions) (*Summary, error) {
+	var tmps []string
+	defer func() {
+		for _, t := range tmps {
+			os.Remove(t)
+		}
+	}()
 	for _, d := range sets {
-		if err := write(d, record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression}); err != nil {
-			return sum, err
+		tmp, err := write(d, wopt)
+		if err != nil {
+			return &Summary{}, err
+		}
+		tmps = append(tmps, tmp)
+	}
+	sum := &Summary{}
+	for i, d := range sets {
+		if err := publish(tmps[i], d.path); err != nil {
+			for _, done := range sets[:i] {
+				os.Remove(done.path)
+			}
+			return &Summary{}, err
 		}
 		sum.Files = append(sum.Files, d.sum)
 	}
 	return sum, nil
+}
+
+// publish moves the finished file tmp to path, which must not exist: a
+// hard link fails rather than replace a file that appeared meanwhile.
+func publish(tmp, path string) error {
+	err := os.Link(tmp, path)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("importer: %s: %w", path, fs.ErrExist)
+	}
+	if err != nil {
+		// A file system without hard links: check, then rename.
+		if _, serr := os.Lstat(path); serr == nil {
+			return fmt.Errorf("importer: %s: %w", path, fs.ErrExist)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return fmt.Errorf("importer: %w", err)
+		}
+	}
+	return nil
 }
 
 // check refuses options Import cannot work with, naming the field.
@@ -272,25 +318,40 @@ func baseName(path string) string {
 	return b
 }
 
-// write writes d's rows to a new dataset file.
-func write(d *dataset, wopt record.WriterOptions) error {
-	if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
-		return fmt.Errorf("importer: %w", err)
+// write writes d's rows to a new dataset file beside d.path, under a
+// temporary name that no reader takes for a dataset (nor Recover for a
+// partial one: it does not end in .arrow), and returns that name. On an
+// error nothing is left behind.
+func write(d *dataset, wopt record.WriterOptions) (string, error) {
+	dir := filepath.Dir(d.path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("importer: %w", err)
 	}
-	w, err := record.Create(d.path, d.meta, wopt)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(d.path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("importer: %w", err)
+		return "", fmt.Errorf("importer: %w", err)
 	}
-	for _, r := range d.rows {
+	tmp := f.Name()
+	f.Close()
+	os.Remove(tmp) // record.Create refuses an existing path
+	w, err := record.Create(tmp, d.meta, wopt)
+	if err != nil {
+		return "", fmt.Errorf("importer: %w", err)
+	}
+	for i, r := range d.rows {
 		if err := w.Write(r); err != nil {
 			w.Close()
-			return fmt.Errorf("importer: %w", err)
+			os.Remove(tmp)
+			os.Remove(tmp + ".partial")
+			return "", fmt.Errorf("importer: %s: row %d of %d: %w (nothing written)", d.sum.Input, i+1, len(d.rows), err)
 		}
 	}
 	if err := w.Close(); err != nil {
-		return fmt.Errorf("importer: %w", err)
+		os.Remove(tmp)
+		os.Remove(tmp + ".partial")
+		return "", fmt.Errorf("importer: %w", err)
 	}
-	return nil
+	return tmp, nil
 }
 
 // convert fits res to the space (spec's, or the file's own parameters),
@@ -381,6 +442,9 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 			spaceParams = append(spaceParams, p)
 			from = append(from, inFile[p.Name])
 		}
+	}
+	if err := features.CheckSpaceLimits(spaceParams, constraints); err != nil {
+		return nil, err
 	}
 	space, err := features.NewSpace(spaceParams, constraints)
 	if err != nil {

@@ -138,10 +138,16 @@ func ReadKernelTuner(r io.Reader) (*Results, error) {
 	if keys == nil || values == nil {
 		return nil, fmt.Errorf("%w: cache file lacks tune_params_keys or tune_params", ErrFormat)
 	}
+	if len(keys) > features.MaxParams {
+		return nil, fmt.Errorf("%w: %d tune_params_keys, at most %d allowed", features.ErrLimit, len(keys), features.MaxParams)
+	}
 	for _, k := range keys {
 		vs, ok := values[k]
 		if !ok {
 			return nil, fmt.Errorf("%w: tune_params lacks %q of tune_params_keys", ErrFormat, k)
+		}
+		if len(vs) > features.MaxParamValues {
+			return nil, fmt.Errorf("%w: parameter %s declares %d values, at most %d allowed", features.ErrLimit, k, len(vs), features.MaxParamValues)
 		}
 		p := features.Param{Name: k}
 		for _, v := range vs {

@@ -67,11 +67,17 @@ func ReadT1(r io.Reader) (*Spec, error) {
 	if len(tps) == 0 {
 		return nil, fmt.Errorf("%w: T1 has no ConfigurationSpace.TuningParameters", ErrFormat)
 	}
+	if len(tps) > features.MaxParams {
+		return nil, fmt.Errorf("%w: T1 has %d tuning parameters, at most %d allowed", features.ErrLimit, len(tps), features.MaxParams)
+	}
 	s := &Spec{Name: f.General.BenchmarkName, Default: make(features.Config, 0, len(tps))}
 	for _, tp := range tps {
 		values, err := pythonInts(tp.Values)
 		if err != nil {
 			return nil, fmt.Errorf("%w: T1 parameter %q (type %q): %v", ErrFormat, tp.Name, tp.Type, err)
+		}
+		if len(values) > features.MaxParamValues {
+			return nil, fmt.Errorf("%w: T1 parameter %q declares %d values, at most %d allowed", features.ErrLimit, tp.Name, len(values), features.MaxParamValues)
 		}
 		s.Params = append(s.Params, features.Param{Name: tp.Name, Values: values})
 		if len(bytes.TrimSpace(tp.Default)) == 0 || string(bytes.TrimSpace(tp.Default)) == "null" {
@@ -86,7 +92,13 @@ func ReadT1(r io.Reader) (*Spec, error) {
 			s.Default = append(s.Default, d)
 		}
 	}
+	if n := len(f.ConfigurationSpace.Conditions); n > features.MaxConstraints {
+		return nil, fmt.Errorf("%w: T1 has %d conditions, at most %d allowed", features.ErrLimit, n, features.MaxConstraints)
+	}
 	for _, c := range f.ConfigurationSpace.Conditions {
+		if len(c.Expression) > features.MaxConstraintLen {
+			return nil, fmt.Errorf("%w: T1 condition is %d bytes long, at most %d allowed", features.ErrLimit, len(c.Expression), features.MaxConstraintLen)
+		}
 		e, err := TranslatePython(c.Expression)
 		if err != nil {
 			return nil, err

@@ -18,3 +18,7 @@ var ErrCorrupt = errors.New("corrupted dataset file")
 // configuration value outside its parameter's values. Writer.Write refuses
 // such rows, and ReadFile reports a file holding one as ErrCorrupt.
 var ErrInvalidRow = errors.New("invalid row")
+
+// ErrLocked is returned, as a *LockedError naming the holder, by LockDir for
+// a directory (or shard) another live run writes.
+var ErrLocked = errors.New("record: directory has another writer")

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/collect"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+)
+
+const fleetBundle = "../../testdata/conv2d-fleet.augur"
+
+func TestChooseCLI(t *testing.T) {
+	const shape = "width=1920,height=1080,filter_w=5,filter_h=5"
+	tests := []struct {
+		name  string
+		args  []string
+		lines int    // JSON lines wanted
+		err   string // "" for success
+		check func(t *testing.T, got []pickJSON)
+	}{
+		{"fleet device from the table", []string{"--model", fleetBundle, "--device", "nvidia-a100-pcie-40gb", "--shape", shape, "--json"}, 1, "",
+			func(t *testing.T, got []pickJSON) {
+				if s := got[0].Source; s == "reference" || !(s == "fleet" || strings.HasPrefix(s, "copy:")) {
+					t.Errorf("source %q, want the fleet policy's", s)
+				}
+			}},
+		{"table device by its name", []string{"--model", fleetBundle, "--device", "NVIDIA A100-PCIE-40GB", "--shape", shape, "--json"}, 1, "", nil},
+		{"bundle device", []string{"--model", fleetBundle, "--device", "nvidia-h200", "--shape", shape, "--json"}, 1, "",
+			func(t *testing.T, got []pickJSON) {
+				if got[0].Source != "model:nvidia-h200" && got[0].Source != "table" {
+					t.Errorf("source %q, want the H200's model", got[0].Source)
+				}
+			}},
+		{"unknown device", []string{"--model", fleetBundle, "--device", "nvidia-a1000", "--shape", shape}, 0, "closest: ", nil},
+		{"plan and shapes", []string{"--model", bundle, "--shapes", shape + ";width=640,height=480,filter_w=3,filter_h=3"}, 2, "",
+			func(t *testing.T, got []pickJSON) {
+				for _, p := range got {
+					if p.Plan == nil || p.Plan.Dims != 2 || !strings.Contains(p.Plan.BuildOptions, "-D Xwg=") || len(p.Plan.Global) != 2 {
+						t.Errorf("%s: plan %+v", p.Shape, p.Plan)
+					}
+				}
+				if got[1].Shape != "width=640,height=480,filter_w=3,filter_h=3" {
+					t.Errorf("second answer for %q", got[1].Shape)
+				}
+			}},
+		{"top", []string{"--model", bundle, "--shape", shape, "--top", "4", "--json"}, 1, "",
+			func(t *testing.T, got []pickJSON) {
+				if len(got[0].Candidates) != 4 || got[0].Candidates[0].Config["Xwg"] != got[0].Config["Xwg"] {
+					t.Errorf("candidates %+v", got[0].Candidates)
+				}
+			}},
+		{"a bad shape among good", []string{"--model", bundle, "--shapes", shape + ";width=64,height=64,filter_w=4,filter_h=3"}, 2, "1 of 2 shapes failed", nil},
+		{"shape and shapes", []string{"--model", bundle, "--shape", shape, "--shapes", shape}, 0, "one of --shape and --shapes", nil},
+		{"no shape", []string{"--model", bundle}, 0, "one of --shape and --shapes", nil},
+		{"negative top", []string{"--model", bundle, "--shape", shape, "--top", "-1"}, 0, "--top must be >= 1", nil},
+		{"empty shapes", []string{"--model", bundle, "--shapes", " ; "}, 0, "no shapes", nil},
+		{"bad platforms file", []string{"--model", fleetBundle, "--device", "x", "--platforms", "nope.csv", "--shape", shape}, 0, "nope.csv", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), append([]string{"choose"}, tc.args...), &out, &errOut)
+			if tc.err == "" && err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Fatalf("error %v, want one saying %q", err, tc.err)
+			}
+			var got []pickJSON
+			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				if line == "" {
+					continue
+				}
+				var p pickJSON
+				if err := json.Unmarshal([]byte(line), &p); err != nil {
+					t.Fatalf("line %q: %v", line, err)
+				}
+				got = append(got, p)
+			}
+			if len(got) != tc.lines {
+				t.Fatalf("%d JSON lines, want %d: %s", len(got), tc.lines, out.String())
+			}
+			if tc.check != nil {
+				tc.check(t, got)
+			}
+		})
+	}
+}
+
+func TestChooseMany(t *testing.T) {
+	data := "width=1920,height=1080,filter_w=5,filter_h=5\n# a comment\n\nwidth=640,height=480,filter_w=3,filter_h=3\n"
+	var out bytes.Buffer
+	ch := loadChooser(t)
+	if err := chooseMany(&out, strings.NewReader(data), ch, "-", 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 2 {
+		t.Errorf("%d lines for 2 shapes on stdin: %s", n, out.String())
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"NVIDIA H100 80GB HBM3", "NVIDIA H200", "NVIDIA A100-PCIE-40GB", "pocl-cpu"}
+	for _, tc := range []struct{ name, want string }{
+		{"nvidia-a100", "NVIDIA A100-PCIE-40GB"},
+		{"h200", "NVIDIA H200"},
+		{"POCL CPU", "pocl-cpu"},
+	} {
+		if got := closest(tc.name, names, 1); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("closest(%q) = %v, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func loadChooser(t *testing.T) *runtime.Chooser {
+	t.Helper()
+	data, err := os.ReadFile(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// TestTuneTop measures the PoCL bundle's top 2 candidates of a tiny shape
+// on the first OpenCL device, twice, and checks that choose answers from
+// the wisdom file that results.
+func TestTuneTop(t *testing.T) {
+	if _, err := collect.ListDevices(); err != nil {
+		t.Skipf("no OpenCL device: %v", err)
+	}
+	wisdom := filepath.Join(t.TempDir(), "conv2d.wisdom")
+	args := []string{"tune", "--kernel", "conv2d", "--shape", "width=32,height=32,filter_w=3,filter_h=3", "--top", "2",
+		"--model", bundle, "--wisdom", wisdom, "--repeats", "2", "--quiet"}
+	for range 2 {
+		var out, errOut bytes.Buffer
+		if err := run(context.Background(), args, &out, &errOut); err != nil {
+			t.Fatalf("%v: %s", err, errOut.String())
+		}
+		if !strings.Contains(out.String(), "3 records written to the wisdom") {
+			t.Errorf("output %q", out.String())
+		}
+	}
+	b, err := features.ReadBundleFile(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := runtime.OpenWisdom(wisdom, runtime.WisdomOptions{KernelVersion: b.KernelVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if n := len(w.Records()); n != 6 {
+		t.Errorf("%d records after two runs, want 6", n)
+	}
+	ch, err := runtime.FromBundle(b, runtime.Options{Wisdom: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ch.ChoosePick(features.Task{32, 32, 3, 3})
+	if err != nil || p.Source != runtime.SourceWisdom {
+		t.Errorf("pick from %q (%v), want wisdom", p.Source, err)
+	}
+	for _, bad := range [][]string{{"--top", "2"}, {"--top", "0", "--model", bundle, "--wisdom", wisdom}} {
+		err := run(context.Background(), append([]string{"tune", "--kernel", "conv2d", "--shape", "width=32,height=32,filter_w=3,filter_h=3"}, bad...), io.Discard, io.Discard)
+		if err == nil {
+			t.Errorf("tune %v: no error", bad)
+		}
+	}
+}

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+	"github.com/augur-tuning/augur/train"
+)
+
+// chooseDevice resolves --device NAME for bundle b: a device the bundle
+// has a model of (its slug or name) is left to the runtime; else a device
+// of the device table (--platforms FILE, or the table augur ships) gives
+// its features, so that a fleet bundle serves it by its fleet policy
+// (runtime.Options.Platform); else the error lists the closest names.
+func chooseDevice(b *features.Bundle, name, platforms string, opt *runtime.Options) error {
+	var known []string
+	for _, m := range b.Models {
+		known = append(known, m.Name)
+		if strings.EqualFold(m.Name, name) || (m.Platform != nil && (strings.EqualFold(m.Platform.Name, name) || m.Platform.Slug() == name)) {
+			return nil
+		}
+		if m.Platform != nil {
+			known = append(known, m.Platform.Name)
+		}
+	}
+	table := datasets.Devices()
+	if platforms != "" {
+		f, err := os.Open(platforms)
+		if err != nil {
+			return fmt.Errorf("choose: --platforms: %w", err)
+		}
+		table, err = datasets.ReadDevices(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("choose: --platforms %s: %w", platforms, err)
+		}
+	}
+	for _, p := range table.Devices {
+		if strings.EqualFold(p.Name, name) || p.Slug() == name {
+			opt.Device, opt.Platform = "", &p
+			return nil
+		}
+		known = append(known, p.Name, p.Slug())
+	}
+	where := "the shipped device table"
+	if platforms != "" {
+		where = platforms
+	}
+	return fmt.Errorf("choose: no device %q in the bundle's models or %s; closest: %s", name, where, strings.Join(closest(name, known, 5), ", "))
+}
+
+// closest returns the n names nearest to name, ignoring case, punctuation
+// and spaces: those that contain it, then by edit distance; each once.
+func closest(name string, names []string, n int) []string {
+	norm := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+				return r
+			case r >= 'A' && r <= 'Z':
+				return r + 'a' - 'A'
+			}
+			return -1
+		}, s)
+	}
+	type scored struct {
+		name string
+		d    int
+	}
+	var all []scored
+	seen := map[string]bool{}
+	for _, c := range names {
+		if !seen[c] {
+			seen[c] = true
+			// A name the asked one is part of comes first, shortest first.
+			d := len(c)
+			if n, nc := norm(name), norm(c); !strings.Contains(nc, n) {
+				d = 1000 + editDistance(n, nc)
+			}
+			all = append(all, scored{c, d})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(a.d, b.d) })
+	var out []string
+	for _, s := range all[:min(n, len(all))] {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// planJSON is a launch plan as `augur choose --json` prints it.
+type planJSON struct {
+	BuildOptions  string `json:"build_options"`
+	Dims          int    `json:"dims"`
+	Global        []int  `json:"global"`
+	Local         []int  `json:"local"`
+	LocalMemBytes int    `json:"local_mem_bytes"`
+}
+
+// pickJSON is one answer of `augur choose --json`: the pick's report, the
+// shape asked, the plan (absent for a kernel augur does not know) and,
+// with --top, the candidates.
+type pickJSON struct {
+	Shape string `json:"shape"`
+	runtime.PickReport
+	Plan       *planJSON  `json:"plan,omitempty"`
+	Candidates []pickJSON `json:"candidates,omitempty"`
+}
+
+func newPickJSON(shape string, p runtime.Pick, took time.Duration) pickJSON {
+	out := pickJSON{Shape: shape, PickReport: p.Report(took)}
+	if d := p.Plan.Dims; d > 0 {
+		out.Plan = &planJSON{p.Plan.BuildOptions, d, p.Plan.Global[:d], p.Plan.Local[:d], p.Plan.LocalMemBytes}
+	}
+	return out
+}
+
+// chooseOne answers one shape: the pick and, with top > 0, the top
+// candidates, as JSON or as text.
+func chooseOne(w io.Writer, ch *runtime.Chooser, text string, top int, asJSON bool) error {
+	task, err := features.ParseTask(ch.TaskNames(), text)
+	if err != nil {
+		return fmt.Errorf("choose: %w", err)
+	}
+	start := time.Now()
+	p, err := ch.ChoosePick(task)
+	took := time.Since(start)
+	if err != nil {
+		return fmt.Errorf("choose: %w", err)
+	}
+	var cands []runtime.Pick
+	var candTook time.Duration
+	if top > 0 {
+		start := time.Now()
+		if cands, err = ch.Candidates(task, top); err != nil {
+			return fmt.Errorf("choose: %w", err)
+		}
+		candTook = time.Since(start)
+	}
+	if asJSON {
+		out := newPickJSON(features.FormatTask(ch.TaskNames(), task), p, took)
+		for _, c := range cands {
+			cj := newPickJSON("", c, candTook)
+			cj.Shape = out.Shape
+			out.Candidates = append(out.Candidates, cj)
+		}
+		return json.NewEncoder(w).Encode(out)
+	}
+	if err := ch.WritePick(w, p, took); err != nil {
+		return err
+	}
+	if len(cands) > 0 {
+		fmt.Fprintf(w, "top %d candidates (in %s), best predicted first:\n", len(cands), candTook)
+		for i, c := range cands {
+			fmt.Fprintf(w, "  %d. %s  predicted %.3fx  %s\n", i+1, ch.Space().Format(c.Config), c.Report(0).PredictedSpeedup, c.Source)
+		}
+	}
+	return nil
+}
+
+// chooseMany answers every shape of shapes ("a;b;c", or "-": one a line
+// of r) with one JSON line each; a shape that fails answers
+// {"shape": ..., "error": ...} and the others go on.
+func chooseMany(w io.Writer, r io.Reader, ch *runtime.Chooser, shapes string, top int) error {
+	var texts []string
+	if shapes != "-" {
+		texts = strings.Split(shapes, ";")
+	}
+	sc := bufio.NewScanner(r)
+	next := func() (string, bool) {
+		if shapes != "-" {
+			if len(texts) == 0 {
+				return "", false
+			}
+			t := texts[0]
+			texts = texts[1:]
+			return t, true
+		}
+		if !sc.Scan() {
+			return "", false
+		}
+		return sc.Text(), true
+	}
+	bw := bufio.NewWriter(w)
+	failed, total := 0, 0
+	for {
+		text, ok := next()
+		if !ok {
+			break
+		}
+		text = strings.TrimSpace(text)
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		total++
+		if err := chooseOne(bw, ch, text, top, true); err != nil {
+			failed++
+			json.NewEncoder(bw).Encode(struct {
+				Shape string `json:"shape"`
+				Error string `json:"error"`
+			}{text, err.Error()})
+		}
+		if shapes == "-" {
+			// A caller on a pipe waits for each answer.
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("choose: reading shapes: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	switch {
+	case total == 0:
+		return errors.New("choose: --shapes: no shapes")
+	case failed > 0:
+		return fmt.Errorf("choose: %d of %d shapes failed", failed, total)
+	}
+	return nil
+}
+
+// runTuneTop is `augur tune --top K --model BUNDLE --wisdom FILE`.
+func runTuneTop(ctx context.Context, k *datasets.Kernel, t features.Task, model, wisdom string, opt eval.TopOptions, progress, stdout io.Writer) error {
+	switch {
+	case opt.K < 1:
+		return usagef("tune: --top must be >= 1 with --model and --wisdom, got %d", opt.K)
+	case model == "" || wisdom == "":
+		return usagef("tune: --top needs --model BUNDLE and --wisdom FILE")
+	}
+	b, err := features.ReadBundleFile(model)
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	opt.Wisdom, opt.Progress = wisdom, progress
+	res, err := eval.TuneTop(ctx, k, b, t, opt)
+	if res != nil {
+		fmt.Fprintln(stdout, res)
+	}
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	return nil
+}
+
+// addWisdom adds the records of the comma-separated wisdom files to d
+// (`augur train --wisdom`) and reports what it added and skipped on
+// stderr.
+func addWisdom(d *train.Data, files string, stderr io.Writer) error {
+	if files == "" {
+		return nil
+	}
+	for _, path := range strings.Split(files, ",") {
+		recs, damaged, err := train.ReadWisdomFile(path)
+		if err != nil {
+			return err // it names its package
+		}
+		rep, err := d.AddWisdom(recs)
+		if err != nil {
+			return err
+		}
+		rep.Damaged = damaged
+		fmt.Fprintf(stderr, "train: %s: %s\n", path, rep)
+	}
+	return nil
+}

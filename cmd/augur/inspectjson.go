@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// inspectJSON is what 'augur inspect --json' prints: the bundle's own
+// fields less the models' text and tables, which 'augur inspect' summarizes.
+type inspectJSON struct {
+	Format        int                    `json:"format"`
+	Kernel        string                 `json:"kernel"`
+	KernelVersion string                 `json:"kernel_version"`
+	AugurVersion  string                 `json:"augur_version"`
+	TaskNames     []string               `json:"task_names"`
+	Params        []features.Param       `json:"params"`
+	Constraints   []string               `json:"constraints"`
+	Features      []string               `json:"features"`
+	Reference     features.Config        `json:"reference"`
+	TrainShapes   int                    `json:"train_shapes"`
+	Models        []inspectModelJSON     `json:"models"`
+	Classifiers   []inspectClassJSON     `json:"classifiers,omitempty"`
+	Unseen        *features.UnseenPolicy `json:"unseen,omitempty"`
+}
+
+type inspectModelJSON struct {
+	Name       string             `json:"name"`
+	Device     string             `json:"device,omitempty"`
+	Kind       string             `json:"kind"`
+	Learner    string             `json:"learner,omitempty"`
+	Trees      int                `json:"trees"`
+	TrainRows  int                `json:"train_rows"`
+	FitSeconds float64            `json:"fit_seconds"`
+	Stats      map[string]float64 `json:"stats,omitempty"`
+	Options    map[string]float64 `json:"options,omitempty"`
+}
+
+type inspectClassJSON struct {
+	Param       string             `json:"param"`
+	Classes     []int              `json:"classes"`
+	Kind        string             `json:"kind"`
+	Trees       int                `json:"trees"`
+	TrainGroups int                `json:"train_groups"`
+	Stats       map[string]float64 `json:"stats,omitempty"`
+}
+
+// writeInspectJSON writes b's summary as one JSON object.
+func writeInspectJSON(w io.Writer, b *features.Bundle) error {
+	j := inspectJSON{Format: b.Format, Kernel: b.Kernel, KernelVersion: b.KernelVersion, AugurVersion: b.AugurVersion,
+		TaskNames: b.TaskNames, Params: b.Params, Constraints: b.Constraints, Features: b.Features, Reference: b.Reference,
+		TrainShapes: len(b.TrainShapes), Unseen: b.Unseen}
+	for _, m := range b.Models {
+		mj := inspectModelJSON{Name: m.Name, Kind: m.Kind, Learner: m.Learner, Trees: strings.Count(m.LightGBM, "\nTree="),
+			TrainRows: m.TrainRows, FitSeconds: m.FitSeconds, Stats: finite(m.Stats), Options: finite(m.Options)}
+		if m.Platform != nil {
+			mj.Device = m.Platform.Slug()
+		}
+		j.Models = append(j.Models, mj)
+	}
+	for _, c := range b.Classifiers {
+		j.Classifiers = append(j.Classifiers, inspectClassJSON{Param: c.Param, Classes: c.Classes, Kind: c.Kind,
+			Trees: strings.Count(c.LightGBM, "\nTree="), TrainGroups: c.TrainGroups, Stats: finite(c.Stats)})
+	}
+	return json.NewEncoder(w).Encode(j)
+}

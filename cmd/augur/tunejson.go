@@ -1,0 +1,41 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/features"
+)
+
+// tuneJSON is what 'augur tune --json' prints.
+type tuneJSON struct {
+	Shape  string         `json:"shape"`
+	Device string         `json:"device"`
+	Config map[string]int `json:"config,omitempty"`
+	// BestNs and RefNs are the best configuration's and the reference's
+	// median times in nanoseconds.
+	BestNs      float64 `json:"best_ns"`
+	RefNs       float64 `json:"ref_ns"`
+	FirstStage  int     `json:"first_stage"`
+	SecondStage int     `json:"second_stage"`
+	SpaceSize   int     `json:"space_size"`
+	Prior       string  `json:"prior,omitempty"`
+	Stopped     bool    `json:"stopped,omitempty"`
+	Path        string  `json:"path,omitempty"`
+	WallSeconds float64 `json:"wall_seconds"`
+}
+
+// writeTuneJSON writes r as one JSON object.
+func writeTuneJSON(w io.Writer, r *eval.TuneResult) error {
+	j := tuneJSON{Shape: features.FormatTask(r.TaskNames, r.Task), Device: r.PlatformSlug, BestNs: r.BestNs, RefNs: r.RefNs,
+		FirstStage: r.FirstStage, SecondStage: r.SecondStage, SpaceSize: r.SpaceSize, Prior: r.Prior, Stopped: r.Stopped,
+		Path: r.Path, WallSeconds: r.Wall.Seconds()}
+	if r.Best != nil && r.Space != nil {
+		j.Config = map[string]int{}
+		for i, p := range r.Space.Params {
+			j.Config[p.Name] = r.Best[i]
+		}
+	}
+	return json.NewEncoder(w).Encode(j)
+}

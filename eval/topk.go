@@ -1,0 +1,116 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+)
+
+// topKs are the k of the best-of-top-k figures: how far measuring the
+// runtime's first k candidates once (runtime.Chooser.Candidates) lifts the
+// zero-measurement pick. 8 is where NVIDIA's matmul heuristics stop.
+var topKs = [...]int{2, 3, 5, 8}
+
+// TopK is the best of the runtime's first K candidates measured, over the
+// held-out shapes.
+type TopK struct {
+	K int `json:"k"`
+	// Pct is the geometric mean over shapes of the fastest candidate's
+	// % of the shape's best, Worst the lowest shape's. A candidate that
+	// failed on the device is passed over (a library measuring it sees it
+	// fail); a shape whose candidates all failed counts as the reference.
+	Pct   float64 `json:"pct_of_best"`
+	Worst float64 `json:"worst_pct_of_best"`
+	// Shapes counts the shapes in Pct; Unrecorded those left out because
+	// none of their K candidates was recorded and one was not.
+	Shapes     int `json:"shapes"`
+	Unrecorded int `json:"unrecorded"`
+}
+
+// TopKShape is one shape's best of its first K candidates.
+type TopKShape struct {
+	K int `json:"k"`
+	// Pct is 0 when Status is "unrecorded".
+	Pct    float64 `json:"pct_of_best"`
+	Status string  `json:"status"` // ok, failed (every candidate failed), unrecorded
+}
+
+// topK scores the first k of ch's candidates for g, for every k of topKs.
+func topK(ch *runtime.Chooser, g *group, space *features.Space) ([]TopKShape, error) {
+	cands, err := ch.Candidates(g.task, topKs[len(topKs)-1])
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	out := make([]TopKShape, 0, len(topKs))
+	for _, k := range topKs {
+		best, failed, unrecorded := 0.0, false, false
+		for _, c := range cands[:min(k, len(cands))] {
+			switch status, pct := g.score(space.Format(c.Config)); status {
+			case "ok":
+				best = max(best, pct)
+			case "failed":
+				failed = true
+			default:
+				unrecorded = true
+			}
+		}
+		switch {
+		case best > 0:
+			out = append(out, TopKShape{k, best, "ok"})
+		case unrecorded:
+			// An unrecorded candidate might have been the fastest.
+			out = append(out, TopKShape{k, 0, "unrecorded"})
+		case failed:
+			out = append(out, TopKShape{k, 100 * g.bestNs / g.refNs, "failed"})
+		}
+	}
+	return out, nil
+}
+
+// summarizeTopK sums the shapes' best-of-top-k up per k.
+func summarizeTopK(shapes []HoldoutShape) []TopK {
+	var out []TopK
+	for i, k := range topKs {
+		r := TopK{K: k}
+		var logs []float64
+		for _, s := range shapes {
+			if i >= len(s.TopK) {
+				continue
+			}
+			if s.TopK[i].Status == "unrecorded" {
+				r.Unrecorded++
+				continue
+			}
+			logs = append(logs, math.Log(s.TopK[i].Pct))
+			if r.Worst == 0 || s.TopK[i].Pct < r.Worst {
+				r.Worst = s.TopK[i].Pct
+			}
+		}
+		if len(logs) == 0 && r.Unrecorded == 0 {
+			continue
+		}
+		r.Pct, r.Shapes = geomean(logs), len(logs)
+		out = append(out, r)
+	}
+	return out
+}
+
+// writeTopK prints the best-of-top-k line of a holdout report.
+func writeTopK(w io.Writer, ts []TopK) {
+	if len(ts) == 0 {
+		return
+	}
+	var parts []string
+	for _, t := range ts {
+		s := fmt.Sprintf("k=%d %.1f%% (worst %.1f%%", t.K, t.Pct, t.Worst)
+		if t.Unrecorded > 0 {
+			s += fmt.Sprintf(", %d unrecorded", t.Unrecorded)
+		}
+		parts = append(parts, s+")")
+	}
+	fmt.Fprintf(w, "best of the runtime's top k candidates, each measured once: %s\n", strings.Join(parts, ", "))
+}

@@ -1,0 +1,163 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/augur-tuning/augur/collect"
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+)
+
+// TopOptions configure TuneTop. Zero values mean the documented defaults.
+type TopOptions struct {
+	// Device is the OpenCL device index.
+	Device int
+	// K is how many of the runtime's candidates are measured; 0 means 3.
+	K int
+	// Repeats is the number of timed runs per configuration; 0 means 5.
+	Repeats int
+	// Wisdom is the wisdom file (runtime.Wisdom) the measurements are
+	// appended to, for the bundle's kernel version and the device's slug;
+	// required.
+	Wisdom string
+	// Progress receives a line per step and the wisdom file's warnings;
+	// nil means quiet.
+	Progress io.Writer
+}
+
+// TopCandidate is one measured candidate of TuneTop.
+type TopCandidate struct {
+	Config features.Config
+	// Source is the candidate's Pick.Source; Status the measurement's.
+	Source string
+	Status record.Status
+	TimeNs float64 // 0 unless Status is ok
+}
+
+// TopResult is what TuneTop measured and recorded.
+type TopResult struct {
+	Task         features.Task
+	PlatformSlug string
+	Candidates   []TopCandidate
+	// Best is the fastest candidate, BestNs its time; RefNs is the
+	// reference configuration's, measured with them.
+	Best          features.Config
+	BestNs, RefNs float64
+	// Recorded counts the records appended to the wisdom file (the
+	// candidates that ran and the reference).
+	Recorded int
+	Space    *features.Space
+}
+
+// TuneTop measures the first K candidates (runtime.Chooser.Candidates) of
+// bundle b's model for the device on shape t, once each, and appends every
+// one that ran, with the reference configuration, to the wisdom file: a
+// Chooser given that file answers t with the fastest from then on.
+func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t features.Task, opt TopOptions) (*TopResult, error) {
+	if opt.K == 0 {
+		opt.K = 3
+	}
+	switch {
+	case opt.K < 0:
+		return nil, fmt.Errorf("eval: TopOptions.K must be >= 1, got %d", opt.K)
+	case opt.Wisdom == "":
+		return nil, errors.New("eval: TopOptions.Wisdom is empty")
+	case b.Kernel != k.Name:
+		return nil, fmt.Errorf("eval: the bundle is of kernel %s, not %s", b.Kernel, k.Name)
+	}
+	if err := k.CheckTask(t); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	devs, err := collect.ListDevices()
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if opt.Device < 0 || opt.Device >= len(devs) {
+		return nil, fmt.Errorf("eval: TopOptions.Device must be in [0, %d], got %d", len(devs)-1, opt.Device)
+	}
+	plat := devs[opt.Device]
+	ch, err := runtime.FromBundle(b, runtime.Options{Platform: &plat})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if ch.Source() == runtime.SourceReference {
+		return nil, fmt.Errorf("eval: the bundle has no model for %s and no fleet model", plat.Slug())
+	}
+	cands, err := ch.Candidates(t, opt.K)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	w, err := runtime.OpenWisdom(opt.Wisdom, runtime.WisdomOptions{KernelVersion: b.KernelVersion, Device: plat.Slug(), Warn: opt.Progress})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	defer w.Close()
+	configs := make([]features.Config, len(cands))
+	for i, c := range cands {
+		configs[i] = c.Config
+	}
+	say(opt.Progress, "tune: measuring the top %d candidates of %s on %s", len(configs), ch.Source(), plat.Slug())
+	rows, err := collect.Measure(ctx, k, t, configs, collect.Options{Device: opt.Device, Repeats: opt.Repeats})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	res := &TopResult{Task: t, PlatformSlug: plat.Slug(), Space: k.Space}
+	for i, r := range rows {
+		c := TopCandidate{Config: r.Config, Status: r.Status, Source: cands[min(i, len(cands)-1)].Source}
+		res.RefNs = r.RefTimeNs
+		if r.Status == record.StatusOK && r.TimeNs > 0 {
+			c.TimeNs = r.TimeNs
+			if err := w.Record(t, r.Config, r.TimeNs); err != nil {
+				return nil, fmt.Errorf("eval: %w", err)
+			}
+			res.Recorded++
+			if res.Best == nil || r.TimeNs < res.BestNs {
+				res.Best, res.BestNs = r.Config, r.TimeNs
+			}
+		}
+		res.Candidates = append(res.Candidates, c)
+	}
+	if res.RefNs > 0 {
+		if err := w.Record(t, k.Reference, res.RefNs); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		res.Recorded++
+	}
+	if res.Best == nil {
+		return res, fmt.Errorf("eval: none of the %d candidates ran on %s", len(cands), plat.Slug())
+	}
+	return res, w.Close()
+}
+
+func say(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", args...)
+	}
+}
+
+// String writes the result for a person: each candidate's time and the
+// winner's speedup over the reference.
+func (r *TopResult) String() string {
+	var b strings.Builder
+	for i, c := range r.Candidates {
+		t := string(c.Status)
+		if c.Status == record.StatusOK {
+			t = fmt.Sprintf("%.4f ms", c.TimeNs/1e6)
+		}
+		fmt.Fprintf(&b, "%d. %s  %s  (%s)\n", i+1, r.Space.Format(c.Config), t, c.Source)
+	}
+	if r.Best != nil {
+		fmt.Fprintf(&b, "best: %s  %.4f ms", r.Space.Format(r.Best), r.BestNs/1e6)
+		if r.RefNs > 0 {
+			fmt.Fprintf(&b, ", %.2fx over the reference (%.4f ms)", r.RefNs/r.BestNs, r.RefNs/1e6)
+		}
+		fmt.Fprintf(&b, "; %d records written to the wisdom", r.Recorded)
+	}
+	return b.String()
+}

@@ -1,0 +1,117 @@
+/*
+ * augur.h: libaugur, augur's runtime for C and C++ callers.
+ *
+ * libaugur loads a model bundle (.augur, written by `augur train`) and picks
+ * a kernel configuration for an input shape with no measurement: the same
+ * runtime.Chooser that Go libraries import, behind a C ABI. It links no
+ * OpenCL and no Arrow.
+ *
+ *     augur_handle h;
+ *     if (augur_open_file("conv2d.augur", "nvidia-h200", &h) != AUGUR_OK) {
+ *         fprintf(stderr, "%s\n", augur_last_error());
+ *         return 1;
+ *     }
+ *     int64_t shape[] = {1920, 1080, 5, 5};  // order: augur_shape_names
+ *     augur_config cfg;
+ *     augur_plan plan;
+ *     if (augur_choose(h, shape, 4, &cfg, &plan) != AUGUR_OK) { ... }
+ *     // build with plan.build_options, enqueue plan.global / plan.local
+ *     augur_close(h);
+ *
+ * Build: `make lib` writes bin/libaugur.so and bin/libaugur.a; compile with
+ * -Iinclude and link with -Lbin -laugur (the static library also needs
+ * -lpthread and, on glibc before 2.34, -ldl).
+ *
+ * Rules of the API:
+ *  - Every function returns AUGUR_OK (0) or an AUGUR_ERR_* code, never
+ *    crashes on a bad argument (NULL pointers, wrong lengths, a damaged
+ *    bundle, a closed handle), and on an error leaves a message for
+ *    augur_last_error().
+ *  - Every function is safe to call from many threads at once, on one
+ *    handle or several.
+ *  - The caller owns every buffer and struct; libaugur keeps no pointer to
+ *    them after a call returns, and hands out no pointer into its own
+ *    memory except the strings of augur_version and augur_last_error.
+ *  - Shapes and configurations are arrays of int64_t in the order of
+ *    augur_shape_names and augur_param_names.
+ *  - A pick is cached per shape: the first call for a shape searches the
+ *    model (tens of microseconds to a few milliseconds), later ones cost a
+ *    look-up.
+ */
+#ifndef AUGUR_H
+#define AUGUR_H
+
+#include "augur_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* augur's version ("0.1.0"), a static string. */
+const char *augur_version(void);
+
+/* The message of the last failed call on this thread (thread-local, like
+ * errno): valid until the thread's next failed call; "" when none failed.
+ * Calls that succeed leave it as it was. */
+const char *augur_last_error(void);
+
+/* Opens a chooser as *opt says (see augur_open_options) and writes its
+ * handle to *out. Errors: AUGUR_ERR_ARG (NULL opt or out, both or neither
+ * of path and bundle), AUGUR_ERR_IO, AUGUR_ERR_BUNDLE (not a bundle, or
+ * damaged; a bad platform_json), AUGUR_ERR_VERSION, AUGUR_ERR_DEVICE (a
+ * device named or described that no model of the bundle serves: libaugur
+ * never answers it silently with the reference), AUGUR_ERR_UNSUPPORTED. */
+int augur_open(const augur_open_options *opt, augur_handle *out);
+
+/* augur_open of a bundle file for the device named device (NULL: none). */
+int augur_open_file(const char *path, const char *device, augur_handle *out);
+
+/* augur_open of a bundle's bytes (copied) for the device named device. */
+int augur_open_bytes(const void *buf, size_t len, const char *device, augur_handle *out);
+
+/* augur_open of a bundle file for the device described by platform_json
+ * (one device of `augur devices --json`). */
+int augur_open_platform_json(const char *path, const char *platform_json, augur_handle *out);
+
+/* Closes the chooser and its wisdom file. Closing a handle twice, or 0,
+ * is AUGUR_ERR_HANDLE. Calls on the handle running in other threads
+ * finish normally. */
+int augur_close(augur_handle h);
+
+/* Writes the names of the shape's values, joined by ',' and NUL-terminated,
+ * into buf (size bytes) and their number into *n (n may be NULL). A buf
+ * too small is AUGUR_ERR_TRUNCATED; the message says the size needed. */
+int augur_shape_names(augur_handle h, char *buf, size_t size, int32_t *n);
+
+/* augur_shape_names for the tuning parameters, in configuration order. */
+int augur_param_names(augur_handle h, char *buf, size_t size, int32_t *n);
+
+/* Chooses the configuration for the shape shape[0..n) into *out, and its
+ * launch plan into *out_plan (NULL: not wanted). Errors: AUGUR_ERR_ARG (NULL
+ * shape or out), AUGUR_ERR_SHAPE (n is not the number of shape values, or
+ * the kernel refuses a value), AUGUR_ERR_TRUNCATED (build options longer
+ * than AUGUR_BUILD_OPTIONS_MAX - 1). */
+int augur_choose(augur_handle h, const int64_t *shape, int32_t n, augur_config *out, augur_plan *out_plan);
+
+/* Writes the model's k best distinct configurations for the shape that are
+ * known to run on the device, the pick of augur_choose first, into
+ * out[0..*count) (and their plans into out_plans, unless NULL); *count may
+ * be less than k. out (and out_plans) must hold k structs. */
+int augur_candidates(augur_handle h, const int64_t *shape, int32_t n, int32_t k,
+		     augur_config *out, augur_plan *out_plans, int32_t *count);
+
+/* Records a measurement, time_ns nanoseconds, of configuration
+ * config[0..nconf) on the shape, in the chooser's wisdom file: from then
+ * on augur_choose answers that shape with its fastest recorded
+ * configuration (source "wisdom"), here and in every process sharing the
+ * file. Errors: AUGUR_ERR_NO_WISDOM (opened without wisdom_path),
+ * AUGUR_ERR_SHAPE, AUGUR_ERR_CONFIG (wrong length or outside the space),
+ * AUGUR_ERR_ARG (time not positive and finite), AUGUR_ERR_IO. */
+int augur_record(augur_handle h, const int64_t *shape, int32_t n,
+		 const int64_t *config, int32_t nconf, double time_ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AUGUR_H */

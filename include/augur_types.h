@@ -1,0 +1,109 @@
+/*
+ * augur_types.h: the constants and caller-owned structs of libaugur's C API.
+ *
+ * Include augur.h, which includes this file. It is separate so that the Go
+ * side of libaugur (cgo) sees the same types without the function
+ * declarations, which cgo generates itself.
+ */
+#ifndef AUGUR_TYPES_H
+#define AUGUR_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most parameters a kernel may have for libaugur; a bundle with more is
+ * refused at open (AUGUR_ERR_UNSUPPORTED). */
+#define AUGUR_MAX_PARAMS 64
+/* The most values a shape may have (features.MaxTaskLen). */
+#define AUGUR_MAX_SHAPE 8
+/* Sizes, with the terminating NUL, of the strings in the structs below. */
+#define AUGUR_SOURCE_MAX 64
+#define AUGUR_BUILD_OPTIONS_MAX 1024
+/* The longest message augur_last_error returns, with its NUL; a longer one
+ * is cut. */
+#define AUGUR_ERROR_MAX 1024
+
+/* Return codes: every function but augur_version and augur_last_error
+ * returns one; on anything but AUGUR_OK, augur_last_error() says why. */
+#define AUGUR_OK 0
+#define AUGUR_ERR_ARG 1          /* a NULL pointer, a bad length or count */
+#define AUGUR_ERR_HANDLE 2       /* no open chooser has this handle */
+#define AUGUR_ERR_IO 3           /* a file could not be read or written */
+#define AUGUR_ERR_BUNDLE 4       /* not a bundle, or a damaged one */
+#define AUGUR_ERR_VERSION 5      /* the bundle (or wisdom) is of another kernel version */
+#define AUGUR_ERR_DEVICE 6       /* the bundle has no model for the device */
+#define AUGUR_ERR_SHAPE 7        /* the kernel does not take this shape */
+#define AUGUR_ERR_CONFIG 8       /* a configuration outside the tuning space */
+#define AUGUR_ERR_NO_WISDOM 9    /* augur_record on a chooser opened without wisdom */
+#define AUGUR_ERR_TRUNCATED 10   /* a caller's buffer is too small */
+#define AUGUR_ERR_UNSUPPORTED 11 /* a bundle this build of libaugur cannot serve */
+#define AUGUR_ERR_INTERNAL 99    /* a bug in libaugur, caught; the message says where */
+
+/* A chooser: an integer, never a pointer. 0 is never a valid handle. */
+typedef int64_t augur_handle;
+
+/* A configuration chosen for a shape, written by augur_choose and
+ * augur_candidates into the caller's struct. */
+typedef struct augur_config {
+	/* n is the number of parameters; values[0..n) are their values, in the
+	 * order augur_param_names gives. */
+	int32_t n;
+	int64_t values[AUGUR_MAX_PARAMS];
+	/* What chose: "model:<slug>" (the device's own model), "fleet",
+	 * "table" (measured on this very shape in the bundle), "wisdom"
+	 * (measured on this shape and recorded with augur_record),
+	 * "copy:<slug>" (another device's best at the nearest shape) or
+	 * "reference" (the kernel's reference configuration). */
+	char source[AUGUR_SOURCE_MAX];
+	/* The model's predicted ln(t_reference / t); 0 for the reference. */
+	double log_speedup;
+	/* How far the shape lies beyond the training shapes, in octaves of the
+	 * task feature farthest out; 0 inside. Beyond about 1 the model
+	 * extrapolates. */
+	double outside_octaves;
+} augur_config;
+
+/* How to build and launch a configuration on a shape. All zero (dims 0,
+ * build_options "") for a kernel augur has no launch definitions of (an
+ * imported one): the caller derives its launch from the parameters. */
+typedef struct augur_plan {
+	int32_t dims;            /* 1, 2 or 3 */
+	int64_t global[3];       /* NDRange global size, a multiple of local */
+	int64_t local[3];        /* work-group size */
+	int64_t local_mem_bytes; /* local memory the configuration allocates statically */
+	/* Options for clBuildProgram ("-D NAME=value ..."): programs with
+	 * equal options are the same program. */
+	char build_options[AUGUR_BUILD_OPTIONS_MAX];
+} augur_plan;
+
+/* What augur_open opens; a zero field takes its default. Set exactly one
+ * of path and bundle. */
+typedef struct augur_open_options {
+	/* The bundle file (.augur) to read; or NULL and bundle/bundle_len. */
+	const char *path;
+	/* The bundle's bytes (for example linked into the program); copied. */
+	const void *bundle;
+	size_t bundle_len;
+	/* The device the picks are for, by the slug or name its data was
+	 * collected under ("nvidia-h200", "pthread-skylake-avx512-AMD EPYC").
+	 * NULL or "": no name (the bundle's only model, or its fleet model). */
+	const char *device;
+	/* The device's features as JSON, one device as `augur devices --json`
+	 * prints it (an object, or an array of one); lets a device the bundle
+	 * has no model of be served by the fleet model. NULL: unknown. */
+	const char *platform_json;
+	/* A wisdom file (JSON lines of measured shape, configuration and time;
+	 * created when missing) that augur_choose consults before the model
+	 * and augur_record appends to. NULL: no wisdom. */
+	const char *wisdom_path;
+} augur_open_options;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AUGUR_TYPES_H */

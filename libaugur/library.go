@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict"
+	"github.com/augur-tuning/augur/runtime"
+)
+
+// status is a return code of the C API; the values are augur_types.h's
+// AUGUR_OK and AUGUR_ERR_* (TestStatusCodesMatchHeader checks).
+type status int32
+
+const (
+	statusOK          status = 0
+	statusArg         status = 1
+	statusHandle      status = 2
+	statusIO          status = 3
+	statusBundle      status = 4
+	statusVersion     status = 5
+	statusDevice      status = 6
+	statusShape       status = 7
+	statusConfig      status = 8
+	statusNoWisdom    status = 9
+	statusTruncated   status = 10
+	statusUnsupported status = 11
+	statusInternal    status = 99
+)
+
+// maxParams is AUGUR_MAX_PARAMS: the fixed array of augur_config.
+const maxParams = 64
+
+// callError is an error with the C return code that reports it.
+type callError struct {
+	code status
+	err  error
+}
+
+func (e *callError) Error() string { return e.err.Error() }
+func (e *callError) Unwrap() error { return e.err }
+
+// fail returns err as a callError with code; the message gets the
+// library's prefix unless it names its package already.
+func fail(code status, err error) error {
+	if !strings.HasPrefix(err.Error(), "runtime:") && !strings.HasPrefix(err.Error(), "features:") &&
+		!strings.HasPrefix(err.Error(), "predict:") && !strings.HasPrefix(err.Error(), "datasets:") {
+		err = fmt.Errorf("libaugur: %w", err)
+	}
+	return &callError{code, err}
+}
+
+func failf(code status, format string, args ...any) error {
+	return &callError{code, fmt.Errorf("libaugur: "+format, args...)}
+}
+
+// codeOf returns the return code of err (statusOK for nil).
+func codeOf(err error) status {
+	var ce *callError
+	switch {
+	case err == nil:
+		return statusOK
+	case errors.As(err, &ce):
+		return ce.code
+	}
+	return statusInternal
+}
+
+// openOptions is augur_open_options in Go.
+type openOptions struct {
+	Path         string
+	Bundle       []byte
+	Device       string
+	PlatformJSON string
+	WisdomPath   string
+}
+
+// library is the table of open choosers behind the C API's integer
+// handles: C never holds a Go pointer. The C entry points share one
+// library (export.go); tests make their own.
+type library struct {
+	mu      sync.RWMutex
+	next    int64
+	handles map[int64]*handle
+}
+
+func newLibrary() *library { return &library{handles: map[int64]*handle{}} }
+
+// handle is one open chooser.
+type handle struct {
+	chooser    *runtime.Chooser
+	wisdom     *runtime.Wisdom // nil without a wisdom path
+	space      *features.Space
+	shapeNames []string
+	paramNames []string
+}
+
+// open loads a bundle as opt says and returns the new chooser's handle.
+func (l *library) open(opt openOptions) (int64, error) {
+	data := opt.Bundle
+	switch {
+	case opt.Path != "" && opt.Bundle != nil:
+		return 0, failf(statusArg, "open: both a path and a bundle's bytes given; set one")
+	case opt.Path != "":
+		var err error
+		if data, err = os.ReadFile(opt.Path); err != nil {
+			return 0, fail(statusIO, err)
+		}
+	case len(opt.Bundle) == 0:
+		return 0, failf(statusArg, "open: no bundle: set a path or the bundle's bytes")
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		return 0, fail(statusBundle, err)
+	}
+	ropt := runtime.Options{Device: opt.Device}
+	if opt.PlatformJSON != "" {
+		p, err := parsePlatform(opt.PlatformJSON)
+		if err != nil {
+			return 0, err
+		}
+		ropt.Platform = &p
+	}
+	h := &handle{}
+	if opt.WisdomPath != "" {
+		device := opt.Device
+		if device == "" && ropt.Platform != nil {
+			device = ropt.Platform.Slug()
+		}
+		w, err := runtime.OpenWisdom(opt.WisdomPath, runtime.WisdomOptions{KernelVersion: b.KernelVersion, Device: device})
+		if err != nil {
+			return 0, fail(statusIO, err)
+		}
+		h.wisdom, ropt.Wisdom = w, w
+	}
+	ch, err := runtime.FromBundle(b, ropt)
+	if err == nil && ch.Source() == runtime.SourceReference && (opt.Device != "" || ropt.Platform != nil) {
+		var names []string
+		for _, m := range b.Models {
+			names = append(names, m.Name)
+		}
+		err = failf(statusDevice, "open: bundle has no model for device %q (it has %s); a device with no model of its own needs its features (platform_json) and a bundle with a fleet model",
+			deviceName(opt.Device, ropt.Platform), strings.Join(names, ", "))
+	}
+	if err == nil && len(ch.ParamNames()) > maxParams {
+		err = failf(statusUnsupported, "open: kernel %s has %d parameters, libaugur takes at most %d", b.Kernel, len(ch.ParamNames()), maxParams)
+	}
+	if err != nil {
+		if h.wisdom != nil {
+			h.wisdom.Close()
+		}
+		switch {
+		case codeOf(err) != statusInternal:
+		case errors.Is(err, runtime.ErrKernelVersion):
+			err = fail(statusVersion, err)
+		case errors.Is(err, predict.ErrNoModel):
+			err = fail(statusDevice, err)
+		default:
+			err = fail(statusBundle, err)
+		}
+		return 0, err
+	}
+	h.chooser, h.space = ch, ch.Space()
+	h.shapeNames, h.paramNames = ch.TaskNames(), ch.ParamNames()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.next++
+	l.handles[l.next] = h
+	return l.next, nil
+}
+
+func deviceName(device string, p *features.Platform) string {
+	if device != "" || p == nil {
+		return device
+	}
+	return p.Name
+}
+
+// parsePlatform reads one device's features as `augur devices --json`
+// prints them: an object, an array of one, or `--bench`'s {"Platform":
+// {...}} form.
+func parsePlatform(s string) (features.Platform, error) {
+	data := bytes.TrimSpace([]byte(s))
+	if len(data) > 0 && data[0] == '[' {
+		var list []json.RawMessage
+		if err := json.Unmarshal(data, &list); err != nil {
+			return features.Platform{}, fail(statusArg, fmt.Errorf("platform_json: %w", err))
+		}
+		if len(list) != 1 {
+			return features.Platform{}, failf(statusArg, "platform_json: an array of %d devices; give one", len(list))
+		}
+		data = list[0]
+	}
+	var p features.Platform
+	var wrapped struct{ Platform *features.Platform }
+	if err := json.Unmarshal(data, &wrapped); err == nil && wrapped.Platform != nil {
+		p = *wrapped.Platform
+	} else if err := json.Unmarshal(data, &p); err != nil {
+		return p, fail(statusArg, fmt.Errorf("platform_json: %w", err))
+	}
+	if p.Name == "" {
+		return p, failf(statusArg, "platform_json: no device name (\"name\")")
+	}
+	return p, nil
+}
+
+// get returns the open chooser of handle h.
+func (l *library) get(h int64) (*handle, error) {
+	l.mu.RLock()
+	c := l.handles[h]
+	l.mu.RUnlock()
+	if c == nil {
+		return nil, failf(statusHandle, "no open chooser has handle %d", h)
+	}
+	return c, nil
+}
+
+// close closes handle h.
+func (l *library) close(h int64) error {
+	l.mu.Lock()
+	c := l.handles[h]
+	delete(l.handles, h)
+	l.mu.Unlock()
+	if c == nil {
+		return failf(statusHandle, "close: no open chooser has handle %d", h)
+	}
+	if c.wisdom != nil {
+		if err := c.wisdom.Close(); err != nil {
+			return fail(statusIO, err)
+		}
+	}
+	return nil
+}
+
+// task converts a C shape into a features.Task, checking its length.
+func (c *handle) task(shape []int64) (features.Task, error) {
+	if len(shape) != len(c.shapeNames) {
+		return nil, failf(statusShape, "shape has %d values, want %d (%s)", len(shape), len(c.shapeNames), strings.Join(c.shapeNames, ", "))
+	}
+	t := make(features.Task, len(shape))
+	for i, v := range shape {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, failf(statusShape, "shape value %s=%d out of range", c.shapeNames[i], v)
+		}
+		t[i] = int(v)
+	}
+	return t, nil
+}
+
+// choose returns the pick for shape.
+func (c *handle) choose(shape []int64) (runtime.Pick, error) {
+	t, err := c.task(shape)
+	if err != nil {
+		return runtime.Pick{}, err
+	}
+	p, err := c.chooser.ChoosePick(t)
+	if err != nil {
+		return runtime.Pick{}, shapeOrInternal(err)
+	}
+	return p, nil
+}
+
+// shapeOrInternal reports a runtime error as a bad shape when it is one.
+func shapeOrInternal(err error) error {
+	if errors.Is(err, runtime.ErrShape) {
+		return fail(statusShape, err)
+	}
+	return fail(statusInternal, err)
+}
+
+// record appends a measurement to the handle's wisdom.
+func (c *handle) record(shape, config []int64, timeNs float64) error {
+	if c.wisdom == nil {
+		return failf(statusNoWisdom, "record: chooser opened without a wisdom file")
+	}
+	t, err := c.task(shape)
+	if err != nil {
+		return err
+	}
+	if _, err := c.chooser.Plan(t, c.chooser.Reference()); err != nil {
+		return shapeOrInternal(err)
+	}
+	if len(config) != len(c.paramNames) {
+		return failf(statusConfig, "record: configuration has %d values, want %d (%s)", len(config), len(c.paramNames), strings.Join(c.paramNames, ", "))
+	}
+	cfg := make(features.Config, len(config))
+	for i, v := range config {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return failf(statusConfig, "record: %s=%d out of range", c.paramNames[i], v)
+		}
+		cfg[i] = int(v)
+	}
+	if !c.space.Valid(cfg) {
+		return failf(statusConfig, "record: configuration %v is outside the tuning space", cfg)
+	}
+	if !(timeNs > 0) || math.IsInf(timeNs, 0) {
+		return failf(statusArg, "record: time must be positive and finite, got %g ns", timeNs)
+	}
+	if err := c.wisdom.Record(t, cfg, timeNs); err != nil {
+		return fail(statusIO, err)
+	}
+	return nil
+}
+
+// joinNames writes names joined by ',' with a NUL into buf.
+func joinNames(names []string, buf []byte) error {
+	s := strings.Join(names, ",")
+	if len(buf) < len(s)+1 {
+		return failf(statusTruncated, "names need %d bytes, buffer has %d", len(s)+1, len(buf))
+	}
+	copy(buf, s)
+	buf[len(s)] = 0
+	return nil
+}
+
+// candidates returns the model's k best configurations for shape, the
+// pick first.
+func (c *handle) candidates(shape []int64, k int) ([]runtime.Pick, error) {
+	if k < 1 {
+		return nil, failf(statusArg, "candidates: k must be >= 1, got %d", k)
+	}
+	t, err := c.task(shape)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := c.chooser.Candidates(t, k)
+	if err != nil {
+		return nil, shapeOrInternal(err)
+	}
+	return ps, nil
+}

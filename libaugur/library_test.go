@@ -1,0 +1,227 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const (
+	poclBundle  = "../testdata/conv2d-pocl.augur"
+	fleetBundle = "../testdata/conv2d-fleet.augur"
+)
+
+var shape = []int64{1920, 1080, 5, 5}
+
+func TestOpenErrors(t *testing.T) {
+	pocl, err := os.ReadFile(poclBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := append([]byte(nil), pocl...)
+	copy(damaged[len(damaged)/2:], strings.Repeat("x", 64))
+	tests := []struct {
+		name string
+		opt  openOptions
+		want status
+		msg  string
+	}{
+		{"nothing", openOptions{}, statusArg, "no bundle"},
+		{"both", openOptions{Path: poclBundle, Bundle: pocl}, statusArg, "both"},
+		{"missing file", openOptions{Path: "/nonexistent.augur"}, statusIO, "no such file"},
+		{"not a bundle", openOptions{Bundle: []byte("hello")}, statusBundle, "features:"},
+		{"damaged", openOptions{Bundle: damaged}, statusBundle, "features:"},
+		{"cut", openOptions{Bundle: pocl[:len(pocl)/3]}, statusBundle, "features:"},
+		{"bad platform", openOptions{Path: poclBundle, PlatformJSON: "{"}, statusArg, "platform_json"},
+		{"two platforms", openOptions{Path: poclBundle, PlatformJSON: `[{"name":"a"},{"name":"b"}]`}, statusArg, "2 devices"},
+		{"nameless platform", openOptions{Path: poclBundle, PlatformJSON: `{"type":"gpu"}`}, statusArg, "no device name"},
+		// The issue's case: a device the fleet bundle has no model of must
+		// not get the reference silently.
+		{"unknown device", openOptions{Path: fleetBundle, Device: "nvidia-a100-pcie-40gb"}, statusDevice, "no model for device"},
+		{"wisdom dir", openOptions{Path: poclBundle, WisdomPath: t.TempDir()}, statusIO, "wisdom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLibrary()
+			h, err := l.open(tt.opt)
+			if got := codeOf(err); got != tt.want || err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("open = %d, %v; want code %d and a message with %q", h, err, tt.want, tt.msg)
+			}
+			if len(l.handles) != 0 {
+				t.Errorf("a failed open left %d handles", len(l.handles))
+			}
+		})
+	}
+}
+
+func TestOpenPlatformForms(t *testing.T) {
+	const dev = `{"platform_name":"Portable Computing Language","name":"pthread-skylake-avx512-AMD EPYC","type":"cpu","compute_units":2}`
+	for _, js := range []string{dev, "[" + dev + "]", `{"Platform":` + dev + `,"Failures":null}`} {
+		l := newLibrary()
+		h, err := l.open(openOptions{Path: poclBundle, PlatformJSON: js})
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		c, _ := l.get(h)
+		if src := c.chooser.Source(); !strings.HasPrefix(src, "model:pocl") {
+			t.Errorf("%s: source %q, want the PoCL model", js, src)
+		}
+	}
+}
+
+func TestChooseErrors(t *testing.T) {
+	l := newLibrary()
+	h, err := l.open(openOptions{Path: poclBundle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := l.get(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		shape []int64
+		want  status
+	}{
+		{"ok", shape, statusOK},
+		{"short", shape[:3], statusShape},
+		{"empty", nil, statusShape},
+		{"long", append(append([]int64(nil), shape...), 1), statusShape},
+		{"even filter", []int64{1920, 1080, 4, 5}, statusShape},
+		{"huge", []int64{1 << 40, 1080, 5, 5}, statusShape},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := c.choose(tt.shape)
+			if got := codeOf(err); got != tt.want {
+				t.Fatalf("choose(%v) = %v, code %d; want %d", tt.shape, err, got, tt.want)
+			}
+			if err == nil && (len(p.Config) != 8 || p.Plan.Dims != 2) {
+				t.Errorf("pick %+v", p)
+			}
+		})
+	}
+	if _, err := l.get(h + 1); codeOf(err) != statusHandle {
+		t.Errorf("get of an unknown handle: %v", err)
+	}
+	if err := l.close(h); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.close(h); codeOf(err) != statusHandle {
+		t.Errorf("second close: %v, want code %d", err, statusHandle)
+	}
+}
+
+func TestRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.jsonl")
+	l := newLibrary()
+	h, err := l.open(openOptions{Path: poclBundle, WisdomPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := l.get(h)
+	ref := []int64{8, 8, 1, 1, 0, 1, 0, 0}
+	tests := []struct {
+		name   string
+		shape  []int64
+		config []int64
+		timeNs float64
+		want   status
+	}{
+		{"short config", shape, ref[:7], 1000, statusConfig},
+		{"outside the space", shape, []int64{8, 8, 1, 1, 0, 2, 0, 0}, 1000, statusConfig},
+		{"bad shape", []int64{1920, 1080, 4, 4}, ref, 1000, statusShape},
+		{"zero time", shape, ref, 0, statusArg},
+		{"ok", shape, ref, 1000, statusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := c.record(tt.shape, tt.config, tt.timeNs); codeOf(err) != tt.want {
+				t.Fatalf("record = %v, want code %d", err, tt.want)
+			}
+		})
+	}
+	p, err := c.choose(shape)
+	if err != nil || p.Source != "wisdom" || fmt.Sprint(p.Config) != "[8 8 1 1 0 1 0 0]" {
+		t.Errorf("after record: %v %+v", err, p)
+	}
+	l2 := newLibrary()
+	h2, err := l2.open(openOptions{Path: poclBundle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := l2.get(h2)
+	if err := c2.record(shape, ref, 1000); codeOf(err) != statusNoWisdom {
+		t.Errorf("record without wisdom: %v", err)
+	}
+}
+
+func TestCandidates(t *testing.T) {
+	l := newLibrary()
+	h, _ := l.open(openOptions{Path: poclBundle})
+	c, _ := l.get(h)
+	if _, err := c.candidates(shape, 0); codeOf(err) != statusArg {
+		t.Errorf("k=0: %v", err)
+	}
+	ps, err := c.candidates(shape, 5)
+	if err != nil || len(ps) != 5 {
+		t.Fatalf("candidates = %d, %v", len(ps), err)
+	}
+	p, _ := c.choose(shape)
+	if fmt.Sprint(ps[0].Config) != fmt.Sprint(p.Config) {
+		t.Errorf("first candidate %v, pick %v", ps[0].Config, p.Config)
+	}
+}
+
+// TestConcurrent opens, chooses and closes from many goroutines at once
+// (run with -race).
+func TestConcurrent(t *testing.T) {
+	l := newLibrary()
+	shared, err := l.open(openOptions{Path: poclBundle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				c, err := l.get(shared)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := c.choose([]int64{int64(256 + 16*g), int64(256 + 32*i), 3, 5}); err != nil {
+					t.Error(err)
+				}
+			}
+			h, err := l.open(openOptions{Path: poclBundle})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if err := l.close(h); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if len(l.handles) != 1 {
+		t.Errorf("%d handles left, want 1", len(l.handles))
+	}
+}
+
+func TestJoinNames(t *testing.T) {
+	buf := make([]byte, 8)
+	if err := joinNames([]string{"ab", "cd"}, buf); err != nil || string(buf[:6]) != "ab,cd\x00" {
+		t.Errorf("joinNames = %q, %v", buf, err)
+	}
+	if err := joinNames([]string{"abcd", "efgh"}, buf); codeOf(err) != statusTruncated {
+		t.Errorf("joinNames of 10 bytes into 8: %v", err)
+	}
+}

@@ -1,0 +1,284 @@
+"""augur: choose OpenCL kernel configurations from an augur model bundle.
+
+A ctypes binding of libaugur (the C library ``make lib`` builds): no compiled
+extension, no OpenCL and no Arrow. ::
+
+    import augur
+
+    with augur.Chooser("conv2d.augur", device="nvidia-h200") as chooser:
+        print(chooser.shape_names)         # ['width', 'height', 'filter_w', 'filter_h']
+        pick = chooser.choose(width=1920, height=1080, filter_w=5, filter_h=5)
+        pick["config"]                     # {'Xwg': 16, 'Ywg': 16, ...}
+        pick["plan"]["build_options"]      # '-D FW=5 -D FH=5 -D Xwg=16 ...'
+
+libaugur is looked for in the AUGUR_LIB environment variable (the library's
+path), then next to this package, then in the ``bin/`` directory of the
+augur checkout the package sits in.
+"""
+
+import ctypes
+import json
+import os
+
+__all__ = ["Chooser", "Error", "library_path", "version"]
+
+MAX_PARAMS = 64
+SOURCE_MAX = 64
+BUILD_OPTIONS_MAX = 1024
+
+ERR_ARG = 1
+ERR_HANDLE = 2
+ERR_IO = 3
+ERR_BUNDLE = 4
+ERR_VERSION = 5
+ERR_DEVICE = 6
+ERR_SHAPE = 7
+ERR_CONFIG = 8
+ERR_NO_WISDOM = 9
+ERR_TRUNCATED = 10
+ERR_UNSUPPORTED = 11
+ERR_INTERNAL = 99
+
+
+class Error(Exception):
+    """A failed libaugur call; ``code`` is its AUGUR_ERR_* return code."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+class _Config(ctypes.Structure):
+    _fields_ = [
+        ("n", ctypes.c_int32),
+        ("values", ctypes.c_int64 * MAX_PARAMS),
+        ("source", ctypes.c_char * SOURCE_MAX),
+        ("log_speedup", ctypes.c_double),
+        ("outside_octaves", ctypes.c_double),
+    ]
+
+
+class _Plan(ctypes.Structure):
+    _fields_ = [
+        ("dims", ctypes.c_int32),
+        ("global_", ctypes.c_int64 * 3),
+        ("local", ctypes.c_int64 * 3),
+        ("local_mem_bytes", ctypes.c_int64),
+        ("build_options", ctypes.c_char * BUILD_OPTIONS_MAX),
+    ]
+
+
+class _OpenOptions(ctypes.Structure):
+    _fields_ = [
+        ("path", ctypes.c_char_p),
+        ("bundle", ctypes.c_void_p),
+        ("bundle_len", ctypes.c_size_t),
+        ("device", ctypes.c_char_p),
+        ("platform_json", ctypes.c_char_p),
+        ("wisdom_path", ctypes.c_char_p),
+    ]
+
+
+def library_path():
+    """Returns the path of the libaugur.so that this package loads."""
+    env = os.environ.get("AUGUR_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (
+        os.path.join(here, "libaugur.so"),
+        os.path.join(here, "..", "..", "bin", "libaugur.so"),
+    ):
+        if os.path.exists(path):
+            return os.path.normpath(path)
+    raise OSError(
+        "augur: libaugur.so not found: set AUGUR_LIB to its path, copy it next to "
+        + here
+        + ", or run `make lib` in the augur checkout"
+    )
+
+
+_lib = None
+
+
+def _load():
+    global _lib
+    if _lib is not None:
+        return _lib
+    lib = ctypes.CDLL(library_path())
+    h = ctypes.c_int64
+    i32 = ctypes.c_int32
+    p64 = ctypes.POINTER(ctypes.c_int64)
+    lib.augur_version.restype = ctypes.c_char_p
+    lib.augur_version.argtypes = []
+    lib.augur_last_error.restype = ctypes.c_char_p
+    lib.augur_last_error.argtypes = []
+    lib.augur_open.argtypes = [ctypes.POINTER(_OpenOptions), ctypes.POINTER(h)]
+    lib.augur_close.argtypes = [h]
+    for f in (lib.augur_shape_names, lib.augur_param_names):
+        f.argtypes = [h, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(i32)]
+    lib.augur_choose.argtypes = [h, p64, i32, ctypes.POINTER(_Config), ctypes.POINTER(_Plan)]
+    lib.augur_candidates.argtypes = [
+        h, p64, i32, i32, ctypes.POINTER(_Config), ctypes.POINTER(_Plan), ctypes.POINTER(i32)]
+    lib.augur_record.argtypes = [h, p64, i32, p64, i32, ctypes.c_double]
+    for f in (lib.augur_open, lib.augur_close, lib.augur_shape_names, lib.augur_param_names,
+              lib.augur_choose, lib.augur_candidates, lib.augur_record):
+        f.restype = ctypes.c_int
+    _lib = lib
+    return lib
+
+
+def _check(rc):
+    if rc != 0:
+        raise Error(rc, _lib.augur_last_error().decode("utf-8", "replace"))
+
+
+def version():
+    """Returns libaugur's version."""
+    return _load().augur_version().decode()
+
+
+def _encode(s):
+    return None if s is None else os.fsencode(s)
+
+
+class Chooser:
+    """Picks kernel configurations for shapes from a model bundle.
+
+    bundle: the .augur file (a path), or its bytes.
+    device: the device's name or slug as its data was collected (a str), or
+        its features as ``augur devices --json`` prints one device (a dict, or
+        that JSON as a str starting with '{'); None: the bundle's only model
+        or its fleet model. A device the bundle serves with no model at all
+        raises Error (code ERR_DEVICE) rather than answering with the
+        reference configuration.
+    wisdom: a wisdom file (JSON lines, created when missing): choose()
+        answers a shape recorded there with its fastest recorded
+        configuration, and record() appends to it. None: no wisdom.
+
+    Methods are safe to call from several threads. Close the chooser with
+    close(), or use it as a context manager.
+    """
+
+    def __init__(self, bundle, device=None, wisdom=None):
+        lib = _load()
+        opt = _OpenOptions()
+        self._keep = None
+        if isinstance(bundle, (bytes, bytearray)):
+            self._keep = ctypes.create_string_buffer(bytes(bundle), len(bundle))
+            opt.bundle = ctypes.cast(self._keep, ctypes.c_void_p)
+            opt.bundle_len = len(bundle)
+        else:
+            opt.path = _encode(bundle)
+        if isinstance(device, dict):
+            opt.platform_json = json.dumps(device).encode()
+        elif isinstance(device, str) and device.lstrip().startswith(("{", "[")):
+            opt.platform_json = device.encode()
+        elif device is not None:
+            opt.device = device.encode()
+        opt.wisdom_path = _encode(wisdom)
+        handle = ctypes.c_int64()
+        _check(lib.augur_open(ctypes.byref(opt), ctypes.byref(handle)))
+        self._keep = None
+        self._h = handle.value
+        self.shape_names = self._names(lib.augur_shape_names)
+        self.param_names = self._names(lib.augur_param_names)
+
+    def _names(self, fn):
+        n = ctypes.c_int32()
+        size = 256
+        while True:
+            buf = ctypes.create_string_buffer(size)
+            rc = fn(self._h, buf, size, ctypes.byref(n))
+            if rc != ERR_TRUNCATED:
+                _check(rc)
+                return buf.value.decode().split(",") if buf.value else []
+            size *= 4
+
+    def _shape(self, shape, kwargs):
+        if shape is not None and kwargs:
+            raise TypeError("augur: give the shape as a sequence or by name, not both")
+        if shape is None:
+            missing = [n for n in self.shape_names if n not in kwargs]
+            extra = sorted(set(kwargs) - set(self.shape_names))
+            if missing or extra:
+                raise Error(ERR_SHAPE, "augur: shape needs %s%s" % (
+                    ", ".join(self.shape_names),
+                    "; unknown: " + ", ".join(extra) if extra else "; missing: " + ", ".join(missing)))
+            shape = [kwargs[n] for n in self.shape_names]
+        values = [int(v) for v in shape]
+        return (ctypes.c_int64 * max(len(values), 1))(*values), len(values)
+
+    def _pick(self, c, p):
+        return {
+            "config": {self.param_names[i]: c.values[i] for i in range(c.n)},
+            "source": c.source.decode(),
+            "log_speedup": c.log_speedup,
+            "outside_octaves": c.outside_octaves,
+            "plan": {
+                "build_options": p.build_options.decode(),
+                "dims": p.dims,
+                "global": list(p.global_[: max(p.dims, 0)]),
+                "local": list(p.local[: max(p.dims, 0)]),
+                "local_mem_bytes": p.local_mem_bytes,
+            },
+        }
+
+    def choose(self, shape=None, **named):
+        """Returns the pick for a shape, given by name (choose(width=1920,
+        ...)) or as a sequence in shape_names order: a dict with "config"
+        (parameter name -> value), "source", "log_speedup",
+        "outside_octaves" and "plan" ("build_options", "dims", "global",
+        "local", "local_mem_bytes")."""
+        arr, n = self._shape(shape, named)
+        c, p = _Config(), _Plan()
+        _check(_lib.augur_choose(self._h, arr, n, ctypes.byref(c), ctypes.byref(p)))
+        return self._pick(c, p)
+
+    def candidates(self, k, shape=None, **named):
+        """Returns up to k picks (dicts as choose returns), the model's best
+        distinct configurations known to run on the device, choose's pick
+        first: measure them once and record() the times."""
+        if k < 1:
+            raise Error(ERR_ARG, "augur: candidates: k must be >= 1, got %d" % k)
+        arr, n = self._shape(shape, named)
+        cs, ps, count = (_Config * k)(), (_Plan * k)(), ctypes.c_int32()
+        _check(_lib.augur_candidates(self._h, arr, n, k, cs, ps, ctypes.byref(count)))
+        return [self._pick(cs[i], ps[i]) for i in range(count.value)]
+
+    def record(self, shape, config, time_ns):
+        """Records a measurement in the wisdom file: shape as a dict (name ->
+        value) or a sequence, config as a dict or a sequence in
+        param_names order, time_ns in nanoseconds."""
+        if isinstance(shape, dict):
+            arr, n = self._shape(None, shape)
+        else:
+            arr, n = self._shape(shape, {})
+        if isinstance(config, dict):
+            missing = [p for p in self.param_names if p not in config]
+            if missing or len(config) != len(self.param_names):
+                raise Error(ERR_CONFIG, "augur: record: config needs exactly %s" % ", ".join(self.param_names))
+            config = [config[p] for p in self.param_names]
+        values = [int(v) for v in config]
+        carr = (ctypes.c_int64 * max(len(values), 1))(*values)
+        _check(_lib.augur_record(self._h, arr, n, carr, len(values), float(time_ns)))
+
+    def close(self):
+        """Closes the chooser and its wisdom file; closing twice is a no-op."""
+        if self._h:
+            h, self._h = self._h, 0
+            _check(_lib.augur_close(h))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            if getattr(self, "_h", 0):
+                _lib.augur_close(self._h)
+        except Exception:
+            pass

@@ -1,0 +1,163 @@
+"""Tests of the augur package over libaugur; AUGUR_LIB names the library and
+AUGUR_TESTDATA the repository's testdata directory (both default to the
+checkout this package sits in)."""
+
+import os
+import tempfile
+import threading
+import unittest
+
+import augur
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTDATA = os.environ.get("AUGUR_TESTDATA", os.path.join(HERE, "..", "..", "testdata"))
+POCL = os.path.join(TESTDATA, "conv2d-pocl.augur")
+FLEET = os.path.join(TESTDATA, "conv2d-fleet.augur")
+SHAPE = dict(width=1920, height=1080, filter_w=5, filter_h=5)
+
+
+class ChooserTest(unittest.TestCase):
+    def setUp(self):
+        self.chooser = augur.Chooser(POCL)
+
+    def tearDown(self):
+        self.chooser.close()
+
+    def test_names(self):
+        self.assertEqual(self.chooser.shape_names, ["width", "height", "filter_w", "filter_h"])
+        self.assertEqual(self.chooser.param_names, ["Xwg", "Ywg", "Xwpt", "Ywpt", "LS", "VW", "PAD", "UNR"])
+
+    def test_choose(self):
+        pick = self.chooser.choose(**SHAPE)
+        self.assertEqual(sorted(pick["config"]), sorted(self.chooser.param_names))
+        self.assertTrue(pick["source"].startswith("model:"), pick["source"])
+        plan = pick["plan"]
+        self.assertEqual(plan["dims"], 2)
+        self.assertEqual(len(plan["global"]), 2)
+        self.assertIn("-D FW=5", plan["build_options"])
+        self.assertEqual(plan["local"], [pick["config"]["Xwg"], pick["config"]["Ywg"]])
+        # By position, the same pick.
+        self.assertEqual(self.chooser.choose([1920, 1080, 5, 5]), pick)
+
+    def test_bad_shapes(self):
+        cases = [
+            ("missing", dict(width=1920, height=1080, filter_w=5)),
+            ("unknown", dict(SHAPE, depth=3)),
+            ("even filter", dict(SHAPE, filter_w=4)),
+        ]
+        for name, shape in cases:
+            with self.subTest(name):
+                with self.assertRaises(augur.Error) as e:
+                    self.chooser.choose(**shape)
+                self.assertEqual(e.exception.code, augur.ERR_SHAPE)
+        with self.assertRaises(augur.Error) as e:
+            self.chooser.choose([1920, 1080, 5])
+        self.assertEqual(e.exception.code, augur.ERR_SHAPE)
+        self.assertIn("shape has 3 values, want 4", str(e.exception))
+
+    def test_candidates(self):
+        top = self.chooser.candidates(5, **SHAPE)
+        self.assertEqual(len(top), 5)
+        self.assertEqual(top[0]["config"], self.chooser.choose(**SHAPE)["config"])
+        configs = [tuple(sorted(p["config"].items())) for p in top]
+        self.assertEqual(len(set(configs)), 5, "candidates must be distinct")
+        with self.assertRaises(augur.Error):
+            self.chooser.candidates(0, **SHAPE)
+
+    def test_record_without_wisdom(self):
+        with self.assertRaises(augur.Error) as e:
+            self.chooser.record(SHAPE, [8, 8, 1, 1, 0, 1, 0, 0], 1000)
+        self.assertEqual(e.exception.code, augur.ERR_NO_WISDOM)
+
+    def test_threads(self):
+        errors = []
+
+        def work(i):
+            try:
+                for j in range(50):
+                    self.chooser.choose(width=256 + 16 * ((i * 7 + j) % 30), height=512, filter_w=3, filter_h=3)
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+
+
+class OpenTest(unittest.TestCase):
+    def test_errors(self):
+        cases = [
+            ("missing file", dict(bundle="/nonexistent.augur"), augur.ERR_IO),
+            ("not a bundle", dict(bundle=b"not a bundle"), augur.ERR_BUNDLE),
+            ("bad platform json", dict(bundle=POCL, device="{not json"), augur.ERR_ARG),
+            # A name the fleet bundle has no model of: an error, never a
+            # silent reference configuration.
+            ("unknown device", dict(bundle=FLEET, device="nvidia-a100-pcie-40gb"), augur.ERR_DEVICE),
+        ]
+        for name, kwargs, code in cases:
+            with self.subTest(name):
+                with self.assertRaises(augur.Error) as e:
+                    augur.Chooser(**kwargs)
+                self.assertEqual(e.exception.code, code, str(e.exception))
+
+    def test_corrupted_bundle(self):
+        with open(POCL, "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) // 2 : len(data) // 2 + 64] = b"x" * 64
+        with self.assertRaises(augur.Error) as e:
+            augur.Chooser(bytes(data))
+        self.assertEqual(e.exception.code, augur.ERR_BUNDLE)
+
+    def test_bytes_and_context_manager(self):
+        with open(POCL, "rb") as f:
+            data = f.read()
+        with augur.Chooser(data) as chooser:
+            pick = chooser.choose(**SHAPE)
+        with augur.Chooser(POCL) as chooser:
+            self.assertEqual(chooser.choose(**SHAPE), pick)
+        chooser.close()  # a second close is a no-op
+
+    def test_fleet_with_platform(self):
+        platform = {
+            "platform_name": "NVIDIA CUDA", "vendor": "NVIDIA Corporation",
+            "name": "NVIDIA A100-PCIE-40GB", "type": "gpu", "compute_units": 108,
+            "clock_mhz": 1410, "max_work_group_size": 1024,
+            "max_work_item_sizes": [1024, 1024, 64], "local_mem_bytes": 49152,
+            "global_mem_bytes": 42505207808, "constant_mem_bytes": 65536,
+            "global_cache_bytes": 3538944, "cache_line_bytes": 128, "image_support": True,
+        }
+        with augur.Chooser(FLEET, device=platform) as chooser:
+            pick = chooser.choose(**SHAPE)
+        self.assertNotEqual(pick["source"], "reference")
+
+    def test_version(self):
+        self.assertRegex(augur.version(), r"^\d+\.\d+\.\d+")
+
+
+class WisdomTest(unittest.TestCase):
+    def test_record_then_choose(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "conv2d.wisdom")
+            with augur.Chooser(POCL, wisdom=path) as chooser:
+                top = chooser.candidates(3, **SHAPE)
+                # Pretend the third ran fastest.
+                for i, pick in enumerate(top):
+                    chooser.record(SHAPE, pick["config"], [3000, 2000, 1000][i])
+                pick = chooser.choose(**SHAPE)
+                self.assertEqual(pick["source"], "wisdom")
+                self.assertEqual(pick["config"], top[2]["config"])
+                with self.assertRaises(augur.Error) as e:
+                    chooser.record(SHAPE, dict(top[0]["config"], Xwg=7), 1000)
+                self.assertEqual(e.exception.code, augur.ERR_CONFIG)
+            # Another chooser reads the file.
+            with augur.Chooser(POCL, wisdom=path) as chooser:
+                self.assertEqual(chooser.choose(**SHAPE)["config"], top[2]["config"])
+            with open(path) as f:
+                self.assertEqual(len(f.read().splitlines()), 3)
+
+
+if __name__ == "__main__":
+    unittest.main()
