@@ -283,7 +283,9 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 		ext = &SpecExtension{}
 	}
 	bad := func(field, format string, a ...any) error {
-		return fmt.Errorf("%w %s: %s: %s", ErrSpec, file, field, fmt.Sprintf(format, a...))
+		// One line: expression errors quote the source with a caret below.
+		msg, _, _ := strings.Cut(fmt.Sprintf(format, a...), "\n")
+		return fmt.Errorf("%w %s: %s: %s", ErrSpec, file, field, msg)
 	}
 	sk := &specKernel{file: file, cudaGlobal: ks.GlobalSizeType == "CUDA", atol: DefaultAtol, rtol: DefaultRtol}
 	if ext.Atol != nil {

@@ -20,6 +20,15 @@ func TestErrors(t *testing.T) {
 	if err := os.WriteFile(existing, []byte("keep me"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	spec := "../../examples/transpose/transpose.json"
+	cuda := filepath.Join(dir, "cuda.json")
+	raw, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cuda, bytes.Replace(raw, []byte(`"Language": "OpenCL"`), []byte(`"Language": "CUDA"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args []string
 		want string
@@ -39,7 +48,14 @@ func TestErrors(t *testing.T) {
 		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", existing}, "exists"},
 		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", filepath.Join(dir, "new.augur")}, "conv2d"},
 		{[]string{"kernels", "--bogus"}, "flag provided but not defined"},
-		{[]string{"eval", "--data", dir}, "--kernel is required"},
+		{[]string{"eval", "--data", dir}, "--kernel NAME or --spec FILE is required"},
+		{[]string{"eval", "--data", dir, "--kernel", "conv2d", "--spec", spec}, "not both"},
+		{[]string{"collect", "--spec", filepath.Join(dir, "nope.json"), "--out", dir}, "nope.json"},
+		{[]string{"collect", "--spec", cuda, "--out", dir}, `KernelSpecification.Language is "CUDA"`},
+		{[]string{"collect", "--spec", spec, "--out", dir, "--shapes", "width=64"}, "lacks height"},
+		{[]string{"collect", "--spec", spec, "--out", dir, "--shapes", "width=64,height=64,depth=2"}, `"depth"`},
+		{[]string{"kernels", "--spec", cuda}, cuda},
+		{[]string{"train", "--spec", spec, "--data", dir, "--out", filepath.Join(dir, "t.augur")}, "transpose"},
 		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--holdout", "devices"}, `--holdout must be "shapes"`},
 		{[]string{"eval", "--data", dir, "--kernel", "conv2d"}, "conv2d"},
 		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--holdout", "device="}, `--holdout must be "shapes" or "device=NAME"`},

@@ -240,7 +240,9 @@ func TestBindRejects(t *testing.T) {
 		args []datasets.Arg
 	}{
 		{"no output", []datasets.Arg{{Kind: datasets.Input, Data: []float32{1}}}},
-		{"two outputs", []datasets.Arg{{Kind: datasets.Output, Len: 1}, {Kind: datasets.Output, Len: 1}}},
+		{"empty buffer", []datasets.Arg{{Kind: datasets.Buffer, Output: true}}},
+		{"scalar without a value", []datasets.Arg{{Kind: datasets.Scalar}, {Kind: datasets.Output, Len: 1}}},
+		{"buffers but no output", []datasets.Arg{{Kind: datasets.Buffer, Bytes: make([]byte, 4)}}},
 		{"empty input", []datasets.Arg{{Kind: datasets.Input}, {Kind: datasets.Output, Len: 1}}},
 		{"zero-length output", []datasets.Arg{{Kind: datasets.Output}}},
 	}

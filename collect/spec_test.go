@@ -1,0 +1,130 @@
+package collect
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+)
+
+// specScale reads testdata/specscale, its Default values changed by defaults
+// (parameter name to value) and its spec by edit, from a temporary copy.
+func specScale(t *testing.T, defaults map[string]int, edit func(m map[string]any)) *datasets.Kernel {
+	t.Helper()
+	dir := t.TempDir()
+	src, _ := os.ReadFile("testdata/specscale/scale.cl")
+	os.WriteFile(filepath.Join(dir, "scale.cl"), src, 0o644)
+	raw, _ := os.ReadFile("testdata/specscale/scale.json")
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any) {
+		p := p.(map[string]any)
+		if v, ok := defaults[p["Name"].(string)]; ok {
+			p["Default"] = v
+		}
+	}
+	if edit != nil {
+		edit(m)
+	}
+	out, _ := json.Marshal(m)
+	os.WriteFile(filepath.Join(dir, "scale.json"), out, 0o644)
+	k, err := datasets.ReadSpec(filepath.Join(dir, "scale.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// TestRunSpec checks a spec kernel's collection: every configuration is
+// verified against the reference configuration's outputs (VAR 2 adds 1 and
+// fails; VAR 1 reorders a product and passes), a resumed run verifies
+// against a reference it runs again without recording it twice, and a
+// configuration that does not compile is a row, not a stop.
+func TestRunSpec(t *testing.T) {
+	skipWithoutDevice(t)
+	k := specScale(t, nil, nil)
+	dir := t.TempDir()
+	opt := Options{Tasks: []features.Task{{1000}, {77}}, Sample: "all", Repeats: 2, Progress: io.Discard, Log: io.Discard,
+		Where: "VAR != 1"}
+	if _, err := Run(context.Background(), k, dir, opt); err != nil {
+		t.Fatal(err)
+	}
+	opt.Where = ""
+	if _, err := Run(context.Background(), k, dir, opt); err != nil {
+		t.Fatal(err)
+	}
+	rows := readAll(t, dir, k)
+	seen := map[string]bool{}
+	for _, r := range rows {
+		key := pairKey(r.Task, r.Config)
+		if seen[key] {
+			t.Errorf("%v %s recorded twice", r.Task, k.Space.Format(r.Config))
+		}
+		seen[key] = true
+		want := record.StatusOK
+		switch {
+		case r.Config[2] == 1:
+			want = record.StatusCompileError
+		case r.Config[1] == 2:
+			want = record.StatusVerifyError
+		}
+		if r.Status != want {
+			t.Errorf("%v %s: %s (%s), want %s", r.Task, k.Space.Format(r.Config), r.Status, r.Error, want)
+		}
+	}
+	if n := 2 * k.Space.Len(); len(rows) != n {
+		t.Errorf("%d rows, want %d", len(rows), n)
+	}
+}
+
+// TestRunSpecReferenceFails checks that collect stops when a spec kernel's
+// reference configuration fails: nothing could be verified against it.
+func TestRunSpecReferenceFails(t *testing.T) {
+	skipWithoutDevice(t)
+	tests := []struct {
+		name     string
+		defaults map[string]int
+		edit     func(m map[string]any)
+		want     string
+	}{
+		{"does not compile", map[string]int{"BROKEN": 1}, nil, "compile_error"},
+		{"wrong against ReferenceArguments", nil, func(m map[string]any) {
+			m["KernelSpecification"].(map[string]any)["ReferenceArguments"] = []any{
+				map[string]any{"Name": "expected", "TargetName": "out", "FillType": "Constant", "FillValue": 3}}
+		}, "ReferenceArguments"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k := specScale(t, tc.defaults, tc.edit)
+			_, err := Run(context.Background(), k, t.TempDir(), Options{Tasks: []features.Task{{64}}, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard})
+			if !errors.Is(err, ErrReferenceFailed) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "n=64") {
+				t.Errorf("error %v, want ErrReferenceFailed naming the shape and %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// readAll reads every row recorded for k under dir.
+func readAll(t *testing.T, dir string, k *datasets.Kernel) []record.Row {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, k.Name, "*", "*.arrow"))
+	var rows []record.Row
+	for _, f := range files {
+		_, rs, err := record.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, rs...)
+	}
+	return rows
+}

@@ -1,0 +1,244 @@
+package datasets_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+)
+
+// specFile writes examples/transpose's spec, changed by edit (applied to
+// its decoded JSON), and its kernel into a temporary directory, and
+// returns the spec's path.
+func specFile(t testing.TB, edit func(m map[string]any)) string {
+	t.Helper()
+	raw, err := os.ReadFile("../examples/transpose/transpose.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(m)
+	}
+	out, _ := json.Marshal(m)
+	dir := t.TempDir()
+	src, err := os.ReadFile("../examples/transpose/transpose.cl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "transpose.cl"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "transpose.json")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func kernelSpec(m map[string]any) map[string]any { return m["KernelSpecification"].(map[string]any) }
+
+func arg(m map[string]any, i int) map[string]any {
+	return kernelSpec(m)["Arguments"].([]any)[i].(map[string]any)
+}
+
+func TestReadSpec(t *testing.T) {
+	k, err := datasets.ReadSpec(specFile(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Name != "transpose" || k.Entry != "transpose" || !k.FromSpec() {
+		t.Errorf("name %q entry %q from spec %v", k.Name, k.Entry, k.FromSpec())
+	}
+	if got := strings.Join(k.TaskNames, ","); got != "width,height" {
+		t.Errorf("task names %s, want width,height", got)
+	}
+	if got := k.Space.Format(k.Reference); got != "TILE_X=16,TILE_Y=16,WPT=1,USE_LOCAL=0,PAD=0" {
+		t.Errorf("reference %s", got)
+	}
+	if len(k.Tasks) != 3 || k.Tasks[0].Key() != (features.Task{2048, 2048}).Key() {
+		t.Errorf("tasks %v, want ProblemSize first and the two Augur.Shapes", k.Tasks)
+	}
+	tests := []struct {
+		shape, config string
+		dims          int
+		global, local [3]int
+		localMem      int
+		options       string
+	}{
+		{"width=100,height=50", "TILE_X=16,TILE_Y=16,WPT=1,USE_LOCAL=0,PAD=0", 2, [3]int{112, 64}, [3]int{16, 16}, 0,
+			"-cl-mad-enable -DTILE_X=16 -DTILE_Y=16 -DWPT=1 -DUSE_LOCAL=0 -DPAD=0"},
+		// GridDivY divides the height by TILE_Y * WPT: 4 groups of 8 rows.
+		{"width=100,height=50", "TILE_X=32,TILE_Y=2,WPT=8,USE_LOCAL=1,PAD=1", 2, [3]int{128, 8}, [3]int{32, 2}, 2 * 8 * 33 * 4,
+			"-cl-mad-enable -DTILE_X=32 -DTILE_Y=2 -DWPT=8 -DUSE_LOCAL=1 -DPAD=1"},
+	}
+	for _, tc := range tests {
+		shape, err := features.ParseTask(k.TaskNames, tc.shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := k.Space.Parse(tc.config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := k.Geometry(shape, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Dims != tc.dims || l.Global != tc.global || l.Local != tc.local || l.LocalMemBytes != tc.localMem {
+			t.Errorf("%s %s: launch %+v, want dims %d global %v local %v local memory %d", tc.shape, tc.config, l, tc.dims, tc.global, tc.local, tc.localMem)
+		}
+		if got := k.Options(shape, c); got != tc.options {
+			t.Errorf("%s: options %q, want %q", tc.config, got, tc.options)
+		}
+	}
+	args := k.Args(features.Task{30, 20}, rand.New(rand.NewPCG(1, 2)))
+	if len(args) != 4 || args[0].Kind != datasets.Buffer || len(args[0].Bytes) != 30*20*4 || !args[1].Output || args[2].Kind != datasets.Scalar {
+		t.Fatalf("args %+v", args)
+	}
+	if w := args[2].Elem.At(args[2].Bytes, 0); w != 30 {
+		t.Errorf("width argument %g, want 30", w)
+	}
+}
+
+// TestReadSpecErrors checks that every bad spec gives one line naming the
+// file and the field at fault.
+func TestReadSpecErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(m map[string]any)
+		want string
+	}{
+		{"CUDA", func(m map[string]any) { kernelSpec(m)["Language"] = "CUDA" }, `KernelSpecification.Language is "CUDA"`},
+		{"no kernel file", func(m map[string]any) { delete(kernelSpec(m), "KernelFile") }, "KernelSpecification.KernelFile is missing"},
+		{"kernel file absent", func(m map[string]any) { kernelSpec(m)["KernelFile"] = "nope.cl" }, "KernelSpecification.KernelFile: open"},
+		{"no parameters", func(m map[string]any) { delete(m, "ConfigurationSpace") }, "ConfigurationSpace.TuningParameters is missing"},
+		{"unknown name", func(m map[string]any) { kernelSpec(m)["GlobalSize"].(map[string]any)["X"] = "ProblemSize[0] * TILE_Q" }, "KernelSpecification.GlobalSize.X"},
+		{"problem size out of range", func(m map[string]any) { kernelSpec(m)["GlobalSize"].(map[string]any)["X"] = "ProblemSize[7]" }, "KernelSpecification.GlobalSize.X"},
+		{"syntax", func(m map[string]any) { kernelSpec(m)["LocalSize"].(map[string]any)["X"] = "TILE_X +* 2" }, "KernelSpecification.LocalSize.X"},
+		{"division by zero", func(m map[string]any) {
+			kernelSpec(m)["GlobalSize"].(map[string]any)["X"] = "ProblemSize[0] / (TILE_X - TILE_X)"
+		}, "division by zero"},
+		{"negative size", func(m map[string]any) { arg(m, 0)["Size"] = "ProblemSize[0] - 100000" }, "Arguments[0] (in).Size"},
+		{"scalar of a parameter", func(m map[string]any) { arg(m, 2)["FillValue"] = "TILE_X" }, "Arguments[2] (width).FillValue"},
+		{"condition", func(m map[string]any) {
+			m["ConfigurationSpace"].(map[string]any)["Conditions"] = []any{map[string]any{"Expression": "TILE_X ^ 2 > 1"}}
+		}, "ConfigurationSpace.Conditions[0]"},
+		{"bad default", func(m map[string]any) {
+			m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[4].(map[string]any)["Default"] = 1
+		}, "Default"},
+		{"no output", func(m map[string]any) { delete(arg(m, 1), "Output"); arg(m, 1)["AccessType"] = "ReadWrite" }, "no argument is an output"},
+		{"half", func(m map[string]any) { arg(m, 0)["Type"] = "half" }, "Arguments[0] (in).Type"},
+		{"names", func(m map[string]any) { m["Augur"].(map[string]any)["ProblemSizeNames"] = []any{"w"} }, "Augur.ProblemSizeNames"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := specFile(t, tc.edit)
+			_, err := datasets.ReadSpec(path)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if !errors.Is(err, datasets.ErrSpec) || !strings.Contains(msg, path) || !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+				t.Errorf("error %q: want one line of ErrSpec naming %s and %q", msg, path, tc.want)
+			}
+		})
+	}
+	for name, text := range map[string]string{"not JSON": "{", "not T1": `{"General": {}}`} {
+		path := filepath.Join(t.TempDir(), "x.json")
+		os.WriteFile(path, []byte(text), 0o644)
+		if _, err := datasets.ReadSpec(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: error %v, want one naming %s", name, err, path)
+		}
+	}
+}
+
+// TestSpecVersion checks that the version covers the spec and the source,
+// and that the canonical form a bundle carries gives the same version.
+func TestSpecVersion(t *testing.T) {
+	k, err := datasets.ReadSpec(specFile(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := datasets.ParseSpec("bundle", k.Spec, k.Source, k.SpecFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Version() != k.Version() {
+		t.Errorf("version from the bundle's copy %s, from the file %s", again.Version(), k.Version())
+	}
+	other, err := datasets.ParseSpec("bundle", k.Spec, k.Source+"\n", k.SpecFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Version() == k.Version() {
+		t.Error("a changed source keeps the version")
+	}
+	changed, err := datasets.ReadSpec(specFile(t, func(m map[string]any) { kernelSpec(m)["CompilerOptions"] = []any{} }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed.Version() == k.Version() {
+		t.Error("a changed spec keeps the version")
+	}
+}
+
+// TestSpecDerived checks the launch-geometry features against the plan.
+func TestSpecDerived(t *testing.T) {
+	k, err := datasets.ReadSpec(specFile(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := k.Derived.Names()
+	dst := make([]float64, len(names))
+	c, _ := k.Space.Parse("TILE_X=32,TILE_Y=2,WPT=8,USE_LOCAL=1,PAD=1")
+	pv := features.Platform{ComputeUnits: 3, LocalMemBytes: 48 << 10}.Vector()
+	k.Derived.Derive(dst, features.Task{100, 50}, c, pv)
+	got := map[string]float64{}
+	for i, n := range names {
+		got[n] = dst[i]
+	}
+	want := map[string]float64{
+		"work_items": 128 * 8, "wg_size": 64, "work_groups": 16, "waves": 16.0 / 3, "last_wave_fill": 16.0 / 3 / 6,
+		"pad_waste": 128.0*64/(100*50) - 1, "local_mem": 2 * 8 * 33 * 4, "tile_rows": 16, "tile_elems": 512,
+	}
+	for n, w := range want {
+		if g := got[n]; g < w-1e-9 || g > w+1e-9 {
+			t.Errorf("%s = %g, want %g", n, g, w)
+		}
+	}
+}
+
+// FuzzParseSpec checks that no spec text panics the reader, and that a
+// spec it accepts gives a launch for its own reference configuration.
+func FuzzParseSpec(f *testing.F) {
+	for _, p := range []string{"../examples/transpose/transpose.json", "../examples/rowsum/rowsum.json"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"ConfigurationSpace":{"TuningParameters":[{"Name":"A","Values":"[1]"}]},"KernelSpecification":{"Language":"OpenCL"}}`))
+	f.Fuzz(func(t *testing.T, spec []byte) {
+		k, err := datasets.ParseSpec("fuzz", spec, "__kernel void k() {}", nil)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error of several lines: %q", err)
+			}
+			return
+		}
+		if _, err := k.Geometry(k.Tasks[0], k.Reference); err != nil {
+			t.Errorf("accepted spec cannot launch its reference: %v", err)
+		}
+	})
+}
