@@ -14,9 +14,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/vm"
-
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -231,7 +228,7 @@ func decodeSpec(name string, data []byte) (*t1Spec, error) {
 type sizeExpr struct {
 	field string // where the spec writes it, for errors
 	src   string
-	prog  *vm.Program
+	calc  *features.Calc
 }
 
 // specKernel is the behaviour of a kernel read from a spec.
@@ -248,8 +245,8 @@ type specKernel struct {
 	shared       *sizeExpr
 	argList      []specArg
 	atol, rtol   float64
-	keys         []string // task names, then parameters: the env's keys
-	envs         sync.Pool
+	keys         []string  // task names, then parameters: the variables
+	vars         sync.Pool // *[]float64 of len(keys)
 }
 
 // specArg is one kernel argument as the spec declares it.
@@ -377,22 +374,12 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 	}
 	// Expressions over the problem sizes and the parameters.
 	sk.keys = append(append([]string(nil), sk.taskNames...), sk.params...)
-	env := map[string]any{}
-	for _, k := range sk.keys {
-		env[k] = 0.0
+	sk.vars.New = func() any {
+		v := make([]float64, len(sk.keys))
+		return &v
 	}
-	sk.envs.New = func() any {
-		m := make(map[string]any, len(sk.keys))
-		for _, k := range sk.keys {
-			m[k] = 0.0
-		}
-		return m
-	}
-	taskOnly := map[string]any{}
-	for _, k := range sk.taskNames {
-		taskOnly[k] = 0.0
-	}
-	compile := func(field string, raw json.RawMessage, envOf map[string]any) (*sizeExpr, error) {
+	env, taskOnly := sk.keys, sk.taskNames
+	compile := func(field string, raw json.RawMessage, names []string) (*sizeExpr, error) {
 		src, err := jsonExpr(raw)
 		if err != nil {
 			return nil, bad(field, "%v", err)
@@ -411,15 +398,15 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 		if err != nil {
 			return nil, bad(field, "%v", err)
 		}
-		prog, err := expr.Compile(e, expr.Env(envOf), expr.AsFloat64())
+		calc, err := features.CompileCalc(e, names)
 		if err != nil {
 			msg, _, _ := strings.Cut(err.Error(), "\n")
-			if envOf != nil && len(envOf) == len(taskOnly) {
+			if len(names) == len(taskOnly) {
 				msg += " (this field may use the problem sizes only)"
 			}
-			return nil, bad(field, "%q: %s", src, msg)
+			return nil, bad(field, "%s", msg)
 		}
-		return &sizeExpr{field: field, src: src, prog: prog}, nil
+		return &sizeExpr{field: field, src: src, calc: calc}, nil
 	}
 	axes := [3]string{"X", "Y", "Z"}
 	for d, ax := range axes {
@@ -619,22 +606,32 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 	return k, nil
 }
 
-// eval evaluates e for (t, c); c may be nil for a task-only expression.
-func (sk *specKernel) eval(e *sizeExpr, t features.Task, c features.Config) (float64, error) {
-	env := sk.envs.Get().(map[string]any)
-	defer sk.envs.Put(env)
+// fill writes t, then c (nil: zeros), into vars, in the order of keys.
+func (sk *specKernel) fill(vars []float64, t features.Task, c features.Config) {
 	for i, v := range t {
-		env[sk.taskNames[i]] = float64(v)
+		vars[i] = float64(v)
 	}
-	for i, v := range c {
-		env[sk.params[i]] = float64(v)
+	n := len(t)
+	for i := range sk.params {
+		vars[n+i] = 0
+		if c != nil {
+			vars[n+i] = float64(c[i])
+		}
 	}
-	out, err := vm.Run(e.prog, env)
-	if err != nil {
-		msg, _, _ := strings.Cut(err.Error(), "\n")
-		return 0, fmt.Errorf("%s %q: %s", e.field, e.src, msg)
-	}
-	v, _ := out.(float64)
+}
+
+// with calls fn with vars filled for (t, c); c may be nil for the
+// task-only expressions.
+func (sk *specKernel) with(t features.Task, c features.Config, fn func(vars []float64)) {
+	p := sk.vars.Get().(*[]float64)
+	sk.fill(*p, t, c)
+	fn(*p)
+	sk.vars.Put(p)
+}
+
+// eval evaluates e over vars: finite, or an error naming the field.
+func (e *sizeExpr) eval(vars []float64) (float64, error) {
+	v := e.calc.Eval(vars)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s %q is %g (a division by zero?)", e.field, e.src, v)
 	}
@@ -642,15 +639,27 @@ func (sk *specKernel) eval(e *sizeExpr, t features.Task, c features.Config) (flo
 }
 
 // size evaluates a size: a non-negative integer below 2^31.
-func (sk *specKernel) size(e *sizeExpr, t features.Task, c features.Config) (int, error) {
-	v, err := sk.eval(e, t, c)
+func (e *sizeExpr) size(vars []float64) (int, error) {
+	v, err := e.eval(vars)
 	if err != nil {
 		return 0, err
 	}
 	if v < 0 || v >= 1<<31 {
-		return 0, fmt.Errorf("%s %q is %g: a size must be in [0, 2^31) (a division by zero?)", e.field, e.src, v)
+		return 0, fmt.Errorf("%s %q is %g: a size must be in [0, 2^31)", e.field, e.src, v)
 	}
 	return int(v), nil
+}
+
+// taskSize is e.size for a task-only expression.
+func (sk *specKernel) taskSize(e *sizeExpr, t features.Task) (n int, err error) {
+	sk.with(t, nil, func(vars []float64) { n, err = e.size(vars) })
+	return n, err
+}
+
+// taskValue is e.eval for a task-only expression.
+func (sk *specKernel) taskValue(e *sizeExpr, t features.Task) (v float64, err error) {
+	sk.with(t, nil, func(vars []float64) { v, err = e.eval(vars) })
+	return v, err
 }
 
 func (sk *specKernel) checkTask(t features.Task) error {
@@ -664,7 +673,7 @@ func (sk *specKernel) checkTask(t features.Task) error {
 		if a.size == nil {
 			continue
 		}
-		n, err := sk.size(a.size, t, nil)
+		n, err := sk.taskSize(a.size, t)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrTask, err)
 		}
@@ -710,15 +719,21 @@ func (sk *specKernel) geometry(t features.Task, c features.Config) (Launch, erro
 	return x.l, err
 }
 
-func (sk *specKernel) extents(t features.Task, c features.Config) (extents, error) {
+func (sk *specKernel) extents(t features.Task, c features.Config) (x extents, err error) {
+	sk.with(t, c, func(vars []float64) { x, err = sk.extentsOf(vars) })
+	return x, err
+}
+
+// extentsOf is extents over vars already filled.
+func (sk *specKernel) extentsOf(vars []float64) (extents, error) {
 	var x extents
 	x.l.Dims = sk.dims
 	for d := 0; d < sk.dims; d++ {
-		g, err := sk.size(&sk.global[d], t, c)
+		g, err := sk.global[d].size(vars)
 		if err != nil {
 			return x, err
 		}
-		l, err := sk.size(&sk.local[d], t, c)
+		l, err := sk.local[d].size(vars)
 		if err != nil {
 			return x, err
 		}
@@ -731,7 +746,7 @@ func (sk *specKernel) extents(t features.Task, c features.Config) (extents, erro
 		case len(sk.griddiv[d]) > 0:
 			div := 1
 			for i := range sk.griddiv[d] {
-				v, err := sk.size(&sk.griddiv[d][i], t, c)
+				v, err := sk.griddiv[d][i].size(vars)
 				if err != nil {
 					return x, err
 				}
@@ -756,7 +771,7 @@ func (sk *specKernel) extents(t features.Task, c features.Config) (extents, erro
 		x.l.Local[d], x.l.Global[d] = l, groups*l
 	}
 	if sk.shared != nil {
-		n, err := sk.size(sk.shared, t, c)
+		n, err := sk.shared.size(vars)
 		if err != nil {
 			return x, err
 		}
@@ -764,7 +779,7 @@ func (sk *specKernel) extents(t features.Task, c features.Config) (extents, erro
 	}
 	for _, a := range sk.argList {
 		if a.kind == LocalMem {
-			n, err := sk.size(a.size, t, nil)
+			n, err := a.size.size(vars)
 			if err != nil {
 				return x, err
 			}
@@ -783,19 +798,19 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 		arg := Arg{Name: a.name, Kind: a.kind, Elem: a.elem, Output: a.output}
 		switch a.kind {
 		case Scalar:
-			v, _ := sk.eval(a.value, t, nil)
+			v, _ := sk.taskValue(a.value, t)
 			arg.Bytes = make([]byte, a.elem.Size)
 			a.elem.Put(arg.Bytes, 0, v)
 		case LocalMem:
-			n, _ := sk.size(a.size, t, nil)
+			n, _ := sk.taskSize(a.size, t)
 			arg.Len = n * a.lanes * a.elem.Size
 		case Buffer:
-			n, _ := sk.size(a.size, t, nil)
+			n, _ := sk.taskSize(a.size, t)
 			n *= a.lanes
 			arg.Bytes = make([]byte, n*a.elem.Size)
 			v := 0.0
 			if a.value != nil {
-				v, _ = sk.eval(a.value, t, nil)
+				v, _ = sk.taskValue(a.value, t)
 			}
 			switch a.fill {
 			case "BinaryRaw":
@@ -843,13 +858,13 @@ func (k *Kernel) SpecExpected(t features.Task) [][]byte {
 		if a.reference == nil {
 			continue
 		}
-		n, _ := sk.size(a.size, t, nil)
+		n, _ := sk.taskSize(a.size, t)
 		n *= a.lanes
 		b := make([]byte, n*a.elem.Size)
 		if a.reference.data != nil {
 			copy(b, a.reference.data)
 		} else {
-			v, _ := sk.eval(a.reference.value, t, nil)
+			v, _ := sk.taskValue(a.reference.value, t)
 			for j := 0; j < n; j++ {
 				a.elem.Put(b, j, v)
 			}

@@ -20,25 +20,32 @@ const specDerivedID = "spec/1"
 
 // specDeriver computes a spec kernel's derived features: the launch
 // geometry from the spec's size expressions, then the spec's own
-// "name = expression" features (Augur.Derived).
+// "name = expression" features (Augur.Derived). Both are compiled
+// (features.Calc): Derive allocates nothing.
 type specDeriver struct {
 	sk    *specKernel
 	names []string
-	user  *features.ExprDeriver // nil when the spec declares none
+	user  []*features.Calc
 	id    string
 }
 
 func newSpecDeriver(sk *specKernel, defs []string, space *features.Space) (*specDeriver, error) {
 	d := &specDeriver{sk: sk, names: append([]string(nil), specGeometryNames...), id: specDerivedID}
-	if len(defs) == 0 {
-		return d, nil
+	seen := map[string]bool{}
+	for _, n := range specGeometryNames {
+		seen[n] = true
 	}
-	translated := make([]string, len(defs))
-	for i, def := range defs {
+	var exprs []string
+	for _, def := range defs {
 		name, body, ok := strings.Cut(def, "=")
-		if !ok || strings.HasPrefix(body, "=") {
+		name = strings.TrimSpace(name)
+		if !ok || strings.HasPrefix(body, "=") || !isIdent(name) {
 			return nil, fmt.Errorf("%q: want \"name = expression\"", def)
 		}
+		if seen[name] {
+			return nil, fmt.Errorf("%q: %s is defined twice (or is a launch-geometry feature every spec kernel has)", def, name)
+		}
+		seen[name] = true
 		e, err := features.TranslatePython(problemSizeRef.ReplaceAllStringFunc(body, func(m string) string {
 			var i int
 			fmt.Sscan(problemSizeRef.FindStringSubmatch(m)[1], &i)
@@ -50,21 +57,18 @@ func newSpecDeriver(sk *specKernel, defs []string, space *features.Space) (*spec
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", def, err)
 		}
-		name = strings.TrimSpace(name)
-		for _, g := range specGeometryNames {
-			if name == g {
-				return nil, fmt.Errorf("%q: %s is a launch-geometry feature every spec kernel has", def, name)
-			}
+		c, err := features.CompileCalc(e, sk.keys)
+		if err != nil {
+			msg, _, _ := strings.Cut(err.Error(), "\n")
+			return nil, fmt.Errorf("%q: %s", def, msg)
 		}
-		translated[i] = name + " = " + e
+		d.user = append(d.user, c)
+		d.names = append(d.names, name)
+		exprs = append(exprs, name+" = "+e)
 	}
-	u, err := features.NewExprDeriver(translated, sk.taskNames, space)
-	if err != nil {
-		return nil, err
+	if len(exprs) > 0 {
+		d.id += ";expr/" + strings.Join(exprs, "; ")
 	}
-	d.user = u
-	d.names = append(d.names, u.Names()...)
-	d.id = specDerivedID + ";" + u.ID()
 	return d, nil
 }
 
@@ -73,14 +77,23 @@ func (d *specDeriver) ID() string { return d.id }
 func (d *specDeriver) Names() []string { return append([]string(nil), d.names...) }
 
 // Derive writes the geometry features, all 0 for a configuration the spec
-// cannot launch on t, then the spec's own. A platform vector of zeros (no
-// device known) counts one compute unit and no local memory limit.
+// cannot launch on t, then the spec's own (0 where not finite). A platform
+// vector of zeros (no device known) counts one compute unit and no local
+// memory limit.
 func (d *specDeriver) Derive(dst []float64, t features.Task, c features.Config, pv []float64) {
+	p := d.sk.vars.Get().(*[]float64)
+	defer d.sk.vars.Put(p)
+	vars := *p
+	d.sk.fill(vars, t, c)
 	n := len(specGeometryNames)
-	if d.user != nil {
-		d.user.Derive(dst[n:], t, c, pv)
+	for i, u := range d.user {
+		v := u.Eval(vars)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			v = 0
+		}
+		dst[n+i] = v
 	}
-	x, err := d.sk.extents(t, c)
+	x, err := d.sk.extentsOf(vars)
 	if err != nil {
 		clear(dst[:n])
 		return

@@ -42,6 +42,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&opt.GBRT.LearningRate, "lr", 0, "their learning rate (0: train's default)")
 	fs.IntVar(&opt.GBRT.MinLeaf, "min-leaf", 0, "their minimum leaf size (0: train's default)")
 	t3.register(fs)
+	derived := fs.Bool("derived", true, "give the models the kernel's derived features (launch geometry, loads per item...); false measures what they add")
 	invalid := fs.String("invalid", "ignore", "how holdout models treat failed configurations: ignore or zeta")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
 	if err := parse(fs, args, stdout); err != nil {
@@ -88,6 +89,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opt.Derived = datasets.Deriver(opt.Kernel)
 	if kernel != nil && kernel.FromSpec() {
 		opt.Derived, opt.Spec = kernel.Derived, kernel
+	}
+	if !*derived {
+		opt.Derived = nil
+		if opt.Spec != nil {
+			// The bundles fitted must not claim the spec's features.
+			spec := *opt.Spec
+			spec.Derived = nil
+			opt.Spec = &spec
+		}
 	}
 	if smaller && kernel != nil && kernel.FromSpec() {
 		if opt.GroupParams = kernel.GroupParams; len(opt.GroupParams) == 0 {
