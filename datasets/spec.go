@@ -404,7 +404,7 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 			if len(names) == len(taskOnly) {
 				msg += " (this field may use the problem sizes only)"
 			}
-			return nil, bad(field, "%s", msg)
+			return nil, bad(field, "%q: %s", src, msg)
 		}
 		return &sizeExpr{field: field, src: src, calc: calc}, nil
 	}

@@ -36,7 +36,7 @@ func CompileCalc(src string, names []string) (*Calc, error) {
 	}
 	f, err := compileNode(tree.Node, index)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", ErrSyntax, src, err)
+		return nil, fmt.Errorf("%w: %v", ErrSyntax, err)
 	}
 	return &Calc{src: src, f: f}, nil
 }
