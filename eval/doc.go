@@ -1,9 +1,6 @@
-// Package eval measures how good augur's choices are on real devices and on
-// recorded data. Quickstart is the end-to-end demonstration: it collects a
-// sample of a kernel's space on a few shapes, trains a surrogate, chooses
-// configurations for shapes the model never saw, and measures the choice
-// against the reference configuration and the best of a large sample.
-// Evaluate replays models, search strategies and the two-stage tuner over
+// Package eval measures how good augur's choices are on recorded data,
+// without a device (it builds without cgo; the live workflows are package
+// tune's). Evaluate replays models, search strategies and the two-stage tuner over
 // recorded data; Table3 replays Garvey and Abdelrahman's grouped
 // heuristics, their oracles and random sampling over it, as their Table 3.
 // Their reports write themselves as tables (WriteText) or as JSON

@@ -5,8 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
 	"github.com/augur-tuning/augur/runtime"
@@ -295,6 +297,29 @@ func encoder(d *train.Data, derive features.Deriver) features.Encoder {
 		enc.ParamNames = append(enc.ParamNames, p.Name)
 	}
 	return enc
+}
+
+// FleetPriorSpace is what the fleet-prior tuner (predict.PriorSearch)
+// starts from to tune shape t of kernel k on the device plat with bundle
+// b: every valid configuration, encoded; the bundle's prior score of each;
+// the configurations it measures first (another device's best, copied);
+// and the refitter of its correction. source names the prior. The replay
+// of Evaluate and the live tuner share it.
+func FleetPriorSpace(b *features.Bundle, plat features.Platform, k *datasets.Kernel, t features.Task) (predict.PriorSpace, predict.Refitter, string, error) {
+	valid := k.Space.All()
+	prior, source, err := priorScores(b, &plat, nil, t, valid)
+	if err != nil {
+		return predict.PriorSpace{}, nil, "", err
+	}
+	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
+	nf := enc.Len()
+	ps := predict.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior, Configs: valid,
+		First: topCopy(bundleCopies(b, plat.Slug(), t, k.Space, valid), prior)}
+	pv := plat.Vector()
+	for i, c := range valid {
+		enc.Encode(ps.X[i*nf:(i+1)*nf], t, c, pv)
+	}
+	return ps, refitter{correction}, source, nil
 }
 
 // correction is the learner of the fleet-prior tuner's correction: small
@@ -586,4 +611,10 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	}
 	out.randomPct = 100 * g.bestNs / rbest
 	return out, nil
+}
+
+// sortScored sorts by predicted log-speedup, best first. Stable, so that
+// ties keep the space's order and a run is reproducible.
+func sortScored(s []predict.Scored) {
+	sort.SliceStable(s, func(i, j int) bool { return s[i].LogSpeedup > s[j].LogSpeedup })
 }

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/augur-tuning/augur/datasets"
-	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
 	"github.com/augur-tuning/augur/train"
+	"github.com/augur-tuning/augur/tune"
 )
 
 // chooseDevice resolves --device NAME for bundle b: a device the bundle
@@ -256,7 +256,7 @@ func chooseMany(w io.Writer, r io.Reader, ch *runtime.Chooser, shapes string, to
 }
 
 // runTuneTop is `augur tune --top K --model BUNDLE --wisdom FILE`.
-func runTuneTop(ctx context.Context, k *datasets.Kernel, t features.Task, model, wisdom string, opt eval.TopOptions, progress, stdout io.Writer) error {
+func runTuneTop(ctx context.Context, k *datasets.Kernel, t features.Task, model, wisdom string, opt tune.TopOptions, progress, stdout io.Writer) error {
 	switch {
 	case opt.K < 1:
 		return usagef("tune: --top must be >= 1 with --model and --wisdom, got %d", opt.K)
@@ -268,7 +268,7 @@ func runTuneTop(ctx context.Context, k *datasets.Kernel, t features.Task, model,
 		return fmt.Errorf("tune: %w", err)
 	}
 	opt.Wisdom, opt.Progress = wisdom, progress
-	res, err := eval.TuneTop(ctx, k, b, t, opt)
+	res, err := tune.TuneTop(ctx, k, b, t, opt)
 	if res != nil {
 		fmt.Fprintln(stdout, res)
 	}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/tune"
 )
 
 func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var opt eval.QuickstartOptions
+	var opt tune.QuickstartOptions
 	fs := flags("quickstart", "[--kernel NAME|--spec FILE] [--out DIR] [--device N] [--shapes S] [--holdout S]", stderr)
 	fs.StringVar(&opt.Out, "out", "augur-quickstart", "directory for the collected data and the model")
 	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
@@ -44,7 +44,7 @@ func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	opt.Progress = progressTo(fs, stderr)
-	res, err := eval.Quickstart(ctx, opt)
+	res, err := tune.Quickstart(ctx, opt)
 	if err != nil {
 		return fmt.Errorf("quickstart: %w", err)
 	}

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/tune"
 )
 
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
 		kr    kernelRef
 		shape string
-		opt   eval.TuneOptions
+		opt   tune.TuneOptions
 	)
 	var prior, model, wisdom string
 	var top int
@@ -53,7 +53,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("tune: --shape: %w", err)
 	}
 	if top != 0 || model != "" || wisdom != "" {
-		return runTuneTop(ctx, k, t, model, wisdom, eval.TopOptions{Device: opt.Device, K: top, Repeats: opt.Repeats}, progressTo(fs, stderr), stdout)
+		return runTuneTop(ctx, k, t, model, wisdom, tune.TopOptions{Device: opt.Device, K: top, Repeats: opt.Repeats}, progressTo(fs, stderr), stdout)
 	}
 	if prior != "" {
 		if opt.Prior, err = features.ReadBundleFile(prior); err != nil {
@@ -63,7 +63,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	progress := newReporter(progressTo(fs, stderr), "tune")
 	defer progress.Close()
 	opt.Progress = progress
-	res, err := eval.Tune(ctx, k, t, opt)
+	res, err := tune.Tune(ctx, k, t, opt)
 	progress.Close()
 	if err != nil {
 		return fmt.Errorf("tune: %w", err)

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/tune"
 )
 
 // tuneJSON is what 'augur tune --json' prints.
@@ -27,7 +27,7 @@ type tuneJSON struct {
 }
 
 // writeTuneJSON writes r as one JSON object.
-func writeTuneJSON(w io.Writer, r *eval.TuneResult) error {
+func writeTuneJSON(w io.Writer, r *tune.TuneResult) error {
 	j := tuneJSON{Shape: features.FormatTask(r.TaskNames, r.Task), Device: r.PlatformSlug, BestNs: r.BestNs, RefNs: r.RefNs,
 		FirstStage: r.FirstStage, SecondStage: r.SecondStage, SpaceSize: r.SpaceSize, Prior: r.Prior, Stopped: r.Stopped,
 		Path: r.Path, WallSeconds: r.Wall.Seconds()}

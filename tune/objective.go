@@ -1,4 +1,4 @@
-package eval
+package tune
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func MeasureObjective(ctx context.Context, k *datasets.Kernel, t features.Task, 
 		}
 		r := rows[len(rows)-1]
 		if r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup) {
-			return 0, fmt.Errorf("eval: %s: %s: %s", k.Space.Format(c), r.Status, r.Error)
+			return 0, fmt.Errorf("tune: %s: %s: %s", k.Space.Format(c), r.Status, r.Error)
 		}
 		return r.LogSpeedup, nil
 	}

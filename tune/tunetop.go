@@ -1,4 +1,4 @@
-package eval
+package tune
 
 import (
 	"context"
@@ -65,37 +65,37 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 	}
 	switch {
 	case opt.K < 0:
-		return nil, fmt.Errorf("eval: TopOptions.K must be >= 1, got %d", opt.K)
+		return nil, fmt.Errorf("tune: TopOptions.K must be >= 1, got %d", opt.K)
 	case opt.Wisdom == "":
-		return nil, errors.New("eval: TopOptions.Wisdom is empty")
+		return nil, errors.New("tune: TopOptions.Wisdom is empty")
 	case b.Kernel != k.Name:
-		return nil, fmt.Errorf("eval: the bundle is of kernel %s, not %s", b.Kernel, k.Name)
+		return nil, fmt.Errorf("tune: the bundle is of kernel %s, not %s", b.Kernel, k.Name)
 	}
 	if err := k.CheckTask(t); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	devs, err := collect.ListDevices()
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	if opt.Device < 0 || opt.Device >= len(devs) {
-		return nil, fmt.Errorf("eval: TopOptions.Device must be in [0, %d], got %d", len(devs)-1, opt.Device)
+		return nil, fmt.Errorf("tune: TopOptions.Device must be in [0, %d], got %d", len(devs)-1, opt.Device)
 	}
 	plat := devs[opt.Device]
 	ch, err := runtime.FromBundle(b, runtime.Options{Platform: &plat})
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	if ch.Source() == runtime.SourceReference {
-		return nil, fmt.Errorf("eval: the bundle has no model for %s and no fleet model", plat.Slug())
+		return nil, fmt.Errorf("tune: the bundle has no model for %s and no fleet model", plat.Slug())
 	}
 	cands, err := ch.Candidates(t, opt.K)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	w, err := runtime.OpenWisdom(opt.Wisdom, runtime.WisdomOptions{KernelVersion: b.KernelVersion, Device: plat.Slug(), Warn: opt.Progress})
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	defer w.Close()
 	configs := make([]features.Config, len(cands))
@@ -105,7 +105,7 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 	say(opt.Progress, "tune: measuring the top %d candidates of %s on %s", len(configs), ch.Source(), plat.Slug())
 	rows, err := collect.Measure(ctx, k, t, configs, collect.Options{Device: opt.Device, Repeats: opt.Repeats})
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	res := &TopResult{Task: t, PlatformSlug: plat.Slug(), Space: k.Space}
 	for i, r := range rows {
@@ -114,7 +114,7 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 		if r.Status == record.StatusOK && r.TimeNs > 0 {
 			c.TimeNs = r.TimeNs
 			if err := w.Record(t, r.Config, r.TimeNs); err != nil {
-				return nil, fmt.Errorf("eval: %w", err)
+				return nil, fmt.Errorf("tune: %w", err)
 			}
 			res.Recorded++
 			if res.Best == nil || r.TimeNs < res.BestNs {
@@ -125,12 +125,12 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 	}
 	if res.RefNs > 0 {
 		if err := w.Record(t, k.Reference, res.RefNs); err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
+			return nil, fmt.Errorf("tune: %w", err)
 		}
 		res.Recorded++
 	}
 	if res.Best == nil {
-		return res, fmt.Errorf("eval: none of the %d candidates ran on %s", len(cands), plat.Slug())
+		return res, fmt.Errorf("tune: none of the %d candidates ran on %s", len(cands), plat.Slug())
 	}
 	return res, w.Close()
 }

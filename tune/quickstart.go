@@ -1,4 +1,4 @@
-package eval
+package tune
 
 import (
 	"cmp"
@@ -171,7 +171,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	if k == nil {
 		var err error
 		if k, err = datasets.Lookup(opt.Kernel); err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
+			return nil, fmt.Errorf("tune: %w", err)
 		}
 	}
 	// A family without quickstart shapes (one defined elsewhere) trains
@@ -185,11 +185,11 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 		}
 	}
 	if len(opt.TrainShapes) == 0 || len(opt.HoldoutShapes) == 0 {
-		return nil, fmt.Errorf("eval: kernel %s has %d shapes of its own; give training and held-out shapes", k.Name, len(k.Tasks))
+		return nil, fmt.Errorf("tune: kernel %s has %d shapes of its own; give training and held-out shapes", k.Name, len(k.Tasks))
 	}
 	for _, t := range append(append([]features.Task{}, opt.TrainShapes...), opt.HoldoutShapes...) {
 		if err := k.CheckTask(t); err != nil {
-			return nil, fmt.Errorf("eval: shape %s: %w", features.FormatTask(k.TaskNames, t), err)
+			return nil, fmt.Errorf("tune: shape %s: %w", features.FormatTask(k.TaskNames, t), err)
 		}
 	}
 	trained := map[features.TaskKey]bool{}
@@ -198,11 +198,11 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	}
 	for _, t := range opt.HoldoutShapes {
 		if trained[t.Key()] {
-			return nil, fmt.Errorf("eval: held-out shape %s is also a training shape", features.FormatTask(k.TaskNames, t))
+			return nil, fmt.Errorf("tune: held-out shape %s is also a training shape", features.FormatTask(k.TaskNames, t))
 		}
 	}
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	res := &QuickstartResult{Kernel: k.Name, DataDir: filepath.Join(opt.Out, "data"), Bundle: filepath.Join(opt.Out, k.Name+".augur"), TaskNames: k.TaskNames}
 
@@ -217,7 +217,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 		Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	res.Device = sum.Platform
 	opt.say("   %s", sum)
@@ -227,7 +227,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	csum, err := collect.Confirm(ctx, k, res.DataDir, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed},
 		collect.ConfirmOptions{Top: confirmTop})
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	opt.say("   confirmed: %s", csum)
 
@@ -238,19 +238,19 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	}
 	b, rep, err := train.Train(res.DataDir, topt)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	if err := k.Attach(b); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	res.Train = rep
 	if err := features.WriteBundleFile(res.Bundle, b); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	opt.say("   %s", strings.ReplaceAll(rep.String(), "\n", "\n   "))
 	ch, err := runtime.FromBundle(b, runtime.Options{Model: sum.Platform.Slug()})
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 
 	for i, t := range opt.HoldoutShapes {
@@ -267,7 +267,7 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 		path := filepath.Join(opt.Out, "holdout", k.Name, res.Device.Slug(), fmt.Sprintf("holdout-%s-%s.arrow",
 			strings.ReplaceAll(features.FormatTask(k.TaskNames, t), ",", "_"), time.Now().UTC().Format("20060102T150405Z")))
 		if err := writeRows(path, collect.Meta(k, res.Device), rows); err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
+			return nil, fmt.Errorf("tune: %w", err)
 		}
 	}
 	res.Wall = time.Since(start)
@@ -279,13 +279,13 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 	chosen, err := ch.Choose(t)
 	h := HoldoutResult{Task: t, Chosen: chosen.Clone(), ChooseTime: time.Since(begin)}
 	if err != nil {
-		return h, nil, fmt.Errorf("eval: %w", err)
+		return h, nil, fmt.Errorf("tune: %w", err)
 	}
 	h.Exhaustive = len(sample) == k.Space.Len()
 	configs := append([]features.Config{chosen, k.Reference}, sample...)
 	rows, err := collect.Measure(ctx, k, t, configs, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress})
 	if err != nil {
-		return h, nil, fmt.Errorf("eval: %w", err)
+		return h, nil, fmt.Errorf("tune: %w", err)
 	}
 	ms := func(r record.Row) float64 {
 		if r.Status != record.StatusOK {
@@ -337,7 +337,7 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 		}
 		again, err := collect.Measure(ctx, k, t, list, collect.Options{Device: opt.Device, Repeats: 3 * opt.Repeats, Seed: opt.Seed})
 		if err != nil {
-			return h, nil, fmt.Errorf("eval: %w", err)
+			return h, nil, fmt.Errorf("tune: %w", err)
 		}
 		for j, r := range again {
 			sum[perm[j]] += ms(r) / 2

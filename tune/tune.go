@@ -1,4 +1,4 @@
-package eval
+package tune
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/augur-tuning/augur/collect"
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
 	"github.com/augur-tuning/augur/train"
@@ -89,7 +90,7 @@ type TuneResult struct {
 func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions) (*TuneResult, error) {
 	start := time.Now()
 	if err := k.CheckTask(t); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	if opt.Prior != nil {
 		return tunePrior(ctx, k, t, opt, start)
@@ -98,7 +99,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		opt.Batch = 8
 	}
 	if opt.Budget < 0 || opt.Batch < 0 {
-		return nil, fmt.Errorf("eval: TuneOptions.Budget and Batch must be >= 0, got %d and %d", opt.Budget, opt.Batch)
+		return nil, fmt.Errorf("tune: TuneOptions.Budget and Batch must be >= 0, got %d and %d", opt.Budget, opt.Batch)
 	}
 	valid := k.Space.All()
 	if opt.Budget == 0 {
@@ -110,11 +111,11 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	opt.say("tune: first stage: %d random configurations of %d", len(first), len(valid))
 	rows, err := collect.Measure(ctx, k, t, first, copt)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	devs, err := collect.ListDevices()
 	if err != nil || opt.Device >= len(devs) {
-		return nil, fmt.Errorf("eval: device %d: %v", opt.Device, err)
+		return nil, fmt.Errorf("tune: device %d: %v", opt.Device, err)
 	}
 	plat := devs[opt.Device]
 	res := &TuneResult{Task: t, FirstStage: len(first), SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
@@ -141,11 +142,11 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		}
 	}
 	if len(y) < 2 {
-		return nil, fmt.Errorf("eval: only %d of %d first-stage configurations ran; nothing to learn from", len(y), len(first))
+		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", len(y), len(first))
 	}
 	m, err := train.GBRTOptions{MinLeaf: min(10, max(1, len(y)/10))}.Fit(x, nf, y)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	var sq float64
 	for i := range y {
@@ -191,7 +192,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	st, err := predict.SecondStage{Threshold: opt.Threshold, Sigma: max(0.05, math.Sqrt(sq/float64(len(y))))}.Run(ranked, best, bestC,
 		func(c features.Config) bool { return seen[k.Space.Format(c)] }, measure)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	res.SecondStage = len(cache)
 	res.Best = st.Best
@@ -214,10 +215,10 @@ func (res *TuneResult) write(dir string, k *datasets.Kernel, plat features.Platf
 	res.Path = filepath.Join(dir, k.Name, plat.Slug(), fmt.Sprintf("tune-%s-%s.arrow",
 		strings.ReplaceAll(features.FormatTask(k.TaskNames, res.Task), ",", "_"), time.Now().UTC().Format("20060102T150405Z")))
 	if err := os.MkdirAll(filepath.Dir(res.Path), 0o755); err != nil {
-		return fmt.Errorf("eval: %w", err)
+		return fmt.Errorf("tune: %w", err)
 	}
 	if err := writeRows(res.Path, collect.Meta(k, plat), dedupe(rows)); err != nil {
-		return fmt.Errorf("eval: %w", err)
+		return fmt.Errorf("tune: %w", err)
 	}
 	return nil
 }
@@ -226,17 +227,17 @@ func (res *TuneResult) write(dir string, k *datasets.Kernel, plat features.Platf
 // device through collect.
 func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions, start time.Time) (*TuneResult, error) {
 	if opt.Budget < 0 || opt.Batch < 0 {
-		return nil, fmt.Errorf("eval: TuneOptions.Budget and Batch must be >= 0, got %d and %d", opt.Budget, opt.Batch)
+		return nil, fmt.Errorf("tune: TuneOptions.Budget and Batch must be >= 0, got %d and %d", opt.Budget, opt.Batch)
 	}
 	if opt.Prior.Kernel != k.Name {
-		return nil, fmt.Errorf("eval: the prior bundle is of kernel %q, not %q", opt.Prior.Kernel, k.Name)
+		return nil, fmt.Errorf("tune: the prior bundle is of kernel %q, not %q", opt.Prior.Kernel, k.Name)
 	}
 	devs, err := collect.ListDevices()
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	if opt.Device < 0 || opt.Device >= len(devs) {
-		return nil, fmt.Errorf("eval: device %d: have %d devices", opt.Device, len(devs))
+		return nil, fmt.Errorf("tune: device %d: have %d devices", opt.Device, len(devs))
 	}
 	plat := devs[opt.Device]
 	// A bundle trained with the measured platform features scores the
@@ -248,24 +249,16 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 		}
 		plat = b.Platform
 	}
-	valid := k.Space.All()
+	ps, refit, source, err := eval.FleetPriorSpace(opt.Prior, plat, k, t)
+	if err != nil {
+		return nil, err
+	}
+	valid := ps.Configs
 	if opt.Budget == 0 {
 		opt.Budget = max(10, len(valid)/50)
 	}
 	if opt.Batch == 0 {
 		opt.Batch = 8
-	}
-	prior, source, err := priorScores(opt.Prior, &plat, nil, t, valid)
-	if err != nil {
-		return nil, err
-	}
-	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
-	nf := enc.Len()
-	ps := predict.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior, Configs: valid,
-		First: topCopy(bundleCopies(opt.Prior, plat.Slug(), t, k.Space, valid), prior)}
-	pv := plat.Vector()
-	for i, c := range valid {
-		enc.Encode(ps.X[i*nf:(i+1)*nf], t, c, pv)
 	}
 	res := &TuneResult{Task: t, SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug(), Prior: source}
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
@@ -296,9 +289,9 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 		return ys, nil
 	}
 	threshold := opt.Threshold
-	st, err := predict.PriorSearch{Batch: opt.Batch, Threshold: threshold, Budget: opt.Budget, Seed: opt.Seed}.Run(ps, refitter{correction}, measure)
+	st, err := predict.PriorSearch{Batch: opt.Batch, Threshold: threshold, Budget: opt.Budget, Seed: opt.Seed}.Run(ps, refit, measure)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, fmt.Errorf("tune: %w", err)
 	}
 	res.SecondStage, res.Stopped = len(st.Order), st.StopAt > 0
 	if st.Best >= 0 {
