@@ -177,21 +177,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := addWisdom(d, *wisdom, stderr); err != nil {
 		return err
 	}
-	b, rep, err := train.TrainData(d, opt)
+	b, rep, unseen, err := eval.Bundle(d, opt, kernel)
 	if err != nil {
 		return err
-	}
-	if kernel != nil {
-		if err := kernel.Attach(b); err != nil {
-			return fmt.Errorf("train: %w", err)
-		}
-	}
-	var unseen *eval.UnseenReport
-	if len(rep.Platforms) >= 2 {
-		progress.Step(0, 0, "choosing the policy for unseen devices (each device left out in turn)")
-		if unseen, err = eval.ChooseUnseen(b, d, rep.Models[len(rep.Models)-1]); err != nil { // the fleet model's
-			return err
-		}
 	}
 	if err := features.WriteBundleFile(out, b); err != nil {
 		return fmt.Errorf("train: %w", err)

@@ -1,0 +1,39 @@
+package eval
+
+import (
+	"fmt"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/train"
+)
+
+// Bundle is `augur train` as one library call: it trains the surrogate
+// models on d (train.TrainData with opt), gives the bundle the definition
+// of a kernel read from a spec file (kernel may be nil, or one of augur's
+// own, which the runtime knows), and, when d holds two devices or more,
+// chooses the bundle's policy for devices it has no model of by leaving
+// each out in turn (ChooseUnseen). The report of the last step is nil
+// with one device.
+func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel) (*features.Bundle, *train.Report, *UnseenReport, error) {
+	b, rep, err := train.TrainData(d, opt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if kernel != nil {
+		if err := kernel.Attach(b); err != nil {
+			return nil, nil, nil, fmt.Errorf("eval: %w", err)
+		}
+	}
+	if len(rep.Platforms) < 2 {
+		return b, rep, nil, nil
+	}
+	if opt.Progress != nil {
+		opt.Progress(0, 0, "choosing the policy for unseen devices (each device left out in turn)")
+	}
+	unseen, err := ChooseUnseen(b, d, rep.Models[len(rep.Models)-1]) // the fleet model's
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return b, rep, unseen, nil
+}
