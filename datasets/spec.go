@@ -58,20 +58,23 @@ type t1Spec struct {
 			Expression string
 		}
 	}
-	KernelSpecification struct {
-		Language                     string
-		CompilerOptions              []string
-		KernelName                   string
-		KernelFile                   string
-		GlobalSizeType               string
-		SharedMemory                 json.RawMessage
-		GlobalSize, LocalSize        map[string]json.RawMessage
-		GridDivX, GridDivY, GridDivZ []json.RawMessage
-		ProblemSize                  []json.RawMessage
-		Arguments                    []t1Arg
-		ReferenceArguments           []t1RefArg
-	}
-	Augur *SpecExtension
+	KernelSpecification t1Kernel
+	Augur               *SpecExtension
+}
+
+// t1Kernel is a T1 file's KernelSpecification.
+type t1Kernel struct {
+	Language                     string
+	CompilerOptions              []string
+	KernelName                   string
+	KernelFile                   string
+	GlobalSizeType               string
+	SharedMemory                 json.RawMessage
+	GlobalSize, LocalSize        map[string]json.RawMessage
+	GridDivX, GridDivY, GridDivZ []json.RawMessage
+	ProblemSize                  []json.RawMessage
+	Arguments                    []t1Arg
+	ReferenceArguments           []t1RefArg
 }
 
 // SpecExtension is the "Augur" object of a kernel spec: what the T1 format
@@ -272,29 +275,66 @@ type specRef struct {
 
 var problemSizeRef = regexp.MustCompile(`ProblemSize\s*\[\s*([0-9]+)\s*\]`)
 
+// specBuilder turns a decoded spec into a Kernel, one step a method; each
+// step's errors name the file and the field.
+type specBuilder struct {
+	file  string
+	f     *t1Spec
+	ks    *t1Kernel
+	ext   *SpecExtension
+	files map[string][]byte
+	sk    *specKernel
+}
+
+// fail returns the one-line error of a field.
+func (b *specBuilder) fail(field, format string, a ...any) error {
+	// One line: expression errors quote the source with a caret below.
+	msg, _, _ := strings.Cut(fmt.Sprintf(format, a...), "\n")
+	return fmt.Errorf("%w %s: %s: %s", ErrSpec, b.file, field, msg)
+}
+
 // newSpecKernel builds the Kernel of a decoded spec.
 func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[string][]byte) (*Kernel, error) {
-	ks := &f.KernelSpecification
-	ext := f.Augur
-	if ext == nil {
-		ext = &SpecExtension{}
+	b := &specBuilder{file: file, f: f, ks: &f.KernelSpecification, ext: f.Augur, files: files}
+	if b.ext == nil {
+		b.ext = &SpecExtension{}
 	}
-	bad := func(field, format string, a ...any) error {
-		// One line: expression errors quote the source with a caret below.
-		msg, _, _ := strings.Cut(fmt.Sprintf(format, a...), "\n")
-		return fmt.Errorf("%w %s: %s: %s", ErrSpec, file, field, msg)
+	b.sk = &specKernel{file: file, cudaGlobal: b.ks.GlobalSizeType == "CUDA", atol: DefaultAtol, rtol: DefaultRtol,
+		compilerOpts: strings.Join(b.ks.CompilerOptions, " ")}
+	if b.ext.Atol != nil {
+		b.sk.atol = *b.ext.Atol
 	}
-	sk := &specKernel{file: file, cudaGlobal: ks.GlobalSizeType == "CUDA", atol: DefaultAtol, rtol: DefaultRtol}
-	if ext.Atol != nil {
-		sk.atol = *ext.Atol
+	if b.ext.Rtol != nil {
+		b.sk.rtol = *b.ext.Rtol
 	}
-	if ext.Rtol != nil {
-		sk.rtol = *ext.Rtol
+	if !(b.sk.atol >= 0) || !(b.sk.rtol >= 0) {
+		return nil, b.fail("Augur.Atol", "tolerances must be >= 0, got %g and %g", b.sk.atol, b.sk.rtol)
 	}
-	if !(sk.atol >= 0) || !(sk.rtol >= 0) {
-		return nil, bad("Augur.Atol", "tolerances must be >= 0, got %g and %g", sk.atol, sk.rtol)
+	shape, err := b.shape()
+	if err != nil {
+		return nil, err
 	}
-	// The shape: ProblemSize's entries, by name.
+	space, ref, err := b.space()
+	if err != nil {
+		return nil, err
+	}
+	b.sk.keys = append(append([]string(nil), b.sk.taskNames...), b.sk.params...)
+	b.sk.vars.New = func() any {
+		v := make([]float64, len(b.sk.keys))
+		return &v
+	}
+	for _, step := range []func() error{b.launch, b.arguments, b.references} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return b.kernel(raw, source, shape, space, ref)
+}
+
+// shape reads ProblemSize, the default shape, and names its entries.
+func (b *specBuilder) shape() (features.Task, error) {
+	sk, ks, ext := b.sk, b.ks, b.ext
+	bad := b.fail
 	shape := make(features.Task, len(ks.ProblemSize))
 	for i, raw := range ks.ProblemSize {
 		v, err := jsonInteger(raw)
@@ -318,7 +358,16 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 			sk.taskNames[i] = name
 		}
 	}
-	// The space.
+	return shape, nil
+}
+
+// space reads the tuning parameters, their defaults (the reference
+// configuration) and the conditions.
+func (b *specBuilder) space() (*features.Space, features.Config, error) {
+	sk, f := b.sk, b.f
+	bad := func(field, format string, a ...any) (*features.Space, features.Config, error) {
+		return nil, nil, b.fail(field, format, a...)
+	}
 	var params []features.Param
 	var ref features.Config
 	seen := map[string]bool{}
@@ -328,18 +377,18 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 	for i, tp := range f.ConfigurationSpace.TuningParameters {
 		field := fmt.Sprintf("ConfigurationSpace.TuningParameters[%d] (%s)", i, tp.Name)
 		if !isIdent(tp.Name) {
-			return nil, bad(field, "Name %q is not a name (letters, digits and _)", tp.Name)
+			return bad(field, "Name %q is not a name (letters, digits and _)", tp.Name)
 		}
 		if seen[tp.Name] {
-			return nil, bad(field, "the name %q is used twice", tp.Name)
+			return bad(field, "the name %q is used twice", tp.Name)
 		}
 		seen[tp.Name] = true
 		values, err := specInts(tp.Values)
 		if err != nil {
-			return nil, bad(field+".Values", "%v", err)
+			return bad(field+".Values", "%v", err)
 		}
 		if len(values) > maxSpecValues {
-			return nil, bad(field+".Values", "%d values, the limit is %d", len(values), maxSpecValues)
+			return bad(field+".Values", "%d values, the limit is %d", len(values), maxSpecValues)
 		}
 		params = append(params, features.Param{Name: tp.Name, Values: values})
 		sk.params = append(sk.params, tp.Name)
@@ -347,7 +396,7 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 		if t := bytes.TrimSpace(tp.Default); len(t) > 0 && string(t) != "null" {
 			ds, err := specInts(tp.Default)
 			if err != nil || len(ds) != 1 {
-				return nil, bad(field+".Default", "%s is not one integer", tp.Default)
+				return bad(field+".Default", "%s is not one integer", tp.Default)
 			}
 			d = ds[0]
 		}
@@ -357,57 +406,62 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 	for i, c := range f.ConfigurationSpace.Conditions {
 		field := fmt.Sprintf("ConfigurationSpace.Conditions[%d]", i)
 		if len(c.Expression) > maxSpecExprLen {
-			return nil, bad(field, "expression of %d bytes, the limit is %d", len(c.Expression), maxSpecExprLen)
+			return bad(field, "expression of %d bytes, the limit is %d", len(c.Expression), maxSpecExprLen)
 		}
 		e, err := features.TranslatePython(c.Expression)
 		if err != nil {
-			return nil, bad(field, "%v", err)
+			return bad(field, "%v", err)
 		}
 		constraints = append(constraints, e)
 	}
 	space, err := features.NewSpace(params, constraints)
 	if err != nil {
-		return nil, bad("ConfigurationSpace", "%v", err)
+		return bad("ConfigurationSpace", "%v", err)
 	}
 	if err := space.Check(ref); err != nil {
-		return nil, bad("ConfigurationSpace.TuningParameters[].Default", "the defaults %s are not a valid configuration, and they are the reference every configuration is verified against: %v", space.Format(ref), err)
+		return bad("ConfigurationSpace.TuningParameters[].Default", "the defaults %s are not a valid configuration, and they are the reference every configuration is verified against: %v", space.Format(ref), err)
 	}
-	// Expressions over the problem sizes and the parameters.
-	sk.keys = append(append([]string(nil), sk.taskNames...), sk.params...)
-	sk.vars.New = func() any {
-		v := make([]float64, len(sk.keys))
-		return &v
+	return space, ref, nil
+}
+
+// compile reads the expression of a field over names: the problem sizes
+// and the parameters, or the problem sizes alone.
+func (b *specBuilder) compile(field string, raw json.RawMessage, names []string) (*sizeExpr, error) {
+	sk, bad := b.sk, b.fail
+	src, err := jsonExpr(raw)
+	if err != nil {
+		return nil, bad(field, "%v", err)
 	}
-	env, taskOnly := sk.keys, sk.taskNames
-	compile := func(field string, raw json.RawMessage, names []string) (*sizeExpr, error) {
-		src, err := jsonExpr(raw)
-		if err != nil {
-			return nil, bad(field, "%v", err)
-		}
-		if len(src) > maxSpecExprLen {
-			return nil, bad(field, "expression of %d bytes, the limit is %d", len(src), maxSpecExprLen)
-		}
-		src = problemSizeRef.ReplaceAllStringFunc(src, func(m string) string {
-			i, _ := strconv.Atoi(problemSizeRef.FindStringSubmatch(m)[1])
-			if i >= len(sk.taskNames) {
-				return m // left unknown: the compile below names it
-			}
-			return sk.taskNames[i]
-		})
-		e, err := features.TranslatePython(src)
-		if err != nil {
-			return nil, bad(field, "%v", err)
-		}
-		calc, err := features.CompileCalc(e, names)
-		if err != nil {
-			msg, _, _ := strings.Cut(err.Error(), "\n")
-			if len(names) == len(taskOnly) {
-				msg += " (this field may use the problem sizes only)"
-			}
-			return nil, bad(field, "%q: %s", src, msg)
-		}
-		return &sizeExpr{field: field, src: src, calc: calc}, nil
+	if len(src) > maxSpecExprLen {
+		return nil, bad(field, "expression of %d bytes, the limit is %d", len(src), maxSpecExprLen)
 	}
+	src = problemSizeRef.ReplaceAllStringFunc(src, func(m string) string {
+		i, _ := strconv.Atoi(problemSizeRef.FindStringSubmatch(m)[1])
+		if i >= len(sk.taskNames) {
+			return m // left unknown: the compile below names it
+		}
+		return sk.taskNames[i]
+	})
+	e, err := features.TranslatePython(src)
+	if err != nil {
+		return nil, bad(field, "%v", err)
+	}
+	calc, err := features.CompileCalc(e, names)
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		if len(names) == len(sk.taskNames) {
+			msg += " (this field may use the problem sizes only)"
+		}
+		return nil, bad(field, "%q: %s", src, msg)
+	}
+	return &sizeExpr{field: field, src: src, calc: calc}, nil
+}
+
+// launch reads the global and local sizes, the grid divisors and the
+// local memory.
+func (b *specBuilder) launch() error {
+	sk, ks, bad, env := b.sk, b.ks, b.fail, b.sk.keys
+	var err error
 	axes := [3]string{"X", "Y", "Z"}
 	for d, ax := range axes {
 		g, l := ks.GlobalSize[ax], ks.LocalSize[ax]
@@ -415,7 +469,7 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 			continue
 		}
 		if d > sk.dims {
-			return nil, bad("KernelSpecification.GlobalSize."+ax, "given without %s", axes[d-1])
+			return bad("KernelSpecification.GlobalSize."+ax, "given without %s", axes[d-1])
 		}
 		sk.dims = d + 1
 		one := json.RawMessage(`1`)
@@ -425,35 +479,40 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 		if len(l) == 0 {
 			l = one
 		}
-		ge, err := compile("KernelSpecification.GlobalSize."+ax, g, env)
+		ge, err := b.compile("KernelSpecification.GlobalSize."+ax, g, env)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		le, err := compile("KernelSpecification.LocalSize."+ax, l, env)
+		le, err := b.compile("KernelSpecification.LocalSize."+ax, l, env)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sk.global[d], sk.local[d] = *ge, *le
 	}
 	for d, divs := range [3][]json.RawMessage{ks.GridDivX, ks.GridDivY, ks.GridDivZ} {
 		for i, raw := range divs {
 			if d >= sk.dims {
-				return nil, bad(fmt.Sprintf("KernelSpecification.GridDiv%s", axes[d]), "the launch has %d dimensions", sk.dims)
+				return bad(fmt.Sprintf("KernelSpecification.GridDiv%s", axes[d]), "the launch has %d dimensions", sk.dims)
 			}
-			e, err := compile(fmt.Sprintf("KernelSpecification.GridDiv%s[%d]", axes[d], i), raw, env)
+			e, err := b.compile(fmt.Sprintf("KernelSpecification.GridDiv%s[%d]", axes[d], i), raw, env)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			sk.griddiv[d] = append(sk.griddiv[d], *e)
 		}
 	}
 	if t := bytes.TrimSpace(ks.SharedMemory); len(t) > 0 && string(t) != "null" && string(t) != "0" {
-		if sk.shared, err = compile("KernelSpecification.SharedMemory", ks.SharedMemory, env); err != nil {
-			return nil, err
+		if sk.shared, err = b.compile("KernelSpecification.SharedMemory", ks.SharedMemory, env); err != nil {
+			return err
 		}
 	}
-	sk.compilerOpts = strings.Join(ks.CompilerOptions, " ")
-	// The arguments.
+	return nil
+}
+
+// arguments reads the kernel's arguments.
+func (b *specBuilder) arguments() error {
+	sk, ks, bad, taskOnly, files := b.sk, b.ks, b.fail, b.sk.taskNames, b.files
+	var err error
 	outputs := 0
 	for i, a := range ks.Arguments {
 		field := fmt.Sprintf("KernelSpecification.Arguments[%d] (%s)", i, a.Name)
@@ -464,20 +523,20 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 		var lanes int
 		sa.elem, lanes, err = ParseElem(a.Type)
 		if err != nil {
-			return nil, bad(field+".Type", "%v", err)
+			return bad(field+".Type", "%v", err)
 		}
 		sa.lanes = lanes
 		switch a.MemoryType {
 		case "Scalar":
 			sa.kind = Scalar
 			if lanes != 1 {
-				return nil, bad(field+".Type", "a scalar of %s is not supported", a.Type)
+				return bad(field+".Type", "a scalar of %s is not supported", a.Type)
 			}
 			if len(a.FillValue) == 0 {
-				return nil, bad(field+".FillValue", "a scalar needs a value")
+				return bad(field+".FillValue", "a scalar needs a value")
 			}
-			if sa.value, err = compile(field+".FillValue", a.FillValue, taskOnly); err != nil {
-				return nil, err
+			if sa.value, err = b.compile(field+".FillValue", a.FillValue, taskOnly); err != nil {
+				return err
 			}
 		case "Vector", "Local":
 			sa.kind = Buffer
@@ -485,10 +544,10 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 				sa.kind = LocalMem
 			}
 			if len(a.Size) == 0 {
-				return nil, bad(field+".Size", "missing")
+				return bad(field+".Size", "missing")
 			}
-			if sa.size, err = compile(field+".Size", a.Size, taskOnly); err != nil {
-				return nil, err
+			if sa.size, err = b.compile(field+".Size", a.Size, taskOnly); err != nil {
+				return err
 			}
 			if sa.kind == LocalMem {
 				break
@@ -496,23 +555,23 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 			switch a.FillType {
 			case "Constant", "Random", "":
 				if len(a.FillValue) > 0 {
-					if sa.value, err = compile(field+".FillValue", a.FillValue, taskOnly); err != nil {
-						return nil, err
+					if sa.value, err = b.compile(field+".FillValue", a.FillValue, taskOnly); err != nil {
+						return err
 					}
 				}
 			case "BinaryRaw":
 				if sa.data = files[a.DataSource]; sa.data == nil {
-					return nil, bad(field+".DataSource", "BinaryRaw needs a DataSource file")
+					return bad(field+".DataSource", "BinaryRaw needs a DataSource file")
 				}
 			default:
-				return nil, bad(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
+				return bad(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
 			}
 			sa.output = a.AccessType != "ReadOnly" && truthy(a.Output)
 			if a.AccessType == "WriteOnly" && len(a.Output) == 0 {
 				sa.output = true
 			}
 		default:
-			return nil, bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector or Local)", a.MemoryType)
+			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector or Local)", a.MemoryType)
 		}
 		if sa.output {
 			outputs++
@@ -520,8 +579,15 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 		sk.argList = append(sk.argList, sa)
 	}
 	if outputs == 0 {
-		return nil, bad("KernelSpecification.Arguments", "no argument is an output (\"Output\": 1, or AccessType WriteOnly): nothing to verify")
+		return bad("KernelSpecification.Arguments", "no argument is an output (\"Output\": 1, or AccessType WriteOnly): nothing to verify")
 	}
+	return nil
+}
+
+// references reads what the spec expects of the outputs.
+func (b *specBuilder) references() error {
+	sk, ks, bad, taskOnly, files := b.sk, b.ks, b.fail, b.sk.taskNames, b.files
+	var err error
 	for i, r := range ks.ReferenceArguments {
 		field := fmt.Sprintf("KernelSpecification.ReferenceArguments[%d] (%s)", i, r.Name)
 		target := -1
@@ -531,23 +597,30 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 			}
 		}
 		if target < 0 {
-			return nil, bad(field+".TargetName", "%q is not an output argument", r.TargetName)
+			return bad(field+".TargetName", "%q is not an output argument", r.TargetName)
 		}
 		ref := &specRef{fill: r.FillType}
 		switch r.FillType {
 		case "Constant":
-			if ref.value, err = compile(field+".FillValue", r.FillValue, taskOnly); err != nil {
-				return nil, err
+			if ref.value, err = b.compile(field+".FillValue", r.FillValue, taskOnly); err != nil {
+				return err
 			}
 		case "BinaryRaw":
 			if ref.data = files[r.DataSource]; ref.data == nil {
-				return nil, bad(field+".DataSource", "BinaryRaw needs a DataSource file")
+				return bad(field+".DataSource", "BinaryRaw needs a DataSource file")
 			}
 		default:
-			return nil, bad(field+".FillType", "%q is not supported (Constant or BinaryRaw)", r.FillType)
+			return bad(field+".FillType", "%q is not supported (Constant or BinaryRaw)", r.FillType)
 		}
 		sk.argList[target].reference = ref
 	}
+	return nil
+}
+
+// kernel assembles the Kernel and checks that it launches its reference
+// configuration on its default shapes.
+func (b *specBuilder) kernel(raw []byte, source string, shape features.Task, space *features.Space, ref features.Config) (*Kernel, error) {
+	sk, ks, ext, f, file, bad := b.sk, b.ks, b.ext, b.f, b.file, b.fail
 	derived, err := newSpecDeriver(sk, ext.Derived, space)
 	if err != nil {
 		return nil, bad("Augur.Derived", "%v", err)
@@ -589,7 +662,7 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 		Derived:     derived,
 		GroupParams: ext.GroupParams,
 		Spec:        compactJSON(raw),
-		SpecFiles:   files,
+		SpecFiles:   b.files,
 		impl:        sk,
 	}
 	for i, t := range tasks {
