@@ -63,3 +63,35 @@ func BenchmarkCalc(b *testing.B) {
 		c.Eval(vars)
 	}
 }
+
+// TestExprDeriverCalc checks that ExprDeriver's compiled path gives what
+// expr's interpreter gives.
+func TestExprDeriverCalc(t *testing.T) {
+	s, err := NewSpace([]Param{{Name: "bx", Values: []int{8, 16, 32}}, {Name: "wpt", Values: []int{1, 3}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := []string{"tile = bx * wpt", "groups = ceil(n / (bx * wpt))", "waste = (ceil(n / bx) * bx) / n - 1", "odd = wpt > 1 ? 2 : 0", "zero = n / (bx - bx)"}
+	fast, err := NewExprDeriver(defs, []string{"n"}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fast.calcs == nil {
+		t.Fatal("the definitions did not compile into closures")
+	}
+	slow, _ := NewExprDeriver(defs, []string{"n"}, s)
+	slow.calcs = nil
+	a, b := make([]float64, len(defs)), make([]float64, len(defs))
+	for _, n := range []int{1, 7, 100, 1000} {
+		s.Each(func(c Config) bool {
+			fast.Derive(a, Task{n}, c, nil)
+			slow.Derive(b, Task{n}, c, nil)
+			for i := range a {
+				if a[i] != b[i] {
+					t.Errorf("n=%d %v: %s = %g compiled, %g interpreted", n, c, defs[i], a[i], b[i])
+				}
+			}
+			return true
+		})
+	}
+}

@@ -62,7 +62,11 @@ type ExprDeriver struct {
 	names []string
 	exprs []string
 	progs []*vm.Program
-	keys  []string // task names, then parameter names: the env's keys in order
+	// calcs are the same expressions compiled into closures (Calc), which
+	// Derive uses, without allocating, when every one compiled; nil else.
+	calcs []*Calc
+	vars  sync.Pool // *[]float64 of len(keys), for calcs
+	keys  []string  // task names, then parameter names: the env's keys in order
 	id    string
 	// envs holds evaluation environments, so that Derive neither
 	// allocates nor shares one map between goroutines.
@@ -104,6 +108,16 @@ func NewExprDeriver(defs []string, taskNames []string, s *Space) (*ExprDeriver, 
 		d.names = append(d.names, name)
 		d.exprs = append(d.exprs, name+" = "+body)
 		d.progs = append(d.progs, prog)
+		if c, err := CompileCalc(body, d.keys); err == nil {
+			d.calcs = append(d.calcs, c)
+		}
+	}
+	if len(d.calcs) != len(d.progs) {
+		d.calcs = nil // a construct Calc lacks: the interpreter serves
+	}
+	d.vars.New = func() any {
+		v := make([]float64, len(d.keys))
+		return &v
 	}
 	d.id = "expr/" + strings.Join(d.exprs, "; ")
 	return d, nil
@@ -122,6 +136,25 @@ func (d *ExprDeriver) Definitions() []string { return append([]string(nil), d.ex
 // division by zero) gives 0: NaN would take different branches in LightGBM,
 // leaves and the flat evaluator. Derive is safe for concurrent use.
 func (d *ExprDeriver) Derive(dst []float64, t Task, c Config, pv []float64) {
+	if d.calcs != nil {
+		p := d.vars.Get().(*[]float64)
+		vars := *p
+		for i, v := range t {
+			vars[i] = float64(v)
+		}
+		for i, v := range c {
+			vars[len(t)+i] = float64(v)
+		}
+		for i, calc := range d.calcs {
+			f := calc.Eval(vars)
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				f = 0
+			}
+			dst[i] = f
+		}
+		d.vars.Put(p)
+		return
+	}
 	env := d.envs.Get().(map[string]any)
 	defer d.envs.Put(env)
 	n := 0
