@@ -87,6 +87,7 @@ func commands() []command {
 		{"keygen", "write a new key pair for signing bundles", runKeygen},
 		{"sign", "sign a model bundle (a detached BUNDLE.sig)", runSign},
 		{"recover", "make the rows of interrupted collects readable again", runRecover},
+		{"verify", "check dataset files: checksums, rows against their space, duplicates", runVerify},
 		{"version", "print augur's version, commit, Go version and bundle format", runVersion},
 	}
 }

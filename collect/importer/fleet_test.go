@@ -1,9 +1,9 @@
 package importer
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -68,7 +68,6 @@ func TestImportFleetErrors(t *testing.T) {
 		{"set unknown", "NVIDIA RTX A4000", func(o *Options) { o.Set["bq"] = 1 }, "bq, which is not a parameter"},
 		{"set without spec", "NVIDIA RTX A4000", func(o *Options) { o.Spec = "" }, "Set needs Spec"},
 		{"no device name", "", func(*Options) {}, "names no device; give its name with Device (--device)"},
-		{"unknown device", "GeForce 256", func(*Options) {}, "unknown device \"GeForce 256\"; the table has NVIDIA H100 80GB HBM3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, spec, cache := fleetFixture(t, tc.device)
@@ -79,13 +78,36 @@ func TestImportFleetErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
-			if tc.name == "unknown device" && !errors.Is(err, datasets.ErrUnknownDevice) {
-				t.Errorf("err = %v, want datasets.ErrUnknownDevice", err)
-			}
 			if _, err := os.Stat(filepath.Join(dir, "k")); err == nil {
 				t.Errorf("a refused import wrote %s", filepath.Join(dir, "k"))
 			}
 		})
+	}
+}
+
+// TestImportUnknownDevice imports the rows of a device the table lacks
+// with unknown platform features (only its name and vendor) and a
+// warning, instead of failing (issue 25).
+func TestImportUnknownDevice(t *testing.T) {
+	dir, spec, cache := fleetFixture(t, "GeForce GTX 680")
+	opt := Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
+		Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()}
+	sum, err := Import(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := sum.Files[0]
+	if want := `unknown device "GeForce GTX 680"`; !strings.Contains(f.Warning, want) {
+		t.Errorf("Warning = %q, want one containing %q", f.Warning, want)
+	}
+	if !strings.Contains(sum.String(), "warning: ") {
+		t.Errorf("summary %q does not show the warning", sum.String())
+	}
+	if got, want := f.Platform, PlatformOf("GeForce GTX 680"); !reflect.DeepEqual(got, want) {
+		t.Errorf("platform %+v, want %+v", got, want)
+	}
+	if f.Rows() == 0 {
+		t.Errorf("no rows imported")
 	}
 }
 

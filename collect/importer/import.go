@@ -104,6 +104,10 @@ type FileSummary struct {
 	// BestTimeNs its median time; empty and zero when no row is ok.
 	Best       string
 	BestTimeNs float64
+	// Warning says what was imported with less than the file could have
+	// given: a device the device table (Options.Platforms) lacks, whose
+	// platform features are left unknown. Empty when none.
+	Warning string
 }
 
 // Rows is the number of rows written.
@@ -147,8 +151,12 @@ func (f FileSummary) String() string {
 	if f.Violations > 0 {
 		outside += " (first: " + strings.TrimPrefix(f.Violation, "importer: ") + ")"
 	}
-	return fmt.Sprintf("%s on %s: %d rows [%s], %s; %s; %s",
+	line := fmt.Sprintf("%s on %s: %d rows [%s], %s; %s; %s",
 		f.Path, f.Platform.Slug(), f.Rows(), strings.Join(parts, ", "), outside, best, ref)
+	if f.Warning != "" {
+		line += "\nwarning: " + f.Warning
+	}
+	return line
 }
 
 // dataset is one input file converted, ready to write.
@@ -518,8 +526,16 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 	}
 	d.sum.Platform = PlatformOf(device)
 	if opt.Platforms != nil {
-		if d.sum.Platform, err = opt.Platforms.Lookup(device); err != nil {
+		p, err := opt.Platforms.Lookup(device)
+		switch {
+		case errors.Is(err, datasets.ErrUnknownDevice):
+			// Rows of a device the table lacks still train the models of
+			// the devices it has; its platform features stay unknown (0).
+			d.sum.Warning = fmt.Sprintf("%v: imported with unknown platform features", err)
+		case err != nil:
 			return nil, fmt.Errorf("importer: %w", err)
+		default:
+			d.sum.Platform = p
 		}
 	}
 	d.meta = record.Meta{

@@ -22,4 +22,16 @@
 // Readers trust nothing in a file: bytes that do not decode, and rows no
 // measurement can produce (ErrInvalidRow), are reported as ErrCorrupt with
 // the file's name, never as a panic or an absurd value.
+//
+// A finished file proves itself: its schema metadata, kept in the file's
+// footer, holds meta_xxh3, the XXH3-64 of the other metadata values, and
+// batch_xxh3, a JSON list of the XXH3-64 of each record batch's rows as
+// read back. Readers check both and report a mismatch as ErrCorrupt naming
+// the file and the batch. Files written before the checksums existed have
+// neither key and read as before, unverified (File.Verified); a file with
+// one key and not the other is corrupt. The partial stream of a running
+// Writer carries meta_xxh3 only; the rows' checksums are computed when it
+// is finished. Verify checks a file through (also the space's constraints
+// and the kernel's task space) and counts its bad and duplicate rows, for
+// `augur verify`.
 package record

@@ -17,6 +17,23 @@ import (
 // corrupted value.
 const maxAbsLogSpeedup = 50
 
+// Bounds on a row's measurements; beyond them a value is a corrupted one,
+// not a measurement (issue 26 found compile_ms 2.9e286 and repeats 7.2e16
+// after single-bit flips).
+const (
+	// MaxRepeats is the most timed runs a row may record: collect times
+	// at most collect.MaxRepeats (1,000) a configuration, and importers
+	// keep the count of the times their source lists.
+	MaxRepeats = 1_000_000
+	// maxTimeNs bounds time_ns, time_min_ns and ref_time_ns: 10^13 ns
+	// is 2.8 hours, beyond any timeout of a kernel run.
+	maxTimeNs = 1e13
+	// maxCompileMs bounds compile_ms: 10^7 ms is 2.8 hours.
+	maxCompileMs = 1e7
+	// maxTimeCV bounds time_cv, at most sqrt(n-1) for n runs.
+	maxTimeCV = 1e3
+)
+
 // builder accumulates rows into one record batch of the file schema.
 type builder struct {
 	rb     *array.RecordBuilder
@@ -95,16 +112,17 @@ func checkRow(r Row, params []features.Param) error {
 	for _, f := range []struct {
 		name string
 		v    float64
+		max  float64
 	}{
-		{colTimeNs, r.TimeNs}, {colTimeMinNs, r.TimeMinNs}, {colTimeCV, r.TimeCV},
-		{colRefTimeNs, r.RefTimeNs}, {colCompileMs, r.CompileMs},
+		{colTimeNs, r.TimeNs, maxTimeNs}, {colTimeMinNs, r.TimeMinNs, maxTimeNs}, {colTimeCV, r.TimeCV, maxTimeCV},
+		{colRefTimeNs, r.RefTimeNs, maxTimeNs}, {colCompileMs, r.CompileMs, maxCompileMs},
 	} {
-		if !(f.v >= 0) || math.IsInf(f.v, 1) {
-			return fmt.Errorf("%w: %s is %g, want a number >= 0", ErrInvalidRow, f.name, f.v)
+		if !(f.v >= 0 && f.v <= f.max) {
+			return fmt.Errorf("%w: %s is %g, want a number in [0, %g]", ErrInvalidRow, f.name, f.v, f.max)
 		}
 	}
-	if r.Repeats < 0 {
-		return fmt.Errorf("%w: repeats is %d, want >= 0", ErrInvalidRow, r.Repeats)
+	if r.Repeats < 0 || r.Repeats > MaxRepeats {
+		return fmt.Errorf("%w: repeats is %d, want a count in [0, %d]", ErrInvalidRow, r.Repeats, MaxRepeats)
 	}
 	for i, v := range r.Config {
 		if i < len(params) && !slices.Contains(params[i].Values, v) {

@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -22,6 +23,11 @@ type File struct {
 	Path string
 	Meta Meta
 	Rows []Row
+	// Verified is set when the file carries checksums (every file written
+	// since they exist), which matched: its metadata and every batch read
+	// back as written. Files written before have none, and are read
+	// unverified, with the row checks alone.
+	Verified bool
 }
 
 // ReadFile reads a dataset file. Null log_speedup values come back as NaN.
@@ -30,6 +36,12 @@ type File struct {
 // never an absurd value.
 func ReadFile(path string) (Meta, []Row, error) {
 	return readFile(path, nil)
+}
+
+// readFile is ReadFile with an Arrow allocator (nil means the Go allocator).
+func readFile(path string, mem memory.Allocator) (Meta, []Row, error) {
+	f, err := readWhole(path, mem)
+	return f.Meta, f.Rows, err
 }
 
 // ReadDir reads every *.arrow file under dir, recursively, sorted by path.
@@ -42,11 +54,11 @@ func ReadDir(dir string) ([]File, error) {
 	}
 	files := make([]File, 0, len(paths))
 	for _, p := range paths {
-		meta, rows, err := ReadFile(p)
+		f, err := readWhole(p, nil)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, File{Path: p, Meta: meta, Rows: rows})
+		files = append(files, f)
 	}
 	return files, nil
 }
@@ -60,12 +72,12 @@ func ReadDirSkip(dir string) (files []File, bad []error, err error) {
 		return nil, nil, err
 	}
 	for _, p := range paths {
-		meta, rows, err := ReadFile(p)
+		f, err := readWhole(p, nil)
 		if err != nil {
 			bad = append(bad, err)
 			continue
 		}
-		files = append(files, File{Path: p, Meta: meta, Rows: rows})
+		files = append(files, f)
 	}
 	return files, bad, nil
 }
@@ -126,51 +138,94 @@ func capAllocator(mem memory.Allocator, size int64) memory.Allocator {
 	return cappedAllocator{Allocator: mem, limit: int(limit)}
 }
 
-// readFile is ReadFile with an Arrow allocator (nil means the Go allocator).
-func readFile(path string, mem memory.Allocator) (meta Meta, rows []Row, err error) {
-	if mem == nil {
-		mem = memory.DefaultAllocator
+// readWhole reads the dataset file at path, checking its checksums when
+// it has them and every row. mem nil means the Go allocator.
+func readWhole(path string, mem memory.Allocator) (File, error) {
+	var rows []Row
+	meta, verified, err := scanFile(path, mem, func(meta *Meta, batch int, got []Row) error {
+		for i, r := range got {
+			if err := checkRow(r, meta.Params); err != nil {
+				return fmt.Errorf("%w: row %d: %w", ErrCorrupt, i, err)
+			}
+		}
+		rows = append(rows, got...)
+		return nil
+	})
+	if err != nil {
+		return File{Path: path}, err
 	}
+	return File{Path: path, Meta: meta, Rows: rows, Verified: verified}, nil
+}
+
+// scanFile reads the dataset file at path batch by batch: it checks the
+// footer and, when the file has them, the checksums of its metadata and of
+// each batch, then calls fn with the file's metadata and each batch's rows
+// in order, unchecked (checkRow), for fn to keep.
+// An error from fn is returned prefixed with the file and the batch. mem
+// nil means the Go allocator.
+func scanFile(path string, mem memory.Allocator, fn func(meta *Meta, batch int, rows []Row) error) (meta Meta, verified bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Meta{}, nil, fmt.Errorf("record: %w", err)
+		return Meta{}, false, fmt.Errorf("record: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return Meta{}, nil, fmt.Errorf("record: %w", err)
+		return Meta{}, false, fmt.Errorf("record: %w", err)
 	}
+	return scan(path, f, st.Size(), mem, fn)
+}
+
+// scan is scanFile on the size bytes of f, named path in errors.
+func scan(path string, f io.ReaderAt, size int64, mem memory.Allocator, fn func(meta *Meta, batch int, rows []Row) error) (meta Meta, verified bool, err error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	sr := io.NewSectionReader(f, 0, size)
 	// The Arrow reader trusts the offsets and lengths in the file and
 	// panics on bad ones.
 	defer func() {
 		if p := recover(); p != nil {
-			meta, rows, err = Meta{}, nil, fmt.Errorf("record: %s: %w: %v", path, ErrCorrupt, p)
+			meta, verified, err = Meta{}, false, fmt.Errorf("record: %s: %w: %v", path, ErrCorrupt, p)
 		}
 	}()
-	if err := checkFooterFile(f, st.Size()); err != nil {
-		return Meta{}, nil, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
+	if err := checkFooterFile(f, size); err != nil {
+		return Meta{}, false, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
 	}
-	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(capAllocator(mem, st.Size())))
+	fr, err := ipc.NewFileReader(sr, ipc.WithAllocator(capAllocator(mem, size)))
 	if err != nil {
-		return Meta{}, nil, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
+		return Meta{}, false, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
 	}
 	defer fr.Close()
+	sums, err := readChecksums(fr.Schema().Metadata(), fr.NumRecords())
+	if err != nil {
+		return Meta{}, false, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
+	}
 	d, err := newDecoder(fr.Schema())
 	if err != nil {
-		return Meta{}, nil, fmt.Errorf("record: %s: %w", path, err)
+		return Meta{}, false, fmt.Errorf("record: %s: %w", path, err)
 	}
+	rh := newRowHasher()
 	for i := 0; i < fr.NumRecords(); i++ {
 		rec, err := fr.RecordAt(i)
 		if err != nil {
-			return Meta{}, nil, fmt.Errorf("record: %s: batch %d: %w: %w", path, i, ErrCorrupt, err)
+			return Meta{}, false, fmt.Errorf("record: %s: batch %d: %w: %w", path, i, ErrCorrupt, err)
 		}
-		rows, err = d.appendRows(rows, rec)
+		rows, err := d.decode(nil, rec)
 		rec.Release()
 		if err != nil {
-			return Meta{}, nil, fmt.Errorf("record: %s: batch %d: %w", path, i, err)
+			return Meta{}, false, fmt.Errorf("record: %s: batch %d: %w", path, i, err)
+		}
+		if sums.present {
+			if got := rh.hashBatch(i, rows); got != sums.batches[i] {
+				return Meta{}, false, fmt.Errorf("record: %s: batch %d: %w: checksum mismatch: rows hash to %016x, the file says %016x", path, i, ErrCorrupt, got, sums.batches[i])
+			}
+		}
+		if err := fn(&d.meta, i, rows); err != nil {
+			return Meta{}, false, fmt.Errorf("record: %s: batch %d: %w", path, i, err)
 		}
 	}
-	return d.meta, rows, nil
+	return d.meta, sums.present, nil
 }
 
 // decoder turns record batches of one schema into rows.
@@ -181,6 +236,13 @@ type decoder struct {
 
 // newDecoder reads the metadata of sc and finds its columns.
 func newDecoder(sc *arrow.Schema) (*decoder, error) {
+	// A stream (a partial file) has the metadata checksum alone; the
+	// file reader checks both before it gets here.
+	if want, ok := sc.Metadata().GetValue(keyMetaHash); ok {
+		if err := checkMetaHash(sc.Metadata(), want); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+	}
 	meta, err := decodeMeta(sc.Metadata())
 	if err != nil {
 		return nil, err
@@ -195,7 +257,7 @@ func newDecoder(sc *arrow.Schema) (*decoder, error) {
 // appendRows converts rec to rows and checks them.
 func (d *decoder) appendRows(rows []Row, rec arrow.Record) ([]Row, error) {
 	n := len(rows)
-	rows, err := appendRows(rows, rec, d.cols, len(d.meta.TaskNames), len(d.meta.Params))
+	rows, err := d.decode(rows, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -205,6 +267,11 @@ func (d *decoder) appendRows(rows []Row, rec arrow.Record) ([]Row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// decode converts rec to rows without checking them.
+func (d *decoder) decode(rows []Row, rec arrow.Record) ([]Row, error) {
+	return appendRows(rows, rec, d.cols, len(d.meta.TaskNames), len(d.meta.Params))
 }
 
 // columnsOf finds each column by name, so that a file rewritten by another

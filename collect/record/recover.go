@@ -291,6 +291,13 @@ func finish(partial, path string, opt WriterOptions, mem memory.Allocator) (Reco
 	if err != nil {
 		return res, fmt.Errorf("record: %s: %w", partial, err)
 	}
+	sums, err := batchHashes(partial, opt.BatchRows, mem)
+	if err != nil {
+		return res, err
+	}
+	if sc, err = withBatchHashes(sc, sums); err != nil {
+		return res, err
+	}
 	compact := path + compactSuffix
 	out, err := os.OpenFile(compact, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -337,6 +344,11 @@ func finish(partial, path string, opt WriterOptions, mem memory.Allocator) (Reco
 		}
 	}
 	res.Dropped = s.tail
+	if want := (res.Rows + opt.BatchRows - 1) / opt.BatchRows; want != len(sums) {
+		// Both passes read the same bytes; they can only disagree when
+		// the partial file changed under its lock.
+		return fail(fmt.Errorf("record: %s changed while it was compacted", partial))
+	}
 	if res.Rows == 0 && !s.ended {
 		res.Path = ""
 		return fail(removeFile(partial))
@@ -354,6 +366,41 @@ func finish(partial, path string, opt WriterOptions, mem memory.Allocator) (Reco
 		return fail(err)
 	}
 	return res, publish(compact, path)
+}
+
+// batchHashes returns the checksums of the batches of batchRows rows that
+// finish writes from the partial stream at partial: a first pass over the
+// stream, so that the checksums can go in the schema, which the file
+// writer needs before the first batch, while memory stays at one batch.
+func batchHashes(partial string, batchRows int, mem memory.Allocator) ([]uint64, error) {
+	s, err := openPartial(partial, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release()
+	rh := newRowHasher()
+	var sums []uint64
+	n := 0
+	for {
+		rows, ok := s.next()
+		if !ok {
+			break
+		}
+		for _, r := range rows {
+			if n == 0 {
+				rh.begin(len(sums))
+			}
+			rh.add(r)
+			if n++; n == batchRows {
+				sums = append(sums, rh.sum(n))
+				n = 0
+			}
+		}
+	}
+	if n > 0 {
+		sums = append(sums, rh.sum(n))
+	}
+	return sums, nil
 }
 
 // stream reads the record batches of an Arrow IPC stream, tolerating a

@@ -132,6 +132,7 @@ func schema(meta Meta) (*arrow.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	md = withMetaHash(md)
 	return arrow.NewSchema(fields, &md), nil
 }
 

@@ -16,10 +16,12 @@ import (
 // writes and reads back to the same model, that Predict stays in range on
 // vectors of NumFeatures values, and that leaves loads the written text of
 // a regression model and predicts the same.
+//
+// The seeds are small models (about a kilobyte): Go's fuzzer minimises
+// each new input with about n^2/2 runs, and the whole models of a bundle
+// (1.7 MB) stalled it (issue 26); even one real tree with its 47-feature
+// header (3.3 KB) takes longer than the 60 s minimising allows.
 func FuzzRead(f *testing.F) {
-	for _, text := range bundleModels(f) {
-		f.Add(text)
-	}
 	f.Add(small)
 	rng := rand.New(rand.NewPCG(7, 8))
 	mc := randomModel(rng, 3, 6, 3, false)

@@ -8,16 +8,31 @@ import (
 	"strings"
 )
 
-// Bounds on what Read accepts, so that hostile text cannot make a reader
-// allocate or loop without end. augur's largest models have a few thousand
-// trees of at most 256 leaves.
+// Bounds on what Read accepts, checked as soon as the text declares the
+// size (tree_sizes, num_leaves, max_feature_idx) and before the trees are
+// evaluated, so that hostile text cannot make a loader allocate, loop or
+// predict without end: 100,000 chained trees took 19 s to load (issue 26).
+// features/limits.go lists them with the bundle's limits. Each sits about
+// 20 times (or more) above the largest legitimate model measured
+// (2026-11-26, testdata/*.augur: 350 trees, 605 leaves, depth 10, 47
+// features, 44,268 nodes and 2.0 MB of text, parsed in 19 ms).
 const (
-	// MaxTrees is the most trees a model may have.
-	MaxTrees = 100_000
-	// MaxLeaves is the most leaves a tree may have.
-	MaxLeaves = 1 << 20
-	// MaxFeatures is the most features (max_feature_idx+1) a model may have.
-	MaxFeatures = 1 << 20
+	// MaxTrees is the most trees a model may have (350 measured).
+	MaxTrees = 10_000
+	// MaxLeaves is the most leaves a tree may have (605 measured); it is
+	// also train.GBRTOptions.MaxLeaves's bound.
+	MaxLeaves = 1 << 16
+	// MaxDepth is the most splits on a path from a tree's root to a leaf
+	// (10 measured; train grows forests at most 32 deep).
+	MaxDepth = 256
+	// MaxNodes is the most nodes, internal and leaves, of all the trees
+	// of a model together (44,268 measured): it bounds the load time; a
+	// model at the limit (256 trees of 2048 leaves, 10.7 MB) parses in
+	// 84 ms (TestNodesAtTheLimit, 2-core dev VM).
+	MaxNodes = 1 << 20
+	// MaxFeatures is the most features (max_feature_idx+1) a model may have
+	// (47 measured; a bundle lists at most features.MaxBundleFeatures).
+	MaxFeatures = 4096
 	// maxInput bounds the bytes Read takes, in bytes.
 	maxInput = 1 << 30
 )
@@ -272,16 +287,35 @@ func (m *Model) checkTrees() string {
 		return "model has no trees"
 	case len(m.Trees) > MaxTrees:
 		return fmt.Sprintf("model has %d trees, at most %d supported", len(m.Trees), MaxTrees)
+	case countNodes(m.Trees) > MaxNodes:
+		return fmt.Sprintf("model has %d nodes, at most %d supported", countNodes(m.Trees), MaxNodes)
 	case len(m.Trees)%m.NumTreePerIteration != 0:
 		return fmt.Sprintf("%d trees is not a whole number of iterations of num_tree_per_iteration=%d", len(m.Trees), m.NumTreePerIteration)
 	}
 	return ""
 }
 
+// countNodes counts the nodes, internal and leaves, of trees.
+func countNodes(trees []Tree) int {
+	n := 0
+	for i := range trees {
+		n += treeNodes(trees[i].NumLeaves)
+	}
+	return n
+}
+
+// treeNodes is the number of nodes of a tree of leaves leaves.
+func treeNodes(leaves int) int { return 2*max(leaves, 1) - 1 }
+
 // checkParam checks that p writes as one line that reads back as p.
 func checkParam(p Param) string {
 	if p.Key == "" || strings.Contains(p.Key, ": ") || strings.ContainsAny(p.Key+p.Value, "\r\n") {
 		return fmt.Sprintf("parameter [%s: %s]: the key is empty or holds \": \", or a line break", p.Key, p.Value)
+	}
+	if p.Key == ParamTargetRange {
+		if _, _, err := parseRange(p.Value); err != nil {
+			return fmt.Sprintf("parameter %s: %v", ParamTargetRange, err)
+		}
 	}
 	return ""
 }
@@ -385,10 +419,15 @@ func (t *Tree) checkShape() *fieldError {
 	seenNode := make([]bool, nodes)
 	seenLeaf := make([]bool, t.NumLeaves)
 	seenNode[0] = true
-	stack := []int32{0}
+	type visit struct{ node, depth int32 }
+	stack := []visit{{0, 1}}
 	for len(stack) > 0 {
-		i := stack[len(stack)-1]
+		v := stack[len(stack)-1]
+		i := v.node
 		stack = stack[:len(stack)-1]
+		if v.depth > MaxDepth {
+			return errorf("left_child", "node %d is %d splits deep, at most %d supported", i, v.depth, MaxDepth)
+		}
 		for _, side := range []struct {
 			key string
 			c   int32
@@ -405,7 +444,7 @@ func (t *Tree) checkShape() *fieldError {
 				return errorf(side.key, "%s[%d] is %d: leaf %d is reached twice", side.key, i, c, ^c)
 			case c >= 0:
 				seenNode[c] = true
-				stack = append(stack, c)
+				stack = append(stack, visit{c, v.depth + 1})
 			default:
 				seenLeaf[^c] = true
 			}
@@ -420,4 +459,82 @@ func (t *Tree) checkShape() *fieldError {
 	// nodes-1 internal nodes and so exactly nodes+1 = NumLeaves distinct
 	// leaves: every leaf is reached.
 	return nil
+}
+
+// ParamTargetRange is the parameter, "[augur_target_range: lo hi]", in
+// which a trainer records the least and the greatest target value it saw
+// in training, so that predictions beyond them can be clamped and flagged
+// (Clamp): a model extrapolates worst where it saw nothing, and a damaged
+// or hostile model can predict anything (e^99 from 100,000 chained trees,
+// issue 26).
+const ParamTargetRange = "augur_target_range"
+
+// TargetRange returns the range of the targets the model was trained on,
+// from its ParamTargetRange parameter; ok is false when the text has none
+// (LightGBM's own models, and augur's written before it existed).
+func (m *Model) TargetRange() (lo, hi float64, ok bool) {
+	for _, p := range m.Params {
+		if p.Key == ParamTargetRange {
+			lo, hi, err := parseRange(p.Value)
+			return lo, hi, err == nil
+		}
+	}
+	return 0, 0, false
+}
+
+// SetTargetRange records [lo, hi] as the range of the training targets
+// (ParamTargetRange), replacing any range recorded before.
+func (m *Model) SetTargetRange(lo, hi float64) error {
+	if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return fmt.Errorf("%w: target range [%g, %g] is not two finite numbers in order", ErrInvalidModel, lo, hi)
+	}
+	v := strconv.FormatFloat(lo, 'g', -1, 64) + " " + strconv.FormatFloat(hi, 'g', -1, 64)
+	for i := range m.Params {
+		if m.Params[i].Key == ParamTargetRange {
+			m.Params[i].Value = v
+			return nil
+		}
+	}
+	m.Params = append(m.Params, Param{Key: ParamTargetRange, Value: v})
+	return nil
+}
+
+// Clamp returns v limited to the training targets' range (TargetRange),
+// and whether it had to be: a prediction beyond what the model saw is
+// extrapolation at best. Without a recorded range v comes back as is.
+func (m *Model) Clamp(v float64) (float64, bool) {
+	lo, hi, ok := m.TargetRange()
+	switch {
+	case !ok:
+		return v, false
+	case v < lo:
+		return lo, true
+	case v > hi:
+		return hi, true
+	}
+	return v, false
+}
+
+// PredictClamped is Predict limited to the training targets' range
+// (Clamp); clamped says the raw prediction lay outside it.
+func (m *Model) PredictClamped(x []float64) (v float64, clamped bool) {
+	return m.Clamp(m.Predict(x))
+}
+
+// parseRange parses "lo hi", two finite numbers with lo <= hi.
+func parseRange(s string) (lo, hi float64, err error) {
+	a, b, ok := strings.Cut(s, " ")
+	if !ok {
+		return 0, 0, fmt.Errorf("%q is not two numbers", s)
+	}
+	if lo, err = strconv.ParseFloat(a, 64); err != nil {
+		return 0, 0, err
+	}
+	if hi, err = strconv.ParseFloat(b, 64); err != nil {
+		return 0, 0, err
+	}
+	if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return 0, 0, fmt.Errorf("[%g, %g] is not two finite numbers in order", lo, hi)
+	}
+	return lo, hi, nil
 }

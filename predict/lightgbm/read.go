@@ -182,6 +182,7 @@ func (p *parser) header(m *Model) (sizes []int, sizesLine int, err error) {
 // trees reads the "Tree=i" blocks up to "end of trees".
 func (p *parser) trees(m *Model, sizes []int, sizesLine int) error {
 	start, startLine := -1, 0 // the current block's offset and line
+	nodes := 0                // of the trees read so far
 	// closeBlock checks the size of the block that ends at offset end.
 	closeBlock := func(end int) error {
 		if start < 0 || sizes == nil {
@@ -228,6 +229,9 @@ func (p *parser) trees(m *Model, sizes []int, sizesLine int) error {
 		if err != nil {
 			return err
 		}
+		if nodes += treeNodes(t.NumLeaves); nodes > MaxNodes {
+			return p.errorf(startLine, "tree %d: the trees so far have %d nodes, at most %d supported", len(m.Trees), nodes, MaxNodes)
+		}
 		m.Trees = append(m.Trees, t)
 	}
 	if sizes != nil && len(sizes) != len(m.Trees) {
@@ -261,7 +265,10 @@ func (p *parser) tree(i, maxFeature int) (Tree, error) {
 		var err error
 		switch key {
 		case "num_leaves":
-			t.NumLeaves, err = strconv.Atoi(val)
+			// Checked at once, before the arrays it sizes are read.
+			if t.NumLeaves, err = strconv.Atoi(val); err == nil && (t.NumLeaves < 1 || t.NumLeaves > MaxLeaves) {
+				return t, p.errorf(p.line, "tree %d: num_leaves %d is not in [1, %d]", i, t.NumLeaves, MaxLeaves)
+			}
 		case "num_cat":
 			if val != "0" {
 				return t, p.errorf(p.line, "tree %d: num_cat=%s: categorical splits are not supported", i, clip(val))

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+)
+
+// errBadData is returned by verify when a file failed its checks; the
+// lines before it name them.
+var errBadData = errors.New("verify: bad dataset files")
+
+// verifyFile is one file of verify --json.
+type verifyFile struct {
+	Path         string   `json:"path"`
+	Kernel       string   `json:"kernel,omitempty"`
+	Rows         int      `json:"rows"`
+	Batches      int      `json:"batches"`
+	Duplicates   int      `json:"duplicates"`
+	BadRows      int      `json:"bad_rows"`
+	Verified     bool     `json:"verified"`
+	TasksChecked bool     `json:"tasks_checked"`
+	OK           bool     `json:"ok"`
+	Error        string   `json:"error,omitempty"`
+	Problems     []string `json:"problems,omitempty"`
+}
+
+func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var data string
+	var asJSON bool
+	fs := flags("verify", "--data DIR [--json]", stderr)
+	fs.StringVar(&data, "data", "", "dataset directory (or one .arrow file) to check: checksums, every row against its space and shape constraints, duplicates")
+	fs.BoolVar(&asJSON, "json", false, "print the per-file results as one JSON object")
+	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	if err := required(fs, "data"); err != nil {
+		return err
+	}
+	paths, err := datasetPaths(data)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("verify: no dataset files (*.arrow) under %s", data)
+	}
+	opt := record.VerifyOptions{Tasks: taskSpaceOf}
+	var files []verifyFile
+	nBad := 0
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		c := record.Verify(p, opt)
+		f := verifyFile{Path: c.Path, Kernel: c.Meta.Kernel, Rows: c.Rows, Batches: c.Batches,
+			Duplicates: c.Duplicates, BadRows: c.BadRows, Verified: c.Verified,
+			TasksChecked: c.TasksChecked, OK: c.OK(), Problems: c.Problems}
+		if c.Err != nil {
+			f.Error = oneLine(c.Err)
+		}
+		if !f.OK {
+			nBad++
+		}
+		files = append(files, f)
+		if !asJSON {
+			fmt.Fprintln(stdout, c)
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"files": files, "bad_files": nBad}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "%d files, %d bad\n", len(files), nBad)
+	}
+	if nBad > 0 {
+		return fmt.Errorf("%w: %d of %d files", errBadData, nBad, len(files))
+	}
+	warnLeftovers(stderr, data)
+	return nil
+}
+
+// taskSpaceOf is augur's own family the file's rows come from, when its
+// version is the file's, so that shapes are checked against its task
+// constraints; nil for an imported or spec kernel, or another version.
+func taskSpaceOf(m record.Meta) record.TaskChecker {
+	k, err := datasets.Lookup(m.Kernel)
+	if err != nil || k.Version() != m.KernelVersion {
+		return nil
+	}
+	return k
+}
+
+// datasetPaths lists the *.arrow files under dir, or dir itself when it
+// is one file.
+func datasetPaths(dir string) ([]string, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	if !st.IsDir() {
+		return []string{dir}, nil
+	}
+	var paths []string
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".arrow") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
