@@ -3,27 +3,40 @@ package runtime
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/augur-tuning/augur/features"
 )
 
 // Candidates returns the model's k best distinct configurations known to
-// run on the device for shape t, best predicted first; the first is what
-// Choose returns (same Source rules: a wisdom or table hit, a copy, the
-// model's pick, or the reference). k < 1 is an error; a bad shape an error
+// run on the device for shape t, the pick first; the first is what Choose
+// returns (same Source rules: a wisdom or table hit, a copy, the model's
+// pick, or the reference). k < 1 is an error; a bad shape an error
 // wrapping ErrShape.
 //
-// The others are the model's ranking of every configuration that ran in
-// its training data (the model's Known) and fits the device's limits,
-// each with its predicted log-speedup and launch plan and the model's
-// source ("model:<slug>" or "fleet"). Ranking them costs a batch of
-// predictions, a millisecond or a few, and is not cached: Candidates is
-// for the first call of a shape, before a library measures the candidates
-// once and records the winner (Wisdom). Fewer than k come back when the
-// chooser knows fewer: one, the reference, with no model. A bundle that
-// records no known configurations ranks those that its climb (Choose's
-// search) scored, and their one-parameter neighbours when too few.
+// After the pick come, in turn, one of the fastest configurations measured
+// on the device at the training shapes nearest t and one of the model's
+// ranking of every configuration that ran in its training data (the
+// model's Known) and fits the device's limits. The nearby bests are
+// Bundle.Measured's entries of the device for the Options.Starts training
+// shapes nearest t on a log scale, best predicted first, with Source
+// SourceNear. The model's ranking alone returns near-duplicates of the
+// pick, which win or lose with it; a configuration that was fastest on a
+// nearby shape was measured, not predicted. On four devices' whole-space
+// data, leaving each shape out, this lifted the best of the first 3 from
+// 84.7-96.2% of the optimum to 87.9-99.1% (bench/RESULTS.md, "Top-k
+// candidates: variants"). Each candidate carries its predicted
+// log-speedup and launch plan.
+//
+// Ranking costs a batch of predictions, a millisecond or a few, and is
+// not cached: Candidates is for the first call of a shape, before a
+// library measures the candidates once and records the winner (Wisdom).
+// Fewer than k come back when the chooser knows fewer: one, the
+// reference, with no model. A bundle that records no known configurations
+// ranks those that its climb (Choose's search) scored, and their
+// one-parameter neighbours when too few.
 //
 // The result is the caller's own.
 func (c *Chooser) Candidates(t features.Task, k int) ([]Pick, error) {
@@ -40,23 +53,103 @@ func (c *Chooser) Candidates(t features.Task, k int) ([]Pick, error) {
 	if k == 1 || c.model == nil {
 		return out, nil
 	}
-	seen := map[int]bool{c.space.Index(first.Config): true}
-	for _, r := range c.ranked(t, k) {
-		if len(out) == k {
-			break
-		}
-		if i := c.space.Index(r.cfg); !seen[i] {
-			seen[i] = true
-			out = append(out, c.candidate(t, r.cfg, r.v))
+	// The pick is not ranked again: the rest of the ranking and the
+	// nearby shapes' bests follow it in turn, a nearby best first.
+	pick := c.space.Index(first.Config)
+	ranked := slices.DeleteFunc(c.ranked(t, k), func(r scored) bool { return c.space.Index(r.cfg) == pick })
+	near := c.nearBests(t)
+	seen := map[int]bool{pick: true}
+	for i := 0; len(out) < k && (i < len(ranked) || i < len(near)); i++ {
+		for _, r := range [2][]scored{near, ranked} {
+			if i >= len(r) || len(out) == k {
+				continue
+			}
+			if x := c.space.Index(r[i].cfg); !seen[x] {
+				seen[x] = true
+				p := c.candidate(t, r[i].cfg, r[i].v)
+				if r[i].near {
+					p.Source = SourceNear
+				}
+				out = append(out, p)
+			}
 		}
 	}
 	return out, nil
 }
 
+// SourceNear is the Source of a candidate (Chooser.Candidates) that is
+// the fastest configuration measured on the device at one of the training
+// shapes nearest the asked one.
+const SourceNear = "near"
+
+// nearBests returns the fastest configurations measured on the chooser's
+// device (Bundle.Measured) at the Options.Starts training shapes nearest t
+// on a log scale, t itself excluded, that fit the device's limits on t,
+// best predicted first.
+func (c *Chooser) nearBests(t features.Task) []scored {
+	if c.model == nil || c.copies != nil {
+		return nil
+	}
+	slugs := c.deviceSlugs()
+	type entry struct {
+		cfg  features.Config
+		dist float64
+	}
+	var es []entry
+	key := t.Key()
+	for _, m := range c.bundle.Measured {
+		if len(m.Task) != len(t) || m.Task.Key() == key || !slices.ContainsFunc(slugs, func(s string) bool { return strings.EqualFold(s, m.Device) }) {
+			continue
+		}
+		if !c.space.Valid(m.Config) || !c.runs(t, m.Config) {
+			continue
+		}
+		d := 0.0
+		for f, v := range t {
+			x := math.Log(float64(max(v, 1))) - math.Log(float64(max(m.Task[f], 1)))
+			d += x * x
+		}
+		es = append(es, entry{m.Config, d})
+	}
+	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.dist, b.dist) })
+	es = es[:min(len(es), c.opt.Starts)]
+	batch := make([]features.Config, len(es))
+	for i, e := range es {
+		batch[i] = e.cfg
+	}
+	vals, oks := make([]float64, len(batch)), make([]bool, len(batch))
+	c.model.Scorer(t).ScoreBatch(batch, vals, oks)
+	var out []scored
+	for i, cfg := range batch {
+		if oks[i] {
+			out = append(out, scored{cfg: cfg, v: vals[i], near: true})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
+	return out
+}
+
+// deviceSlugs are the names Bundle.Measured may give the chooser's device,
+// as measuredTable matches them.
+func (c *Chooser) deviceSlugs() []string {
+	var slugs []string
+	if c.opt.Platform != nil {
+		slugs = append(slugs, c.opt.Platform.Slug())
+	}
+	if c.opt.Device != "" {
+		slugs = append(slugs, c.opt.Device)
+	}
+	if c.model != nil && c.model.Name != SourceFleet {
+		slugs = append(slugs, c.model.Name)
+	}
+	return slugs
+}
+
 // scored is a configuration and its predicted log-speedup.
 type scored struct {
-	cfg features.Config
-	v   float64
+	cfg  features.Config
+	v    float64
+	near bool // a nearby shape's measured best (nearBests)
 }
 
 // ranked returns the configurations Candidates chooses among, best
@@ -74,7 +167,7 @@ func (c *Chooser) ranked(t features.Task, k int) []scored {
 		c.model.Scorer(t).ScoreBatch(batch, vals, oks)
 		for i, cfg := range batch {
 			if oks[i] {
-				pool = append(pool, scored{cfg, vals[i]})
+				pool = append(pool, scored{cfg: cfg, v: vals[i]})
 			}
 		}
 	} else {
@@ -92,7 +185,7 @@ func (c *Chooser) climbPool(t features.Task, k int) []scored {
 	c.climb(t, func(cfg features.Config, v float64) {
 		if i := c.space.Index(cfg); !seen[i] {
 			seen[i] = true
-			pool = append(pool, scored{cfg.Clone(), v})
+			pool = append(pool, scored{cfg: cfg.Clone(), v: v})
 		}
 	})
 	sc := c.model.Scorer(t)
@@ -114,7 +207,7 @@ func (c *Chooser) climbPool(t features.Task, k int) []scored {
 		sc.ScoreBatch(batch, vals, oks)
 		for i, n := range batch {
 			if oks[i] {
-				pool = append(pool, scored{n, vals[i]})
+				pool = append(pool, scored{cfg: n, v: vals[i]})
 			}
 		}
 	}

@@ -2,8 +2,11 @@ package runtime_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -50,7 +53,7 @@ func TestCandidates(t *testing.T) {
 					t.Errorf("candidate %d %v: repeated or invalid", i, p.Config)
 				}
 				seen[idx] = true
-				if i > 1 && p.LogSpeedup > got[i-1].LogSpeedup {
+				if i > 1 && p.Source != runtime.SourceNear && p.LogSpeedup > got[i-1].LogSpeedup {
 					t.Errorf("candidate %d predicted %g, above candidate %d's %g", i, p.LogSpeedup, i-1, got[i-1].LogSpeedup)
 				}
 				if plan, _ := tc.ch.Plan(tc.shape, p.Config); plan.BuildOptions != p.Plan.BuildOptions {
@@ -72,21 +75,119 @@ func TestCandidates(t *testing.T) {
 	}
 }
 
-// BenchmarkCandidates times the ranking of 5 candidates for a shape (not
-// cached), with the bundle BenchmarkChoose uses.
+// TestCandidatesNear checks that the measured bests of the training shapes
+// nearest the asked one (Bundle.Measured) follow the pick, in turn with the
+// model's ranking, and that other devices' bests and far shapes' do not.
+func TestCandidatesNear(t *testing.T) {
+	data, err := os.ReadFile(testBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := runtime.FromBundle(b, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := features.Task{1024, 768, 5, 5}
+	ranked, err := plain.Candidates(shape, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Measured bests that the model ranks low, so that the ranking alone
+	// would not return them among the first few.
+	low, lower := ranked[len(ranked)-2].Config, ranked[len(ranked)-1].Config
+	other := ranked[len(ranked)-3].Config
+	device := b.Models[0].Name
+	b.Measured = []features.MeasuredBest{
+		{Device: device, Task: features.Task{1024, 1024, 5, 5}, Config: low, TimeNs: 1},
+		{Device: device, Task: features.Task{800, 600, 5, 5}, Config: lower, TimeNs: 1},
+		{Device: "another-device", Task: features.Task{1024, 768, 3, 3}, Config: other, TimeNs: 1},
+	}
+	for range 4 { // far shapes, beyond Options.Starts = 2 below
+		b.Measured = append(b.Measured, features.MeasuredBest{Device: device, Task: features.Task{8192, 8192, 3, 3}, Config: other, TimeNs: 1})
+	}
+	ch, err := runtime.FromBundle(b, runtime.Options{Starts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ch.Candidates(shape, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []string
+	for _, p := range got {
+		sources = append(sources, p.Source)
+	}
+	model := "model:" + device
+	if want := []string{model, runtime.SourceNear, model, runtime.SourceNear, model}; !slices.Equal(sources, want) {
+		t.Fatalf("sources %v, want %v", sources, want)
+	}
+	if !got[0].Config.Equal(ranked[0].Config) || !got[2].Config.Equal(ranked[1].Config) || !got[4].Config.Equal(ranked[2].Config) {
+		t.Errorf("the model's candidates %v %v %v, want the ranking's first three", got[0].Config, got[2].Config, got[4].Config)
+	}
+	near := []features.Config{got[1].Config, got[3].Config}
+	if !slices.ContainsFunc(near, low.Equal) || !slices.ContainsFunc(near, lower.Equal) {
+		t.Errorf("nearby candidates %v, want %v and %v", near, low, lower)
+	}
+	if got[1].LogSpeedup < got[3].LogSpeedup {
+		t.Errorf("nearby candidates predicted %g then %g, want best predicted first", got[1].LogSpeedup, got[3].LogSpeedup)
+	}
+}
+
+// BenchmarkCandidates times Candidates of k = 3 and 8 for a shape not seen
+// before at every call (the first call of a shape, which a library times
+// the candidates at), on the PoCL test bundle and benchBundle, and on the
+// PoCL bundle given a Bundle.Measured of 64 shapes (neither records one),
+// and reports the latency's median and 99th percentile.
 func BenchmarkCandidates(b *testing.B) {
-	data, err := os.ReadFile(benchBundle)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ch, err := runtime.New(data, runtime.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := ch.Candidates(features.Task{1920, 1080, 5, 5}, 5); err != nil {
+	for _, bc := range []struct {
+		name, path string
+		measured   bool
+	}{
+		{"pocl", testBundle, false},
+		{"pocl-measured", testBundle, true},
+		{"h200", benchBundle, false},
+	} {
+		data, err := os.ReadFile(bc.path)
+		if err != nil {
 			b.Fatal(err)
+		}
+		bundle, err := features.ReadBundle(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if bc.measured {
+			known := bundle.Models[0].Known
+			for i := range 64 {
+				bundle.Measured = append(bundle.Measured, features.MeasuredBest{Device: bundle.Models[0].Name,
+					Task: features.Task{256 << (i % 4), 256 << (i / 16), 3 + 2*((i/4)%4), 3 + 2*((i/4)%4)}, Config: known[i%len(known)], TimeNs: 1})
+			}
+		}
+		ch, err := runtime.FromBundle(bundle, runtime.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, k := range []int{3, 8} {
+			b.Run(fmt.Sprintf("%s/k=%d", bc.name, k), func(b *testing.B) {
+				var lat []time.Duration
+				i := 0
+				b.ReportAllocs()
+				for b.Loop() {
+					i++
+					s := features.Task{64 + i%8192, 64 + i/8192, 3 + 2*(i%5), 3 + 2*(i%5)}
+					start := time.Now()
+					if _, err := ch.Candidates(s, k); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(start))
+				}
+				slices.Sort(lat)
+				b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns")
+				b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
+			})
 		}
 	}
 }

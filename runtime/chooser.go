@@ -41,7 +41,9 @@ type Options struct {
 	// take the queried ones only.
 	Platform *features.Platform
 	// Starts is how many of the bundle's grid shapes nearest the asked
-	// shape lend their best configurations as starting points; 0 means 4.
+	// shape lend their best configurations as starting points, and how
+	// many training shapes nearest it lend their measured bests to
+	// Candidates; 0 means 4.
 	Starts int
 	// Steps bounds the sweeps of the local search that follows: each sweep
 	// tries every one-parameter change of the best configuration so far
@@ -121,7 +123,8 @@ type Pick struct {
 	// nearest the asked one (a device with no model of its own, whose
 	// policy is to copy; of several devices', the fleet model chose that
 	// copy), "table" for the device's own measured best, "reference" when
-	// no model fits the device and Config is the reference.
+	// no model fits the device and Config is the reference; "near" for a
+	// candidate (Candidates) measured fastest at a nearby training shape.
 	Source string
 	// Plan is how to build and launch Config on the shape.
 	Plan Plan

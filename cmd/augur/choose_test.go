@@ -179,3 +179,80 @@ func TestTuneTop(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseWisdom checks that choose --wisdom answers a shape the file
+// has measured on the device with its fastest record, ignores another
+// device's records, and refuses a missing file or a fleet model with no
+// device.
+func TestChooseWisdom(t *testing.T) {
+	const shape = "width=1920,height=1080,filter_w=5,filter_h=5"
+	ch := loadChooser(t)
+	task := features.Task{1920, 1080, 5, 5}
+	cands, err := ch.Candidates(task, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, fast := cands[1].Config, cands[3].Config // not the model's pick
+	dir := t.TempDir()
+	write := func(name, device string, recs ...features.Config) string {
+		path := filepath.Join(dir, name)
+		w, err := runtime.OpenWisdom(path, runtime.WisdomOptions{KernelVersion: ch.KernelVersion(), Device: device})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		for i, c := range recs {
+			if err := w.Record(task, c, float64(1000*(len(recs)-i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return path
+	}
+	device := strings.TrimPrefix(ch.Source(), "model:")
+	own := write("own.wisdom", device, slow, fast) // fast is recorded faster
+	other := write("other.wisdom", "nvidia-h200", fast)
+	for _, tc := range []struct {
+		name, path, source string
+		want               features.Config
+		args               []string
+		err                string
+	}{
+		{"own device", own, runtime.SourceWisdom, fast, nil, ""},
+		{"another device's records", other, ch.Source(), nil, nil, ""},
+		{"missing file", filepath.Join(dir, "none.wisdom"), "", nil, nil, "none.wisdom"},
+		{"fleet model with no device", own, "", nil, []string{"--use", "fleet"}, "fleet"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := bundle
+			if tc.args != nil {
+				model = fleetBundle
+			}
+			var out bytes.Buffer
+			err := run(context.Background(), append([]string{"choose", "--model", model, "--shape", shape, "--wisdom", tc.path, "--json"}, tc.args...), &out, io.Discard)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got pickJSON
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatalf("%v: %s", err, out.String())
+			}
+			if got.Source != tc.source {
+				t.Errorf("source %q, want %q", got.Source, tc.source)
+			}
+			if tc.want != nil {
+				for i, name := range ch.ParamNames() {
+					if got.Config[name] != tc.want[i] {
+						t.Errorf("config %v, want %v", got.Config, tc.want)
+						break
+					}
+				}
+			}
+		})
+	}
+}

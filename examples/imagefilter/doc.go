@@ -1,7 +1,7 @@
 // Package imagefilter is an example of embedding augur in a library: a
 // small image filter that convolves a float image with a filter through
 // OpenCL, and asks augur's runtime for the kernel configuration at every
-// call. It is the use the runtime exists for, in about a hundred lines.
+// call. It is the use the runtime exists for, in about two hundred lines.
 //
 // # Embedding a model
 //
@@ -42,6 +42,22 @@
 // limit below the device's reported one): fall back to the kernel's
 // reference configuration (chooser.Reference and chooser.Plan), which
 // every device runs. Filter.Apply does.
+//
+// # Timing a few candidates once
+//
+// 6. The model's pick is a prediction; the fastest of its first few
+// candidates, measured once, is closer to the optimum (bench/RESULTS.md,
+// "Top-k candidates"). Open with Options.Tune = 3 and the first call
+// for a shape times chooser.Candidates(shape, 3) on the caller's own
+// data, keeps the fastest and uses it for that shape from then on. With
+// Options.WisdomPath the timings go to a wisdom file
+// (runtime.OpenWisdom, one per device and kernel version) that the
+// Chooser reads first (runtime.Options.Wisdom): the next process, or
+// another on the same machine, starts with the winners and times nothing.
+// Candidates mixes the model's ranking with the fastest configurations
+// measured at the training shapes nearest the asked one, which a bundle
+// that 'augur train' writes records (Bundle.Measured); the bundle carried
+// here predates them, so its candidates are the model's ranking alone.
 //
 // The OpenCL calls here go through augur's collect/opencl sessions, which
 // hold the cgo; the runtime itself is pure Go.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 
 	"github.com/augur-tuning/augur/collect/opencl"
 	"github.com/augur-tuning/augur/datasets"
@@ -62,4 +64,63 @@ func near(got, want []float32, tol float64) bool {
 		}
 	}
 	return true
+}
+
+// Example_tune times the model's first 3 candidates at the first call for a
+// shape, keeps the fastest in a wisdom file, and answers from the file
+// afterwards, in this Filter and in the next one opened on the file.
+func Example_tune() {
+	devs, err := opencl.Devices()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dir, err := os.MkdirTemp("", "imagefilter")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "conv2d.wisdom")
+
+	k := datasets.Conv2D()
+	s := features.Task{256, 192, 3, 3}
+	args := k.Args(s, rand.New(rand.NewPCG(1, 2)))
+	img, filter := args[2].Data, args[3].Data
+	apply := func(f *imagefilter.Filter) string {
+		out, pick, err := f.Apply(context.Background(), img, s[0], s[1], filter, s[2], s[3])
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("from the wisdom: %v, matches the Go reference: %v", pick.Source == runtime.SourceWisdom, near(out, k.Want(s, args), k.Tolerance))
+	}
+	f, err := imagefilter.Open(devs[0], imagefilter.Options{Tune: 3, WisdomPath: path})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("first call:", apply(f))
+	fmt.Println("second call:", apply(f))
+	f.Close()
+
+	w, err := runtime.OpenWisdom(path, runtime.WisdomOptions{KernelVersion: k.Version()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("timings in the file:", len(w.Records()))
+	w.Close()
+
+	g, err := imagefilter.Open(devs[0], imagefilter.Options{Tune: 3, WisdomPath: path})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer g.Close()
+	fmt.Println("next filter:", apply(g))
+	// Output:
+	// first call: from the wisdom: false, matches the Go reference: true
+	// second call: from the wisdom: true, matches the Go reference: true
+	// timings in the file: 3
+	// next filter: from the wisdom: true, matches the Go reference: true
 }
