@@ -496,6 +496,11 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 		return fail(g.err)
 	}
 	t := p.task
+	for i, arg := range e.k.ConfigArgs(t.shape, p.config) {
+		if err := t.args.Set(i, arg); err != nil {
+			return fail(err)
+		}
+	}
 	if err := e.sess.ResetOutput(t.args); err != nil {
 		return fail(err)
 	}

@@ -248,6 +248,8 @@ type specKernel struct {
 	shared       *sizeExpr
 	argList      []specArg
 	atol, rtol   float64
+	space        *features.Space
+	ref          features.Config
 	keys         []string  // task names, then parameters: the variables
 	vars         sync.Pool // *[]float64 of len(keys)
 }
@@ -265,6 +267,11 @@ type specArg struct {
 	seed      *int64
 	output    bool
 	reference *specRef // the expected output, when the spec gives one
+	// perConfig marks a scalar's FillValue or a buffer's Size that uses
+	// the tuning parameters: a scalar or local buffer is set again for
+	// every configuration (Kernel.ConfigArgs), a global buffer is
+	// allocated for the largest configuration of the space.
+	perConfig bool
 }
 
 type specRef struct {
@@ -318,6 +325,7 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 	if err != nil {
 		return nil, err
 	}
+	b.sk.space, b.sk.ref = space, ref
 	b.sk.keys = append(append([]string(nil), b.sk.taskNames...), b.sk.params...)
 	b.sk.vars.New = func() any {
 		v := make([]float64, len(b.sk.keys))
@@ -457,6 +465,18 @@ func (b *specBuilder) compile(field string, raw json.RawMessage, names []string)
 	return &sizeExpr{field: field, src: src, calc: calc}, nil
 }
 
+// compileArg reads an argument's Size or FillValue: over the problem sizes
+// alone when it can, else over the parameters too (perConfig).
+func (b *specBuilder) compileArg(field string, raw json.RawMessage) (e *sizeExpr, perConfig bool, err error) {
+	if e, err = b.compile(field, raw, b.sk.taskNames); err == nil {
+		return e, false, nil
+	}
+	if e, err2 := b.compile(field, raw, b.sk.keys); err2 == nil {
+		return e, true, nil
+	}
+	return nil, false, err
+}
+
 // launch reads the global and local sizes, the grid divisors and the
 // local memory.
 func (b *specBuilder) launch() error {
@@ -535,7 +555,7 @@ func (b *specBuilder) arguments() error {
 			if len(a.FillValue) == 0 {
 				return bad(field+".FillValue", "a scalar needs a value")
 			}
-			if sa.value, err = b.compile(field+".FillValue", a.FillValue, taskOnly); err != nil {
+			if sa.value, sa.perConfig, err = b.compileArg(field+".FillValue", a.FillValue); err != nil {
 				return err
 			}
 		case "Vector", "Local":
@@ -546,7 +566,7 @@ func (b *specBuilder) arguments() error {
 			if len(a.Size) == 0 {
 				return bad(field+".Size", "missing")
 			}
-			if sa.size, err = b.compile(field+".Size", a.Size, taskOnly); err != nil {
+			if sa.size, sa.perConfig, err = b.compileArg(field+".Size", a.Size); err != nil {
 				return err
 			}
 			if sa.kind == LocalMem {
@@ -569,6 +589,9 @@ func (b *specBuilder) arguments() error {
 			sa.output = a.AccessType != "ReadOnly" && truthy(a.Output)
 			if a.AccessType == "WriteOnly" && len(a.Output) == 0 {
 				sa.output = true
+			}
+			if sa.output && sa.perConfig {
+				return bad(field+".Size", "an output's size may not depend on the tuning parameters: its values are compared with the reference configuration's")
 			}
 		default:
 			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector or Local)", a.MemoryType)
@@ -746,7 +769,7 @@ func (sk *specKernel) checkTask(t features.Task) error {
 		if a.size == nil {
 			continue
 		}
-		n, err := sk.taskSize(a.size, t)
+		n, err := sk.argSize(a, t)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrTask, err)
 		}
@@ -870,15 +893,11 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 	for i, a := range sk.argList {
 		arg := Arg{Name: a.name, Kind: a.kind, Elem: a.elem, Output: a.output}
 		switch a.kind {
-		case Scalar:
-			v, _ := sk.taskValue(a.value, t)
-			arg.Bytes = make([]byte, a.elem.Size)
-			a.elem.Put(arg.Bytes, 0, v)
-		case LocalMem:
-			n, _ := sk.taskSize(a.size, t)
-			arg.Len = n * a.lanes * a.elem.Size
+		case Scalar, LocalMem:
+			// The reference configuration's; ConfigArgs gives another's.
+			arg = sk.configArg(a, t, sk.ref)
 		case Buffer:
-			n, _ := sk.taskSize(a.size, t)
+			n, _ := sk.argSize(a, t)
 			n *= a.lanes
 			arg.Bytes = make([]byte, n*a.elem.Size)
 			v := 0.0
@@ -908,6 +927,88 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 			}
 		}
 		out[i] = arg
+	}
+	return out
+}
+
+// argSize returns the elements of a Buffer or LocalMem argument on t: for
+// a size that depends on the parameters, the largest over the space, so
+// that one allocation serves every configuration.
+func (sk *specKernel) argSize(a specArg, t features.Task) (int, error) {
+	if !a.perConfig {
+		return sk.taskSize(a.size, t)
+	}
+	most := 0
+	var err error
+	sk.with(t, nil, func(vars []float64) {
+		sk.space.Each(func(c features.Config) bool {
+			for i, v := range c {
+				vars[len(t)+i] = float64(v)
+			}
+			var n int
+			if n, err = a.size.size(vars); err != nil {
+				return false
+			}
+			most = max(most, n)
+			return true
+		})
+	})
+	return most, err
+}
+
+// configArg is a Scalar's or LocalMem's argument for (t, c).
+func (sk *specKernel) configArg(a specArg, t features.Task, c features.Config) Arg {
+	arg := Arg{Name: a.name, Kind: a.kind, Elem: a.elem}
+	sk.with(t, c, func(vars []float64) {
+		if a.kind == Scalar {
+			v, _ := a.value.eval(vars)
+			arg.Bytes = make([]byte, a.elem.Size)
+			a.elem.Put(arg.Bytes, 0, v)
+			return
+		}
+		n, _ := a.size.size(vars)
+		arg.Len = n * a.lanes * a.elem.Size
+	})
+	return arg
+}
+
+// ConfigArgs returns the arguments of a spec kernel whose value depends on
+// the configuration (a scalar's FillValue or a local buffer's Size over the
+// tuning parameters), by their index among Args, for (t, c); nil when none
+// do, and for a kernel that is not from a spec.
+func (k *Kernel) ConfigArgs(t features.Task, c features.Config) map[int]Arg {
+	sk, ok := k.impl.(*specKernel)
+	if !ok {
+		return nil
+	}
+	var out map[int]Arg
+	for i, a := range sk.argList {
+		if a.perConfig && a.kind != Buffer {
+			if out == nil {
+				out = map[int]Arg{}
+			}
+			out[i] = sk.configArg(a, t, c)
+		}
+	}
+	return out
+}
+
+// ConfigValues returns, by argument name, the values that ConfigArgs sets
+// for (t, c): a scalar's value, a local buffer's size in bytes. A launch
+// plan carries them, so that a caller sets those arguments as collect
+// did; nil when no argument depends on the configuration.
+func (k *Kernel) ConfigValues(t features.Task, c features.Config) map[string]float64 {
+	args := k.ConfigArgs(t, c)
+	if args == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(args))
+	for _, a := range args {
+		if a.Kind == Scalar {
+			out[a.Name] = a.Elem.At(a.Bytes, 0)
+		} else {
+			out[a.Name] = float64(a.Len)
+		}
 	}
 	return out
 }

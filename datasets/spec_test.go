@@ -129,7 +129,8 @@ func TestReadSpecErrors(t *testing.T) {
 			kernelSpec(m)["GlobalSize"].(map[string]any)["X"] = "ProblemSize[0] / (TILE_X - TILE_X)"
 		}, "division by zero"},
 		{"negative size", func(m map[string]any) { arg(m, 0)["Size"] = "ProblemSize[0] - 100000" }, "Arguments[0] (in).Size"},
-		{"scalar of a parameter", func(m map[string]any) { arg(m, 2)["FillValue"] = "TILE_X" }, "Arguments[2] (width).FillValue"},
+		{"output sized by a parameter", func(m map[string]any) { arg(m, 1)["Size"] = "ProblemSize[0] * TILE_X" }, "Arguments[1] (out).Size"},
+		{"vector filled by a parameter", func(m map[string]any) { arg(m, 0)["FillValue"] = "TILE_X" }, "Arguments[0] (in).FillValue"},
 		{"condition", func(m map[string]any) {
 			m["ConfigurationSpace"].(map[string]any)["Conditions"] = []any{map[string]any{"Expression": "TILE_X ^ 2 > 1"}}
 		}, "ConfigurationSpace.Conditions[0]"},
@@ -159,6 +160,43 @@ func TestReadSpecErrors(t *testing.T) {
 		if _, err := datasets.ReadSpec(path); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: error %v, want one naming %s", name, err, path)
 		}
+	}
+}
+
+// TestSpecConfigArgs checks arguments whose value depends on the
+// configuration: a scalar set for each configuration, a local buffer sized
+// by it, and an input allocated for the largest configuration.
+func TestSpecConfigArgs(t *testing.T) {
+	k, err := datasets.ReadSpec(specFile(t, func(m map[string]any) {
+		arg(m, 2)["FillValue"] = "TILE_X * 2"
+		arg(m, 0)["Size"] = "ProblemSize[0] * ProblemSize[1] + TILE_Y"
+		ks := kernelSpec(m)
+		ks["Arguments"] = append(ks["Arguments"].([]any), map[string]any{"Name": "scratch", "Type": "float", "MemoryType": "Local", "Size": "TILE_X * TILE_Y"})
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := features.Task{30, 20}
+	args := k.Args(shape, rand.New(rand.NewPCG(1, 2)))
+	if got, want := len(args[0].Bytes), (30*20+32)*4; got != want {
+		t.Errorf("input of %d bytes, want %d (the largest TILE_Y)", got, want)
+	}
+	c, _ := k.Space.Parse("TILE_X=64,TILE_Y=4,WPT=1,USE_LOCAL=0,PAD=0")
+	ca := k.ConfigArgs(shape, c)
+	if len(ca) != 2 || ca[2].Elem.At(ca[2].Bytes, 0) != 128 || ca[4].Len != 64*4*4 {
+		t.Errorf("config args %+v, want width 128 and scratch of 1,024 bytes", ca)
+	}
+	v := k.ConfigValues(shape, c)
+	if v["width"] != 128 || v["scratch"] != 1024 {
+		t.Errorf("config values %v", v)
+	}
+	l, err := k.Geometry(shape, c)
+	if err != nil || l.LocalMemBytes != 1024 {
+		t.Errorf("local memory %d (%v), want the scratch buffer's 1,024 bytes", l.LocalMemBytes, err)
+	}
+	plain, _ := datasets.ReadSpec(specFile(t, nil))
+	if plain.ConfigArgs(shape, c) != nil || plain.ConfigValues(shape, c) != nil {
+		t.Error("a spec without configuration-dependent arguments gives some")
 	}
 }
 

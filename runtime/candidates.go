@@ -225,6 +225,7 @@ func (c *Chooser) candidate(t features.Task, cfg features.Config, v float64) Pic
 	if c.kernel != nil {
 		p.Plan.Launch, _ = c.kernel.Geometry(t, p.Config)
 		p.Plan.BuildOptions = c.kernel.Options(t, p.Config)
+		p.Plan.Values = c.kernel.ConfigValues(t, p.Config)
 	}
 	return p
 }

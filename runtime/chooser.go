@@ -169,6 +169,12 @@ type Plan struct {
 	// Launch holds the NDRange: Dims, Global and Local sizes, and the
 	// local memory the configuration allocates statically, in bytes.
 	datasets.Launch
+	// Values are the kernel arguments whose value depends on the
+	// configuration, by name, as a kernel spec declares them (a scalar's
+	// FillValue or a local buffer's Size over the tuning parameters): the
+	// scalar's value, the local buffer's size in bytes. nil when there
+	// are none, as for augur's own kernels.
+	Values map[string]float64
 }
 
 // Chooser picks configurations for shapes from one model of a bundle.
@@ -538,7 +544,7 @@ func (c *Chooser) Plan(t features.Task, cfg features.Config) (Plan, error) {
 	if err != nil {
 		return Plan{}, err // it names its package
 	}
-	return Plan{BuildOptions: c.kernel.Options(t, cfg), Launch: l}, nil
+	return Plan{BuildOptions: c.kernel.Options(t, cfg), Launch: l, Values: c.kernel.ConfigValues(t, cfg)}, nil
 }
 
 // Choose returns the configuration the model predicts fastest for shape t.
@@ -641,6 +647,7 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 		// Checked above, and the pick is in the space: no error.
 		p.Plan.Launch, _ = c.kernel.Geometry(t, p.Config)
 		p.Plan.BuildOptions = c.kernel.Options(t, p.Config)
+		p.Plan.Values = c.kernel.ConfigValues(t, p.Config)
 	}
 	c.mu.Lock()
 	if len(c.cache) >= c.opt.CacheSize {

@@ -264,6 +264,27 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 	return a, nil
 }
 
+// Set replaces the value of argument i, a Scalar or a LocalMem, for the
+// runs that follow: a spec kernel's arguments that depend on the
+// configuration (datasets.Kernel.ConfigArgs).
+func (a *Args) Set(i int, arg datasets.Arg) error {
+	if i < 0 || i >= len(a.vals) {
+		return fmt.Errorf("opencl: argument %d of %d", i, len(a.vals))
+	}
+	switch arg.Kind {
+	case datasets.Scalar:
+		if len(arg.Bytes) == 0 {
+			return fmt.Errorf("opencl: scalar %d (%s) has no value", i, arg.Name)
+		}
+		a.vals[i] = rawScalar(arg.Bytes)
+	case datasets.LocalMem:
+		a.vals[i] = cl.LocalBuffer(max(arg.Len, 1))
+	default:
+		return fmt.Errorf("opencl: argument %d (%s) of kind %d cannot be set per configuration", i, arg.Name, arg.Kind)
+	}
+	return nil
+}
+
 // upload creates a buffer of n bytes with flags and copies n bytes from
 // data into it.
 func (s *Session) upload(a *Args, name string, flags cl.MemFlag, data unsafe.Pointer, n int) (*cl.MemObject, error) {
