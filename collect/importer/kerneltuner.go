@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/augur-tuning/augur/collect/record"
@@ -73,7 +74,7 @@ func ReadKernelTuner(r io.Reader) (*Results, error) {
 	res := &Results{}
 	var (
 		keys     []string
-		values   map[string][]json.RawMessage
+		values   map[string][]int
 		entries  []map[string]json.RawMessage
 		entryKey []string
 		seen     = map[string]bool{}
@@ -100,7 +101,7 @@ func ReadKernelTuner(r io.Reader) (*Results, error) {
 		case "tune_params_keys":
 			err = decodeField(dec, name, &keys)
 		case "tune_params":
-			err = decodeField(dec, name, &values)
+			values, err = decodeTuneParams(dec)
 		case "cache":
 			if err = expectDelim(dec, '{'); err != nil {
 				break
@@ -146,18 +147,7 @@ func ReadKernelTuner(r io.Reader) (*Results, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: tune_params lacks %q of tune_params_keys", ErrFormat, k)
 		}
-		if len(vs) > features.MaxParamValues {
-			return nil, fmt.Errorf("%w: parameter %s declares %d values, at most %d allowed", features.ErrLimit, k, len(vs), features.MaxParamValues)
-		}
-		p := features.Param{Name: k}
-		for _, v := range vs {
-			n, err := strconv.Atoi(string(bytes.TrimSpace(v)))
-			if err != nil {
-				return nil, fmt.Errorf("%w: parameter %s has value %s, want integers only", ErrFormat, k, v)
-			}
-			p.Values = append(p.Values, n)
-		}
-		res.Params = append(res.Params, p)
+		res.Params = append(res.Params, features.Param{Name: k, Values: vs})
 	}
 	res.Measurements = make([]Measurement, len(entries))
 	for i, e := range entries {
@@ -309,6 +299,49 @@ func repair(data []byte) ([]byte, error) {
 		fixed = append(fixed, open[i])
 	}
 	return fixed, nil
+}
+
+// decodeTuneParams reads tune_params, an object of integer lists, a token
+// at a time: a list longer than features.MaxParamValues is refused as soon
+// as it is, in constant memory (a cache file declaring 2M values for one
+// parameter is 4 KB compressed).
+func decodeTuneParams(dec *json.Decoder) (map[string][]int, error) {
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	out := map[string][]int{}
+	for dec.More() {
+		k, err := objectKey(dec)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) >= features.MaxParams {
+			return nil, fmt.Errorf("%w: tune_params has over %d parameters", features.ErrLimit, features.MaxParams)
+		}
+		if err := expectDelim(dec, '['); err != nil {
+			return nil, fmt.Errorf("%w: tune_params %q: %v", ErrFormat, k, err)
+		}
+		var vs []int
+		for dec.More() {
+			if len(vs) == features.MaxParamValues {
+				return nil, fmt.Errorf("%w: parameter %s declares more than %d values", features.ErrLimit, k, features.MaxParamValues)
+			}
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, fmt.Errorf("%w: tune_params %q: %v", ErrFormat, k, err)
+			}
+			f, ok := tok.(float64)
+			if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return nil, fmt.Errorf("%w: parameter %s has value %v, want integers only", ErrFormat, k, tok)
+			}
+			vs = append(vs, int(f))
+		}
+		if err := expectDelim(dec, ']'); err != nil {
+			return nil, err
+		}
+		out[k] = vs
+	}
+	return out, expectDelim(dec, '}')
 }
 
 // expectDelim reads the next token and checks that it is the delimiter d.
