@@ -1,6 +1,6 @@
 """Measures augur.Chooser.choose through Python: cold (a new shape each call,
-on a fresh chooser) and cached (one shape again and again); prints p50 and
-p99 of each in microseconds.
+on a fresh chooser), cached (one shape again and again) and candidates
+(k = 5, a new shape each call); prints p50 and p99 of each in microseconds.
 
     AUGUR_LIB=bin/libaugur.so PYTHONPATH=python python3 libaugur/testdata/latency.py BUNDLE N
 """
@@ -40,6 +40,13 @@ def main():
             chooser.choose(shape)
             t.append((time.perf_counter_ns() - t0) / 1e3)
         report("cached (a list)", t)
+        t = []
+        for i in range(n):
+            f = 3 + 2 * (i % 3)
+            t0 = time.perf_counter_ns()
+            chooser.candidates(5, width=300 + i, height=700 + 16 * (i % 7), filter_w=f, filter_h=f)
+            t.append((time.perf_counter_ns() - t0) / 1e3)
+        report("candidates k=5", t)
 
 
 if __name__ == "__main__":
