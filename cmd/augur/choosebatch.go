@@ -128,6 +128,8 @@ type planJSON struct {
 	Global        []int  `json:"global"`
 	Local         []int  `json:"local"`
 	LocalMemBytes int    `json:"local_mem_bytes"`
+	// Values are a spec kernel's configuration-dependent arguments.
+	Values map[string]float64 `json:"values,omitempty"`
 }
 
 // pickJSON is one answer of `augur choose --json`: the pick's report, the
@@ -143,7 +145,7 @@ type pickJSON struct {
 func newPickJSON(shape string, p runtime.Pick, took time.Duration) pickJSON {
 	out := pickJSON{Shape: shape, PickReport: p.Report(took)}
 	if d := p.Plan.Dims; d > 0 {
-		out.Plan = &planJSON{p.Plan.BuildOptions, d, p.Plan.Global[:d], p.Plan.Local[:d], p.Plan.LocalMemBytes}
+		out.Plan = &planJSON{p.Plan.BuildOptions, d, p.Plan.Global[:d], p.Plan.Local[:d], p.Plan.LocalMemBytes, p.Plan.Values}
 	}
 	return out
 }
@@ -151,7 +153,14 @@ func newPickJSON(shape string, p runtime.Pick, took time.Duration) pickJSON {
 // chooseOne answers one shape: the pick and, with top > 0, the top
 // candidates, as JSON or as text.
 func chooseOne(w io.Writer, ch *runtime.Chooser, text string, top int, asJSON bool) error {
-	task, err := features.ParseTask(ch.TaskNames(), text)
+	// A spec kernel's problem sizes answer to problem_size_I too.
+	names := ch.TaskNames()
+	for i, n := range names {
+		if alias := fmt.Sprintf("problem_size_%d", i); alias != n && !slices.Contains(names, alias) {
+			text = replaceKey(text, alias, n)
+		}
+	}
+	task, err := features.ParseTask(names, text)
 	if err != nil {
 		return fmt.Errorf("choose: %w", err)
 	}
