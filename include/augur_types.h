@@ -41,6 +41,7 @@ extern "C" {
 #define AUGUR_ERR_NO_WISDOM 9    /* augur_record on a chooser opened without wisdom */
 #define AUGUR_ERR_TRUNCATED 10   /* a caller's buffer is too small */
 #define AUGUR_ERR_UNSUPPORTED 11 /* a bundle this build of libaugur cannot serve */
+#define AUGUR_ERR_UNTRUSTED 12   /* with trusted keys: the bundle is unsigned, or signed by none of them, or changed since */
 #define AUGUR_ERR_INTERNAL 99    /* a bug in libaugur, caught; the message says where */
 
 /* A chooser: an integer, never a pointer. 0 is never a valid handle. */
@@ -100,6 +101,14 @@ typedef struct augur_open_options {
 	 * created when missing) that augur_choose consults before the model
 	 * and augur_record appends to. NULL: no wisdom. */
 	const char *wisdom_path;
+	/* Trusted public keys, one or more PEM "PUBLIC KEY" blocks (the .pub
+	 * files `augur keygen` writes, concatenated). When set, the bundle must
+	 * carry a valid signature by one of them (AUGUR_ERR_UNTRUSTED
+	 * otherwise). NULL: no check; signed and unsigned bundles load alike. */
+	const char *trusted_keys_pem;
+	/* The bundle's signature file (`augur sign` writes BUNDLE.sig); NULL
+	 * means path + ".sig". Read only with trusted_keys_pem. */
+	const char *signature_path;
 } augur_open_options;
 
 #ifdef __cplusplus

@@ -114,6 +114,9 @@ func augur_open(opt *C.augur_open_options, out *C.augur_handle) (rc C.int) {
 		Device:       goString(opt.device),
 		PlatformJSON: goString(opt.platform_json),
 		WisdomPath:   goString(opt.wisdom_path),
+
+		TrustedKeysPEM: goString(opt.trusted_keys_pem),
+		SignaturePath:  goString(opt.signature_path),
 	}
 	switch {
 	case opt.bundle != nil && opt.path != nil:

@@ -19,7 +19,7 @@ func TestStatusCodesMatchHeader(t *testing.T) {
 		"AUGUR_ERR_IO": statusIO, "AUGUR_ERR_BUNDLE": statusBundle, "AUGUR_ERR_VERSION": statusVersion,
 		"AUGUR_ERR_DEVICE": statusDevice, "AUGUR_ERR_SHAPE": statusShape, "AUGUR_ERR_CONFIG": statusConfig,
 		"AUGUR_ERR_NO_WISDOM": statusNoWisdom, "AUGUR_ERR_TRUNCATED": statusTruncated,
-		"AUGUR_ERR_UNSUPPORTED": statusUnsupported, "AUGUR_ERR_INTERNAL": statusInternal,
+		"AUGUR_ERR_UNSUPPORTED": statusUnsupported, "AUGUR_ERR_UNTRUSTED": statusUntrusted, "AUGUR_ERR_INTERNAL": statusInternal,
 		"AUGUR_MAX_PARAMS": maxParams,
 	}
 	got := map[string]status{}

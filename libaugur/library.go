@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"math"
@@ -32,6 +34,7 @@ const (
 	statusNoWisdom    status = 9
 	statusTruncated   status = 10
 	statusUnsupported status = 11
+	statusUntrusted   status = 12
 	statusInternal    status = 99
 )
 
@@ -80,6 +83,10 @@ type openOptions struct {
 	Device       string
 	PlatformJSON string
 	WisdomPath   string
+	// TrustedKeysPEM holds PEM public keys; SignaturePath the bundle's
+	// signature file ("" means Path + ".sig").
+	TrustedKeysPEM string
+	SignaturePath  string
 }
 
 // library is the table of open choosers behind the C API's integer
@@ -115,6 +122,16 @@ func (l *library) open(opt openOptions) (int64, error) {
 		}
 	case len(opt.Bundle) == 0:
 		return 0, failf(statusArg, "open: no bundle: set a path or the bundle's bytes")
+	}
+	if opt.TrustedKeysPEM != "" {
+		// Before anything reads the bytes: the signature covers them all.
+		keys, sig, err := trust(opt)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := features.VerifyBundle(data, sig, keys); err != nil {
+			return 0, fail(statusUntrusted, err)
+		}
 	}
 	b, err := features.ReadBundle(data)
 	if err != nil {
@@ -335,4 +352,37 @@ func (c *handle) candidates(shape []int64, k int) ([]runtime.Pick, error) {
 		return nil, shapeOrInternal(err)
 	}
 	return ps, nil
+}
+
+// trust reads the trusted keys and the bundle's signature of opt.
+func trust(opt openOptions) ([]ed25519.PublicKey, []byte, error) {
+	var keys []ed25519.PublicKey
+	rest := []byte(opt.TrustedKeysPEM)
+	for {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			break
+		}
+		k, err := features.ParsePublicKey(pem.EncodeToMemory(block))
+		if err != nil {
+			return nil, nil, fail(statusArg, err)
+		}
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil, nil, failf(statusArg, "open: trusted_keys_pem holds no PEM public key")
+	}
+	path := opt.SignaturePath
+	if path == "" {
+		if opt.Path == "" {
+			return nil, nil, failf(statusArg, "open: trusted keys with a bundle's bytes need signature_path")
+		}
+		path = opt.Path + ".sig"
+	}
+	sig, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fail(statusUntrusted, fmt.Errorf("open: the bundle's signature: %w", err))
+	}
+	return keys, sig, nil
 }

@@ -225,3 +225,40 @@ func TestJoinNames(t *testing.T) {
 		t.Errorf("joinNames of 10 bytes into 8: %v", err)
 	}
 }
+
+// TestOpenTrusted opens a signed bundle with the signer's key, and refuses
+// it with another key, without a signature, and when changed.
+func TestOpenTrusted(t *testing.T) {
+	const bundle = "../testdata/conv2d-pocl.augur"
+	signer, err := os.ReadFile("../python/tests/testdata/signer.pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := os.ReadFile("../python/tests/testdata/other.pub")
+	sig := "../python/tests/testdata/conv2d-pocl.augur.sig"
+	data, _ := os.ReadFile(bundle)
+	changed := append([]byte(nil), data...)
+	changed[len(changed)-200] ^= 1
+	tests := []struct {
+		name string
+		opt  openOptions
+		want status
+	}{
+		{"signer", openOptions{Path: bundle, TrustedKeysPEM: string(signer), SignaturePath: sig}, statusOK},
+		{"both keys", openOptions{Path: bundle, TrustedKeysPEM: string(other) + string(signer), SignaturePath: sig}, statusOK},
+		{"other key", openOptions{Path: bundle, TrustedKeysPEM: string(other), SignaturePath: sig}, statusUntrusted},
+		{"no signature", openOptions{Path: bundle, TrustedKeysPEM: string(signer)}, statusUntrusted},
+		{"changed", openOptions{Bundle: changed, TrustedKeysPEM: string(signer), SignaturePath: sig}, statusUntrusted},
+		{"not a key", openOptions{Path: bundle, TrustedKeysPEM: "hello", SignaturePath: sig}, statusArg},
+		{"no keys, unsigned", openOptions{Path: bundle}, statusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLibrary()
+			_, err := l.open(tt.opt)
+			if got := codeOf(err); got != tt.want {
+				t.Errorf("code %d (%v), want %d", got, err, tt.want)
+			}
+		})
+	}
+}

@@ -37,6 +37,7 @@ ERR_CONFIG = 8
 ERR_NO_WISDOM = 9
 ERR_TRUNCATED = 10
 ERR_UNSUPPORTED = 11
+ERR_UNTRUSTED = 12
 ERR_INTERNAL = 99
 
 
@@ -76,6 +77,8 @@ class _OpenOptions(ctypes.Structure):
         ("device", ctypes.c_char_p),
         ("platform_json", ctypes.c_char_p),
         ("wisdom_path", ctypes.c_char_p),
+        ("trusted_keys_pem", ctypes.c_char_p),
+        ("signature_path", ctypes.c_char_p),
     ]
 
 
@@ -155,12 +158,16 @@ class Chooser:
     wisdom: a wisdom file (JSON lines, created when missing): choose()
         answers a shape recorded there with its fastest recorded
         configuration, and record() appends to it. None: no wisdom.
+    trusted_keys: paths of trusted public keys (the .pub files of ``augur
+        keygen``): the bundle must carry a valid signature by one of them
+        (Error with code ERR_UNTRUSTED otherwise). None: no check.
+    signature: the bundle's signature file; None means bundle + ".sig".
 
     Methods are safe to call from several threads. Close the chooser with
     close(), or use it as a context manager.
     """
 
-    def __init__(self, bundle, device=None, wisdom=None):
+    def __init__(self, bundle, device=None, wisdom=None, trusted_keys=None, signature=None):
         lib = _load()
         opt = _OpenOptions()
         self._keep = None
@@ -177,6 +184,13 @@ class Chooser:
         elif device is not None:
             opt.device = device.encode()
         opt.wisdom_path = _encode(wisdom)
+        if trusted_keys:
+            pems = []
+            for k in trusted_keys:
+                with open(k, "rb") as f:
+                    pems.append(f.read())
+            opt.trusted_keys_pem = b"".join(pems)
+            opt.signature_path = _encode(signature)
         handle = ctypes.c_int64()
         _check(lib.augur_open(ctypes.byref(opt), ctypes.byref(handle)))
         self._keep = None

@@ -14,6 +14,9 @@ TESTDATA = os.environ.get("AUGUR_TESTDATA", os.path.join(HERE, "..", "..", "test
 POCL = os.path.join(TESTDATA, "conv2d-pocl.augur")
 FLEET = os.path.join(TESTDATA, "conv2d-fleet.augur")
 SHAPE = dict(width=1920, height=1080, filter_w=5, filter_h=5)
+# A signature of conv2d-pocl.augur by signer.pub's key ('augur sign'), and
+# another key that did not sign it.
+KEYS = os.path.join(HERE, "testdata")
 
 
 class ChooserTest(unittest.TestCase):
@@ -161,3 +164,20 @@ class WisdomTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TrustTest(unittest.TestCase):
+    def test_signed(self):
+        sig = os.path.join(KEYS, "conv2d-pocl.augur.sig")
+        with augur.Chooser(POCL, trusted_keys=[os.path.join(KEYS, "signer.pub")], signature=sig) as c:
+            self.assertTrue(c.choose(**SHAPE)["source"].startswith("model:"))
+        with self.assertRaises(augur.Error) as e:
+            augur.Chooser(POCL, trusted_keys=[os.path.join(KEYS, "other.pub")], signature=sig)
+        self.assertEqual(e.exception.code, augur.ERR_UNTRUSTED)
+        with open(POCL, "rb") as f:
+            data = bytearray(f.read())
+        data[-200] ^= 1  # a change the signature does not cover
+        with self.assertRaises(augur.Error) as e:
+            augur.Chooser(bytes(data), trusted_keys=[os.path.join(KEYS, "signer.pub")], signature=sig)
+        self.assertEqual(e.exception.code, augur.ERR_UNTRUSTED)
+

@@ -1,0 +1,1 @@
+augur-signature ed25519 7ca5375435ab4c8b qwOyqFjuL45BhosUGm2vMTMqM0C8+3rNEJY92h3COoNj01w4RVt21coJItb1ihkMqHf6D7rZLbom8a10k4SABg==
