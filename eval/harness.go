@@ -626,9 +626,15 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		}
 		f, ok := byPlatform[plat.Slug()]
 		if !ok {
-			b, mr, err := train.FitBundle(d.Subset(rows), topts, plat.Slug(), &plat)
+			sub := d.Subset(rows)
+			b, mr, err := train.FitBundle(sub, topts, plat.Slug(), &plat)
 			if err == nil {
 				err = opt.attach(b)
+			}
+			if err == nil && opt.Test == "" {
+				// What a bundle of 'augur train' carries, for the runtime's
+				// candidates; the held-out shape is not among them.
+				b.Measured = train.MeasuredBests(sub)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("eval: holdout fit: %w", err)

@@ -448,6 +448,12 @@ func newBundle(d *Data) *features.Bundle {
 	}
 }
 
+// MeasuredBests returns the fastest measured row of each (platform, task)
+// of d, in the order the pairs first appear: the Bundle.Measured that
+// Train writes. eval gives it to the bundles of FitBundle, which have
+// none, where the runtime's candidates need them.
+func MeasuredBests(d *Data) []features.MeasuredBest { return measuredBests(d) }
+
 // measuredBests returns the fastest measured row of each (platform, task)
 // of d, in the order the pairs first appear.
 func measuredBests(d *Data) []features.MeasuredBest {
