@@ -320,22 +320,29 @@ func profileDist(in *variantInput, shapes []features.Task) func(a, b features.Co
 
 func topkVariants() []variant {
 	const n = 8
+	nnRank := func(m int) func(in *variantInput) []features.Config {
+		return func(in *variantInput) []features.Config {
+			pool := slices.Clone(in.nnBest[:min(m, len(in.nnBest))])
+			return append([]features.Config{in.ranked[0].Config}, interleave(rankBy(in, pool), configs(in.ranked[1:]))...)
+		}
+	}
+	unimp := func(in *variantInput) []features.Config {
+		imp := important(in, 0.05)
+		return greedy(configs(in.ranked), n, func(a, b features.Config) bool {
+			for p := range a {
+				if imp[p] && a[p] != b[p] {
+					return true
+				}
+			}
+			return false
+		})
+	}
 	return []variant{
 		{"base", func(in *variantInput) []features.Config { return configs(in.ranked) }},
 		{"ham2", func(in *variantInput) []features.Config {
 			return greedy(configs(in.ranked), n, func(a, b features.Config) bool { return hamming(a, b) >= 2 })
 		}},
-		{"unimp", func(in *variantInput) []features.Config {
-			imp := important(in, 0.05)
-			return greedy(configs(in.ranked), n, func(a, b features.Config) bool {
-				for p := range a {
-					if imp[p] && a[p] != b[p] {
-						return true
-					}
-				}
-				return false
-			})
-		}},
+		{"unimp", unimp},
 		{"prof", func(in *variantInput) []features.Config {
 			shapes := []features.Task{in.task}
 			// the shape halved and doubled in each dimension
@@ -349,16 +356,22 @@ func topkVariants() []variant {
 			dist := profileDist(in, shapes)
 			return greedy(configs(in.ranked[:min(200, len(in.ranked))]), n, func(a, b features.Config) bool { return dist(a, b) >= 0.05 })
 		}},
+		{"grid-alt", func(in *variantInput) []features.Config {
+			return append([]features.Config{in.ranked[0].Config}, interleave(configs(in.ranked[1:]), in.grid)...)
+		}},
 		{"nn-alt", func(in *variantInput) []features.Config {
 			return append([]features.Config{in.ranked[0].Config}, interleave(in.nnBest, configs(in.ranked[1:]))...)
 		}},
 		{"alt-nn", func(in *variantInput) []features.Config {
 			return append([]features.Config{in.ranked[0].Config}, interleave(configs(in.ranked[1:]), in.nnBest)...)
 		}},
-		{"nn-rank", func(in *variantInput) []features.Config {
-			// the nearest 4 training shapes' measured bests, ranked by the model
+		{"nn-rank2", nnRank(2)},
+		{"nn-rank4", nnRank(4)},
+		{"nn-rank8", nnRank(8)},
+		{"nn-rankall", nnRank(1 << 20)},
+		{"nn4-first", func(in *variantInput) []features.Config {
 			pool := slices.Clone(in.nnBest[:min(4, len(in.nnBest))])
-			return append([]features.Config{in.ranked[0].Config}, interleave(rankBy(in, pool), configs(in.ranked[1:]))...)
+			return append(append([]features.Config{in.ranked[0].Config}, rankBy(in, pool)...), configs(in.ranked[1:])...)
 		}},
 		{"nn3-rank", func(in *variantInput) []features.Config {
 			var pool []features.Config
@@ -367,24 +380,10 @@ func topkVariants() []variant {
 			}
 			return append([]features.Config{in.ranked[0].Config}, interleave(rankBy(in, pool), configs(in.ranked[1:]))...)
 		}},
-		{"grid-alt", func(in *variantInput) []features.Config {
-			return append([]features.Config{in.ranked[0].Config}, interleave(configs(in.ranked[1:]), in.grid)...)
-		}},
-		{"ham2+nn", func(in *variantInput) []features.Config {
-			div := greedy(configs(in.ranked), n, func(a, b features.Config) bool { return hamming(a, b) >= 2 })
-			return append([]features.Config{div[0]}, interleave(div[1:], in.nnBest)...)
-		}},
-		{"unimp+nn", func(in *variantInput) []features.Config {
-			imp := important(in, 0.05)
-			div := greedy(configs(in.ranked), n, func(a, b features.Config) bool {
-				for p := range a {
-					if imp[p] && a[p] != b[p] {
-						return true
-					}
-				}
-				return false
-			})
-			return append([]features.Config{div[0]}, interleave(div[1:], in.nnBest)...)
+		{"nn4+unimp", func(in *variantInput) []features.Config {
+			pool := slices.Clone(in.nnBest[:min(4, len(in.nnBest))])
+			div := unimp(in)
+			return append([]features.Config{div[0]}, interleave(rankBy(in, pool), div[1:])...)
 		}},
 	}
 }
