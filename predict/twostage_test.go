@@ -1,8 +1,11 @@
 package predict_test
 
 import (
+	"cmp"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/augur-tuning/augur/features"
@@ -59,5 +62,46 @@ func TestSecondStage(t *testing.T) {
 	}
 	if _, err := (predict.SecondStage{Threshold: 1.5}).Run(ranked, 0, nil, nil, truth); err == nil {
 		t.Error("Threshold 1.5 accepted")
+	}
+}
+
+// TestSecondStageNeverBelowMeasured checks, over random spaces, rankings
+// and first-stage bests, that the answer is the best configuration of
+// both stages: never worse than one it measured (issue 25).
+func TestSecondStageNeverBelowMeasured(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 200 {
+		n := 1 + rng.IntN(30)
+		truth := make([]float64, n)
+		ranked := make([]predict.Scored, n)
+		for i := range n {
+			truth[i] = rng.NormFloat64()
+			ranked[i] = predict.Scored{Config: features.Config{i}, LogSpeedup: truth[i] + rng.NormFloat64()}
+		}
+		slices.SortStableFunc(ranked, func(a, b predict.Scored) int { return -cmp.Compare(a.LogSpeedup, b.LogSpeedup) })
+		first, firstC := math.Inf(-1), features.Config(nil)
+		if rng.IntN(2) == 0 {
+			first, firstC = rng.NormFloat64(), features.Config{-1}
+		}
+		measure := func(c features.Config) (float64, error) {
+			if c[0]%7 == 3 {
+				return 0, errors.New("failed")
+			}
+			return truth[c[0]], nil
+		}
+		st := predict.SecondStage{Threshold: 0.01 + 0.5*rng.Float64(), Sigma: 0.05 + rng.Float64(), Budget: rng.IntN(5)}
+		res, err := st.Run(ranked, first, firstC, nil, measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantC := first, firstC
+		for _, m := range res.Measured {
+			if !math.IsNaN(m.LogSpeedup) && m.LogSpeedup > want {
+				want, wantC = m.LogSpeedup, m.Config
+			}
+		}
+		if res.LogSpeedup != want || !res.Best.Equal(wantC) {
+			t.Fatalf("trial %d: answer %v (%g), want the best measured %v (%g)", trial, res.Best, res.LogSpeedup, wantC, want)
+		}
 	}
 }

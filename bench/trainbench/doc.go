@@ -1,0 +1,19 @@
+// Command trainbench measures what training costs at a given number of
+// rows: it loads a kernel's datasets as 'augur train' does, takes the first
+// --rows rows or, when there are fewer, repeats the real rows until there
+// are that many (a load test: repeated rows carry no new information), and
+// trains as 'augur train' would with the default learner selection, or
+// fits one GBRT model (--learner gbrt) with the given depth, trees and
+// learning rate. Run it under /usr/bin/time -v for the peak memory.
+//
+// Usage:
+//
+//	trainbench --data DIR --kernel conv2d [--rows N] [--learner auto|gbrt]
+//	           [--trees N] [--depth D] [--lr R] [--min-leaf M] [--folds K]
+//	           [--csv OUT.csv] [--cpuprofile FILE] [--memprofile FILE]
+//
+// Stdout gets one line: the rows, the features, the seconds of loading and
+// of training, and the Go heap's peak-ish figures (runtime.MemStats after
+// training). --csv writes the same rows (features, then log_speedup) for
+// bench/xgbfit.py to fit XGBoost's hist on them.
+package main

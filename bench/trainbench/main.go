@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"time"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/train"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "trainbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	var (
+		dir, kernel, learner, csvPath string
+		rows, folds                   int
+		g                             train.GBRTOptions
+	)
+	fs := flag.NewFlagSet("trainbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&dir, "data", "", "dataset directory, as augur train's --data")
+	fs.StringVar(&kernel, "kernel", "conv2d", "kernel family")
+	fs.IntVar(&rows, "rows", 0, "rows to train on: the first N, or the real rows repeated up to N; 0: as loaded")
+	fs.StringVar(&learner, "learner", "auto", "auto (the default selection, as augur train) or gbrt (one fit)")
+	fs.IntVar(&folds, "folds", 0, "cross-validation folds of --learner auto (augur train's --folds); 0: 5")
+	fs.IntVar(&g.Trees, "trees", 100, "gbrt trees")
+	fs.IntVar(&g.MaxDepth, "depth", 4, "gbrt depth")
+	fs.Float64Var(&g.LearningRate, "lr", 0.1, "gbrt learning rate")
+	fs.IntVar(&g.MinLeaf, "min-leaf", 10, "gbrt least rows a leaf")
+	fs.StringVar(&csvPath, "csv", "", "also write the rows (features, log_speedup) to this CSV")
+	var cpuProfile, memProfile string
+	fs.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the training to this file")
+	fs.StringVar(&memProfile, "memprofile", "", "write a heap profile (allocations of the whole run) to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if dir == "" {
+		return errors.New("--data is required")
+	}
+	if rows < 0 {
+		return fmt.Errorf("--rows must be >= 0, got %d", rows)
+	}
+	lo := train.LoadOptions{Specs: datasets.Devices().Devices}
+	if k, err := datasets.Lookup(kernel); err == nil && k.Derived != nil {
+		lo.Derived = k.Derived
+	}
+	t0 := time.Now()
+	d, err := train.LoadWith(dir, kernel, lo)
+	if err != nil {
+		return err
+	}
+	d = resize(d, rows)
+	load := time.Since(t0)
+	if csvPath != "" {
+		if err := writeCSV(csvPath, d); err != nil {
+			return err
+		}
+	}
+	opt := train.Options{Kernel: kernel, Folds: folds}
+	switch learner {
+	case "auto":
+	case "gbrt":
+		opt.Model, opt.GBRT, opt.Folds = "gbrt", g, 1
+	default:
+		return fmt.Errorf("--learner must be auto or gbrt, got %q", learner)
+	}
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	t1 := time.Now()
+	if learner == "gbrt" {
+		// One fit, as XGBoost is timed: no bundle, no cross-validation.
+		_, _, err = train.FitRegressor(d, opt)
+	} else {
+		_, _, err = train.TrainData(d, opt)
+	}
+	if err != nil {
+		return err
+	}
+	fit := time.Since(t1)
+	if memProfile != "" {
+		f, err := os.Create(memProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			return err
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f\n",
+		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20))
+	return nil
+}
+
+// resize returns d cut to its first n rows, or with its rows repeated in
+// order until there are n; n == 0 leaves d as it is.
+func resize(d *train.Data, n int) *train.Data {
+	if n == 0 || n == d.Len() {
+		return d
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i % d.Len()
+	}
+	return d.Subset(idx)
+}
+
+// writeCSV writes d's features and targets, one row a line, with a header.
+func writeCSV(path string, d *train.Data) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	for _, name := range d.Features {
+		w.WriteString(name)
+		w.WriteByte(',')
+	}
+	w.WriteString("log_speedup\n")
+	var buf []byte
+	for i := range d.Len() {
+		for _, v := range d.Row(i) {
+			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+			w.Write(buf)
+			w.WriteByte(',')
+		}
+		buf = strconv.AppendFloat(buf[:0], d.Y[i], 'g', -1, 64)
+		w.Write(buf)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
