@@ -94,7 +94,7 @@ type engine struct {
 	timeoutsInRow int
 	tasks         []*task
 	sink          func(slot int, r record.Row) error
-	bar           progress
+	bar           *progress
 	times         []float64
 	busyNs        float64
 	builds        int
