@@ -40,3 +40,24 @@ func ExampleStencilSuite() {
 	// by dimension: [[WX BX CX] [WY CY] [WZ CZ]]
 	// by optimization: [[WX WY WZ] [BX] [CX CY CZ]]
 }
+
+// ExampleReadSpec reads a user's kernel from its T1 spec file: the tuning
+// space, the shape features (its problem sizes) and the launch of a
+// configuration, with no Go code for the kernel.
+func ExampleReadSpec() {
+	k, err := datasets.ReadSpec("../examples/rowsum/rowsum.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(k.Name, k.TaskNames, k.Space.Len(), "configurations")
+	shape := features.Task{30000, 300} // cols, rows
+	c, _ := k.Space.Parse("WG=256,RPW=2,VW=4,UNROLL=2")
+	l, _ := k.Geometry(shape, c)
+	fmt.Println(k.Options(shape, c))
+	fmt.Println(l.Global[:l.Dims], l.Local[:l.Dims], l.LocalMemBytes)
+	// Output:
+	// rowsum [cols rows] 189 configurations
+	// -DWG=256 -DRPW=2 -DVW=4 -DUNROLL=2
+	// [256 300] [256 2] 2048
+}
