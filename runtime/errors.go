@@ -45,3 +45,7 @@ type shapeError struct{ err error }
 func (e shapeError) Error() string { return e.err.Error() }
 
 func (e shapeError) Unwrap() []error { return []error{ErrShape, e.err} }
+
+// ErrUnknownDevice is wrapped by ResolveDevice's error for a name that
+// neither the bundle's models nor the device table know.
+var ErrUnknownDevice = errors.New("runtime: no device")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,23 +19,11 @@ import (
 	"github.com/augur-tuning/augur/tune"
 )
 
-// chooseDevice resolves --device NAME for bundle b: a device the bundle
-// has a model of (its slug or name) is left to the runtime; else a device
-// of the device table (--platforms FILE, or the table augur ships) gives
-// its features, so that a fleet bundle serves it by its fleet policy
-// (runtime.Options.Platform); else the error lists the closest names.
+// chooseDevice resolves --device NAME for bundle b into opt
+// (runtime.ResolveDevice), with the device table of --platforms FILE, or
+// the one augur ships.
 func chooseDevice(b *features.Bundle, name, platforms string, opt *runtime.Options) error {
-	var known []string
-	for _, m := range b.Models {
-		known = append(known, m.Name)
-		if strings.EqualFold(m.Name, name) || (m.Platform != nil && (strings.EqualFold(m.Platform.Name, name) || m.Platform.Slug() == name)) {
-			return nil
-		}
-		if m.Platform != nil {
-			known = append(known, m.Platform.Name)
-		}
-	}
-	table := datasets.Devices()
+	var table *datasets.DeviceTable
 	if platforms != "" {
 		f, err := os.Open(platforms)
 		if err != nil {
@@ -48,77 +35,10 @@ func chooseDevice(b *features.Bundle, name, platforms string, opt *runtime.Optio
 			return fmt.Errorf("choose: --platforms %s: %w", platforms, err)
 		}
 	}
-	for _, p := range table.Devices {
-		if strings.EqualFold(p.Name, name) || p.Slug() == name {
-			opt.Device, opt.Platform = "", &p
-			return nil
-		}
-		known = append(known, p.Name, p.Slug())
+	if err := runtime.ResolveDevice(b, name, table, opt); err != nil {
+		return fmt.Errorf("choose: %w", err)
 	}
-	where := "the shipped device table"
-	if platforms != "" {
-		where = platforms
-	}
-	return fmt.Errorf("choose: no device %q in the bundle's models or %s; closest: %s", name, where, strings.Join(closest(name, known, 5), ", "))
-}
-
-// closest returns the n names nearest to name, ignoring case, punctuation
-// and spaces: those that contain it, then by edit distance; each once.
-func closest(name string, names []string, n int) []string {
-	norm := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			switch {
-			case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-				return r
-			case r >= 'A' && r <= 'Z':
-				return r + 'a' - 'A'
-			}
-			return -1
-		}, s)
-	}
-	type scored struct {
-		name string
-		d    int
-	}
-	var all []scored
-	seen := map[string]bool{}
-	for _, c := range names {
-		if !seen[c] {
-			seen[c] = true
-			// A name the asked one is part of comes first, shortest first.
-			d := len(c)
-			if n, nc := norm(name), norm(c); !strings.Contains(nc, n) {
-				d = 1000 + editDistance(n, nc)
-			}
-			all = append(all, scored{c, d})
-		}
-	}
-	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(a.d, b.d) })
-	var out []string
-	for _, s := range all[:min(n, len(all))] {
-		out = append(out, s.name)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return nil
 }
 
 // planJSON is a launch plan as `augur choose --json` prints it.
