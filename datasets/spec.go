@@ -391,7 +391,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 			return bad(field, "the name %q is used twice", tp.Name)
 		}
 		seen[tp.Name] = true
-		values, err := specInts(tp.Values)
+		values, err := ParseValues(tp.Values)
 		if err != nil {
 			return bad(field+".Values", "%v", err)
 		}
@@ -402,7 +402,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		sk.params = append(sk.params, tp.Name)
 		d := values[0]
 		if t := bytes.TrimSpace(tp.Default); len(t) > 0 && string(t) != "null" {
-			ds, err := specInts(tp.Default)
+			ds, err := ParseValues(tp.Default)
 			if err != nil || len(ds) != 1 {
 				return bad(field+".Default", "%s is not one integer", tp.Default)
 			}
@@ -1068,7 +1068,7 @@ func (k *Kernel) FromSpec() bool {
 // specInts reads a parameter's values or default: a JSON integer, a JSON
 // list of them, or a string holding a Python list ("[16, 32]"), as the
 // benchmark hub writes them.
-func specInts(raw json.RawMessage) ([]int, error) {
+func ParseValues(raw json.RawMessage) ([]int, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("missing")
@@ -1076,9 +1076,13 @@ func specInts(raw json.RawMessage) ([]int, error) {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
 		t := strings.TrimSpace(text)
-		if len(t) >= 2 && (t[0] == '[' && t[len(t)-1] == ']' || t[0] == '(' && t[len(t)-1] == ')') {
-			t = t[1 : len(t)-1]
+		if n, err := strconv.Atoi(t); err == nil {
+			return []int{n}, nil // a Default written as a string
 		}
+		if len(t) < 2 || !(t[0] == '[' && t[len(t)-1] == ']' || t[0] == '(' && t[len(t)-1] == ')') {
+			return nil, fmt.Errorf("%q is not a Python list", text)
+		}
+		t = t[1 : len(t)-1]
 		var out []int
 		for _, f := range strings.Split(t, ",") {
 			f = strings.TrimSpace(f)

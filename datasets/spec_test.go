@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -278,4 +279,25 @@ func FuzzParseSpec(f *testing.F) {
 			t.Errorf("accepted spec cannot launch its reference: %v", err)
 		}
 	})
+}
+
+func TestParseValues(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want []int
+	}{
+		{`"[16, 32, 48]"`, []int{16, 32, 48}},
+		{`"[1,]"`, []int{1}},
+		{`"(1, -2)"`, []int{1, -2}},
+		{`[4, 8]`, []int{4, 8}},
+		{`["4", 8]`, []int{4, 8}},
+		{`[0]`, []int{0}},
+		{`16`, []int{16}},
+	}
+	for _, tt := range tests {
+		got, err := datasets.ParseValues([]byte(tt.raw))
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("datasets.ParseValues(%s) = %v, %v; want %v", tt.raw, got, err, tt.want)
+		}
+	}
 }

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -72,7 +71,7 @@ func ReadT1(r io.Reader) (*Spec, error) {
 	}
 	s := &Spec{Name: f.General.BenchmarkName, Default: make(features.Config, 0, len(tps))}
 	for _, tp := range tps {
-		values, err := pythonInts(tp.Values)
+		values, err := datasets.ParseValues(tp.Values)
 		if err != nil {
 			return nil, fmt.Errorf("%w: T1 parameter %q (type %q): %v", ErrFormat, tp.Name, tp.Type, err)
 		}
@@ -84,12 +83,15 @@ func ReadT1(r io.Reader) (*Spec, error) {
 			s.Default = nil
 			continue
 		}
-		d, err := jsonInt(tp.Default)
+		ds, err := datasets.ParseValues(tp.Default)
+		if err == nil && len(ds) != 1 {
+			err = fmt.Errorf("%d values", len(ds))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: T1 parameter %q: Default %s is not an integer", ErrFormat, tp.Name, tp.Default)
 		}
 		if s.Default != nil {
-			s.Default = append(s.Default, d)
+			s.Default = append(s.Default, ds[0])
 		}
 	}
 	if n := len(f.ConfigurationSpace.Conditions); n > features.MaxConstraints {
@@ -111,62 +113,4 @@ func ReadT1(r io.Reader) (*Spec, error) {
 		s.ProblemSize = ps
 	}
 	return s, nil
-}
-
-// pythonInts reads a list of integers written either as a JSON list or as
-// a JSON string holding a Python list ("[16, 32, 48]").
-func pythonInts(raw json.RawMessage) ([]int, error) {
-	var text string
-	if err := json.Unmarshal(raw, &text); err != nil {
-		var list []json.RawMessage
-		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, fmt.Errorf("Values is %s, want a list", raw)
-		}
-		out := make([]int, len(list))
-		for i, v := range list {
-			n, err := jsonInt(v)
-			if err != nil {
-				return nil, fmt.Errorf("value %s is not an integer", v)
-			}
-			out[i] = n
-		}
-		if len(out) == 0 {
-			return nil, fmt.Errorf("no values")
-		}
-		return out, nil
-	}
-	t := strings.TrimSpace(text)
-	if len(t) < 2 || !(t[0] == '[' && t[len(t)-1] == ']' || t[0] == '(' && t[len(t)-1] == ')') {
-		return nil, fmt.Errorf("Values %q is not a Python list", text)
-	}
-	fields := strings.Split(t[1:len(t)-1], ",")
-	if last := len(fields) - 1; strings.TrimSpace(fields[last]) == "" {
-		fields = fields[:last] // "[]", or a trailing comma as Python allows
-	}
-	var out []int
-	for _, field := range fields {
-		field = strings.TrimSpace(field)
-		n, err := strconv.Atoi(field)
-		if err != nil {
-			return nil, fmt.Errorf("value %q is not an integer", field)
-		}
-		out = append(out, n)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no values")
-	}
-	return out, nil
-}
-
-// jsonInt reads a JSON integer, or a JSON string holding one.
-func jsonInt(raw json.RawMessage) (int, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return 0, err
-		}
-		return strconv.Atoi(strings.TrimSpace(s))
-	}
-	return strconv.Atoi(string(raw))
 }

@@ -96,22 +96,3 @@ func TestReadT1Errors(t *testing.T) {
 		})
 	}
 }
-
-func TestPythonInts(t *testing.T) {
-	tests := []struct {
-		raw  string
-		want []int
-	}{
-		{`"[16, 32, 48]"`, []int{16, 32, 48}},
-		{`"[1,]"`, []int{1}},
-		{`"(1, -2)"`, []int{1, -2}},
-		{`[4, 8]`, []int{4, 8}},
-		{`["4", 8]`, []int{4, 8}},
-	}
-	for _, tt := range tests {
-		got, err := pythonInts([]byte(tt.raw))
-		if err != nil || !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("pythonInts(%s) = %v, %v; want %v", tt.raw, got, err, tt.want)
-		}
-	}
-}
