@@ -6,10 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
@@ -46,7 +42,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := required(fs, "data"); err != nil {
 		return err
 	}
-	paths, err := datasetPaths(data)
+	paths, err := record.Files(data)
 	if err != nil {
 		return err
 	}
@@ -100,31 +96,4 @@ func taskSpaceOf(m record.Meta) record.TaskChecker {
 		return nil
 	}
 	return k
-}
-
-// datasetPaths lists the *.arrow files under dir, or dir itself when it
-// is one file.
-func datasetPaths(dir string) ([]string, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
-	}
-	if !st.IsDir() {
-		return []string{dir}, nil
-	}
-	var paths []string
-	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".arrow") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
-	}
-	sort.Strings(paths)
-	return paths, nil
 }

@@ -82,6 +82,19 @@ func ReadDirSkip(dir string) (files []File, bad []error, err error) {
 	return files, bad, nil
 }
 
+// Files lists the dataset files (*.arrow) under dir, sorted, or dir itself
+// when it is one file.
+func Files(dir string) ([]string, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	if !st.IsDir() {
+		return []string{dir}, nil
+	}
+	return arrowFiles(dir)
+}
+
 // arrowFiles lists the *.arrow files under dir, sorted.
 func arrowFiles(dir string) ([]string, error) {
 	var paths []string
