@@ -199,85 +199,16 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		sum.note(opt.Log, "skipping an unreadable dataset file; its pairs are measured again: %v", b)
 	}
 
-	space, _ := where(k, opt.Where) // checked by Check
-	rng := rand.New(rand.NewPCG(opt.Seed, sampleStream))
-	var configs []features.Config
-	// wants, when not nil, says which configurations a shape measures.
-	var wants func(features.Task, features.Config) bool
-	switch {
-	case opt.Configs != nil || smp.grid:
-		list := opt.Configs
-		if list == nil {
-			list = k.Grid
-		}
-		for _, c := range list {
-			if space.Valid(c) {
-				configs = append(configs, c)
-			}
-		}
-	case smp.all:
-		// In a seeded random order, so that a run stopped part way has
-		// measured a uniform sample of the space rather than its first
-		// corner.
-		configs = space.All()
-		rng.Shuffle(len(configs), func(i, j int) { configs[i], configs[j] = configs[j], configs[i] })
-	case smp.each:
-		configs, wants = sampleEach(space, opt.Seed, shapes, smp.n)
-	case smp.refine:
-		files, _, err := record.ReadDirSkip(dir)
-		if err != nil {
-			return nil, errors.Join(fmt.Errorf("collect: refine from %s: %w", dir, err), e.close())
-		}
-		var rows []record.Row
-		for _, f := range files {
-			if f.Meta.KernelVersion == k.Version() {
-				rows = append(rows, f.Rows...)
-			}
-		}
-		configs, wants = RefineSet(space, rows, shapes, smp.n)
-	default:
-		configs = space.Sample(rng, smp.n)
+	configs, wants, err := chooseConfigs(k, opt, smp, shapes, dir)
+	if err != nil {
+		return nil, errors.Join(err, e.close())
 	}
 
-	var w *record.Writer
-	name := "run-" + time.Now().UTC().Format("20060102T150405.000Z")
-	if opt.Shard.Count > 1 {
-		// Shards started in the same millisecond write to one directory.
-		name += fmt.Sprintf("-shard%dof%d", opt.Shard.Index, opt.Shard.Count)
-	}
-	e.sink = func(_ int, r record.Row) error {
-		if !opt.Shard.Owns(r.Task, r.Config) {
-			// A reference another shard records: timed here only for
-			// this shard's log-speedups.
-			sum.Counts[r.Status]--
-			return nil
-		}
-		if w == nil {
-			// The file is created with the first row, so that a run
-			// with nothing new leaves no empty file behind.
-			path := filepath.Join(dir, name+".arrow")
-			var err error
-			w, err = record.Create(path, Meta(k, e.plat), wopt)
-			if err != nil {
-				return fmt.Errorf("collect: %w", err)
-			}
-			sum.Path = path
-		}
-		if err := w.Write(r); err != nil {
-			return fmt.Errorf("collect: %w", err)
-		}
-		if r.Status == record.StatusOK {
-			sum.Spread.Add(r.TimeCV)
-		}
-		return nil
-	}
+	out := &runFile{dir: dir, meta: Meta(k, e.plat), wopt: wopt, sum: sum, shard: opt.Shard}
+	e.sink = out.write
 
 	runErr := e.run(ctx, shapes, configs, wants, done, refs, opt.Shard, &sum.Skipped)
-	if w != nil {
-		if err := w.Close(); err != nil {
-			runErr = errors.Join(runErr, fmt.Errorf("collect: %w", err))
-		}
-	}
+	runErr = errors.Join(runErr, out.close())
 	runErr = errors.Join(runErr, e.close())
 	sum.TaskErrors = e.taskErrors
 	sum.Programs = e.builds
@@ -287,6 +218,107 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		sum.note(opt.Log, "timings are noisy: the median row's runs vary by %.0f%% (coefficient of variation; an idle GPU gives 1-2.5%%): something else on the device or its host may be disturbing them; time the fastest again with --confirm, or collect again with the device to itself", 100*cv)
 	}
 	return sum, runErr
+}
+
+// chooseConfigs returns the configurations a run measures, as its
+// Options.Sample (already resolved into smp) says, and, when not nil,
+// which of them each shape measures.
+func chooseConfigs(k *datasets.Kernel, opt Options, smp sampling, shapes []features.Task, dir string) ([]features.Config, func(features.Task, features.Config) bool, error) {
+	space, _ := where(k, opt.Where) // checked by Check
+	rng := rand.New(rand.NewPCG(opt.Seed, sampleStream))
+	switch {
+	case opt.Configs != nil || smp.grid:
+		list := opt.Configs
+		if list == nil {
+			list = k.Grid
+		}
+		var configs []features.Config
+		for _, c := range list {
+			if space.Valid(c) {
+				configs = append(configs, c)
+			}
+		}
+		return configs, nil, nil
+	case smp.all:
+		// In a seeded random order, so that a run stopped part way has
+		// measured a uniform sample of the space rather than its first
+		// corner.
+		configs := space.All()
+		rng.Shuffle(len(configs), func(i, j int) { configs[i], configs[j] = configs[j], configs[i] })
+		return configs, nil, nil
+	case smp.each:
+		configs, wants := sampleEach(space, opt.Seed, shapes, smp.n)
+		return configs, wants, nil
+	case smp.refine:
+		files, _, err := record.ReadDirSkip(dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("collect: refine from %s: %w", dir, err)
+		}
+		var rows []record.Row
+		for _, f := range files {
+			if f.Meta.KernelVersion == k.Version() {
+				rows = append(rows, f.Rows...)
+			}
+		}
+		configs, wants := RefineSet(space, rows, shapes, smp.n)
+		return configs, wants, nil
+	default:
+		return space.Sample(rng, smp.n), nil, nil
+	}
+}
+
+// runFile is the dataset file one run writes: created with the first row
+// it owns, so that a run with nothing new leaves no empty file behind.
+type runFile struct {
+	dir   string
+	meta  record.Meta
+	wopt  record.WriterOptions
+	sum   *Summary
+	shard Shard
+	name  string
+	w     *record.Writer
+}
+
+// write is the engine's sink: it records the rows this run's shard owns.
+func (f *runFile) write(_ int, r record.Row) error {
+	if !f.shard.Owns(r.Task, r.Config) {
+		// A reference another shard records: timed here only for this
+		// shard's log-speedups.
+		f.sum.Counts[r.Status]--
+		return nil
+	}
+	if f.w == nil {
+		name := "run-" + time.Now().UTC().Format("20060102T150405.000Z")
+		if f.shard.Count > 1 {
+			// Shards started in the same millisecond write to one
+			// directory.
+			name += fmt.Sprintf("-shard%dof%d", f.shard.Index, f.shard.Count)
+		}
+		path := filepath.Join(f.dir, name+".arrow")
+		w, err := record.Create(path, f.meta, f.wopt)
+		if err != nil {
+			return fmt.Errorf("collect: %w", err)
+		}
+		f.w, f.sum.Path = w, path
+	}
+	if err := f.w.Write(r); err != nil {
+		return fmt.Errorf("collect: %w", err)
+	}
+	if r.Status == record.StatusOK {
+		f.sum.Spread.Add(r.TimeCV)
+	}
+	return nil
+}
+
+// close closes the file, if the run wrote one.
+func (f *runFile) close() error {
+	if f.w == nil {
+		return nil
+	}
+	if err := f.w.Close(); err != nil {
+		return fmt.Errorf("collect: %w", err)
+	}
+	return nil
 }
 
 // Measure times configs on one task on the device opt.Device and returns
@@ -374,81 +406,12 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 	skip := func(s features.Task, c features.Config) bool {
 		return c.Equal(e.k.Reference) || !shard.Owns(s, c) || (wants != nil && !wants(s, c))
 	}
-	// Count the work first, so that tasks with nothing left are not even
-	// set up (their expected outputs can take a while to compute).
-	type todo struct {
-		shape   features.Task
-		configs []features.Config
-		refNs   float64
-	}
-	var work []todo
-	total := 0
-	for _, s := range shapes {
-		td := todo{shape: s, refNs: refs[s.Key()]}
-		for _, c := range configs {
-			if skip(s, c) {
-				continue
-			}
-			if done[pairKey(s, c)] {
-				*skipped++
-				continue
-			}
-			td.configs = append(td.configs, c)
-		}
-		ownsRef := shard.Owns(s, e.k.Reference)
-		if ownsRef && !done[pairKey(s, e.k.Reference)] {
-			// Other shards' rows give the reference's time, but its row
-			// is this shard's to record.
-			td.refNs = 0
-		}
-		if td.refNs > 0 && ownsRef {
-			*skipped++ // the reference row itself
-		}
-		if len(td.configs) == 0 && (td.refNs > 0 || !ownsRef) {
-			continue
-		}
-		total += len(td.configs)
-		if td.refNs == 0 {
-			total++
-		}
-		work = append(work, td)
-	}
+	work, total := e.pending(shapes, configs, skip, done, refs, shard, skipped)
 	e.bar = newProgress(e.opt.Progress, total, e.k.Name)
 	defer e.bar.finish()
 
 	// Phase 1: set up the tasks and time the references not yet known.
-	var refPairs []pair
-	for _, td := range work {
-		t, err := e.addTask(td.shape)
-		if err != nil {
-			if ctx.Err() != nil {
-				return interrupted(ctx)
-			}
-			t.failed = true
-			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: set up: %v", features.FormatTask(e.k.TaskNames, td.shape), err))
-			continue
-		}
-		t.refNs = td.refNs
-		if t.refNs > 0 && !e.k.FromSpec() {
-			continue
-		}
-		p, pruned := e.plan(t, e.k.Reference, -1)
-		// A spec kernel's configurations are verified against the
-		// reference's outputs, which a resumed run has not kept: run it
-		// again for them, without a row.
-		p.outputsOnly = t.refNs > 0
-		if pruned != nil {
-			t.failed = true
-			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s: %s",
-				features.FormatTask(e.k.TaskNames, td.shape), e.k.Space.Format(e.k.Reference), pruned.Error))
-			if err := e.emit(-1, *pruned); err != nil {
-				return err
-			}
-			continue
-		}
-		refPairs = append(refPairs, p)
-	}
-	if err := e.execute(ctx, e.groupPairs(refPairs)); err != nil {
+	if err := e.timeReferences(ctx, work); err != nil {
 		return err
 	}
 	// Memory growth (Options.MaxGrowthBytes) counts from here: the tasks'
@@ -483,6 +446,92 @@ func (e *engine) run(ctx context.Context, shapes []features.Task, configs []feat
 		}
 	}
 	return e.execute(ctx, e.groupPairs(pairs))
+}
+
+// todo is one shape's pending work in a run: the configurations still to
+// measure and the reference time, 0 while unknown.
+type todo struct {
+	shape   features.Task
+	configs []features.Config
+	refNs   float64
+}
+
+// pending counts the work first, so that tasks with nothing left are not
+// even set up (their expected outputs can take a while to compute). It
+// returns the shapes with work and the number of rows to measure, and adds
+// the pairs already recorded to *skipped.
+func (e *engine) pending(shapes []features.Task, configs []features.Config, skip func(features.Task, features.Config) bool,
+	done map[string]bool, refs map[features.TaskKey]float64, shard Shard, skipped *int) ([]todo, int) {
+	var work []todo
+	total := 0
+	for _, s := range shapes {
+		td := todo{shape: s, refNs: refs[s.Key()]}
+		for _, c := range configs {
+			if skip(s, c) {
+				continue
+			}
+			if done[pairKey(s, c)] {
+				*skipped++
+				continue
+			}
+			td.configs = append(td.configs, c)
+		}
+		ownsRef := shard.Owns(s, e.k.Reference)
+		if ownsRef && !done[pairKey(s, e.k.Reference)] {
+			// Other shards' rows give the reference's time, but its row
+			// is this shard's to record.
+			td.refNs = 0
+		}
+		if td.refNs > 0 && ownsRef {
+			*skipped++ // the reference row itself
+		}
+		if len(td.configs) == 0 && (td.refNs > 0 || !ownsRef) {
+			continue
+		}
+		total += len(td.configs)
+		if td.refNs == 0 {
+			total++
+		}
+		work = append(work, td)
+	}
+	return work, total
+}
+
+// timeReferences sets up a task for each shape of work (in order, so that
+// e.tasks[i] is work[i]'s) and times the references not yet known.
+func (e *engine) timeReferences(ctx context.Context, work []todo) error {
+	var refPairs []pair
+	for _, td := range work {
+		t, err := e.addTask(td.shape)
+		if err != nil {
+			if ctx.Err() != nil {
+				return interrupted(ctx)
+			}
+			t.failed = true
+			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: set up: %v", features.FormatTask(e.k.TaskNames, td.shape), err))
+			continue
+		}
+		t.refNs = td.refNs
+		if t.refNs > 0 && !e.k.FromSpec() {
+			continue
+		}
+		p, pruned := e.plan(t, e.k.Reference, -1)
+		// A spec kernel's configurations are verified against the
+		// reference's outputs, which a resumed run has not kept: run it
+		// again for them, without a row.
+		p.outputsOnly = t.refNs > 0
+		if pruned != nil {
+			t.failed = true
+			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s: %s",
+				features.FormatTask(e.k.TaskNames, td.shape), e.k.Space.Format(e.k.Reference), pruned.Error))
+			if err := e.emit(-1, *pruned); err != nil {
+				return err
+			}
+			continue
+		}
+		refPairs = append(refPairs, p)
+	}
+	return e.execute(ctx, e.groupPairs(refPairs))
 }
 
 // Check returns the error Run would return for opt and k before it opens a

@@ -72,30 +72,7 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	for _, f := range files {
 		plat = plat.FillMeasured(f.Meta.Platform)
 	}
-	// best[shape] holds each configuration's latest row.
-	type shapeRows struct {
-		task features.Task
-		rows map[string]record.Row
-	}
-	var order []features.TaskKey
-	byShape := map[features.TaskKey]*shapeRows{}
-	for _, f := range files {
-		if f.Meta.KernelVersion != k.Version() {
-			continue
-		}
-		for _, r := range f.Rows {
-			sr, ok := byShape[r.Task.Key()]
-			if !ok {
-				sr = &shapeRows{task: r.Task, rows: map[string]record.Row{}}
-				byShape[r.Task.Key()] = sr
-				order = append(order, r.Task.Key())
-			}
-			key := fmt.Sprint(r.Config)
-			if old, ok := sr.rows[key]; !ok || r.Repeats >= old.Repeats {
-				sr.rows[key] = r
-			}
-		}
-	}
+	order, byShape := latestRows(files, k.Version())
 	sum := &Summary{Platform: plat, Counts: map[record.Status]int{}}
 	var w *record.Writer
 	defer func() {
@@ -105,45 +82,15 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	}()
 	for _, key := range order {
 		sr := byShape[key]
-		var ok []record.Row
-		for _, r := range sr.rows {
-			if r.Status == record.StatusOK && r.TimeNs > 0 {
-				ok = append(ok, r)
-			}
-		}
-		slices.SortFunc(ok, func(a, b record.Row) int { return cmp.Compare(a.TimeNs, b.TimeNs) })
-		var configs []features.Config
-		var refNs []float64
-		for i, r := range ok {
-			noisy := co.MaxCV > 0 && r.TimeCV > co.MaxCV
-			if (i < co.Top || noisy) && r.Repeats < co.Repeats {
-				configs = append(configs, r.Config)
-				refNs = append(refNs, r.RefTimeNs)
-			}
-		}
+		configs, refNs := toConfirm(sr.rows, co)
 		if len(configs) == 0 {
 			continue
 		}
 		mopt := opt
 		mopt.Repeats = co.Repeats
-		// On a CPU device the first kernels of a session run slow, and the
-		// fastest configuration would always be first: the list is timed
-		// twice, in opposite orders, and each keeps its faster row.
-		rows, err := Measure(ctx, k, sr.task, configs, mopt)
+		rows, err := measureBothWays(ctx, k, sr.task, configs, mopt)
 		if err != nil {
 			return sum, err
-		}
-		rev := slices.Clone(configs)
-		slices.Reverse(rev)
-		back, err := Measure(ctx, k, sr.task, rev, mopt)
-		if err != nil {
-			return sum, err
-		}
-		for j, r := range back {
-			i := len(rows) - 1 - j
-			if r.Status == record.StatusOK && (rows[i].Status != record.StatusOK || r.TimeNs < rows[i].TimeNs) {
-				rows[i] = r
-			}
 		}
 		for i, r := range rows {
 			// The shape keeps the reference time its other rows were
@@ -180,4 +127,83 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	}
 	sum.Wall = time.Since(began)
 	return sum, nil
+}
+
+// shapeRows are one shape's rows, each configuration's latest.
+type shapeRows struct {
+	task features.Task
+	rows map[string]record.Row
+}
+
+// latestRows groups the rows of files of kernel version version by shape
+// (in the order first seen), keeping each configuration's row with the
+// most repeats (the latest of equals).
+func latestRows(files []record.File, version string) ([]features.TaskKey, map[features.TaskKey]*shapeRows) {
+	var order []features.TaskKey
+	byShape := map[features.TaskKey]*shapeRows{}
+	for _, f := range files {
+		if f.Meta.KernelVersion != version {
+			continue
+		}
+		for _, r := range f.Rows {
+			sr, ok := byShape[r.Task.Key()]
+			if !ok {
+				sr = &shapeRows{task: r.Task, rows: map[string]record.Row{}}
+				byShape[r.Task.Key()] = sr
+				order = append(order, r.Task.Key())
+			}
+			key := fmt.Sprint(r.Config)
+			if old, ok := sr.rows[key]; !ok || r.Repeats >= old.Repeats {
+				sr.rows[key] = r
+			}
+		}
+	}
+	return order, byShape
+}
+
+// toConfirm returns the configurations of a shape's rows that a
+// confirmation times again (the co.Top fastest and the noisy, unless
+// already timed co.Repeats times) and the reference times they were
+// scored against.
+func toConfirm(rows map[string]record.Row, co ConfirmOptions) ([]features.Config, []float64) {
+	var ok []record.Row
+	for _, r := range rows {
+		if r.Status == record.StatusOK && r.TimeNs > 0 {
+			ok = append(ok, r)
+		}
+	}
+	slices.SortFunc(ok, func(a, b record.Row) int { return cmp.Compare(a.TimeNs, b.TimeNs) })
+	var configs []features.Config
+	var refNs []float64
+	for i, r := range ok {
+		noisy := co.MaxCV > 0 && r.TimeCV > co.MaxCV
+		if (i < co.Top || noisy) && r.Repeats < co.Repeats {
+			configs = append(configs, r.Config)
+			refNs = append(refNs, r.RefTimeNs)
+		}
+	}
+	return configs, refNs
+}
+
+// measureBothWays times configs twice, in opposite orders, and keeps each
+// configuration's faster row: on a CPU device the first kernels of a
+// session run slow, and the fastest configuration would always be first.
+func measureBothWays(ctx context.Context, k *datasets.Kernel, task features.Task, configs []features.Config, opt Options) ([]record.Row, error) {
+	rows, err := Measure(ctx, k, task, configs, opt)
+	if err != nil {
+		return nil, err
+	}
+	rev := slices.Clone(configs)
+	slices.Reverse(rev)
+	back, err := Measure(ctx, k, task, rev, opt)
+	if err != nil {
+		return nil, err
+	}
+	for j, r := range back {
+		i := len(rows) - 1 - j
+		if r.Status == record.StatusOK && (rows[i].Status != record.StatusOK || r.TimeNs < rows[i].TimeNs) {
+			rows[i] = r
+		}
+	}
+	return rows, nil
 }
