@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
@@ -79,79 +80,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	warnLeftovers(stderr, data)
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *target == "" {
-		for _, name := range []string{"regressor", "fold-by"} {
-			if set[name] {
-				return fmt.Errorf("train: --%s needs --target", name)
-			}
-		}
-	} else {
-		opt.Classify = train.ClassifyOptions{Target: *target, Learner: train.DefaultClassLearner}
-		if set["learner"] {
-			switch opt.Model {
-			case train.LearnerForest, train.LearnerGolearn, train.LearnerAuto:
-				opt.Classify.Learner = opt.Model
-			default:
-				return fmt.Errorf("train: with --target, --learner names the classifier's learner: forest, golearn or auto, got %q (the surrogate's is --regressor)", opt.Model)
-			}
-		}
-		if *foldBy != "" {
-			opt.Classify.FoldBy = strings.Split(*foldBy, ",")
-		}
-		opt.Model = *regressor
-		set["learner"] = set["regressor"]
+	if err := classifierFlags(&opt, set, *target, *foldBy, *regressor); err != nil {
+		return err
 	}
-	if opt.Load.Invalid, err = train.ParseInvalid(invalid); err != nil {
-		return fmt.Errorf("train: --invalid must be ignore or zeta, got %q", invalid)
+	if err := learnerFlags(&opt, g, set, invalid, *selectBudget, *maxCost); err != nil {
+		return err
 	}
-	if opt.Load.Invalid == train.InvalidIgnore && set["zeta"] {
-		return fmt.Errorf("train: --zeta needs --invalid zeta")
-	}
-	g.Seed = opt.Seed
-	learnerFlags := []string{"trees", "depth", "leaves", "min-leaf", "lr", "subsample", "colsample", "l2", "early-stop"}
-	if opt.Model == "auto" {
-		// A learner setting without --learner means gradient-boosted trees.
-		for _, name := range learnerFlags {
-			if set[name] {
-				if set["learner"] {
-					return fmt.Errorf("train: --%s needs --learner gbrt or rf", name)
-				}
-				opt.Model = "gbrt"
-			}
-		}
-	}
-	switch opt.Model {
-	case "auto":
-		opt.Select.Budget, opt.Select.MaxCost = *selectBudget, *maxCost
-	case "gbrt":
-		opt.GBRT = g
-	case "rf":
-		for _, name := range []string{"leaves", "lr", "l2", "early-stop"} {
-			if set[name] {
-				return fmt.Errorf("train: --%s applies to --learner gbrt only", name)
-			}
-		}
-		opt.Forest = train.ForestOptions{Trees: g.Trees, MaxDepth: g.MaxDepth, MinLeaf: g.MinLeaf,
-			Subsample: g.Subsample, ColSample: g.ColSample, Seed: g.Seed}
-	}
-	if *smaller {
-		if kernel != nil && kernel.FromSpec() {
-			if opt.Load.GroupParams = kernel.GroupParams; len(opt.Load.GroupParams) == 0 {
-				return fmt.Errorf("train: --smaller-groups: the spec names no work-group parameters (Augur.GroupParams)")
-			}
-		} else if opt.Load.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
-			return fmt.Errorf("train: --smaller-groups: %w", err)
-		}
-	}
-	if k := kernel; k != nil && k.Derived != nil {
-		if len(derive) > 0 {
-			return fmt.Errorf("train: kernel %s has its own derived features; --derive is for imported kernels", opt.Kernel)
-		}
-		opt.Load.Derived = k.Derived
-	} else if len(derive) > 0 {
-		if opt.Load.Derived, err = train.ExprDeriver(data, opt.Kernel, derive); err != nil {
-			return fmt.Errorf("train: --derive: %w", err)
-		}
+	if err := loadFlags(&opt, kernel, data, derive, *smaller); err != nil {
+		return err
 	}
 	// Data recorded before collect measured devices, and imported data,
 	// take the measured platform features from the specifications of
@@ -190,6 +126,100 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintln(stdout, rep.String()+unseen.String())
 	fmt.Fprintf(stdout, "wrote %s\n", out)
+	return nil
+}
+
+// classifierFlags applies --target, --fold-by and --regressor (set names
+// the flags given): with a target, --learner names the classifier's
+// learner and --regressor the surrogate's.
+func classifierFlags(opt *train.Options, set map[string]bool, target, foldBy, regressor string) error {
+	if target == "" {
+		for _, name := range []string{"regressor", "fold-by"} {
+			if set[name] {
+				return fmt.Errorf("train: --%s needs --target", name)
+			}
+		}
+	} else {
+		opt.Classify = train.ClassifyOptions{Target: target, Learner: train.DefaultClassLearner}
+		if set["learner"] {
+			switch opt.Model {
+			case train.LearnerForest, train.LearnerGolearn, train.LearnerAuto:
+				opt.Classify.Learner = opt.Model
+			default:
+				return fmt.Errorf("train: with --target, --learner names the classifier's learner: forest, golearn or auto, got %q (the surrogate's is --regressor)", opt.Model)
+			}
+		}
+		if foldBy != "" {
+			opt.Classify.FoldBy = strings.Split(foldBy, ",")
+		}
+		opt.Model = regressor
+		set["learner"] = set["regressor"]
+	}
+	return nil
+}
+
+// learnerFlags applies --invalid, --zeta and the learner settings.
+func learnerFlags(opt *train.Options, g train.GBRTOptions, set map[string]bool, invalid string, selectBudget time.Duration, maxCost int) error {
+	var err error
+	if opt.Load.Invalid, err = train.ParseInvalid(invalid); err != nil {
+		return fmt.Errorf("train: --invalid must be ignore or zeta, got %q", invalid)
+	}
+	if opt.Load.Invalid == train.InvalidIgnore && set["zeta"] {
+		return fmt.Errorf("train: --zeta needs --invalid zeta")
+	}
+	g.Seed = opt.Seed
+	settings := []string{"trees", "depth", "leaves", "min-leaf", "lr", "subsample", "colsample", "l2", "early-stop"}
+	if opt.Model == "auto" {
+		// A learner setting without --learner means gradient-boosted trees.
+		for _, name := range settings {
+			if set[name] {
+				if set["learner"] {
+					return fmt.Errorf("train: --%s needs --learner gbrt or rf", name)
+				}
+				opt.Model = "gbrt"
+			}
+		}
+	}
+	switch opt.Model {
+	case "auto":
+		opt.Select.Budget, opt.Select.MaxCost = selectBudget, maxCost
+	case "gbrt":
+		opt.GBRT = g
+	case "rf":
+		for _, name := range []string{"leaves", "lr", "l2", "early-stop"} {
+			if set[name] {
+				return fmt.Errorf("train: --%s applies to --learner gbrt only", name)
+			}
+		}
+		opt.Forest = train.ForestOptions{Trees: g.Trees, MaxDepth: g.MaxDepth, MinLeaf: g.MinLeaf,
+			Subsample: g.Subsample, ColSample: g.ColSample, Seed: g.Seed}
+	}
+	return nil
+}
+
+// loadFlags applies --smaller-groups and --derive (or the kernel's own
+// derived features) to opt.Load.
+func loadFlags(opt *train.Options, kernel *datasets.Kernel, data string, derive []string, smaller bool) error {
+	var err error
+	if smaller {
+		if kernel != nil && kernel.FromSpec() {
+			if opt.Load.GroupParams = kernel.GroupParams; len(opt.Load.GroupParams) == 0 {
+				return fmt.Errorf("train: --smaller-groups: the spec names no work-group parameters (Augur.GroupParams)")
+			}
+		} else if opt.Load.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
+			return fmt.Errorf("train: --smaller-groups: %w", err)
+		}
+	}
+	if k := kernel; k != nil && k.Derived != nil {
+		if len(derive) > 0 {
+			return fmt.Errorf("train: kernel %s has its own derived features; --derive is for imported kernels", opt.Kernel)
+		}
+		opt.Load.Derived = k.Derived
+	} else if len(derive) > 0 {
+		if opt.Load.Derived, err = train.ExprDeriver(data, opt.Kernel, derive); err != nil {
+			return fmt.Errorf("train: --derive: %w", err)
+		}
+	}
 	return nil
 }
 
