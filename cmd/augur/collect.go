@@ -46,34 +46,8 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := required(fs, "out"); err != nil {
 		return err
 	}
-	if *shard != "" {
-		s, err := collect.ParseShard(*shard)
-		if err != nil {
-			return err
-		}
-		if co.Top > 0 {
-			// Every shard would re-time the same fastest configurations.
-			return fmt.Errorf("collect: --confirm with --shard: confirm once, without --shard, after every shard has finished")
-		}
-		opt.Shard = s
-	}
-	// The zero value of collect.Options.Repeats means the default, so the
-	// flag rejects 0 itself rather than have it silently mean 5.
-	if opt.Repeats < 1 {
-		return fmt.Errorf("collect: --repeats must be >= 1, got %d", opt.Repeats)
-	}
-	for name, v := range map[string]int{"programs-per-process": perProcess, "memory-per-process": growthMiB, "max-programs": opt.MaxPrograms, "max-growth": maxGrowthMiB} {
-		if v < 0 {
-			return fmt.Errorf("collect: --%s must be >= 0, got %d", name, v)
-		}
-	}
-	opt.MaxGrowthBytes = int64(maxGrowthMiB) << 20
-	if opt.Timeout <= 0 {
-		return fmt.Errorf("collect: --timeout must be > 0, got %v", opt.Timeout)
-	}
-	var err error
-	if opt.Compression, err = record.ParseCompression(compression); err != nil {
-		return fmt.Errorf("collect: --compression must be zstd or none, got %q", compression)
+	if err := collectLimits(&opt, co, *shard, compression, perProcess, growthMiB, maxGrowthMiB); err != nil {
+		return err
 	}
 	k, err := kr.kernel("collect")
 	if err != nil {
@@ -112,4 +86,39 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "confirmed: %s\n", csum)
 	}
 	return err
+}
+
+// collectLimits checks the numeric flags and applies --shard,
+// --max-growth and --compression to opt.
+func collectLimits(opt *collect.Options, co collect.ConfirmOptions, shard, compression string, perProcess, growthMiB, maxGrowthMiB int) error {
+	var err error
+	if shard != "" {
+		s, err := collect.ParseShard(shard)
+		if err != nil {
+			return err
+		}
+		if co.Top > 0 {
+			// Every shard would re-time the same fastest configurations.
+			return fmt.Errorf("collect: --confirm with --shard: confirm once, without --shard, after every shard has finished")
+		}
+		opt.Shard = s
+	}
+	// The zero value of collect.Options.Repeats means the default, so the
+	// flag rejects 0 itself rather than have it silently mean 5.
+	if opt.Repeats < 1 {
+		return fmt.Errorf("collect: --repeats must be >= 1, got %d", opt.Repeats)
+	}
+	for name, v := range map[string]int{"programs-per-process": perProcess, "memory-per-process": growthMiB, "max-programs": opt.MaxPrograms, "max-growth": maxGrowthMiB} {
+		if v < 0 {
+			return fmt.Errorf("collect: --%s must be >= 0, got %d", name, v)
+		}
+	}
+	opt.MaxGrowthBytes = int64(maxGrowthMiB) << 20
+	if opt.Timeout <= 0 {
+		return fmt.Errorf("collect: --timeout must be > 0, got %v", opt.Timeout)
+	}
+	if opt.Compression, err = record.ParseCompression(compression); err != nil {
+		return fmt.Errorf("collect: --compression must be zstd or none, got %q", compression)
+	}
+	return nil
 }
