@@ -1,0 +1,257 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+	"github.com/augur-tuning/augur/train"
+)
+
+// PickCurveOptions configure PickCurve. The zero value measures the
+// defaults below.
+type PickCurveOptions struct {
+	// ShapeCounts are the numbers of training shapes, every configuration
+	// of each; nil means 1, 2, 4, 8 and 16. Counts beyond the shapes a
+	// device has are left out; all of them is always a point.
+	ShapeCounts []int
+	// Fractions are the shares of each training shape's recorded
+	// configurations, with every other shape; nil means 0.02, 0.05, 0.1,
+	// 0.25 and 0.5 (1 is the all-shapes point).
+	Fractions []float64
+	// Draws is the number of random draws of shapes or configurations a
+	// point and held-out shape; 0 means 2.
+	Draws int
+}
+
+// PickCurvePoint is the held-out pick quality of models trained on part of
+// a device's data: TrainShapes other shapes, Fraction of each one's
+// recorded configurations.
+type PickCurvePoint struct {
+	Platform    string  `json:"platform"`
+	TrainShapes int     `json:"train_shapes"`
+	Fraction    float64 `json:"config_fraction"`
+	// TrainRows is the mean number of training rows a model had.
+	TrainRows int `json:"train_rows"`
+	// Pct is the geometric mean over held-out shapes and draws of the
+	// pick's % of the shape's best, Worst the lowest; Picks counts them
+	// (picks never recorded are left out).
+	Pct   float64 `json:"pct_of_best"`
+	Worst float64 `json:"worst_pct_of_best"`
+	Picks int     `json:"picks"`
+}
+
+// PickCurve is the learning curve in the unit users judge: for each device
+// and each shape whose space is (nearly) fully recorded, models trained on
+// fewer shapes, and on fewer configurations a shape, choose for the shape
+// with no measurement (as Options.Holdout does with every other shape). It
+// tells a user whether more shapes or more configurations a shape would
+// raise the picks most. Every point's models use one learner setting per
+// device: Options.Learner as train.Options.Model has it, where "" or
+// "auto" is the setting train.Select chooses on all of the device's data
+// (what 'augur train' would fit), chosen once (a selection at every point
+// would cost more than the rest). Options.Coverage, Derived, GroupParams,
+// Spec, GBRT and Seed apply.
+func PickCurve(dir string, opt Options, co PickCurveOptions) ([]PickCurvePoint, error) {
+	if err := opt.defaults(); err != nil {
+		return nil, err
+	}
+	if co.ShapeCounts == nil {
+		co.ShapeCounts = []int{1, 2, 4, 8, 16}
+	}
+	if co.Fractions == nil {
+		co.Fractions = []float64{0.02, 0.05, 0.1, 0.25, 0.5}
+	}
+	if co.Draws == 0 {
+		co.Draws = 2
+	}
+	for _, f := range co.Fractions {
+		if !(f > 0 && f <= 1) {
+			return nil, fmt.Errorf("eval: PickCurveOptions.Fractions must be in (0, 1], got %g", f)
+		}
+	}
+	if co.Draws < 0 {
+		return nil, fmt.Errorf("eval: PickCurveOptions.Draws must be >= 0, got %d", co.Draws)
+	}
+	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams})
+	if err != nil {
+		return nil, err // train and record name themselves
+	}
+	space, err := features.NewSpace(all.Params, all.Constraints)
+	if err != nil {
+		return nil, err
+	}
+	groups := groupRows(all, space)
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x9c0e))
+	var out []PickCurvePoint
+	for pi, plat := range all.Platforms {
+		var mine, targets []*group
+		for _, g := range groups {
+			if g.platform != pi {
+				continue
+			}
+			mine = append(mine, g)
+			if float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) && len(g.times) > 0 && g.refNs > 0 {
+				targets = append(targets, g)
+			}
+		}
+		if len(targets) == 0 || len(mine) < 2 {
+			continue
+		}
+		pc := pickCurver{d: all, space: space, opt: opt, plat: plat, rng: rng, draws: co.Draws}
+		if pc.topts, err = pc.learner(mine); err != nil {
+			return nil, err
+		}
+		others := len(mine) - 1
+		for _, n := range co.ShapeCounts {
+			if n > 0 && n < others {
+				opt.say("pick curve %s: %d training shapes", plat.Slug(), n)
+				out = append(out, pc.point(mine, targets, n, 1))
+			}
+		}
+		for _, f := range co.Fractions {
+			if f < 1 {
+				opt.say("pick curve %s: %.0f%% of each shape's configurations", plat.Slug(), 100*f)
+				out = append(out, pc.point(mine, targets, others, f))
+			}
+		}
+		opt.say("pick curve %s: every shape and configuration", plat.Slug())
+		out = append(out, pc.point(mine, targets, others, 1))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: the pick curve needs a device with two shapes or more, one of them with >= %.0f%% of its space recorded", ErrNoHoldout, 100*opt.Coverage)
+	}
+	return out, nil
+}
+
+// pickCurver fits and scores the points of one device's pick curve.
+type pickCurver struct {
+	d     *train.Data
+	space *features.Space
+	opt   Options
+	plat  features.Platform
+	rng   *rand.Rand
+	draws int
+	// topts train every model of the curve.
+	topts train.Options
+}
+
+// learner returns the training options of the device's curve: its
+// learner setting chosen once when Options.Learner is "" or "auto".
+func (pc *pickCurver) learner(mine []*group) (train.Options, error) {
+	topts := train.Options{Kernel: pc.opt.Kernel, Model: pc.opt.Learner, GBRT: pc.opt.GBRT, Seed: pc.opt.Seed}
+	if topts.Model != "" && topts.Model != "auto" {
+		return topts, nil
+	}
+	var rows []int
+	for _, g := range mine {
+		for _, r := range g.rows {
+			if pc.d.Samples[r].Measured() {
+				rows = append(rows, r)
+			}
+		}
+	}
+	slices.Sort(rows)
+	pc.opt.say("pick curve %s: selecting the learner on %d rows", pc.plat.Slug(), len(rows))
+	c, _, err := train.Select(pc.d.Subset(rows), train.SelectOptions{Seed: pc.opt.Seed})
+	if err != nil {
+		return topts, fmt.Errorf("eval: pick curve: %w", err)
+	}
+	// One candidate and one fold: the selection returns it unscored.
+	topts.Model, topts.Select = "auto", train.SelectOptions{Candidates: []train.Candidate{c}, Folds: 1}
+	return topts, nil
+}
+
+// point trains, for each target shape and draw, on n other shapes of the
+// device drawn at random and a fraction frac of each one's rows, and
+// chooses for the target.
+func (pc *pickCurver) point(mine, targets []*group, n int, frac float64) PickCurvePoint {
+	p := PickCurvePoint{Platform: pc.plat.Slug(), TrainShapes: n, Fraction: frac}
+	var logs []float64
+	rows := 0
+	fits := 0
+	draws := pc.draws
+	if n == len(mine)-1 && frac == 1 {
+		draws = 1 // nothing to draw
+	}
+	for _, t := range targets {
+		var others []*group
+		for _, g := range mine {
+			if g != t {
+				others = append(others, g)
+			}
+		}
+		for range draws {
+			sub := pc.sample(others, n, frac)
+			if len(sub) < 20 {
+				continue
+			}
+			pct, ok := pc.pick(sub, t)
+			rows += len(sub)
+			fits++
+			if !ok {
+				continue
+			}
+			logs = append(logs, math.Log(pct))
+			if p.Worst == 0 || pct < p.Worst {
+				p.Worst = pct
+			}
+		}
+	}
+	if fits > 0 {
+		p.TrainRows = rows / fits
+	}
+	p.Pct, p.Picks = geomean(logs), len(logs)
+	return p
+}
+
+// sample draws n of the groups and frac of each one's measured rows.
+func (pc *pickCurver) sample(groups []*group, n int, frac float64) []int {
+	order := pc.rng.Perm(len(groups))[:n]
+	var rows []int
+	for _, gi := range order {
+		var ok []int
+		for _, r := range groups[gi].rows {
+			if pc.d.Samples[r].Measured() {
+				ok = append(ok, r)
+			}
+		}
+		k := max(1, int(math.Round(frac*float64(len(ok)))))
+		pc.rng.Shuffle(len(ok), func(i, j int) { ok[i], ok[j] = ok[j], ok[i] })
+		rows = append(rows, ok[:min(k, len(ok))]...)
+	}
+	slices.Sort(rows)
+	return rows
+}
+
+// pick fits a model on rows and returns its zero-measurement pick's % of
+// t's best, and false when the pick was never recorded (or the fit
+// failed: too few rows to split).
+func (pc *pickCurver) pick(rows []int, t *group) (float64, bool) {
+	b, _, err := train.FitBundle(pc.d.Subset(rows), pc.topts, pc.plat.Slug(), &pc.plat)
+	if err == nil {
+		err = pc.opt.attach(b)
+	}
+	if err != nil {
+		return 0, false
+	}
+	ch, err := runtime.FromBundle(b, runtime.Options{})
+	if err != nil {
+		return 0, false
+	}
+	c, err := ch.Choose(t.task)
+	if err != nil {
+		return 0, false
+	}
+	name := pc.space.Format(c)
+	if ns, ok := t.times[name]; ok {
+		return 100 * t.bestNs / ns, true
+	}
+	if t.failed[name] {
+		return 100 * t.bestNs / t.refNs, true // a library falls back to the reference
+	}
+	return 0, false
+}

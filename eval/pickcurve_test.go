@@ -1,0 +1,55 @@
+package eval_test
+
+import (
+	"testing"
+
+	"github.com/augur-tuning/augur/eval"
+)
+
+// TestPickCurve checks the pick curve's points on real whole-space data:
+// one per shape count and fraction asked, and the all-data point, each
+// with picks scored in (0, 100].
+func TestPickCurve(t *testing.T) {
+	pts, err := eval.PickCurve("../testdata/h200", eval.Options{Kernel: "conv2d", Seed: 1},
+		eval.PickCurveOptions{ShapeCounts: []int{2, 99}, Fractions: []float64{0.1}, Draws: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 3 {
+		t.Fatalf("got %d points, want 3 (2 shapes, 10%%, all): %+v", len(pts), pts)
+	}
+	want := []struct {
+		shapes int
+		frac   float64
+	}{{2, 1}, {pts[2].TrainShapes, 0.1}, {pts[2].TrainShapes, 1}}
+	for i, p := range pts {
+		if p.TrainShapes != want[i].shapes || p.Fraction != want[i].frac {
+			t.Errorf("point %d: %d shapes, fraction %g; want %d, %g", i, p.TrainShapes, p.Fraction, want[i].shapes, want[i].frac)
+		}
+		if p.Picks == 0 || !(p.Pct > 0 && p.Pct <= 100) || p.Worst > p.Pct {
+			t.Errorf("point %d: %+v", i, p)
+		}
+	}
+	if pts[1].TrainRows >= pts[2].TrainRows {
+		t.Errorf("10%% of the configurations trained on %d rows, all on %d", pts[1].TrainRows, pts[2].TrainRows)
+	}
+}
+
+func TestPickCurveErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		co   eval.PickCurveOptions
+	}{
+		{"fraction 0", eval.PickCurveOptions{Fractions: []float64{0}}},
+		{"fraction 2", eval.PickCurveOptions{Fractions: []float64{2}}},
+		{"draws", eval.PickCurveOptions{Draws: -1}},
+	} {
+		if _, err := eval.PickCurve("../testdata/h200", eval.Options{Kernel: "conv2d"}, tc.co); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+	_, err := eval.PickCurve("../testdata/stencil-pocl", eval.Options{Kernel: "conv2d"}, eval.PickCurveOptions{})
+	if err == nil {
+		t.Errorf("a directory without conv2d data: %v", err)
+	}
+}
