@@ -83,7 +83,7 @@ type Options struct {
 	Test string
 	// FleetPrior adds the fleet-prior tuner's replay: for each device
 	// in turn, a fleet model trained on the other devices ranks each of
-	// its fully recorded shapes, and the tuner (predict.PriorSearch)
+	// its fully recorded shapes, and the tuner (search.PriorSearch)
 	// measures from that ranking; it is compared with random search and
 	// the two-stage tuner at PriorFractions of the space, over
 	// TwoStageSeeds seeds. With HoldoutDevice set, only that device is

@@ -9,6 +9,13 @@
 // WithBudget gives any of them the same number of evaluations, and Replay
 // turns a recorded dataset into an objective.
 //
+// Two tuners search a ranking instead of a space: SecondStage, the second
+// stage of Falch and Elster's two-stage tuner, measures a model's ranking
+// in order while a Gaussian error model says the next configuration may
+// still beat the best measured; PriorSearch tunes a device with no
+// measurements from a fleet model's prior, measuring in batches and
+// refitting a correction of the prior after each.
+//
 // A strategy maximizes an Objective, which may be a surrogate model's
 // predicted log-speedup, a real measurement, or a replay of recorded data;
 // strategies never evaluate a configuration outside the space's
