@@ -431,10 +431,10 @@ func runHeuristic(space *features.Space, subs map[int]*features.Space, s *shapeR
 	}
 	replay := func(sp *features.Space) (visit, error) {
 		v := visit{seen: map[string]bool{}, bestNs: math.Inf(1)}
-		_, err := h.Strategy.Search(sp, func(c features.Config) (float64, error) {
+		_, err := search.Run(h.Strategy, sp, func(c features.Config) (float64, error) {
 			v.seen[space.Format(c)] = true
 			return obj(c)
-		}, rng)
+		}, rng, search.Settings{})
 		if err != nil && !errors.Is(err, search.ErrNothingFound) {
 			return v, fmt.Errorf("eval: %s: %w", h.Name, err)
 		}

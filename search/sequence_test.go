@@ -133,11 +133,5 @@ func TestSequences(t *testing.T) {
 
 // runBudget runs st on s with at most budget evaluations (none when 0).
 func runBudget(st Strategy, s *features.Space, obj Objective, rng *rand.Rand, budget int) (Result, error) {
-	if budget > 0 {
-		var err error
-		if st, err = WithBudget(st, budget); err != nil {
-			return Result{}, err
-		}
-	}
-	return st.Search(s, obj, rng)
+	return Run(st, s, obj, rng, Settings{Budget: budget})
 }
