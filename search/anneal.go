@@ -14,15 +14,15 @@ var _ Strategy = (*Anneal)(nil)
 // Codreanu 2015, section IV.C): from Start, each step draws a random
 // neighbour that differs in one parameter and moves there when it scores
 // higher, or otherwise with probability exp((new-old)/T_k), where the
-// temperature T_k = Temperature*(1-k/N) cools linearly to zero as the k-th
-// distinct evaluation approaches N, the budget (Settings.Budget) or,
-// without one, the number of valid configurations. Early on the walk escapes
-// local optima; at the end it only climbs.
+// temperature T_k = Temperature*(1-k/N) cools linearly to zero as the
+// k-th distinct evaluation approaches N, the budget (Settings.Budget) or,
+// without one, the number of valid configurations. Early on the walk
+// escapes local optima; at the end it only climbs.
 //
 // Scores are remembered, so a step onto a configuration already evaluated
-// costs no objective call: the budget counts distinct evaluations. A walk that
-// takes 100 steps in a row onto configurations it has seen is stuck (a
-// cold walk on a local optimum whose neighbours it has all tried), and
+// costs no objective call: the budget counts distinct evaluations. A walk
+// that takes 100 steps in a row onto configurations it has seen is stuck
+// (a cold walk on a local optimum whose neighbours it has all tried), and
 // continues from a random valid configuration it has not seen, at the
 // temperature the schedule has reached; the search stops when N
 // configurations are evaluated, or when 1000 random draws find no

@@ -25,10 +25,11 @@ var _ Strategy = (*Grouped)(nil)
 // Scores are remembered, as in Anneal, so later rounds pay only for
 // configurations they have not seen; combinations that break the space's
 // constraints are skipped without being evaluated. With a budget
-// (Settings.Budget), a search whose rounds end with budget left starts again from a random valid
-// configuration it has not evaluated, keeping the scores it has seen, until
-// the budget is spent, 1000 draws find no such configuration, or 50
-// restarts in a row evaluate nothing new.
+// (Settings.Budget), a search whose rounds end with budget left starts
+// again from a random valid configuration it has not evaluated, keeping
+// the scores it has seen, until the budget is spent, 1000 draws find no
+// such configuration, or 50 restarts in a row evaluate nothing new;
+// without one, it makes one search.
 type Grouped struct {
 	// Groups lists the parameters searched together, by name, in the order
 	// they are tuned; a parameter may appear in several groups. Parameters
