@@ -27,3 +27,21 @@ func TestNoCgo(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRenderers keeps eval to results: the tables and plots of its
+// reports are cmd/augur's (report.go, plots.go). eval imports no
+// text/tabwriter (train, below it, still lays out its own report) and
+// depends on no plotting library.
+func TestNoRenderers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.Imports}} {{.Deps}}", "github.com/augur-tuning/augur/eval").CombinedOutput()
+	if err != nil {
+		t.Skipf("go list unavailable: %v: %s", err, out)
+	}
+	imports, deps, _ := strings.Cut(string(out), "] [")
+	if strings.Contains(imports, "text/tabwriter") {
+		t.Error("eval imports text/tabwriter")
+	}
+	if strings.Contains(deps, "gonum.org/v1/plot") {
+		t.Error("eval depends on gonum.org/v1/plot")
+	}
+}

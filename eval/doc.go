@@ -3,8 +3,8 @@
 // tune's). Evaluate replays models, search strategies and the two-stage tuner over
 // recorded data; Table3 replays Garvey and Abdelrahman's grouped
 // heuristics, their oracles and random sampling over it, as their Table 3.
-// Their reports write themselves as tables (WriteText) or as JSON
-// (WriteJSON).
+// Both return their reports as structs with JSON tags; 'augur eval' lays
+// them out as tables, JSON or plots.
 // ChooseUnseen chooses a fleet bundle's policy for a device it has no model
 // of (Bundle.Unseen) by leaving each device of the training data out and
 // scoring the runtime's picks for it; 'augur train' calls it, and

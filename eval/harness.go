@@ -83,7 +83,7 @@ type Options struct {
 	Test string
 	// FleetPrior adds the fleet-prior tuner's replay: for each device
 	// in turn, a fleet model trained on the other devices ranks each of
-	// its fully recorded shapes, and the tuner (predict.PriorSearch)
+	// its fully recorded shapes, and the tuner (search.PriorSearch)
 	// measures from that ranking; it is compared with random search and
 	// the two-stage tuner at PriorFractions of the space, over
 	// TwoStageSeeds seeds. With HoldoutDevice set, only that device is
@@ -281,6 +281,8 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: SampleFraction must be in (0, 1), got %g", o.SampleFraction)
 	case !(o.Coverage > 0 && o.Coverage <= 1):
 		return fmt.Errorf("eval: Coverage must be in (0, 1], got %g", o.Coverage)
+	case slices.ContainsFunc(o.Budgets, func(n int) bool { return n < 1 }):
+		return fmt.Errorf("eval: Budgets must be >= 1, got %v", o.Budgets)
 	case slices.ContainsFunc(o.PriorFractions, func(f float64) bool { return !(f > 0 && f < 1) }):
 		return fmt.Errorf("eval: PriorFractions must be in (0, 1), got %v", o.PriorFractions)
 	case o.Holdout && o.HoldoutDevice != "":
@@ -526,15 +528,11 @@ func strategies(space *features.Space, groups []*group, opt Options) ([]Strategy
 	var out []StrategyResult
 	for _, st := range named {
 		for _, budget := range opt.Budgets {
-			s, err := search.WithBudget(st.s, budget)
-			if err != nil {
-				return nil, fmt.Errorf("eval: %s: %w", st.name, err)
-			}
 			var pcts []float64
 			for gi, g := range groups {
 				for seed := range opt.Seeds {
 					rng := rand.New(rand.NewPCG(opt.Seed+uint64(seed), uint64(gi)))
-					res, err := s.Search(space, objs[gi], rng)
+					res, err := search.Run(st.s, space, objs[gi], rng, search.Settings{Budget: budget})
 					pct := 0.0
 					if err == nil {
 						pct = 100 * g.bestNs / -res.Score

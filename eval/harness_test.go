@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/augur-tuning/augur/train"
@@ -75,18 +73,6 @@ func TestEvaluate(t *testing.T) {
 		if _, ok := keys[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
 		}
-	}
-	dir := t.TempDir()
-	if err := rep.WritePlots(dir); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"learning_curve.png", "strategies.png", "two_stage.png"} {
-		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
-			t.Errorf("plot %s: %v", f, err)
-		}
-	}
-	if err := rep.WriteText(&buf); err != nil {
-		t.Fatal(err)
 	}
 }
 

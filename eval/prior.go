@@ -299,21 +299,21 @@ func encoder(d *train.Data, derive features.Deriver) features.Encoder {
 	return enc
 }
 
-// FleetPriorSpace is what the fleet-prior tuner (predict.PriorSearch)
+// FleetPriorSpace is what the fleet-prior tuner (search.PriorSearch)
 // starts from to tune shape t of kernel k on the device plat with bundle
 // b: every valid configuration, encoded; the bundle's prior score of each;
 // the configurations it measures first (another device's best, copied);
 // and the refitter of its correction. source names the prior. The replay
 // of Evaluate and the live tuner share it.
-func FleetPriorSpace(b *features.Bundle, plat features.Platform, k *datasets.Kernel, t features.Task) (predict.PriorSpace, predict.Refitter, string, error) {
+func FleetPriorSpace(b *features.Bundle, plat features.Platform, k *datasets.Kernel, t features.Task) (search.PriorSpace, search.Refitter, string, error) {
 	valid := k.Space.All()
 	prior, source, err := priorScores(b, &plat, nil, t, valid)
 	if err != nil {
-		return predict.PriorSpace{}, nil, "", err
+		return search.PriorSpace{}, nil, "", err
 	}
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
 	nf := enc.Len()
-	ps := predict.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior, Configs: valid,
+	ps := search.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior, Configs: valid,
 		First: topCopy(bundleCopies(b, plat.Slug(), t, k.Space, valid), prior)}
 	pv := plat.Vector()
 	for i, c := range valid {
@@ -326,13 +326,13 @@ func FleetPriorSpace(b *features.Bundle, plat features.Platform, k *datasets.Ker
 // trees for the few dozen measurements it sees.
 var correction = train.GBRTOptions{Trees: 50, MaxDepth: 3, MinLeaf: 3}
 
-// refitter adapts a train.Learner to predict.Refitter.
+// refitter adapts a train.Learner to search.Refitter.
 type refitter struct{ learner train.Learner }
 
-var _ predict.Refitter = refitter{}
+var _ search.Refitter = refitter{}
 
 // Refit fits the learner to x and y.
-func (r refitter) Refit(x []float64, nFeatures int, y []float64) (predict.Predictor, error) {
+func (r refitter) Refit(x []float64, nFeatures int, y []float64) (search.Predictor, error) {
 	m, err := r.learner.Fit(x, nFeatures, y)
 	if err != nil {
 		return nil, err
@@ -347,7 +347,7 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 	plat := d.Platforms[g.platform]
 	res := FleetPriorResult{Device: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), SpaceSize: n, Seeds: opt.TwoStageSeeds}
 	nf := enc.Len()
-	ps := predict.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior, Configs: valid, First: first}
+	ps := search.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior, Configs: valid, First: first}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], g.task, c, pv)
@@ -392,7 +392,7 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 		return ys, nil
 	}
 	for seed := range opt.TwoStageSeeds {
-		ts := predict.PriorSearch{Budget: budget, Full: true, Seed: opt.Seed + uint64(seed)}
+		ts := search.PriorSearch{Budget: budget, Full: true, Seed: opt.Seed + uint64(seed)}
 		r, err := ts.Run(ps, refitter{correction}, measure)
 		if err != nil {
 			return res, fmt.Errorf("eval: fleet prior: %w", err)
@@ -593,7 +593,7 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	// The in-sample error underestimates the model's error on new
 	// configurations; it only seeds the running estimate.
 	sigma := max(0.05, math.Sqrt(sq/float64(sub.Len())))
-	st, err := predict.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget}.Run(ranked, best, bestC,
+	st, err := search.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget}.Run(ranked, best, bestC,
 		func(c features.Config) bool { return seen[space.Format(c)] }, logSpeed)
 	if err != nil {
 		return out, fmt.Errorf("eval: %w", err)

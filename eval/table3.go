@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/features"
@@ -432,10 +431,10 @@ func runHeuristic(space *features.Space, subs map[int]*features.Space, s *shapeR
 	}
 	replay := func(sp *features.Space) (visit, error) {
 		v := visit{seen: map[string]bool{}, bestNs: math.Inf(1)}
-		_, err := h.Strategy.Search(sp, func(c features.Config) (float64, error) {
+		_, err := search.Run(h.Strategy, sp, func(c features.Config) (float64, error) {
 			v.seen[space.Format(c)] = true
 			return obj(c)
-		}, rng)
+		}, rng, search.Settings{})
 		if err != nil && !errors.Is(err, search.ErrNothingFound) {
 			return v, fmt.Errorf("eval: %s: %w", h.Name, err)
 		}
@@ -566,48 +565,4 @@ func tabulate(shapes []*shapeRows, runs []*strategyRun) Table3Device {
 	}
 	dev.Rows = rows
 	return dev
-}
-
-// WriteText prints one table a device, laid out as the paper's Table 3.
-func (r *Table3Report) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "Table 3: %s, replayed over recorded data; random sampling of %d configurations", r.Kernel, r.RandomSample)
-	if r.Technique != "" {
-		fmt.Fprintf(w, "; heuristics hold %s at %s, oracles try each value", r.Technique, r.TechniqueBy)
-	}
-	fmt.Fprintln(w)
-	headings := map[string]string{"baseline": "Baselines", "oracle": "Oracles", "heuristic": "Heuristics"}
-	for _, d := range r.Devices {
-		fmt.Fprintf(w, "\n%s: %d kernel shapes, %.0f of the space's %d configurations recorded a shape", d.Platform, d.Kernels, d.Recorded, r.SpaceSize)
-		if d.NoBaseline > 0 {
-			fmt.Fprintf(w, " (%d left out of the speedups: random sampling found nothing that ran)", d.NoBaseline)
-		}
-		fmt.Fprintln(w)
-		// Names are padded to one width, so that they read left-aligned
-		// in a right-aligned table.
-		width := len("Heuristics")
-		for _, row := range d.Rows {
-			width = max(width, len(row.Strategy)+2)
-		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "%-*s\tspeedup\tconfigs\tcompile time (s)\truntime (s)\tbest count\tunrecorded\tfailed\t\n", width, "")
-		group := ""
-		for _, row := range d.Rows {
-			if row.Group != group {
-				group = row.Group
-				fmt.Fprintf(tw, "%-*s\t\t\t\t\t\t\t\t\n", width, headings[group])
-			}
-			speedup := "-" // no shape on which both it and the baseline found one
-			if row.Speedup > 0 {
-				speedup = fmt.Sprintf("%.2f", row.Speedup)
-			}
-			fmt.Fprintf(tw, "%-*s\t%s\t%.0f\t%.2f\t%.4f\t%d\t%.1f\t%d\t\n", width, "  "+row.Strategy,
-				speedup, row.Configs, row.CompileS, row.RunS, row.BestCount, row.Unrecorded, row.Failed)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintln(w, "\nspeedup: geometric mean over kernel shapes of random sampling's best time over the strategy's; configs, compile time and runtime: means over kernel shapes of the recorded configurations visited (runtime: one run of each); best count: shapes on which the strategy found the best time of any row; unrecorded: mean configurations visited that the recording lacks, replayed as failed; failed: shapes on which the strategy found nothing that ran, counted at the reference configuration's time in the speedup.")
-	_, err := fmt.Fprintln(w)
-	return err
 }

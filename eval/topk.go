@@ -2,9 +2,7 @@ package eval
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"strings"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -97,20 +95,4 @@ func summarizeTopK(shapes []HoldoutShape) []TopK {
 		out = append(out, r)
 	}
 	return out
-}
-
-// writeTopK prints the best-of-top-k line of a holdout report.
-func writeTopK(w io.Writer, ts []TopK) {
-	if len(ts) == 0 {
-		return
-	}
-	var parts []string
-	for _, t := range ts {
-		s := fmt.Sprintf("k=%d %.1f%% (worst %.1f%%", t.K, t.Pct, t.Worst)
-		if t.Unrecorded > 0 {
-			s += fmt.Sprintf(", %d unrecorded", t.Unrecorded)
-		}
-		parts = append(parts, s+")")
-	}
-	fmt.Fprintf(w, "best of the runtime's top k candidates, each measured once: %s\n", strings.Join(parts, ", "))
 }

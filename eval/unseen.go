@@ -3,8 +3,6 @@ package eval
 import (
 	"fmt"
 	"math"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -61,25 +59,6 @@ func ChooseUnseen(b *features.Bundle, d *train.Data, fleet train.ModelReport) (*
 	}
 	b.Unseen = u
 	return rep, nil
-}
-
-// String lays the report out as 'augur train' prints it: one line per
-// held-out device, then the policy; empty when no device was scored.
-func (r *UnseenReport) String() string {
-	if r == nil || len(r.Devices) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\nunseen devices (each device left out of the fleet; picks in %% of the best measured):\n")
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "device\tshapes\tcopy %\tfleet %\tjudged copy\tjudged fleet\t")
-	for _, d := range r.Devices {
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\t%d\t\n", d.Device, d.Shapes, d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet],
-			d.Judged[features.UnseenCopy], d.Judged[features.UnseenFleet])
-	}
-	tw.Flush()
-	fmt.Fprintf(&b, "policy for a device with no model: %s\n", r.Policy)
-	return b.String()
 }
 
 // chooseUnseen is ChooseUnseen's measurement: the policy (nil when no

@@ -143,8 +143,6 @@ func TestChooseUnseenAfterTrain(t *testing.T) {
 	}
 	if b.Unseen == nil || rep == nil || b.Unseen.Devices != 2 || b.Unseen.Policy != rep.Policy {
 		t.Errorf("unseen-device policy %+v, report %+v; want one of 2 devices", b.Unseen, rep)
-	} else if s := rep.String(); !strings.Contains(s, "policy for a device with no model: "+b.Unseen.Policy) {
-		t.Errorf("report lacks the unseen-device policy:\n%s", s)
 	}
 	if _, err := ChooseUnseen(b, d, train.ModelReport{Name: "fleet"}); err == nil || !strings.Contains(err.Error(), "no fitted learner") {
 		t.Errorf("ChooseUnseen with a report of no fitted model: err = %v", err)

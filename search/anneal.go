@@ -14,22 +14,20 @@ var _ Strategy = (*Anneal)(nil)
 // Codreanu 2015, section IV.C): from Start, each step draws a random
 // neighbour that differs in one parameter and moves there when it scores
 // higher, or otherwise with probability exp((new-old)/T_k), where the
-// temperature T_k = Temperature*(1-k/Budget) cools linearly to zero as the
-// k-th distinct evaluation approaches the budget. Early on the walk escapes
-// local optima; at the end it only climbs.
+// temperature T_k = Temperature*(1-k/N) cools linearly to zero as the
+// k-th distinct evaluation approaches N, the budget (Settings.Budget) or,
+// without one, the number of valid configurations. Early on the walk
+// escapes local optima; at the end it only climbs.
 //
 // Scores are remembered, so a step onto a configuration already evaluated
-// costs no objective call: Budget counts distinct evaluations. A walk that
-// takes 100 steps in a row onto configurations it has seen is stuck (a
-// cold walk on a local optimum whose neighbours it has all tried), and
+// costs no objective call: the budget counts distinct evaluations. A walk
+// that takes 100 steps in a row onto configurations it has seen is stuck
+// (a cold walk on a local optimum whose neighbours it has all tried), and
 // continues from a random valid configuration it has not seen, at the
-// temperature the schedule has reached; the search stops when the budget
-// is spent, or when 1000 random draws find no configuration it has not
-// seen (a small space exhausted).
+// temperature the schedule has reached; the search stops when N
+// configurations are evaluated, or when 1000 random draws find no
+// configuration it has not seen (a small space exhausted).
 type Anneal struct {
-	// Budget is the number of distinct configurations evaluated, the
-	// start included; 0 means 100.
-	Budget int
 	// Temperature is the initial temperature, in the objective's units;
 	// 0 means 4, the value CLTune's experiments use (they try 2, 4 and 6,
 	// with execution times in milliseconds as energies). On a log-speedup
@@ -40,44 +38,42 @@ type Anneal struct {
 	Start features.Config
 }
 
-func (a Anneal) params() (int, float64, error) {
-	budget, temp := a.Budget, a.Temperature
-	if budget == 0 {
-		budget = 100
-	}
+func (a Anneal) params() (float64, error) {
+	temp := a.Temperature
 	if temp == 0 {
 		temp = 4
 	}
-	if budget < 0 {
-		return 0, 0, fmt.Errorf("search: Anneal.Budget must be >= 0, got %d", a.Budget)
-	}
 	if temp < 0 || math.IsInf(temp, 0) || math.IsNaN(temp) {
-		return 0, 0, fmt.Errorf("search: Anneal.Temperature must be finite and >= 0, got %g", a.Temperature)
+		return 0, fmt.Errorf("search: Anneal.Temperature must be finite and >= 0, got %g", a.Temperature)
 	}
-	return budget, temp, nil
+	return temp, nil
 }
 
 // Search implements Strategy.
-func (a Anneal) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error) {
-	budget, temp, err := a.params()
+func (a Anneal) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error {
+	temp, err := a.params()
 	if err != nil {
-		return Result{}, err
+		return err
+	}
+	horizon := e.Budget()
+	if horizon == 0 {
+		horizon = s.Len()
 	}
 	cur, err := start(s, "Anneal.Start", a.Start, rng)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
-	m := newMemo()
-	score, _ := m.eval(s, obj, cur)
+	m := newMemo(e)
+	score, _ := m.eval(s, cur)
 	cand := make(features.Config, len(s.Params))
-	for stale := 0; m.t.r.Evals < budget; {
+	for stale := 0; !e.Spent() && e.Evals() < horizon; {
 		if stale >= restartAfter {
 			c, ok := m.unseen(s, rng)
 			if !ok {
 				break
 			}
 			copy(cur, c)
-			score, _ = m.eval(s, obj, cur)
+			score, _ = m.eval(s, cur)
 			stale = 0
 			continue
 		}
@@ -90,19 +86,19 @@ func (a Anneal) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result
 			}
 			copy(cand, c)
 		}
-		v, fresh := m.eval(s, obj, cand)
+		v, fresh := m.eval(s, cand)
 		if fresh {
 			stale = 0
 		} else {
 			stale++
 		}
-		t := temp * (1 - float64(m.t.r.Evals)/float64(budget))
+		t := temp * (1 - float64(e.Evals())/float64(horizon))
 		if accept(score, v, t, rng) {
 			cur, cand = cand, cur
 			score = v
 		}
 	}
-	return m.t.result()
+	return nil
 }
 
 // restartAfter is the number of steps in a row onto configurations already

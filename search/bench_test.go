@@ -11,21 +11,22 @@ import (
 func BenchmarkStrategies(b *testing.B) {
 	s, obj, _ := bigSpace(b)
 	for _, bc := range []struct {
-		name string
-		st   Strategy
+		name   string
+		st     Strategy
+		budget int
 	}{
-		{"exhaustive", Exhaustive{}},
-		{"random-100", Random{Budget: 100}},
-		{"hillclimb-100", HillClimb{Steps: 99}},
-		{"anneal-100", Anneal{Budget: 100, Temperature: 0.05}},
-		{"pso-100", PSO{Budget: 100}},
-		{"grouped-100", Grouped{Budget: 100}},
+		{"exhaustive", Exhaustive{}, 0},
+		{"random-100", Random{}, 100},
+		{"hillclimb-100", HillClimb{Steps: 99}, 0},
+		{"anneal-100", Anneal{Temperature: 0.05}, 100},
+		{"pso-100", PSO{}, 100},
+		{"grouped-100", Grouped{}, 100},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			rng := rand.New(rand.NewPCG(1, 2))
 			for b.Loop() {
-				if _, err := bc.st.Search(s, obj, rng); err != nil {
+				if _, err := Run(bc.st, s, obj, rng, Settings{Budget: bc.budget}); err != nil {
 					b.Fatal(err)
 				}
 			}

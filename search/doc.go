@@ -6,8 +6,21 @@
 // with their three heuristics (ByDimension, ByOptimization, Hybrid). Fixed
 // holds one parameter (the technique a classifier predicts) while a
 // strategy searches the rest, and Oracle tries each of its values in turn.
-// WithBudget gives any of them the same number of evaluations, and Replay
-// turns a recorded dataset into an objective.
+// Replay turns a recorded dataset into an objective.
+//
+// Run is the driver of every strategy (gonum's optimize.Minimize is the
+// model): it counts the objective calls, keeps the best result and stops
+// any strategy at Settings.Budget, so that a harness gives every strategy
+// the same number of evaluations and no strategy re-implements the
+// budget. A strategy evaluates configurations through the driver's
+// Evaluator and reads the budget only where its schedule depends on it.
+//
+// Two tuners search a ranking instead of a space: SecondStage, the second
+// stage of Falch and Elster's two-stage tuner, measures a model's ranking
+// in order while a Gaussian error model says the next configuration may
+// still beat the best measured; PriorSearch tunes a device with no
+// measurements from a fleet model's prior, measuring in batches and
+// refitting a correction of the prior after each.
 //
 // A strategy maximizes an Objective, which may be a surrogate model's
 // predicted log-speedup, a real measurement, or a replay of recorded data;

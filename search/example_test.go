@@ -17,7 +17,7 @@ func Example() {
 	obj := func(c features.Config) (float64, error) {
 		return -float64((c[0]-32)*(c[0]-32) + (c[1]-4)*(c[1]-4)), nil
 	}
-	res, _ := search.HillClimb{Start: features.Config{8, 1}}.Search(s, obj, rand.New(rand.NewPCG(1, 2)))
+	res, _ := search.Run(search.HillClimb{Start: features.Config{8, 1}}, s, obj, rand.New(rand.NewPCG(1, 2)), search.Settings{})
 	fmt.Println(s.Format(res.Best), res.Evals)
 	// Output: wg=32,wpt=4 76
 }

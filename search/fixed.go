@@ -1,7 +1,6 @@
 package search
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -10,7 +9,7 @@ import (
 )
 
 var (
-	_ Budgeted = Fixed{}
+	_ Strategy = Fixed{}
 	_ Strategy = Oracle{}
 )
 
@@ -47,71 +46,51 @@ type Fixed struct {
 }
 
 // Search implements Strategy.
-func (f Fixed) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error) {
+func (f Fixed) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error {
 	if f.Strategy == nil {
-		return Result{}, fmt.Errorf("search: Fixed.Strategy is nil")
+		return fmt.Errorf("search: Fixed.Strategy is nil")
 	}
 	sub, err := Restrict(s, f.Param, f.Value)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
-	return f.Strategy.Search(sub, obj, rng)
-}
-
-// WithBudget implements Budgeted when Strategy does: the budget is the
-// strategy's.
-func (f Fixed) WithBudget(n int) (Strategy, error) {
-	st, err := WithBudget(f.Strategy, n)
-	if err != nil {
-		return nil, err
-	}
-	f.Strategy = st
-	return f, nil
+	return f.Strategy.Search(sub, e, rng)
 }
 
 // Oracle runs Strategy once for every value of Param, held fixed, and keeps
 // the best configuration found: what a perfect classifier of Param would
-// reach (Garvey and Abdelrahman's oracles, 2018, section 8.1). Evals is the
-// sum over the runs. A value the constraints leave no configuration for,
-// and a run that finds nothing, are skipped; Oracle returns ErrNothingFound
-// when nothing was found.
+// reach (Garvey and Abdelrahman's oracles, 2018, section 8.1). Result.Evals
+// is the sum over the runs, and a budget is shared by them, in the order
+// of Param's values. A value the constraints leave no configuration for is
+// skipped.
 type Oracle struct {
 	Strategy Strategy
 	Param    string
 }
 
 // Search implements Strategy.
-func (o Oracle) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error) {
+func (o Oracle) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error {
 	if o.Strategy == nil {
-		return Result{}, fmt.Errorf("search: Oracle.Strategy is nil")
+		return fmt.Errorf("search: Oracle.Strategy is nil")
 	}
 	k := s.Param(o.Param)
 	if k < 0 {
-		return Result{}, fmt.Errorf("search: Oracle.Param %q is not a parameter: %w", o.Param, features.ErrUnknownName)
+		return fmt.Errorf("search: Oracle.Param %q is not a parameter: %w", o.Param, features.ErrUnknownName)
 	}
-	var out Result
 	for _, v := range s.Params[k].Values {
+		if e.Spent() {
+			break
+		}
 		sub, err := Restrict(s, o.Param, v)
 		if err != nil {
-			return out, err
+			return err
 		}
 		if sub.Len() == 0 {
 			continue // the constraints rule the value out
 		}
-		res, err := o.Strategy.Search(sub, obj, rng)
-		out.Evals += res.Evals
-		if errors.Is(err, ErrNothingFound) {
-			continue
-		}
-		if err != nil {
-			return out, err
-		}
-		if out.Best == nil || res.Score > out.Score {
-			out.Best, out.Score = res.Best, res.Score
+		if err := o.Strategy.Search(sub, e, rng); err != nil {
+			return err
 		}
 	}
-	if out.Best == nil {
-		return out, ErrNothingFound
-	}
-	return out, nil
+	return nil
 }

@@ -24,11 +24,12 @@ var _ Strategy = (*Grouped)(nil)
 //
 // Scores are remembered, as in Anneal, so later rounds pay only for
 // configurations they have not seen; combinations that break the space's
-// constraints are skipped without being evaluated. With a Budget, a search
-// whose rounds end with budget left starts again from a random valid
-// configuration it has not evaluated, keeping the scores it has seen, until
-// the budget is spent, 1000 draws find no such configuration, or 50
-// restarts in a row evaluate nothing new.
+// constraints are skipped without being evaluated. With a budget
+// (Settings.Budget), a search whose rounds end with budget left starts
+// again from a random valid configuration it has not evaluated, keeping
+// the scores it has seen, until the budget is spent, 1000 draws find no
+// such configuration, or 50 restarts in a row evaluate nothing new;
+// without one, it makes one search.
 type Grouped struct {
 	// Groups lists the parameters searched together, by name, in the order
 	// they are tuned; a parameter may appear in several groups. Parameters
@@ -60,19 +61,6 @@ type Grouped struct {
 	Rounds int
 	// Start is the first configuration; nil means a random valid one.
 	Start features.Config
-	// Budget caps the objective calls and, when set, restarts the search
-	// until they are spent; 0 means one search and no cap beyond the
-	// groups' own size.
-	Budget int
-}
-
-// WithBudget implements Budgeted: Budget becomes n.
-func (g Grouped) WithBudget(n int) (Strategy, error) {
-	if err := checkBudget(n); err != nil {
-		return nil, err
-	}
-	g.Budget = n
-	return g, nil
 }
 
 // maxStaleRestarts bounds the restarts in a row that evaluate nothing new,
@@ -94,11 +82,8 @@ func (g Grouped) plan(s *features.Space) (plan, error) {
 	if p.rounds == 0 {
 		p.rounds = 2
 	}
-	switch {
-	case g.Rounds < 0:
+	if g.Rounds < 0 {
 		return p, fmt.Errorf("search: Grouped.Rounds must be >= 0, got %d", g.Rounds)
-	case g.Budget < 0:
-		return p, fmt.Errorf("search: Grouped.Budget must be >= 0, got %d", g.Budget)
 	}
 	if g.Groups == nil {
 		p.groups = make([][]int, len(s.Params))
@@ -148,24 +133,23 @@ func indices(s *features.Space, field string, names []string) ([]int, error) {
 }
 
 // Search implements Strategy.
-func (g Grouped) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error) {
+func (g Grouped) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error {
 	p, err := g.plan(s)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
 	cur, err := g.first(s, rng)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
-	m := newMemo()
-	spent := func() bool { return g.Budget > 0 && m.t.r.Evals >= g.Budget }
+	m := newMemo(e)
 	for stale := 0; ; {
-		before := m.t.r.Evals
-		p.pass(s, obj, m, cur, spent)
-		if g.Budget == 0 || spent() {
+		before := e.Evals()
+		p.pass(s, m, cur)
+		if e.Budget() == 0 || e.Spent() {
 			break
 		}
-		if m.t.r.Evals == before {
+		if e.Evals() == before {
 			if stale++; stale >= maxStaleRestarts {
 				break
 			}
@@ -178,7 +162,7 @@ func (g Grouped) Search(s *features.Space, obj Objective, rng *rand.Rand) (Resul
 		}
 		cur = c
 	}
-	return m.t.result()
+	return nil
 }
 
 // first returns the first configuration: Start or a random valid one,
@@ -209,14 +193,15 @@ func (g Grouped) first(s *features.Space, rng *rand.Rand) (features.Config, erro
 }
 
 // pass runs the rounds from cur, which it overwrites.
-func (p plan) pass(s *features.Space, obj Objective, m *memo, cur features.Config, spent func() bool) {
-	score, _ := m.eval(s, obj, cur)
+func (p plan) pass(s *features.Space, m *memo, cur features.Config) {
+	spent := m.e.Spent
+	score, _ := m.eval(s, cur)
 	best := cur.Clone()
 	cand := make(features.Config, len(s.Params))
 	// try evaluates cand when it is valid and keeps it when it is better.
 	try := func() {
 		if s.Valid(cand) {
-			if v, _ := m.eval(s, obj, cand); v > score {
+			if v, _ := m.eval(s, cand); v > score {
 				score = v
 				copy(best, cand)
 			}

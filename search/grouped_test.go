@@ -35,12 +35,12 @@ func TestGroupedReshape(t *testing.T) {
 		// Peaks at the cube 2x2x2, of size 8.
 		return -math.Abs(float64(c[0]-2)) - math.Abs(float64(c[1]-2)) - math.Abs(float64(c[2]-2)), nil
 	}
-	res, err := Grouped{
+	res, err := Run(Grouped{
 		Groups:  [][]string{},
 		Reshape: []string{"WX", "WY", "WZ"},
 		Rounds:  1,
 		Start:   features.Config{8, 1, 1, 1},
-	}.Search(s, obj, nil)
+	}, s, obj, nil, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +75,12 @@ func TestGroupedCoupled(t *testing.T) {
 		{"independent", nil, features.Config{8, 1, 1, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Grouped{
+			res, err := Run(Grouped{
 				Groups:  [][]string{{"WX"}, {"CX"}},
 				Coupled: tc.coupled,
 				Rounds:  2,
 				Start:   features.Config{1, 1, 1, 1},
-			}.Search(s, obj, nil)
+			}, s, obj, nil, Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,11 +124,7 @@ func TestLargerBudgetSpent(t *testing.T) {
 			for seed := range uint64(seeds) {
 				var best [2]float64
 				for i, n := range []int{64, 128} {
-					st, err := WithBudget(tc.st, n)
-					if err != nil {
-						t.Fatal(err)
-					}
-					res, err := st.Search(s, rugged, rand.New(rand.NewPCG(seed, 11)))
+					res, err := Run(tc.st, s, rugged, rand.New(rand.NewPCG(seed, 11)), Settings{Budget: n})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -153,7 +149,7 @@ func TestLargerBudgetSpent(t *testing.T) {
 // configuration is left, not when the budget is.
 func TestGroupedExhaustsSmallSpace(t *testing.T) {
 	s, obj, want := space(t)
-	res, err := Grouped{Budget: 1000}.Search(s, obj, rand.New(rand.NewPCG(3, 3)))
+	res, err := Run(Grouped{}, s, obj, rand.New(rand.NewPCG(3, 3)), Settings{Budget: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +196,7 @@ func TestHeuristics(t *testing.T) {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
 			}
 			// Deterministic from Init, except for T, which Fixed holds.
-			res, err := Fixed{got, "T", 2}.Search(s, rugged, rand.New(rand.NewPCG(1, 1)))
+			res, err := Run(Fixed{got, "T", 2}, s, rugged, rand.New(rand.NewPCG(1, 1)), Settings{})
 			if err != nil || res.Best[7] != 2 {
 				t.Errorf("Fixed search = %v, %v; want T=2", res.Best, err)
 			}
@@ -220,13 +216,13 @@ func TestOracle(t *testing.T) {
 	s, obj, want := space(t)
 	var evals int
 	for _, c := range []int{1, 2} {
-		res, err := Fixed{Exhaustive{}, "c", c}.Search(s, obj, nil)
+		res, err := Run(Fixed{Exhaustive{}, "c", c}, s, obj, nil, Settings{})
 		if err != nil || res.Best[2] != c {
 			t.Fatalf("Fixed c=%d: %v, %v", c, res.Best, err)
 		}
 		evals += res.Evals
 	}
-	res, err := Oracle{Exhaustive{}, "c"}.Search(s, obj, nil)
+	res, err := Run(Oracle{Exhaustive{}, "c"}, s, obj, nil, Settings{})
 	if err != nil || !res.Best.Equal(want) || res.Evals != evals || evals != s.Len() {
 		t.Errorf("Oracle = %v after %d evals, %v; want %v after %d (= %d)", res.Best, res.Evals, err, want, evals, s.Len())
 	}
@@ -240,13 +236,19 @@ func TestOracle(t *testing.T) {
 		{"oracle unknown", Oracle{Exhaustive{}, "d"}},
 		{"oracle nil", Oracle{Param: "c"}},
 	} {
-		if _, err := tc.st.Search(s, obj, nil); err == nil {
+		if _, err := Run(tc.st, s, obj, nil, Settings{}); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}
-	_, err = Oracle{Random{Budget: 3}, "c"}.Search(s, func(features.Config) (float64, error) { return 0, errors.New("x") }, rand.New(rand.NewPCG(1, 1)))
+	_, err = Run(Oracle{Random{}, "c"}, s, func(features.Config) (float64, error) { return 0, errors.New("x") }, rand.New(rand.NewPCG(1, 1)), Settings{Budget: 3})
 	if !errors.Is(err, ErrNothingFound) {
 		t.Errorf("all failing: error = %v, want ErrNothingFound", err)
+	}
+	// A budget is shared by the runs, in the order of the values: the
+	// first value's run spends it all.
+	res, err = Run(Oracle{Exhaustive{}, "c"}, s, obj, nil, Settings{Budget: 5})
+	if err != nil || res.Evals != 5 || res.Best[2] != 1 {
+		t.Errorf("Oracle with budget 5 = %v after %d evals, %v; want c=1 after 5", res.Best, res.Evals, err)
 	}
 }
 
@@ -267,7 +269,7 @@ func TestGroupedInit(t *testing.T) {
 		{"unknown name", features.Config{1, 1, 1, 1}, map[string]int{"WQ": 1}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Grouped{Groups: [][]string{}, Rounds: 1, Start: tc.start, Init: tc.init}.Search(s, obj, nil)
+			res, err := Run(Grouped{Groups: [][]string{}, Rounds: 1, Start: tc.start, Init: tc.init}, s, obj, nil, Settings{})
 			if tc.want == nil {
 				if !errors.Is(err, features.ErrUnknownName) {
 					t.Errorf("error = %v, want ErrUnknownName", err)

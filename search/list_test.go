@@ -25,7 +25,7 @@ func TestList(t *testing.T) {
 		{2, 2, 2, false},
 		{1, 1, 1, false},
 	} {
-		res, err := List{Configs: list, Budget: tc.budget}.Search(s, score, nil)
+		res, err := Run(List{Configs: list}, s, score, nil, Settings{Budget: tc.budget})
 		if err != nil {
 			t.Fatalf("budget %d: %v", tc.budget, err)
 		}
@@ -33,7 +33,7 @@ func TestList(t *testing.T) {
 			t.Errorf("budget %d: best %v after %d evaluations, want %d after %d", tc.budget, res.Best, res.Evals, tc.best, tc.evals)
 		}
 	}
-	if _, err := (List{}).Search(s, score, nil); err == nil {
+	if _, err := Run(List{}, s, score, nil, Settings{}); err == nil {
 		t.Error("an empty list found something")
 	}
 }

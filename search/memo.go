@@ -11,20 +11,24 @@ import (
 // walk back over ground they have covered (annealing, a swarm converging on
 // its best) spend their budget on distinct configurations only.
 type memo struct {
-	t    tracker
+	e    *Evaluator
 	seen map[int]float64 // keyed by Space.Index; -Inf marks a failed evaluation
 }
 
-func newMemo() *memo { return &memo{seen: map[int]float64{}} }
+func newMemo(e *Evaluator) *memo { return &memo{e: e, seen: map[int]float64{}} }
 
 // eval returns c's score (-Inf when it failed) and whether this call paid
-// for an objective evaluation.
-func (m *memo) eval(s *features.Space, obj Objective, c features.Config) (score float64, fresh bool) {
+// for an objective evaluation. Once the budget is spent it returns -Inf
+// and false, and remembers nothing.
+func (m *memo) eval(s *features.Space, c features.Config) (score float64, fresh bool) {
 	k := s.Index(c)
 	if v, ok := m.seen[k]; ok {
 		return v, false
 	}
-	v, ok := m.t.eval(obj, c)
+	if m.e.Spent() {
+		return math.Inf(-1), false
+	}
+	v, ok := m.e.Eval(c)
 	if !ok {
 		v = math.Inf(-1)
 	}

@@ -21,13 +21,11 @@ var _ Strategy = (*PSO)(nil)
 //
 // A position that breaks the space's constraints is redrawn, and after 1000
 // failed draws replaced by a random valid configuration; it is never
-// evaluated. As in Anneal, scores are remembered, Budget counts distinct
-// evaluations, and the search stops early after 1000 moves in a row onto
-// configurations already seen.
+// evaluated. As in Anneal, scores are remembered, the budget
+// (Settings.Budget) counts distinct evaluations, the swarm's starting
+// positions included, and the search stops, with a budget or without,
+// after 1000 moves in a row onto configurations already seen.
 type PSO struct {
-	// Budget is the number of distinct configurations evaluated, the
-	// swarm's starting positions included; 0 means 100.
-	Budget int
 	// Swarm is the number of particles; 0 means 3, the smaller of the two
 	// swarm sizes CLTune's experiments use (3 and 6). A budget below the
 	// swarm size shrinks the swarm to the budget.
@@ -44,11 +42,8 @@ type PSO struct {
 	Gamma float64
 }
 
-func (p PSO) params() (budget, swarm int, alpha, beta, gamma float64, err error) {
-	budget, swarm, alpha, beta, gamma = p.Budget, p.Swarm, p.Alpha, p.Beta, p.Gamma
-	if budget == 0 {
-		budget = 100
-	}
+func (p PSO) params(budget int) (swarm int, alpha, beta, gamma float64, err error) {
+	swarm, alpha, beta, gamma = p.Swarm, p.Alpha, p.Beta, p.Gamma
 	if swarm == 0 {
 		swarm = 3
 	}
@@ -59,8 +54,6 @@ func (p PSO) params() (budget, swarm int, alpha, beta, gamma float64, err error)
 		gamma = 0.4
 	}
 	switch {
-	case budget < 0:
-		err = fmt.Errorf("search: PSO.Budget must be >= 0, got %d", p.Budget)
 	case swarm < 0:
 		err = fmt.Errorf("search: PSO.Swarm must be >= 0, got %d", p.Swarm)
 	case !(alpha >= 0 && alpha <= 1):
@@ -72,33 +65,37 @@ func (p PSO) params() (budget, swarm int, alpha, beta, gamma float64, err error)
 	case alpha+beta+gamma > 1+1e-9:
 		err = fmt.Errorf("search: PSO.Alpha+Beta+Gamma must be <= 1, got %g+%g+%g (zeros read as defaults 0.4, 0, 0.4)", alpha, beta, gamma)
 	}
-	return budget, min(swarm, budget), alpha, beta, gamma, err
+	if budget > 0 {
+		swarm = min(swarm, budget)
+	}
+	return swarm, alpha, beta, gamma, err
 }
 
 // Search implements Strategy.
-func (p PSO) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error) {
-	budget, swarm, alpha, beta, gamma, err := p.params()
+func (p PSO) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error {
+	swarm, alpha, beta, gamma, err := p.params(e.Budget())
 	if err != nil {
-		return Result{}, err
+		return err
 	}
-	m := newMemo()
+	m := newMemo(e)
 	pos := make([]features.Config, swarm)
 	best := make([]features.Config, swarm) // each particle's best; nil until one succeeds
 	bestScore := make([]float64, swarm)
 	for i := range pos {
 		c, ok := s.Random(rng)
 		if !ok {
-			return Result{}, fmt.Errorf("search: no valid configuration found to start from")
+			return fmt.Errorf("search: no valid configuration found to start from")
 		}
 		pos[i] = c
 		bestScore[i] = math.Inf(-1)
-		if v, _ := m.eval(s, obj, c); !math.IsInf(v, -1) {
+		if v, _ := m.eval(s, c); !math.IsInf(v, -1) {
 			best[i], bestScore[i] = c.Clone(), v
 		}
 	}
 	next := make(features.Config, len(s.Params))
-	for i, stale := 0, 0; m.t.r.Evals < budget && stale < maxRedraws; i = (i + 1) % swarm {
-		if !p.move(s, pos[i], best[i], m.t.r.Best, next, alpha, beta, gamma, rng) {
+	for i, stale := 0, 0; !e.Spent() && stale < maxRedraws; i = (i + 1) % swarm {
+		swarmBest, _ := e.Best()
+		if !p.move(s, pos[i], best[i], swarmBest, next, alpha, beta, gamma, rng) {
 			c, ok := s.Random(rng)
 			if !ok {
 				break
@@ -106,7 +103,7 @@ func (p PSO) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, e
 			copy(next, c)
 		}
 		pos[i], next = next, pos[i]
-		v, fresh := m.eval(s, obj, pos[i])
+		v, fresh := m.eval(s, pos[i])
 		if fresh {
 			stale = 0
 		} else {
@@ -120,7 +117,7 @@ func (p PSO) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, e
 			bestScore[i] = v
 		}
 	}
-	return m.t.result()
+	return nil
 }
 
 // move writes into next the particle's new position drawn from cur, its own

@@ -3,7 +3,6 @@ package search
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/augur-tuning/augur/features"
@@ -27,9 +26,12 @@ type Result struct {
 var ErrNothingFound = errors.New("search: no configuration evaluated successfully")
 
 // Strategy searches a space for the configuration the objective scores
-// highest.
+// highest, evaluating configurations through e; Run is the driver that
+// owns e, counts the evaluations and enforces the budget. Search returns
+// an error only for invalid options or a space it cannot start in: a
+// search that found nothing is Run's ErrNothingFound.
 type Strategy interface {
-	Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error)
+	Search(s *features.Space, e *Evaluator, rng *rand.Rand) error
 }
 
 var (
@@ -38,59 +40,36 @@ var (
 	_ Strategy = (*Exhaustive)(nil)
 )
 
-// tracker keeps the best result seen.
-type tracker struct{ r Result }
-
-func (t *tracker) eval(obj Objective, c features.Config) (float64, bool) {
-	t.r.Evals++
-	v, err := obj(c)
-	if err != nil || math.IsNaN(v) {
-		return math.Inf(-1), false
-	}
-	if t.r.Best == nil || v > t.r.Score {
-		t.r.Best = c.Clone()
-		t.r.Score = v
-	}
-	return v, true
-}
-
-func (t *tracker) result() (Result, error) {
-	if t.r.Best == nil {
-		return t.r, ErrNothingFound
-	}
-	return t.r, nil
-}
-
-// Exhaustive evaluates every valid configuration.
+// Exhaustive evaluates every valid configuration, in the space's order.
 type Exhaustive struct{}
 
 // Search implements Strategy.
-func (Exhaustive) Search(s *features.Space, obj Objective, _ *rand.Rand) (Result, error) {
-	var t tracker
-	s.Each(func(c features.Config) bool { t.eval(obj, c); return true })
-	return t.result()
+func (Exhaustive) Search(s *features.Space, e *Evaluator, _ *rand.Rand) error {
+	s.Each(func(c features.Config) bool { e.Eval(c); return !e.Spent() })
+	return nil
 }
 
-// Random evaluates Budget distinct valid configurations drawn uniformly.
-type Random struct {
-	// Budget is the number of evaluations; 0 means 100.
-	Budget int
-}
+// Random evaluates distinct valid configurations drawn uniformly: as many
+// as the budget, or every valid configuration, in a random order, without
+// one.
+type Random struct{}
 
 // Search implements Strategy.
-func (r Random) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error) {
-	n := r.Budget
-	if n == 0 {
-		n = 100
+func (Random) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error {
+	var cs []features.Config
+	if n := e.Budget(); n > 0 {
+		cs = s.Sample(rng, n)
+	} else {
+		cs = s.All()
+		rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
 	}
-	if n < 0 {
-		return Result{}, fmt.Errorf("search: Random.Budget must be >= 0, got %d", n)
+	for _, c := range cs {
+		if e.Spent() {
+			break
+		}
+		e.Eval(c)
 	}
-	var t tracker
-	for _, c := range s.Sample(rng, n) {
-		t.eval(obj, c)
-	}
-	return t.result()
+	return nil
 }
 
 // HillClimb is Bergstra's stochastic hill climb: from Start, each step
@@ -98,16 +77,24 @@ func (r Random) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result
 // P (at least one changes) and moves when the candidate scores higher.
 // Candidates that break the space's constraints are redrawn without being
 // evaluated.
+//
+// Without a budget it makes Restarts+1 climbs of Steps steps. With one,
+// and Steps unset, one climb takes the whole budget; with Steps set,
+// climbs keep their length and as many as fit the budget are made
+// (budget/(Steps+1) climbs, the remainder of fewer than Steps+1
+// evaluations left unspent, Restarts ignored), and a budget shorter than
+// one climb shortens it.
 type HillClimb struct {
-	// Steps is the number of evaluations after the start; 0 means 75
-	// (HC75).
+	// Steps is the number of evaluations after the start of a climb; 0
+	// means 75 (HC75), or one climb as long as the budget.
 	Steps int
 	// P is the probability of resampling each parameter; 0 means 0.25.
 	P float64
 	// Start is the first configuration; nil means a random valid one.
 	Start features.Config
 	// Restarts is the number of extra climbs from random valid
-	// configurations, each with Steps evaluations; 0 means none.
+	// configurations, each with Steps evaluations, without a budget; 0
+	// means none.
 	Restarts int
 }
 
@@ -134,40 +121,52 @@ func (h HillClimb) params() (int, float64, error) {
 	return steps, p, nil
 }
 
+// climbs returns the number of climbs and their steps under budget n (0:
+// none); steps < 0 means a climb that runs until the budget is spent.
+func (h HillClimb) climbs(steps, n int) (int, int) {
+	switch {
+	case n == 0:
+		return h.Restarts + 1, steps
+	case h.Steps == 0 || h.Steps+1 > n:
+		return 1, -1
+	}
+	return n / (h.Steps + 1), h.Steps
+}
+
 // Search implements Strategy.
-func (h HillClimb) Search(s *features.Space, obj Objective, rng *rand.Rand) (Result, error) {
+func (h HillClimb) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error {
 	steps, p, err := h.params()
 	if err != nil {
-		return Result{}, err
+		return err
 	}
-	var t tracker
+	climbs, steps := h.climbs(steps, e.Budget())
 	cur := make(features.Config, len(s.Params))
 	cand := make(features.Config, len(s.Params))
-	for climb := 0; climb <= h.Restarts; climb++ {
+	for climb := 0; climb < climbs && !e.Spent(); climb++ {
 		if climb == 0 && h.Start != nil {
 			if !s.Valid(h.Start) {
-				return Result{}, fmt.Errorf("search: start %s is not a valid configuration", s.Format(h.Start))
+				return fmt.Errorf("search: start %s is not a valid configuration", s.Format(h.Start))
 			}
 			copy(cur, h.Start)
 		} else {
 			c, ok := s.Random(rng)
 			if !ok {
-				return Result{}, fmt.Errorf("search: no valid configuration found to start from")
+				return fmt.Errorf("search: no valid configuration found to start from")
 			}
 			copy(cur, c)
 		}
-		score, _ := t.eval(obj, cur)
-		for step := 0; step < steps; step++ {
+		score, _ := e.Eval(cur)
+		for step := 0; (steps < 0 || step < steps) && !e.Spent(); step++ {
 			if !Neighbour(s, cur, cand, p, rng) {
 				break
 			}
-			if v, ok := t.eval(obj, cand); ok && v > score {
+			if v, ok := e.Eval(cand); ok && v > score {
 				score = v
 				cur, cand = cand, cur
 			}
 		}
 	}
-	return t.result()
+	return nil
 }
 
 // Neighbour writes into cand a valid configuration that differs from cur in

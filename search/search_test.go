@@ -32,42 +32,62 @@ func space(t testing.TB) (*features.Space, Objective, features.Config) {
 	return s, obj, features.Config{4, 8, 2}
 }
 
+// budgeted is a strategy and the budget a test runs it under (0: none).
+type budgeted struct {
+	st     Strategy
+	budget int
+}
+
 // TestConformance is the suite every strategy passes: it evaluates only
 // valid configurations, reports the best it saw with its score, counts its
-// evaluations, survives failing evaluations and is reproducible for a seed.
+// evaluations, stays within its budget, survives failing evaluations and
+// is reproducible for a seed.
 func TestConformance(t *testing.T) {
-	strategies := map[string]Strategy{
-		"exhaustive":       Exhaustive{},
-		"random":           Random{Budget: 20},
-		"hillclimb":        HillClimb{Steps: 30, Start: features.Config{1, 1, 1}},
-		"hillclimb-rand":   HillClimb{Steps: 10, Restarts: 3},
-		"anneal":           Anneal{Budget: 20, Start: features.Config{1, 1, 1}},
-		"anneal-hot":       Anneal{Budget: 25, Temperature: 50},
-		"pso":              PSO{Budget: 20},
-		"pso-local":        PSO{Budget: 25, Swarm: 6, Alpha: 0.3, Beta: 0.3, Gamma: 0.3},
-		"grouped":          Grouped{},
-		"grouped-pairs":    Grouped{Groups: [][]string{{"a", "b"}, {"c"}}, Start: features.Config{1, 1, 1}, Budget: 12},
-		"grouped-restarts": Grouped{Groups: [][]string{{"a"}, {"b"}}, Budget: 25},
-		"grouped-reshape":  Grouped{Groups: [][]string{{"c"}}, Reshape: []string{"a", "b"}, Init: map[string]int{"a": 2, "b": 2}},
-		"grouped-coupled":  Grouped{Groups: [][]string{{"a"}, {"b"}}, Coupled: map[string]string{"a": "b"}, Rounds: 3},
-		"fixed":            Fixed{Strategy: Grouped{}, Param: "c", Value: 2},
-		"oracle":           Oracle{Strategy: Anneal{Budget: 8}, Param: "c"},
+	strategies := map[string]budgeted{
+		"exhaustive":       {Exhaustive{}, 0},
+		"exhaustive-10":    {Exhaustive{}, 10},
+		"random":           {Random{}, 20},
+		"random-all":       {Random{}, 0},
+		"hillclimb":        {HillClimb{Steps: 30, Start: features.Config{1, 1, 1}}, 0},
+		"hillclimb-rand":   {HillClimb{Steps: 10, Restarts: 3}, 0},
+		"anneal":           {Anneal{Start: features.Config{1, 1, 1}}, 20},
+		"anneal-hot":       {Anneal{Temperature: 50}, 25},
+		"anneal-all":       {Anneal{}, 0},
+		"pso":              {PSO{}, 20},
+		"pso-local":        {PSO{Swarm: 6, Alpha: 0.3, Beta: 0.3, Gamma: 0.3}, 25},
+		"pso-unbudgeted":   {PSO{}, 0},
+		"grouped":          {Grouped{}, 0},
+		"grouped-pairs":    {Grouped{Groups: [][]string{{"a", "b"}, {"c"}}, Start: features.Config{1, 1, 1}}, 12},
+		"grouped-restarts": {Grouped{Groups: [][]string{{"a"}, {"b"}}}, 25},
+		"grouped-reshape":  {Grouped{Groups: [][]string{{"c"}}, Reshape: []string{"a", "b"}, Init: map[string]int{"a": 2, "b": 2}}, 0},
+		"grouped-coupled":  {Grouped{Groups: [][]string{{"a"}, {"b"}}, Coupled: map[string]string{"a": "b"}, Rounds: 3}, 0},
+		"fixed":            {Fixed{Strategy: Grouped{}, Param: "c", Value: 2}, 0},
+		"oracle":           {Oracle{Strategy: Anneal{}, Param: "c"}, 20},
+		"list":             {List{Configs: []features.Config{{1, 1, 1}, {2, 2, 2}, {8, 8, 8}, {4, 2, 1}}}, 0},
 	}
-	for name, st := range strategies {
+	for name, tc := range strategies {
 		t.Run(name, func(t *testing.T) {
 			s, obj, _ := space(t)
 			run := func() Result {
 				var best float64
 				first := true
-				res, err := st.Search(s, func(c features.Config) (float64, error) {
+				calls := 0
+				res, err := Run(tc.st, s, func(c features.Config) (float64, error) {
+					calls++
+					if !s.Valid(c) {
+						t.Errorf("evaluated %v, which breaks the constraints", c)
+					}
 					v, err := obj(c)
 					if err == nil && (first || v > best) {
 						best, first = v, false
 					}
 					return v, err
-				}, rand.New(rand.NewPCG(7, 7)))
+				}, rand.New(rand.NewPCG(7, 7)), Settings{Budget: tc.budget})
 				if err != nil {
 					t.Fatal(err)
+				}
+				if res.Evals != calls || tc.budget > 0 && calls > tc.budget {
+					t.Errorf("Evals = %d, objective called %d times, budget %d", res.Evals, calls, tc.budget)
 				}
 				if res.Score != best {
 					t.Errorf("Score = %g, best evaluated = %g", res.Score, best)
@@ -90,7 +110,7 @@ func TestConformance(t *testing.T) {
 
 func TestExhaustiveFindsOptimum(t *testing.T) {
 	s, obj, want := space(t)
-	res, err := Exhaustive{}.Search(s, obj, nil)
+	res, err := Run(Exhaustive{}, s, obj, nil, Settings{})
 	if err != nil || !res.Best.Equal(want) || res.Evals != s.Len() {
 		t.Errorf("Exhaustive = %v (%d evals), %v; want %v in %d", res.Best, res.Evals, err, want, s.Len())
 	}
@@ -98,7 +118,7 @@ func TestExhaustiveFindsOptimum(t *testing.T) {
 
 func TestHillClimbClimbs(t *testing.T) {
 	s, obj, want := space(t)
-	res, err := HillClimb{Steps: 75, Start: features.Config{1, 1, 1}}.Search(s, obj, rand.New(rand.NewPCG(1, 1)))
+	res, err := Run(HillClimb{Steps: 75, Start: features.Config{1, 1, 1}}, s, obj, rand.New(rand.NewPCG(1, 1)), Settings{})
 	if err != nil || !res.Best.Equal(want) {
 		t.Errorf("HC75 = %v, %v; want %v", res.Best, err, want)
 	}
@@ -110,13 +130,14 @@ func TestHillClimbClimbs(t *testing.T) {
 func TestOptionErrors(t *testing.T) {
 	s, obj, _ := space(t)
 	rng := rand.New(rand.NewPCG(1, 1))
-	for name, st := range map[string]Strategy{
-		"negative steps":  HillClimb{Steps: -1},
-		"p above 1":       HillClimb{P: 2},
-		"invalid start":   HillClimb{Start: features.Config{8, 8, 1}},
-		"negative budget": Random{Budget: -3},
+	for name, tc := range map[string]budgeted{
+		"negative steps":  {HillClimb{Steps: -1}, 0},
+		"p above 1":       {HillClimb{P: 2}, 0},
+		"invalid start":   {HillClimb{Start: features.Config{8, 8, 1}}, 0},
+		"negative budget": {Random{}, -3},
+		"nil strategy":    {nil, 0},
 	} {
-		if _, err := st.Search(s, obj, rng); err == nil {
+		if _, err := Run(tc.st, s, obj, rng, Settings{Budget: tc.budget}); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -124,7 +145,7 @@ func TestOptionErrors(t *testing.T) {
 
 func TestAllFail(t *testing.T) {
 	s, _, _ := space(t)
-	_, err := Random{Budget: 5}.Search(s, func(features.Config) (float64, error) { return 0, errors.New("x") }, rand.New(rand.NewPCG(1, 1)))
+	_, err := Run(Random{}, s, func(features.Config) (float64, error) { return 0, errors.New("x") }, rand.New(rand.NewPCG(1, 1)), Settings{Budget: 5})
 	if !errors.Is(err, ErrNothingFound) {
 		t.Errorf("error = %v, want ErrNothingFound", err)
 	}

@@ -24,14 +24,14 @@ func exampleSpace() (*features.Space, search.Objective) {
 
 func ExampleAnneal() {
 	s, obj := exampleSpace()
-	res, _ := search.Anneal{Budget: 15, Temperature: 100}.Search(s, obj, rand.New(rand.NewPCG(1, 2)))
+	res, _ := search.Run(search.Anneal{Temperature: 100}, s, obj, rand.New(rand.NewPCG(1, 2)), search.Settings{Budget: 15})
 	fmt.Println(s.Format(res.Best), res.Evals)
 	// Output: wg=32,wpt=4 15
 }
 
 func ExamplePSO() {
 	s, obj := exampleSpace()
-	res, _ := search.PSO{Budget: 15}.Search(s, obj, rand.New(rand.NewPCG(1, 2)))
+	res, _ := search.Run(search.PSO{}, s, obj, rand.New(rand.NewPCG(1, 2)), search.Settings{Budget: 15})
 	fmt.Println(s.Format(res.Best), res.Evals)
 	// Output: wg=32,wpt=4 15
 }
@@ -41,34 +41,28 @@ func ExamplePSO() {
 // second.
 func ExampleGrouped() {
 	s, obj := exampleSpace()
-	res, _ := search.Grouped{
+	res, _ := search.Run(search.Grouped{
 		Groups: [][]string{{"wg"}, {"wpt"}},
 		Start:  features.Config{8, 1},
-	}.Search(s, obj, nil)
+	}, s, obj, nil, search.Settings{})
 	fmt.Println(s.Format(res.Best), res.Evals)
 	// Output: wg=32,wpt=4 13
 }
 
-// A harness runs every strategy with the same number of evaluations.
-func ExampleWithBudget() {
+// A harness runs every strategy with the same number of evaluations: the
+// driver, Run, stops each of them at the budget.
+func ExampleRun() {
 	s, obj := exampleSpace()
-	for _, st := range []search.Strategy{search.Random{}, search.HillClimb{}, search.Anneal{Temperature: 100}, search.PSO{}} {
-		st, err := search.WithBudget(st, 10)
-		if err != nil {
-			fmt.Println(err)
-			continue
-		}
-		res, _ := st.Search(s, obj, rand.New(rand.NewPCG(3, 4)))
+	for _, st := range []search.Strategy{search.Random{}, search.HillClimb{}, search.Anneal{Temperature: 100}, search.PSO{}, search.Exhaustive{}} {
+		res, _ := search.Run(st, s, obj, rand.New(rand.NewPCG(3, 4)), search.Settings{Budget: 10})
 		fmt.Printf("%T: %s after %d evaluations\n", st, s.Format(res.Best), res.Evals)
 	}
-	_, err := search.WithBudget(search.Exhaustive{}, 10)
-	fmt.Println(err)
 	// Output:
 	// search.Random: wg=32,wpt=4 after 10 evaluations
 	// search.HillClimb: wg=32,wpt=1 after 10 evaluations
 	// search.Anneal: wg=32,wpt=4 after 10 evaluations
 	// search.PSO: wg=32,wpt=4 after 10 evaluations
-	// search: search.Exhaustive has no budget
+	// search.Exhaustive: wg=16,wpt=4 after 10 evaluations
 }
 
 // Replay runs a strategy over recorded times, with no device: here the
@@ -85,7 +79,7 @@ func ExampleReplay() {
 		fmt.Println(err)
 		return
 	}
-	res, _ := search.Exhaustive{}.Search(s, obj, nil)
+	res, _ := search.Run(search.Exhaustive{}, s, obj, nil, search.Settings{})
 	fmt.Printf("%s: log-speedup %.3f\n", s.Format(res.Best), res.Score)
 	_, err = obj(features.Config{16, 2})
 	fmt.Println(err)
@@ -120,7 +114,7 @@ func ExampleHybrid() {
 		search.Fixed{Strategy: h, Param: "technique", Value: 2},
 		search.Oracle{Strategy: h, Param: "technique"},
 	} {
-		res, _ := st.Search(s, obj, rand.New(rand.NewPCG(1, 2)))
+		res, _ := search.Run(st, s, obj, rand.New(rand.NewPCG(1, 2)), search.Settings{})
 		fmt.Printf("%T: %s after %d evaluations\n", st, s.Format(res.Best), res.Evals)
 	}
 	// Output:

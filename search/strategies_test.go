@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -39,20 +38,21 @@ func bigSpace(tb testing.TB) (*features.Space, Objective, features.Config) {
 
 func TestFindsOptimum(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		st    Strategy
-		scale float64 // multiplies the objective; 0 means 1
+		name   string
+		st     Strategy
+		budget int
+		scale  float64 // multiplies the objective; 0 means 1
 	}{
-		{"random covering the space", Random{Budget: 6400}, 0},
-		{"hillclimb", HillClimb{Steps: 300}, 0},
-		{"anneal", Anneal{Budget: 300, Temperature: 0.05}, 0},
+		{"random covering the space", Random{}, 6400, 0},
+		{"hillclimb", HillClimb{Steps: 300}, 0, 0},
+		{"anneal", Anneal{Temperature: 0.05}, 300, 0},
 		// CLTune's T=4 was meant for times in milliseconds: score
 		// differences of a few units.
-		{"anneal-default-temperature", Anneal{Budget: 500}, 100},
-		{"pso", PSO{Budget: 500}, 0},
-		{"pso-6", PSO{Budget: 500, Swarm: 6}, 0},
-		{"grouped by parameter", Grouped{}, 0},
-		{"grouped", Grouped{Groups: [][]string{{"x", "z"}, {"y"}}, Rounds: 1}, 0},
+		{"anneal-default-temperature", Anneal{}, 500, 100},
+		{"pso", PSO{}, 500, 0},
+		{"pso-6", PSO{Swarm: 6}, 500, 0},
+		{"grouped by parameter", Grouped{}, 0, 0},
+		{"grouped", Grouped{Groups: [][]string{{"x", "z"}, {"y"}}, Rounds: 1}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, obj, want := bigSpace(t)
@@ -64,7 +64,7 @@ func TestFindsOptimum(t *testing.T) {
 				}
 			}
 			for seed := range uint64(5) {
-				res, err := tc.st.Search(s, obj, rand.New(rand.NewPCG(seed, 3)))
+				res, err := Run(tc.st, s, obj, rand.New(rand.NewPCG(seed, 3)), Settings{Budget: tc.budget})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -77,20 +77,21 @@ func TestFindsOptimum(t *testing.T) {
 }
 
 // TestEvaluatesOnce checks that the strategies that remember scores never
-// pay twice for one configuration, so that Budget counts distinct ones.
+// pay twice for one configuration, so that the budget counts distinct ones.
 func TestEvaluatesOnce(t *testing.T) {
 	for name, st := range map[string]Strategy{
-		"anneal": Anneal{Budget: 25},
-		"pso":    PSO{Budget: 25},
-		"random": Random{Budget: 25},
+		"anneal":  Anneal{},
+		"pso":     PSO{},
+		"random":  Random{},
+		"grouped": Grouped{},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, obj, _ := space(t)
 			calls := map[string]int{}
-			res, err := st.Search(s, func(c features.Config) (float64, error) {
+			res, err := Run(st, s, func(c features.Config) (float64, error) {
 				calls[s.Format(c)]++
 				return obj(c)
-			}, rand.New(rand.NewPCG(2, 2)))
+			}, rand.New(rand.NewPCG(2, 2)), Settings{Budget: 25})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,10 +112,10 @@ func TestEvaluatesOnce(t *testing.T) {
 func TestSmallSpaceStops(t *testing.T) {
 	s, obj, want := space(t)
 	for name, st := range map[string]Strategy{
-		"anneal": Anneal{Budget: 1000},
-		"pso":    PSO{Budget: 1000},
+		"anneal": Anneal{},
+		"pso":    PSO{},
 	} {
-		res, err := st.Search(s, obj, rand.New(rand.NewPCG(4, 4)))
+		res, err := Run(st, s, obj, rand.New(rand.NewPCG(4, 4)), Settings{Budget: 1000})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -131,12 +132,10 @@ func TestStrategyOptionErrors(t *testing.T) {
 		st    Strategy
 		field string
 	}{
-		{"anneal negative budget", Anneal{Budget: -1}, "Anneal.Budget"},
 		{"anneal negative temperature", Anneal{Temperature: -1}, "Anneal.Temperature"},
 		{"anneal infinite temperature", Anneal{Temperature: math.Inf(1)}, "Anneal.Temperature"},
 		{"anneal invalid start", Anneal{Start: features.Config{8, 8, 1}}, "Anneal.Start"},
 		{"anneal start out of domain", Anneal{Start: features.Config{3, 1, 1}}, "Anneal.Start"},
-		{"pso negative budget", PSO{Budget: -1}, "PSO.Budget"},
 		{"pso negative swarm", PSO{Swarm: -2}, "PSO.Swarm"},
 		{"pso alpha above 1", PSO{Alpha: 1.5}, "PSO.Alpha"},
 		{"pso negative beta", PSO{Beta: -0.1}, "PSO.Beta"},
@@ -144,13 +143,12 @@ func TestStrategyOptionErrors(t *testing.T) {
 		{"pso sum above 1", PSO{Alpha: 0.5, Beta: 0.5, Gamma: 0.5}, "PSO.Alpha+Beta+Gamma"},
 		{"pso default sum above 1", PSO{Beta: 0.3}, "PSO.Alpha+Beta+Gamma"},
 		{"grouped negative rounds", Grouped{Rounds: -1}, "Grouped.Rounds"},
-		{"grouped negative budget", Grouped{Budget: -1}, "Grouped.Budget"},
 		{"grouped unknown name", Grouped{Groups: [][]string{{"a"}, {"d"}}}, "Grouped.Groups[1]"},
 		{"grouped empty group", Grouped{Groups: [][]string{{}}}, "Grouped.Groups[0]"},
 		{"grouped invalid start", Grouped{Start: features.Config{8, 8, 2}}, "Grouped.Start"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.st.Search(s, obj, rand.New(rand.NewPCG(1, 1)))
+			_, err := Run(tc.st, s, obj, rand.New(rand.NewPCG(1, 1)), Settings{})
 			if err == nil || !strings.Contains(err.Error(), tc.field) || !strings.HasPrefix(err.Error(), "search: ") {
 				t.Errorf("error = %v, want one naming %s", err, tc.field)
 			}
@@ -160,13 +158,9 @@ func TestStrategyOptionErrors(t *testing.T) {
 
 func TestBudgetRespected(t *testing.T) {
 	s, obj, _ := bigSpace(t)
-	for _, base := range []Strategy{Random{}, HillClimb{}, HillClimb{Steps: 7, P: 0.5}, Anneal{}, PSO{}, PSO{Swarm: 6}, Grouped{Rounds: 5}} {
-		for _, n := range []int{2, 3, 6, 17, 64, 150} {
-			st, err := WithBudget(base, n)
-			if err != nil {
-				t.Fatalf("WithBudget(%+v, %d): %v", base, n, err)
-			}
-			res, err := st.Search(s, obj, rand.New(rand.NewPCG(uint64(n), 9)))
+	for _, st := range []Strategy{Random{}, HillClimb{}, HillClimb{Steps: 7, P: 0.5}, Anneal{}, PSO{}, PSO{Swarm: 6}, Grouped{Rounds: 5}, Exhaustive{}} {
+		for _, n := range []int{1, 2, 3, 6, 17, 64, 150} {
+			res, err := Run(st, s, obj, rand.New(rand.NewPCG(uint64(n), 9)), Settings{Budget: n})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,50 +168,57 @@ func TestBudgetRespected(t *testing.T) {
 			// so only a HillClimb with fixed-length climbs leaves some
 			// budget unspent; a grouped search restarts until it is spent.
 			want := n
-			if h, ok := base.(HillClimb); ok && h.Steps > 0 && n > h.Steps+1 {
+			if h, ok := st.(HillClimb); ok && h.Steps > 0 && n > h.Steps+1 {
 				want = n - n%(h.Steps+1)
 			}
 			if res.Evals != want {
-				t.Errorf("%T%+v with budget %d: Evals = %d, want %d", base, base, n, res.Evals, want)
+				t.Errorf("%T%+v with budget %d: Evals = %d, want %d", st, st, n, res.Evals, want)
 			}
 		}
 	}
 }
 
-func TestWithBudget(t *testing.T) {
+// TestHillClimbBudget checks how a budget divides into climbs: one climb
+// as long as the budget with Steps unset or longer than the budget, else
+// as many climbs of Steps as fit.
+func TestHillClimbBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		h             HillClimb
+		budget        int
+		climbs, steps int // steps -1: until the budget is spent
+	}{
+		{"one climb", HillClimb{P: 0.5}, 40, 1, -1},
+		{"climbs fill", HillClimb{Steps: 9, Restarts: 7}, 35, 3, 9},
+		{"short budget", HillClimb{Steps: 75, Restarts: 2}, 10, 1, -1},
+		{"no budget", HillClimb{Steps: 10, Restarts: 2}, 0, 3, 10},
+		{"no budget, defaults", HillClimb{}, 0, 1, 75},
+	} {
+		steps, _, err := tc.h.params()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if climbs, steps := tc.h.climbs(steps, tc.budget); climbs != tc.climbs || steps != tc.steps {
+			t.Errorf("%s: %d climbs of %d steps, want %d of %d", tc.name, climbs, steps, tc.climbs, tc.steps)
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	s, obj, _ := space(t)
 	for _, tc := range []struct {
 		name string
 		st   Strategy
-		n    int
-		want Strategy // nil: an error
+		set  Settings
+		want string
 	}{
-		{"random", Random{Budget: 5}, 40, Random{Budget: 40}},
-		{"anneal keeps temperature", Anneal{Temperature: 2}, 40, Anneal{Budget: 40, Temperature: 2}},
-		{"pso keeps swarm", PSO{Swarm: 6, Beta: 0.1}, 40, PSO{Budget: 40, Swarm: 6, Beta: 0.1}},
-		{"hillclimb one climb", HillClimb{P: 0.5}, 40, HillClimb{Steps: 39, P: 0.5}},
-		{"hillclimb restarts fill", HillClimb{Steps: 9, Restarts: 7}, 35, HillClimb{Steps: 9, Restarts: 2}},
-		{"hillclimb short budget", HillClimb{Steps: 75, Restarts: 2}, 10, HillClimb{Steps: 9}},
-		{"hillclimb budget 1", HillClimb{}, 1, nil},
-		{"grouped", Grouped{Rounds: 3}, 40, Grouped{Rounds: 3, Budget: 40}},
-		{"zero budget", Random{}, 0, nil},
-		{"negative budget", PSO{}, -4, nil},
-		{"exhaustive", Exhaustive{}, 10, nil},
+		{"negative budget", Random{}, Settings{Budget: -4}, "Settings.Budget"},
+		{"nil strategy", nil, Settings{}, "nil"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := WithBudget(tc.st, tc.n)
-			if tc.want == nil {
-				if err == nil {
-					t.Errorf("WithBudget(%+v, %d) = %+v, want an error", tc.st, tc.n, got)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("WithBudget(%T%+v, %d) = %T%+v, want %T%+v", tc.st, tc.st, tc.n, got, got, tc.want, tc.want)
-			}
-		})
+		_, err := Run(tc.st, s, obj, rand.New(rand.NewPCG(1, 1)), tc.set)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "search: ") {
+			t.Errorf("%s: error = %v, want one naming %s", tc.name, err, tc.want)
+		}
 	}
 }
 
@@ -250,12 +251,12 @@ func TestAnnealTemperature(t *testing.T) {
 	mean := func(temp float64) float64 {
 		sum, n := 0.0, 0
 		for seed := range uint64(20) {
-			_, err := Anneal{Budget: 60, Temperature: temp, Start: features.Config{0, 0, 0}}.Search(s, func(c features.Config) (float64, error) {
+			_, err := Run(Anneal{Temperature: temp, Start: features.Config{0, 0, 0}}, s, func(c features.Config) (float64, error) {
 				v, err := obj(c)
 				sum += v
 				n++
 				return v, err
-			}, rand.New(rand.NewPCG(seed, 5)))
+			}, rand.New(rand.NewPCG(seed, 5)), Settings{Budget: 60})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -305,7 +306,7 @@ func TestReplay(t *testing.T) {
 			}
 		}
 	}
-	res, err := Anneal{Budget: 100}.Search(s, speedup, rand.New(rand.NewPCG(1, 1)))
+	res, err := Run(Anneal{}, s, speedup, rand.New(rand.NewPCG(1, 1)), Settings{Budget: 100})
 	if err != nil || !res.Best.Equal(features.Config{4, 8, 2}) {
 		t.Errorf("Anneal over the replay = %v, %v; want the fastest recorded a=4,b=8,c=2", res.Best, err)
 	}
@@ -357,7 +358,7 @@ func TestSpaceIndexKeys(t *testing.T) {
 // searched over every valid combination of their values, the others held.
 func TestGroupedExploresProduct(t *testing.T) {
 	s, obj, _ := space(t)
-	res, err := Grouped{Groups: [][]string{{"a", "b"}}, Rounds: 1, Start: features.Config{1, 1, 1}}.Search(s, obj, nil)
+	res, err := Run(Grouped{Groups: [][]string{{"a", "b"}}, Rounds: 1, Start: features.Config{1, 1, 1}}, s, obj, nil, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestMeasureObjective(t *testing.T) {
 	}
 	k := datasets.Conv2D()
 	obj := MeasureObjective(context.Background(), k, features.Task{64, 48, 3, 3}, collect.Options{Repeats: 1})
-	res, err := search.HillClimb{Steps: 3, Start: k.Reference}.Search(k.Space, obj, rand.New(rand.NewPCG(1, 1)))
+	res, err := search.Run(search.HillClimb{Steps: 3, Start: k.Reference}, k.Space, obj, rand.New(rand.NewPCG(1, 1)), search.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

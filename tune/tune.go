@@ -18,6 +18,7 @@ import (
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
+	"github.com/augur-tuning/augur/search"
 	"github.com/augur-tuning/augur/train"
 )
 
@@ -41,7 +42,7 @@ type TuneOptions struct {
 	Out  string
 	Seed uint64
 	// Prior, when set, is a model bundle of the kernel whose ranking the
-	// fleet-prior tuner (predict.PriorSearch) starts from instead of the
+	// fleet-prior tuner (search.PriorSearch) starts from instead of the
 	// two-stage tuner's random sample: the device's own model when the
 	// bundle has one, else its fleet model given the device's platform
 	// features. Budget then caps all the measurements (0: 2% of the valid
@@ -189,7 +190,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		all = append(all, got...)
 		return rowScore(cache[key])
 	}
-	st, err := predict.SecondStage{Threshold: opt.Threshold, Sigma: max(0.05, math.Sqrt(sq/float64(len(y))))}.Run(ranked, best, bestC,
+	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: max(0.05, math.Sqrt(sq/float64(len(y))))}.Run(ranked, best, bestC,
 		func(c features.Config) bool { return seen[k.Space.Format(c)] }, measure)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
@@ -289,7 +290,7 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 		return ys, nil
 	}
 	threshold := opt.Threshold
-	st, err := predict.PriorSearch{Batch: opt.Batch, Threshold: threshold, Budget: opt.Budget, Seed: opt.Seed}.Run(ps, refit, measure)
+	st, err := search.PriorSearch{Batch: opt.Batch, Threshold: threshold, Budget: opt.Budget, Seed: opt.Seed}.Run(ps, refit, measure)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}

@@ -117,13 +117,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err // eval's errors carry the package prefix
 	}
 	if plots != "" {
-		if err := rep.WritePlots(plots); err != nil {
+		if err := writeEvalPlots(plots, rep); err != nil {
 			return fmt.Errorf("eval: %w", err)
 		}
 		fmt.Fprintf(progressTo(fs, stderr), "eval: wrote the plots into %s\n", plots)
 	}
 	if asJSON {
-		return rep.WriteJSON(stdout)
+		return writeIndentedJSON(stdout, rep)
 	}
-	return rep.WriteText(stdout)
+	return writeEvalText(stdout, rep)
 }

@@ -57,7 +57,7 @@ func runTable3(data, kernel string, t table3Flags, seed uint64, asJSON bool, std
 		return err
 	}
 	if asJSON {
-		return rep.WriteJSON(stdout)
+		return writeIndentedJSON(stdout, rep)
 	}
-	return rep.WriteText(stdout)
+	return writeTable3Text(stdout, rep)
 }

@@ -124,7 +124,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *asJSON {
 		return writeTrainJSON(stdout, rep, unseen, out)
 	}
-	fmt.Fprintln(stdout, rep.String()+unseen.String())
+	fmt.Fprintln(stdout, rep.String()+unseenText(unseen))
 	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return nil
 }

@@ -1,4 +1,4 @@
-package predict_test
+package search_test
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict"
+	"github.com/augur-tuning/augur/search"
 )
 
 func TestSecondStage(t *testing.T) {
@@ -31,20 +32,20 @@ func TestSecondStage(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		stage     predict.SecondStage
+		stage     search.SecondStage
 		skip      func(features.Config) bool
 		wantBest  int
 		wantCount int
 	}{
 		// With a tight error model the stage stops as soon as the next
 		// prediction is far below the best measured: it never finds rank 2.
-		{"tight", predict.SecondStage{Threshold: 0.1, Sigma: 0.1}, nil, 0, 1},
+		{"tight", search.SecondStage{Threshold: 0.1, Sigma: 0.1}, nil, 0, 1},
 		// A wide error model keeps measuring, and finds rank 2.
-		{"wide", predict.SecondStage{Threshold: 0.01, Sigma: 5}, nil, 2, 8},
-		{"budget", predict.SecondStage{Threshold: 0.01, Sigma: 5, Budget: 2}, nil, 0, 2},
+		{"wide", search.SecondStage{Threshold: 0.01, Sigma: 5}, nil, 2, 8},
+		{"budget", search.SecondStage{Threshold: 0.01, Sigma: 5, Budget: 2}, nil, 0, 2},
 		// Exact predictions narrow the error model until the stage stops,
 		// one short of the end.
-		{"skip", predict.SecondStage{Threshold: 0.01, Sigma: 5}, func(c features.Config) bool { return c[0] == 2 }, 0, 8},
+		{"skip", search.SecondStage{Threshold: 0.01, Sigma: 5}, func(c features.Config) bool { return c[0] == 2 }, 0, 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,7 +61,7 @@ func TestSecondStage(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (predict.SecondStage{Threshold: 1.5}).Run(ranked, 0, nil, nil, truth); err == nil {
+	if _, err := (search.SecondStage{Threshold: 1.5}).Run(ranked, 0, nil, nil, truth); err == nil {
 		t.Error("Threshold 1.5 accepted")
 	}
 }
@@ -89,7 +90,7 @@ func TestSecondStageNeverBelowMeasured(t *testing.T) {
 			}
 			return truth[c[0]], nil
 		}
-		st := predict.SecondStage{Threshold: 0.01 + 0.5*rng.Float64(), Sigma: 0.05 + rng.Float64(), Budget: rng.IntN(5)}
+		st := search.SecondStage{Threshold: 0.01 + 0.5*rng.Float64(), Sigma: 0.05 + rng.Float64(), Budget: rng.IntN(5)}
 		res, err := st.Run(ranked, first, firstC, nil, measure)
 		if err != nil {
 			t.Fatal(err)

@@ -1,9 +1,11 @@
-package eval
+package main
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/augur-tuning/augur/eval"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -11,9 +13,9 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// WritePlots draws the learning curve, the strategies and the two-stage
-// comparison as PNG files in dir.
-func (r *Report) WritePlots(dir string) error {
+// writeEvalPlots draws an eval report's learning curve, strategies and
+// two-stage comparison as PNG files in dir.
+func writeEvalPlots(dir string, r *eval.Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

@@ -1,10 +1,11 @@
-package predict
+package search
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/predict"
 )
 
 // SecondStage configures the second stage of Falch and Elster's two-stage
@@ -47,7 +48,7 @@ type StageResult struct {
 // skipped and do not update the error model. Configurations in skip (keyed
 // by Space.Format, e.g. those already measured in the first stage) are not
 // measured again.
-func (o SecondStage) Run(ranked []Scored, best float64, bestConfig features.Config, skip func(features.Config) bool,
+func (o SecondStage) Run(ranked []predict.Scored, best float64, bestConfig features.Config, skip func(features.Config) bool,
 	measure func(features.Config) (float64, error)) (StageResult, error) {
 	t, sigma := o.Threshold, o.Sigma
 	if t == 0 {
@@ -57,10 +58,10 @@ func (o SecondStage) Run(ranked []Scored, best float64, bestConfig features.Conf
 		sigma = 0.3
 	}
 	if !(t > 0 && t < 1) {
-		return StageResult{}, fmt.Errorf("predict: SecondStage.Threshold must be in (0, 1), got %g", o.Threshold)
+		return StageResult{}, fmt.Errorf("search: SecondStage.Threshold must be in (0, 1), got %g", o.Threshold)
 	}
 	if !(sigma > 0) || o.Budget < 0 {
-		return StageResult{}, fmt.Errorf("predict: SecondStage.Sigma must be > 0 and Budget >= 0, got %g and %d", o.Sigma, o.Budget)
+		return StageResult{}, fmt.Errorf("search: SecondStage.Sigma must be > 0 and Budget >= 0, got %g and %d", o.Sigma, o.Budget)
 	}
 	res := StageResult{Best: bestConfig, LogSpeedup: best}
 	// Running variance of the errors: the prior counts as one observation

@@ -1,4 +1,4 @@
-package eval
+package main
 
 import (
 	"encoding/json"
@@ -7,25 +7,29 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 )
 
-// WriteJSON writes the report as indented JSON, one object.
-func (r *Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
+// The text renderers of eval's, table 3's and train's reports: eval
+// returns structs, and the command lays them out.
 
-// WriteJSON writes the report as indented JSON, one object.
-func (r *Table3Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
-
-// writeJSON writes v as JSON indented by one space a level.
-func writeJSON(w io.Writer, v any) error {
+// writeIndentedJSON writes v as one JSON object indented by one space a
+// level, as `augur eval --json` and `augur eval --table3 --json` print.
+func writeIndentedJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
 	return enc.Encode(v)
 }
 
-// WriteText prints the report as tables.
-func (r *Report) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+// newTable returns the right-aligned tab writer every table uses.
+func newTable(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+}
+
+// writeEvalText prints an eval report as tables.
+func writeEvalText(w io.Writer, r *eval.Report) error {
+	tw := newTable(w)
 	fmt.Fprintf(w, "kernel %s: %d rows\n\nshapes\n", r.Kernel, r.Rows)
 	fmt.Fprintln(tw, "platform\tshape\trecorded\tok\tcoverage\tbest ms\treference % of best\t")
 	for _, s := range r.Shapes {
@@ -59,7 +63,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		writePrior(w, r.FleetPrior, r.FleetPriorSummary)
 	}
 	if h := r.Holdout; h != nil && h.Mode == "device" {
-		h.writeDevice(w)
+		writeHoldoutDevice(w, h)
 	} else if h != nil {
 		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on the platform's other shapes")
 		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\tlearner\t")
@@ -68,18 +72,19 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
-			h.Pct, h.interval(), h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
+			h.Pct, holdoutInterval(h), h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
 		writeTopK(w, h.TopK)
 	}
 	return nil
 }
 
-// writeDevice prints a leave-one-device-out holdout: the fleet model's
-// picks beside the copies of the other devices' best configurations.
-func (h *HoldoutReport) writeDevice(w io.Writer) {
+// writeHoldoutDevice prints a leave-one-device-out holdout: the fleet
+// model's picks beside the copies of the other devices' best
+// configurations.
+func writeHoldoutDevice(w io.Writer, h *eval.HoldoutReport) {
 	fmt.Fprintf(w, "\nheld-out device %s: Choose with zero measurements on it, fleet model trained on %s, scored with its platform features\n",
 		h.Device, strings.Join(h.TrainedOn, ", "))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newTable(w)
 	head := "shape\tchosen\tsource\tstatus\tchosen %\tfleet search %\tcopy policy %\ttop-1 recorded %\treference %\t"
 	for _, c := range h.Copies {
 		head += "copy " + c.Device + " %\t"
@@ -99,7 +104,7 @@ func (h *HoldoutReport) writeDevice(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%%, best copy %.1f%% (%d picks failed, %d unrecorded)\n",
-		h.Pct, h.interval(), h.Worst, h.Top1Pct, h.RefPct, h.CopyBestPct, h.Failed, h.Unrecorded)
+		h.Pct, holdoutInterval(h), h.Worst, h.Top1Pct, h.RefPct, h.CopyBestPct, h.Failed, h.Unrecorded)
 	writeTopK(w, h.TopK)
 	for _, c := range h.Copies {
 		fmt.Fprintf(w, "copy the best of %s: %.1f%% of best (worst shape %.1f%%; %d failed, %d unrecorded)\n", c.Device, c.Pct, c.Worst, c.Failed, c.Unrecorded)
@@ -119,9 +124,9 @@ func (h *HoldoutReport) writeDevice(w io.Writer) {
 // random search and the two-stage tuner, then where the error model
 // stopped. A point where the tuner's mean is below random search's is
 // marked.
-func writePrior(w io.Writer, rs []FleetPriorResult, sum []PriorSummaryPoint) {
+func writePrior(w io.Writer, rs []eval.FleetPriorResult, sum []eval.PriorSummaryPoint) {
 	fmt.Fprintf(w, "\nfleet-prior tuner on devices left out of the fleet model (%% of best; mean over %d seeds, random search exact)\n", rs[0].Seeds)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "device\tshape\tspace\tprior top-1\t% measured\tn\tfleet prior\tworst seed\trandom\ttwo-stage\t\t")
 	var below int
 	for _, r := range rs {
@@ -151,10 +156,91 @@ func writePrior(w io.Writer, rs []FleetPriorResult, sum []PriorSummaryPoint) {
 	tw.Flush()
 }
 
-// interval describes PctInterval for the text report.
-func (h *HoldoutReport) interval() string {
+// holdoutInterval describes h.PctInterval.
+func holdoutInterval(h *eval.HoldoutReport) string {
 	if h.PctInterval[1] == 0 {
 		return "one shape: no interval"
 	}
 	return fmt.Sprintf("95%% interval over shapes %.1f-%.1f%%", h.PctInterval[0], h.PctInterval[1])
+}
+
+// writeTopK prints the best-of-top-k line of a holdout report.
+func writeTopK(w io.Writer, ts []eval.TopK) {
+	if len(ts) == 0 {
+		return
+	}
+	var parts []string
+	for _, t := range ts {
+		s := fmt.Sprintf("k=%d %.1f%% (worst %.1f%%", t.K, t.Pct, t.Worst)
+		if t.Unrecorded > 0 {
+			s += fmt.Sprintf(", %d unrecorded", t.Unrecorded)
+		}
+		parts = append(parts, s+")")
+	}
+	fmt.Fprintf(w, "best of the runtime's top k candidates, each measured once: %s\n", strings.Join(parts, ", "))
+}
+
+// writeTable3Text prints one table a device, laid out as Garvey and
+// Abdelrahman's Table 3.
+func writeTable3Text(w io.Writer, r *eval.Table3Report) error {
+	fmt.Fprintf(w, "Table 3: %s, replayed over recorded data; random sampling of %d configurations", r.Kernel, r.RandomSample)
+	if r.Technique != "" {
+		fmt.Fprintf(w, "; heuristics hold %s at %s, oracles try each value", r.Technique, r.TechniqueBy)
+	}
+	fmt.Fprintln(w)
+	headings := map[string]string{"baseline": "Baselines", "oracle": "Oracles", "heuristic": "Heuristics"}
+	for _, d := range r.Devices {
+		fmt.Fprintf(w, "\n%s: %d kernel shapes, %.0f of the space's %d configurations recorded a shape", d.Platform, d.Kernels, d.Recorded, r.SpaceSize)
+		if d.NoBaseline > 0 {
+			fmt.Fprintf(w, " (%d left out of the speedups: random sampling found nothing that ran)", d.NoBaseline)
+		}
+		fmt.Fprintln(w)
+		// Names are padded to one width, so that they read left-aligned
+		// in a right-aligned table.
+		width := len("Heuristics")
+		for _, row := range d.Rows {
+			width = max(width, len(row.Strategy)+2)
+		}
+		tw := newTable(w)
+		fmt.Fprintf(tw, "%-*s\tspeedup\tconfigs\tcompile time (s)\truntime (s)\tbest count\tunrecorded\tfailed\t\n", width, "")
+		group := ""
+		for _, row := range d.Rows {
+			if row.Group != group {
+				group = row.Group
+				fmt.Fprintf(tw, "%-*s\t\t\t\t\t\t\t\t\n", width, headings[group])
+			}
+			speedup := "-" // no shape on which both it and the baseline found one
+			if row.Speedup > 0 {
+				speedup = fmt.Sprintf("%.2f", row.Speedup)
+			}
+			fmt.Fprintf(tw, "%-*s\t%s\t%.0f\t%.2f\t%.4f\t%d\t%.1f\t%d\t\n", width, "  "+row.Strategy,
+				speedup, row.Configs, row.CompileS, row.RunS, row.BestCount, row.Unrecorded, row.Failed)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(w, "\nspeedup: geometric mean over kernel shapes of random sampling's best time over the strategy's; configs, compile time and runtime: means over kernel shapes of the recorded configurations visited (runtime: one run of each); best count: shapes on which the strategy found the best time of any row; unrecorded: mean configurations visited that the recording lacks, replayed as failed; failed: shapes on which the strategy found nothing that ran, counted at the reference configuration's time in the speedup.")
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// unseenText lays out ChooseUnseen's report as 'augur train' prints it:
+// one line per held-out device, then the policy; empty when no device was
+// scored.
+func unseenText(r *eval.UnseenReport) string {
+	if r == nil || len(r.Devices) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nunseen devices (each device left out of the fleet; picks in %% of the best measured):\n")
+	tw := newTable(&b)
+	fmt.Fprintln(tw, "device\tshapes\tcopy %\tfleet %\tjudged copy\tjudged fleet\t")
+	for _, d := range r.Devices {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\t%d\t\n", d.Device, d.Shapes, d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet],
+			d.Judged[features.UnseenCopy], d.Judged[features.UnseenFleet])
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "policy for a device with no model: %s\n", r.Policy)
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package predict
+package search
 
 import (
 	"errors"
@@ -129,7 +129,7 @@ type PriorResult struct {
 var failedLogSpeedup = math.Log(0.1)
 
 // ErrNoCandidates is returned by PriorSearch.Run for an empty space.
-var ErrNoCandidates = errors.New("predict: no candidate configurations")
+var ErrNoCandidates = errors.New("search: no candidate configurations")
 
 func (o PriorSearch) withDefaults(n int) (PriorSearch, error) {
 	if o.Batch == 0 {
@@ -155,19 +155,19 @@ func (o PriorSearch) withDefaults(n int) (PriorSearch, error) {
 	}
 	switch {
 	case o.Batch < 1:
-		return o, fmt.Errorf("predict: PriorSearch.Batch must be >= 1, got %d", o.Batch)
+		return o, fmt.Errorf("search: PriorSearch.Batch must be >= 1, got %d", o.Batch)
 	case !(o.Explore > 0 && o.Explore <= 1):
-		return o, fmt.Errorf("predict: PriorSearch.Explore must be in (0, 1], got %g", o.Explore)
+		return o, fmt.Errorf("search: PriorSearch.Explore must be in (0, 1], got %g", o.Explore)
 	case !(o.Threshold > 0 && o.Threshold < 1):
-		return o, fmt.Errorf("predict: PriorSearch.Threshold must be in (0, 1), got %g", o.Threshold)
+		return o, fmt.Errorf("search: PriorSearch.Threshold must be in (0, 1), got %g", o.Threshold)
 	case !(o.Epsilon >= 0):
-		return o, fmt.Errorf("predict: PriorSearch.Epsilon must be >= 0, got %g", o.Epsilon)
+		return o, fmt.Errorf("search: PriorSearch.Epsilon must be >= 0, got %g", o.Epsilon)
 	case !(o.Sigma > 0):
-		return o, fmt.Errorf("predict: PriorSearch.Sigma must be > 0, got %g", o.Sigma)
+		return o, fmt.Errorf("search: PriorSearch.Sigma must be > 0, got %g", o.Sigma)
 	case !(o.Shrink > 0):
-		return o, fmt.Errorf("predict: PriorSearch.Shrink must be > 0, got %g", o.Shrink)
+		return o, fmt.Errorf("search: PriorSearch.Shrink must be > 0, got %g", o.Shrink)
 	case o.Budget < 0:
-		return o, fmt.Errorf("predict: PriorSearch.Budget must be >= 0, got %d", o.Budget)
+		return o, fmt.Errorf("search: PriorSearch.Budget must be >= 0, got %d", o.Budget)
 	}
 	return o, nil
 }
@@ -182,15 +182,15 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 		return PriorResult{}, ErrNoCandidates
 	}
 	if len(s.X) != n*s.NumFeatures {
-		return PriorResult{}, fmt.Errorf("predict: PriorSpace has %d feature values for %d candidates of %d features", len(s.X), n, s.NumFeatures)
+		return PriorResult{}, fmt.Errorf("search: PriorSpace has %d feature values for %d candidates of %d features", len(s.X), n, s.NumFeatures)
 	}
 	if s.Configs != nil && len(s.Configs) != n {
-		return PriorResult{}, fmt.Errorf("predict: PriorSpace has %d configurations for %d candidates", len(s.Configs), n)
+		return PriorResult{}, fmt.Errorf("search: PriorSpace has %d configurations for %d candidates", len(s.Configs), n)
 	}
 	var first []int
 	for j, i := range s.First {
 		if i < 0 || i >= n {
-			return PriorResult{}, fmt.Errorf("predict: PriorSpace.First[%d] is %d, want in [0, %d)", j, i, n)
+			return PriorResult{}, fmt.Errorf("search: PriorSpace.First[%d] is %d, want in [0, %d)", j, i, n)
 		}
 		if !slices.Contains(first, i) {
 			first = append(first, i)
@@ -244,7 +244,7 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 			return res, err
 		}
 		if len(ys) != len(idx) {
-			return res, fmt.Errorf("predict: measure returned %d values for %d configurations", len(ys), len(idx))
+			return res, fmt.Errorf("search: measure returned %d values for %d configurations", len(ys), len(idx))
 		}
 		for j, i := range idx {
 			y := ys[j]
@@ -376,11 +376,11 @@ func (st *priorState) refit() error {
 	}
 	corr, err := st.fit.Refit(st.cx, nf, resid)
 	if err != nil {
-		return fmt.Errorf("predict: refit on %d measurements: %w", m, err)
+		return fmt.Errorf("search: refit on %d measurements: %w", m, err)
 	}
 	direct, err := st.fit.Refit(st.cx, nf, st.cy)
 	if err != nil {
-		return fmt.Errorf("predict: refit on %d measurements: %w", m, err)
+		return fmt.Errorf("search: refit on %d measurements: %w", m, err)
 	}
 	if st.muB == nil {
 		st.muB = make([]float64, len(st.prior))

@@ -1,4 +1,4 @@
-package predict_test
+package search_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/augur-tuning/augur/features"
-	"github.com/augur-tuning/augur/predict"
+	"github.com/augur-tuning/augur/search"
 )
 
 // grid is a 40x40 space of two features whose true log-speedup peaks at
@@ -32,7 +32,7 @@ type knnModel struct {
 	k    int
 }
 
-func (r knn) Refit(x []float64, nf int, y []float64) (predict.Predictor, error) {
+func (r knn) Refit(x []float64, nf int, y []float64) (search.Predictor, error) {
 	return knnModel{x: slices.Clone(x), y: slices.Clone(y), nf: nf, k: r.k}, nil
 }
 
@@ -99,8 +99,8 @@ func TestPriorSearch(t *testing.T) {
 		{"prior's favourites fail", truth, func(i int) bool { return truth[i] > -0.1 }, 80, best, top5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ps := predict.PriorSpace{X: x, NumFeatures: 2, Prior: tc.prior}
-			r, err := predict.PriorSearch{Budget: tc.budget, Full: true, Seed: 3}.Run(ps, knn{k: 3}, measureFrom(truth, tc.fail))
+			ps := search.PriorSpace{X: x, NumFeatures: 2, Prior: tc.prior}
+			r, err := search.PriorSearch{Budget: tc.budget, Full: true, Seed: 3}.Run(ps, knn{k: 3}, measureFrom(truth, tc.fail))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +129,7 @@ func TestPriorSearch(t *testing.T) {
 // and still says where it would have stopped.
 func TestPriorSearchStops(t *testing.T) {
 	x, truth := grid()
-	ps := predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth}
+	ps := search.PriorSpace{X: x, NumFeatures: 2, Prior: truth}
 	for _, tc := range []struct {
 		name      string
 		full      bool
@@ -139,7 +139,7 @@ func TestPriorSearchStops(t *testing.T) {
 		{"full", true, 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := predict.PriorSearch{Sigma: 0.02, Budget: 200, Full: tc.full}.Run(ps, knn{k: 3}, measureFrom(truth, nil))
+			r, err := search.PriorSearch{Sigma: 0.02, Budget: 200, Full: tc.full}.Run(ps, knn{k: 3}, measureFrom(truth, nil))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,28 +158,28 @@ func TestPriorSearchStops(t *testing.T) {
 
 func TestPriorSearchErrors(t *testing.T) {
 	x, truth := grid()
-	ps := predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth}
+	ps := search.PriorSpace{X: x, NumFeatures: 2, Prior: truth}
 	boom := errors.New("no device")
 	for _, tc := range []struct {
 		name    string
-		o       predict.PriorSearch
-		ps      predict.PriorSpace
+		o       search.PriorSearch
+		ps      search.PriorSpace
 		measure func([]int) ([]float64, error)
 		want    string
 	}{
-		{"batch", predict.PriorSearch{Batch: -1}, ps, nil, "Batch must be >= 1"},
-		{"explore", predict.PriorSearch{Explore: 1.5}, ps, nil, "Explore must be in (0, 1]"},
-		{"threshold", predict.PriorSearch{Threshold: 1}, ps, nil, "Threshold must be in (0, 1)"},
-		{"epsilon", predict.PriorSearch{Epsilon: -1}, ps, nil, "Epsilon must be >= 0"},
-		{"sigma", predict.PriorSearch{Sigma: -1}, ps, nil, "Sigma must be > 0"},
-		{"shrink", predict.PriorSearch{Shrink: -1}, ps, nil, "Shrink must be > 0"},
-		{"budget", predict.PriorSearch{Budget: -1}, ps, nil, "Budget must be >= 0"},
-		{"empty", predict.PriorSearch{}, predict.PriorSpace{}, nil, "no candidate"},
-		{"short X", predict.PriorSearch{}, predict.PriorSpace{X: x[:10], NumFeatures: 2, Prior: truth}, nil, "10 feature values for 1600 candidates"},
-		{"short Configs", predict.PriorSearch{}, predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, Configs: []features.Config{{1, 2}}}, nil, "1 configurations for 1600 candidates"},
-		{"First out of range", predict.PriorSearch{}, predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, First: []int{3, 1600}}, nil, "First[1] is 1600, want in [0, 1600)"},
-		{"measure fails", predict.PriorSearch{}, ps, func([]int) ([]float64, error) { return nil, boom }, "no device"},
-		{"measure short", predict.PriorSearch{}, ps, func([]int) ([]float64, error) { return []float64{0}, nil }, "returned 1 values for 4"},
+		{"batch", search.PriorSearch{Batch: -1}, ps, nil, "Batch must be >= 1"},
+		{"explore", search.PriorSearch{Explore: 1.5}, ps, nil, "Explore must be in (0, 1]"},
+		{"threshold", search.PriorSearch{Threshold: 1}, ps, nil, "Threshold must be in (0, 1)"},
+		{"epsilon", search.PriorSearch{Epsilon: -1}, ps, nil, "Epsilon must be >= 0"},
+		{"sigma", search.PriorSearch{Sigma: -1}, ps, nil, "Sigma must be > 0"},
+		{"shrink", search.PriorSearch{Shrink: -1}, ps, nil, "Shrink must be > 0"},
+		{"budget", search.PriorSearch{Budget: -1}, ps, nil, "Budget must be >= 0"},
+		{"empty", search.PriorSearch{}, search.PriorSpace{}, nil, "no candidate"},
+		{"short X", search.PriorSearch{}, search.PriorSpace{X: x[:10], NumFeatures: 2, Prior: truth}, nil, "10 feature values for 1600 candidates"},
+		{"short Configs", search.PriorSearch{}, search.PriorSpace{X: x, NumFeatures: 2, Prior: truth, Configs: []features.Config{{1, 2}}}, nil, "1 configurations for 1600 candidates"},
+		{"First out of range", search.PriorSearch{}, search.PriorSpace{X: x, NumFeatures: 2, Prior: truth, First: []int{3, 1600}}, nil, "First[1] is 1600, want in [0, 1600)"},
+		{"measure fails", search.PriorSearch{}, ps, func([]int) ([]float64, error) { return nil, boom }, "no device"},
+		{"measure short", search.PriorSearch{}, ps, func([]int) ([]float64, error) { return []float64{0}, nil }, "returned 1 values for 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := tc.measure
@@ -243,8 +243,8 @@ func TestPriorSearchApart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Explore 0.5 with batches of 4: two ranked picks, then two
 			// random ones, every batch.
-			o := predict.PriorSearch{Batch: 4, Explore: 0.5, Budget: 40, Full: true, Seed: 3}
-			r, err := o.Run(predict.PriorSpace{X: x, NumFeatures: 6, Prior: prior, Configs: tt.configs}, knn{k: 3}, measureFrom(tt.truth, nil))
+			o := search.PriorSearch{Batch: 4, Explore: 0.5, Budget: 40, Full: true, Seed: 3}
+			r, err := o.Run(search.PriorSpace{X: x, NumFeatures: 6, Prior: prior, Configs: tt.configs}, knn{k: 3}, measureFrom(tt.truth, nil))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -276,8 +276,8 @@ func TestPriorSearchFirst(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := predict.PriorSearch{Batch: 4, Budget: 12, Full: true, Seed: 1}
-			r, err := o.Run(predict.PriorSpace{X: x, NumFeatures: 2, Prior: truth, First: tt.first}, knn{k: 3}, measureFrom(truth, nil))
+			o := search.PriorSearch{Batch: 4, Budget: 12, Full: true, Seed: 1}
+			r, err := o.Run(search.PriorSpace{X: x, NumFeatures: 2, Prior: truth, First: tt.first}, knn{k: 3}, measureFrom(truth, nil))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/features"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the renderers' golden files in testdata/")
+
+// TestRenderers renders reports that `augur eval --json` printed (on
+// testdata/h200 with --holdout shapes, on the H200 and H100 sets with
+// --holdout device=nvidia-h200 --fleet-prior, and --table3 on
+// testdata/pocl) and compares the text with the golden files, which hold
+// what `augur eval` printed for the same runs before the renderers moved
+// out of eval. Run with -update to rewrite them.
+func TestRenderers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		render func(data []byte, w *bytes.Buffer) error
+	}{
+		{"eval-h200-shapes", func(data []byte, w *bytes.Buffer) error {
+			var r eval.Report
+			if err := json.Unmarshal(data, &r); err != nil {
+				return err
+			}
+			return writeEvalText(w, &r)
+		}},
+		{"eval-fleet-device", func(data []byte, w *bytes.Buffer) error {
+			var r eval.Report
+			if err := json.Unmarshal(data, &r); err != nil {
+				return err
+			}
+			return writeEvalText(w, &r)
+		}},
+		{"table3-pocl", func(data []byte, w *bytes.Buffer) error {
+			var r eval.Table3Report
+			if err := json.Unmarshal(data, &r); err != nil {
+				return err
+			}
+			return writeTable3Text(w, &r)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", tc.name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := tc.render(data, &got); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", tc.name+".golden")
+			if *updateGolden {
+				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(want) {
+				t.Errorf("text differs from %s:\n%s", golden, got.String())
+			}
+		})
+	}
+}
+
+// TestWriteIndentedJSON checks that a report is written as one JSON object
+// indented by a space a level, as `augur eval --json` prints it.
+func TestWriteIndentedJSON(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "table3-pocl.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r eval.Table3Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := writeIndentedJSON(&got, &r); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(data) {
+		t.Errorf("writeIndentedJSON:\n%s\nwant\n%s", got.String(), data)
+	}
+}
+
+func TestUnseenText(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    *eval.UnseenReport
+		want []string
+	}{
+		{"nil", nil, nil},
+		{"no device scored", &eval.UnseenReport{Policy: features.UnseenCopy}, nil},
+		{"two devices", &eval.UnseenReport{Policy: features.UnseenFleet, Devices: []eval.UnseenDevice{
+			{Device: "nvidia-h200", Shapes: 6, Pct: map[string]float64{features.UnseenCopy: 91.25, features.UnseenFleet: 95.5},
+				Judged: map[string]int{features.UnseenCopy: 2, features.UnseenFleet: 1}},
+			{Device: "nvidia-h100", Shapes: 3, Pct: map[string]float64{features.UnseenCopy: 88, features.UnseenFleet: 90}},
+		}}, []string{"unseen devices (each device left out", "nvidia-h200       6    91.2     95.5", "policy for a device with no model: fleet\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := unseenText(tc.r)
+			if tc.want == nil && got != "" {
+				t.Errorf("unseenText = %q, want empty", got)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("unseenText lacks %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+// TestWriteEvalPlots checks that every plot of a report with a learning
+// curve, strategies and the two-stage tuner is written.
+func TestWriteEvalPlots(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "eval-h200-shapes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r eval.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeEvalPlots(dir, &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"learning_curve.png", "strategies.png", "two_stage.png"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("plot %s: %v", f, err)
+		}
+	}
+}
