@@ -44,6 +44,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	t3.register(fs)
 	derived := fs.Bool("derived", true, "give the models the kernel's derived features (launch geometry, loads per item...); false measures what they add")
 	invalid := fs.String("invalid", "ignore", "how holdout models treat failed configurations: ignore or zeta")
+	pickCurve := fs.Bool("pick-curve", false, "instead: held-out picks of models trained on fewer shapes and on fewer configurations a shape, to tell which to collect more of")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -111,6 +112,17 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	progress := newReporter(progressTo(fs, stderr), "eval")
 	defer progress.Close()
 	opt.Progress = progress
+	if *pickCurve {
+		pts, err := eval.PickCurve(data, opt, eval.PickCurveOptions{})
+		progress.Close()
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return writeIndentedJSON(stdout, pts)
+		}
+		return writePickCurveText(stdout, pts)
+	}
 	rep, err := eval.Evaluate(data, opt)
 	progress.Close()
 	if err != nil {
