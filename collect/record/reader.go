@@ -32,8 +32,11 @@ type File struct {
 
 // ReadFile reads a dataset file. Null log_speedup values come back as NaN.
 // A file that does not decode, or holds a row that fails the checks of
-// ErrInvalidRow, is reported as ErrCorrupt with its name: never a panic,
-// never an absurd value.
+// ErrInvalidRow, a configuration outside the space (a value not among its
+// parameter's, or a broken constraint on a row that is not pruned) or a
+// shape outside the task space of a kernel family augur defines at the
+// file's version, is reported as ErrCorrupt with its name, batch and row:
+// never a panic, never an absurd value.
 func ReadFile(path string) (Meta, []Row, error) {
 	return readFile(path, nil)
 }
@@ -152,12 +155,21 @@ func capAllocator(mem memory.Allocator, size int64) memory.Allocator {
 }
 
 // readWhole reads the dataset file at path, checking its checksums when
-// it has them and every row. mem nil means the Go allocator.
+// it has them and every row: its values, the space's constraints (but for
+// a pruned row) and, for a kernel family augur defines, its shape
+// (KnownTasks). mem nil means the Go allocator.
 func readWhole(path string, mem memory.Allocator) (File, error) {
 	var rows []Row
+	var chk *rowChecker
 	meta, verified, err := scanFile(path, mem, func(meta *Meta, batch int, got []Row) error {
+		if chk == nil {
+			var err error
+			if chk, err = newRowChecker(meta, KnownTasks(*meta)); err != nil {
+				return err
+			}
+		}
 		for i, r := range got {
-			if err := checkRow(r, meta.Params); err != nil {
+			if err := chk.check(r); err != nil {
 				return fmt.Errorf("%w: row %d: %w", ErrCorrupt, i, err)
 			}
 		}
