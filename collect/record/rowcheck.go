@@ -3,7 +3,6 @@ package record
 import (
 	"fmt"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -45,16 +44,4 @@ func (c *rowChecker) check(r Row) error {
 		}
 	}
 	return nil
-}
-
-// KnownTasks returns the task space of m's kernel when augur defines that
-// kernel family at the file's kernel version (datasets.Lookup), and nil
-// otherwise: an imported kernel, or data of another version of the
-// family, whose shapes are then left unchecked.
-func KnownTasks(m Meta) TaskChecker {
-	k, err := datasets.Lookup(m.Kernel)
-	if err != nil || k.Version() != m.KernelVersion {
-		return nil
-	}
-	return k
 }
