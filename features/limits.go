@@ -100,11 +100,12 @@ func checkBundleLimits(b *Bundle) error {
 // configuration of a space small enough for its validity bitmap). It is
 // checked before any constraint is evaluated, so that a bundle with a
 // costly constraint is refused at once instead of hanging its loader
-// (issue 26: over 300 s). Measured (2026-11-26, 2-core dev VM, see
-// bench/RESULTS.md): about 22 ns a node evaluated, so the limit is about
-// 0.4 s of work; augur's largest space, CLTune's GEMM (1.3M raw
-// configurations), needs 53 nodes times at most 54 combinations.
-const MaxConstraintWork = 1 << 24
+// (issue 26: over 300 s). Measured (2026-11-26, 2-core dev VM under
+// load, BenchmarkNewSpaceAtWorkLimit, bench/RESULTS.md): 22 to 52 ns a
+// node evaluated, so the limit is 0.1 to 0.25 s of work. augur's largest
+// space, CLTune's GEMM (1.3M raw configurations), needs 53 nodes times at
+// most 54 combinations; the imported convolution_milo bundle about 0.1M.
+const MaxConstraintWork = 1 << 22
 
 // exprBuiltins are the functions a constraint may call: those that
 // TranslatePython emits and augur's own kernels use, each of a cost

@@ -133,3 +133,31 @@ func TestShippedBundlesLoad(t *testing.T) {
 		t.Fatal("no bundles under ../testdata")
 	}
 }
+
+// BenchmarkNewSpaceAtWorkLimit builds a space whose one constraint costs
+// just under MaxConstraintWork: 63 nodes over the 65,536 combinations of
+// three parameters' values, each evaluated once while tabulating. Its time
+// is about the most constraint evaluation a bundle may make its loader do.
+func BenchmarkNewSpaceAtWorkLimit(b *testing.B) {
+	vals := func(n int) []int {
+		v := make([]int, n)
+		for i := range v {
+			v[i] = i + 1
+		}
+		return v
+	}
+	params := []features.Param{{Name: "a", Values: vals(64)}, {Name: "b", Values: vals(64)}, {Name: "c", Values: vals(16)}}
+	c := strings.TrimSuffix(strings.Repeat("a * b * c + ", 10), " + ") + " + 1 > 0"
+	n, err := features.ExprNodes(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if work := n * 65536; work > features.MaxConstraintWork || work < features.MaxConstraintWork*9/10 {
+		b.Fatalf("work %d, want just under %d", work, features.MaxConstraintWork)
+	}
+	for b.Loop() {
+		if _, err := features.NewSpace(params, []string{c}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
