@@ -1,6 +1,7 @@
 package features
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -87,6 +88,13 @@ func checkBundleLimits(b *Bundle) error {
 	for i, e := range b.DerivedExprs {
 		if len(e) > MaxConstraintLen {
 			return fmt.Errorf("%w: bundle derived expression %d is %d bytes long, at most %d allowed", ErrLimit, i, len(e), MaxConstraintLen)
+		}
+		// Evaluated at every prediction: the same constructs as a
+		// constraint's (which Calc, their fast evaluator, also takes).
+		if _, body, ok := strings.Cut(e, "="); ok {
+			if _, err := ExprNodes(strings.TrimSpace(body)); errors.Is(err, ErrLimit) {
+				return fmt.Errorf("bundle derived expression %d: %w", i, err)
+			}
 		}
 	}
 	return nil
@@ -183,7 +191,7 @@ func ExprNodes(src string) (int, error) {
 	}
 	visit(tree.Node)
 	if bad != "" {
-		return 0, fmt.Errorf("%w: constraint %q uses %s, whose cost does not follow from its length", ErrLimit, clip(src), bad)
+		return 0, fmt.Errorf("%w: expression %q uses %s, whose cost does not follow from its length", ErrLimit, clip(src), bad)
 	}
 	return nodes, nil
 }

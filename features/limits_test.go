@@ -57,6 +57,9 @@ func TestBundleLimits(t *testing.T) {
 				b.Constraints = append(b.Constraints, c)
 			}
 		}, "steps to evaluate"},
+		{"a loop in a derived expression", func(b *features.Bundle) {
+			b.DerivedExprs = []string{"slow = all(1..999999, {# > 0}) ? Xwg : 0"}
+		}, "derived expression 0"},
 		{"many models", func(b *features.Bundle) {
 			for range features.MaxBundleModels {
 				b.Models = append(b.Models, features.Model{Name: "x"})
