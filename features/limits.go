@@ -1,8 +1,13 @@
 package features
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
 )
 
 // The limits on what a bundle, a kernel spec or an imported file may
@@ -84,6 +89,117 @@ func checkBundleLimits(b *Bundle) error {
 		if len(e) > MaxConstraintLen {
 			return fmt.Errorf("%w: bundle derived expression %d is %d bytes long, at most %d allowed", ErrLimit, i, len(e), MaxConstraintLen)
 		}
+		// Evaluated at every prediction: the same constructs as a
+		// constraint's (which Calc, their fast evaluator, also takes).
+		if _, body, ok := strings.Cut(e, "="); ok {
+			if _, err := ExprNodes(strings.TrimSpace(body)); errors.Is(err, ErrLimit) {
+				return fmt.Errorf("bundle derived expression %d: %w", i, err)
+			}
+		}
 	}
 	return nil
+}
+
+// MaxConstraintWork bounds the work NewSpace does evaluating a space's
+// constraints before it answers: the sum over constraints of the
+// expression's size (its syntax-tree nodes, ExprNodes) times the
+// evaluations NewSpace makes of it (the combinations of the values of the
+// parameters it names, when it tabulates them, else every raw
+// configuration of a space small enough for its validity bitmap). It is
+// checked before any constraint is evaluated, so that a bundle with a
+// costly constraint is refused at once instead of hanging its loader
+// (issue 26: over 300 s). Measured (2026-11-26, 2-core dev VM under
+// load, BenchmarkNewSpaceAtWorkLimit, bench/RESULTS.md): 22 to 52 ns a
+// node evaluated, so the limit is 0.1 to 0.25 s of work. augur's largest
+// space, CLTune's GEMM (1.3M raw configurations), needs 53 nodes times at
+// most 54 combinations; the imported convolution_milo bundle about 0.1M.
+const MaxConstraintWork = 1 << 22
+
+// exprBuiltins are the functions a constraint may call: those that
+// TranslatePython emits and augur's own kernels use, each of a cost
+// independent of its arguments' values.
+var exprBuiltins = map[string]bool{"min": true, "max": true, "abs": true, "int": true, "float": true, "floor": true, "ceil": true, "round": true}
+
+// exprOperators are the binary operators a constraint may use; the range
+// operator "..", which builds a list as long as its operands' values, and
+// the string operators are not among them.
+var exprOperators = map[string]bool{
+	"+": true, "-": true, "*": true, "/": true, "%": true, "**": true, "^": true,
+	"==": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true,
+	"and": true, "or": true, "&&": true, "||": true, "in": true, "not in": true,
+}
+
+// ExprNodes parses a constraint and returns its size in syntax-tree nodes,
+// or an error matching ErrLimit when it uses a construct whose cost does
+// not follow from its size: loops over lists (all, map, filter ...),
+// ranges, closures, variables, member access, strings or maps. What is
+// left (numbers, parameter names, arithmetic, comparisons, and, or, not,
+// ?:, in over a list literal, and the calls of exprBuiltins) costs one
+// step a node to evaluate.
+func ExprNodes(src string) (int, error) {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return 0, fmt.Errorf("%w: constraint %q: %v", ErrSyntax, src, err)
+	}
+	nodes := 0
+	var bad string
+	var visit func(n ast.Node)
+	visit = func(n ast.Node) {
+		if bad != "" || n == nil {
+			return
+		}
+		nodes++
+		switch n := n.(type) {
+		case *ast.IdentifierNode, *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		case *ast.UnaryNode:
+			visit(n.Node)
+		case *ast.BinaryNode:
+			if !exprOperators[n.Operator] {
+				bad = "operator " + n.Operator
+				return
+			}
+			visit(n.Left)
+			visit(n.Right)
+		case *ast.ConditionalNode:
+			visit(n.Cond)
+			visit(n.Exp1)
+			visit(n.Exp2)
+		case *ast.ArrayNode:
+			for _, e := range n.Nodes {
+				visit(e)
+			}
+		case *ast.BuiltinNode:
+			if !exprBuiltins[n.Name] {
+				bad = "function " + n.Name
+				return
+			}
+			for _, a := range n.Arguments {
+				visit(a)
+			}
+		case *ast.CallNode:
+			id, ok := n.Callee.(*ast.IdentifierNode)
+			if !ok || !exprBuiltins[id.Value] {
+				bad = "a call of " + n.Callee.String()
+				return
+			}
+			for _, a := range n.Arguments {
+				visit(a)
+			}
+		default:
+			bad = strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast.")
+		}
+	}
+	visit(tree.Node)
+	if bad != "" {
+		return 0, fmt.Errorf("%w: expression %q uses %s, whose cost does not follow from its length", ErrLimit, clip(src), bad)
+	}
+	return nodes, nil
+}
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
 }

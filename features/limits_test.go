@@ -3,6 +3,7 @@ package features_test
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,23 @@ func TestBundleLimits(t *testing.T) {
 				b.Constraints = append(b.Constraints, "Xwg > 0")
 			}
 		}, "302 constraints"},
+		{"a loop in a constraint", func(b *features.Bundle) {
+			b.Constraints = append(b.Constraints, "all(1..100000, {all(1..100000, {# > 0})}) or Xwg > 0")
+		}, "uses"},
+		{"a range in a constraint", func(b *features.Bundle) {
+			b.Constraints = append(b.Constraints, "Xwg in 1..100000000")
+		}, "operator .."},
+		{"costly constraints", func(b *features.Bundle) {
+			// Every parameter but the last two named, 4,096 combinations
+			// a constraint, tabulated; 20 constraints of 500 nodes.
+			c := strings.Repeat("Xwg * Ywg + Xwpt * Ywpt + LS * VW + ", 40) + "0 > 0"
+			for range 20 {
+				b.Constraints = append(b.Constraints, c)
+			}
+		}, "steps to evaluate"},
+		{"a loop in a derived expression", func(b *features.Bundle) {
+			b.DerivedExprs = []string{"slow = all(1..999999, {# > 0}) ? Xwg : 0"}
+		}, "derived expression 0"},
 		{"many models", func(b *features.Bundle) {
 			for range features.MaxBundleModels {
 				b.Models = append(b.Models, features.Model{Name: "x"})
@@ -66,5 +84,83 @@ func TestBundleLimits(t *testing.T) {
 			}
 			t.Logf("%d bytes refused in %v", buf.Len(), time.Since(start))
 		})
+	}
+}
+
+func TestExprNodes(t *testing.T) {
+	tests := []struct {
+		expr  string
+		nodes int // 0: refused with ErrLimit
+	}{
+		{"Xwpt % VW == 0", 5},
+		{"LS != 0 || PAD == 0", 7},
+		{"KWG % int(MDIMC * NDIMC / MDIMA) == 0", 10},
+		{"a in [1, 2, 4] and not (b > max(a, 3))", 13},
+		{"a > 1 ? b : c", 6},
+		{"int(floor(a / b)) ** 2 >= abs(-c)", 11},
+		{"all(1..10, {# > a})", 0},
+		{"a in 1..10", 0},
+		{"len([1, 2]) > a", 0},
+		{`a == len("xx")`, 0},
+		{"let x = a; x > 1", 0},
+		{"{a: 1}.a > 0", 0},
+		{"a matches 'x'", 0},
+	}
+	for _, tt := range tests {
+		got, err := features.ExprNodes(tt.expr)
+		switch {
+		case tt.nodes == 0 && !errors.Is(err, features.ErrLimit):
+			t.Errorf("ExprNodes(%q) = %d, %v; want ErrLimit", tt.expr, got, err)
+		case tt.nodes > 0 && (err != nil || got != tt.nodes):
+			t.Errorf("ExprNodes(%q) = %d, %v; want %d", tt.expr, got, err, tt.nodes)
+		}
+	}
+	if _, err := features.ExprNodes("a >"); !errors.Is(err, features.ErrSyntax) {
+		t.Errorf("ExprNodes of a syntax error: %v, want ErrSyntax", err)
+	}
+}
+
+// TestShippedBundlesLoad checks that every bundle the repository ships
+// stays within the limits.
+func TestShippedBundlesLoad(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*.augur")
+	more, _ := filepath.Glob("../examples/*/*.augur")
+	for _, p := range append(paths, more...) {
+		start := time.Now()
+		if _, err := features.ReadBundleFile(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		t.Logf("%s read in %v", p, time.Since(start))
+	}
+	if len(paths) == 0 {
+		t.Fatal("no bundles under ../testdata")
+	}
+}
+
+// BenchmarkNewSpaceAtWorkLimit builds a space whose one constraint costs
+// just under MaxConstraintWork: 63 nodes over the 65,536 combinations of
+// three parameters' values, each evaluated once while tabulating. Its time
+// is about the most constraint evaluation a bundle may make its loader do.
+func BenchmarkNewSpaceAtWorkLimit(b *testing.B) {
+	vals := func(n int) []int {
+		v := make([]int, n)
+		for i := range v {
+			v[i] = i + 1
+		}
+		return v
+	}
+	params := []features.Param{{Name: "a", Values: vals(64)}, {Name: "b", Values: vals(64)}, {Name: "c", Values: vals(16)}}
+	c := strings.TrimSuffix(strings.Repeat("a * b * c + ", 10), " + ") + " + 1 > 0"
+	n, err := features.ExprNodes(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if work := n * 65536; work > features.MaxConstraintWork || work < features.MaxConstraintWork*9/10 {
+		b.Fatalf("work %d, want just under %d", work, features.MaxConstraintWork)
+	}
+	for b.Loop() {
+		if _, err := features.NewSpace(params, []string{c}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

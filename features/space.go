@@ -173,11 +173,25 @@ func NewSpace(params []Param, constraints []string) (*Space, error) {
 			return nil, fmt.Errorf("%w: space has more than 2^40 configurations", ErrSyntax)
 		}
 	}
-	for _, c := range constraints {
+	progs := make([]*vm.Program, len(constraints))
+	work := 0
+	for i, c := range constraints {
+		nodes, err := ExprNodes(c)
+		if err != nil {
+			return nil, err
+		}
 		prog, err := expr.Compile(c, expr.Env(env), expr.AsBool())
 		if err != nil {
 			return nil, fmt.Errorf("%w: constraint %q: %v", ErrSyntax, c, err)
 		}
+		progs[i] = prog
+		work += nodes * s.evaluations(prog)
+		if work > MaxConstraintWork {
+			return nil, fmt.Errorf("%w: constraints would take over %d steps to evaluate over the space (constraint %d of %d: %d nodes), at most %d allowed",
+				ErrLimit, work, i+1, len(constraints), nodes, MaxConstraintWork)
+		}
+	}
+	for _, prog := range progs {
 		s.cons = append(s.cons, s.tabulate(prog))
 	}
 	if s.size <= maxBitmap {
@@ -191,10 +205,9 @@ func NewSpace(params []Param, constraints []string) (*Space, error) {
 	return s, nil
 }
 
-// tabulate finds the parameters prog mentions and, when their values have
-// few enough combinations, evaluates prog on each of them.
-func (s *Space) tabulate(prog *vm.Program) constraint {
-	k := constraint{prog: prog}
+// mentions returns the positions of the parameters prog names, ascending,
+// and the number of combinations of their values, capped at maxTable+1.
+func (s *Space) mentions(prog *vm.Program) (params []int, combos int) {
 	mentioned := map[string]bool{}
 	ast.Find(prog.Node(), func(n ast.Node) bool {
 		if id, ok := n.(*ast.IdentifierNode); ok {
@@ -202,13 +215,42 @@ func (s *Space) tabulate(prog *vm.Program) constraint {
 		}
 		return false
 	})
-	combos := 1
+	combos = 1
 	for i, p := range s.Params {
 		if mentioned[p.Name] {
-			k.params = append(k.params, i)
+			params = append(params, i)
 			combos = min(combos*len(p.Values), maxTable+1)
 		}
 	}
+	return params, combos
+}
+
+// evaluations bounds how many times NewSpace evaluates prog: once per
+// combination when it tabulates prog, else, when the space is small
+// enough for its validity bitmap, once per assignment of the parameters up
+// to the last prog names (the walk's), else never (Valid evaluates it per
+// call).
+func (s *Space) evaluations(prog *vm.Program) int {
+	params, combos := s.mentions(prog)
+	switch {
+	case combos <= maxTable:
+		return combos
+	case s.size > maxBitmap:
+		return 0
+	}
+	n := 1
+	for i := 0; i <= params[len(params)-1]; i++ {
+		n *= len(s.Params[i].Values)
+	}
+	return n
+}
+
+// tabulate finds the parameters prog mentions and, when their values have
+// few enough combinations, evaluates prog on each of them.
+func (s *Space) tabulate(prog *vm.Program) constraint {
+	k := constraint{prog: prog}
+	var combos int
+	k.params, combos = s.mentions(prog)
 	if combos > maxTable {
 		return k
 	}

@@ -61,6 +61,7 @@ struct Pick {
 	std::string source; // "model:<slug>", "fleet", "table", "wisdom", "copy:<slug>", "reference"
 	double log_speedup = 0;
 	double outside_octaves = 0;
+	bool clamped = false; // log_speedup was clamped to the model's training range
 	augur_plan plan = augur_plan();
 
 	// param returns the value of the named parameter; throws
@@ -187,6 +188,7 @@ private:
 		out.source = c.source;
 		out.log_speedup = c.log_speedup;
 		out.outside_octaves = c.outside_octaves;
+		out.clamped = c.clamped != 0;
 		out.plan = p;
 		return out;
 	}

@@ -66,6 +66,11 @@ typedef struct augur_config {
 	 * task feature farthest out; 0 inside. Beyond about 1 the model
 	 * extrapolates. */
 	double outside_octaves;
+	/* 1 when the model's prediction lay outside the log-speedups of its
+	 * training data and log_speedup was clamped to them (the model
+	 * extrapolates, or is damaged); 0 otherwise, and always for a model
+	 * that records no training range. */
+	int32_t clamped;
 } augur_config;
 
 /* How to build and launch a configuration on a shape. All zero (dims 0,

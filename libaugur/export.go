@@ -85,6 +85,10 @@ func putPick(p runtime.Pick, out *C.augur_config, plan *C.augur_plan) error {
 	}
 	out.log_speedup = C.double(p.LogSpeedup)
 	out.outside_octaves = C.double(p.OutsideOctaves)
+	out.clamped = 0
+	if p.Clamped {
+		out.clamped = 1
+	}
 	if err := putString(&out.source[0], len(out.source), p.Source, "source "+p.Source); err != nil {
 		return err
 	}

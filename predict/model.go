@@ -40,6 +40,10 @@ type Model struct {
 	enc      features.Encoder
 	platform []float64
 	trees    int
+	// lo and hi are the range of the targets the model was trained on
+	// (lightgbm.ParamTargetRange), valid when ranged is set.
+	lo, hi float64
+	ranged bool
 }
 
 // Load loads the named model of a bundle. An empty name picks the bundle's
@@ -81,6 +85,7 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 		pv = make([]float64, enc.NumPlatform())
 	}
 	m := &Model{Name: entry.Name, Kind: entry.Kind, ens: ens, enc: enc, platform: pv, trees: ens.NEstimators()}
+	m.lo, m.hi, m.ranged = lgm.TargetRange()
 	if enc.Derived != nil {
 		names := enc.Derived.Names()
 		for name, v := range entry.Limits {
@@ -144,9 +149,45 @@ func (m *Model) Check(t features.Task, c features.Config) error {
 }
 
 // Predict returns the predicted log-speedup of c on t over the reference
-// configuration. t and c must have the lengths the model was trained on
-// (see Check); Predict does not allocate.
+// configuration, clamped to the range of the model's training targets
+// when it records one (see Clamp). t and c must have the lengths the model
+// was trained on (see Check); Predict does not allocate.
 func (m *Model) Predict(t features.Task, c features.Config) float64 {
+	v, _ := m.PredictClamped(t, c)
+	return v
+}
+
+// PredictClamped is Predict, and whether the model's raw prediction lay
+// outside the range of its training targets and was clamped to it.
+func (m *Model) PredictClamped(t features.Task, c features.Config) (float64, bool) {
+	return m.Clamp(m.predictRaw(t, c))
+}
+
+// TargetRange returns the least and the greatest log-speedup the model
+// saw in training, as its trainer recorded them; ok is false for a model
+// that records none (one written before the range was, or LightGBM's
+// own), whose predictions are never clamped.
+func (m *Model) TargetRange() (lo, hi float64, ok bool) { return m.lo, m.hi, m.ranged }
+
+// Clamp returns v limited to the model's training-target range
+// (TargetRange), and whether it had to be. A tree ensemble predicts
+// beyond the targets it saw only by extrapolating, and a damaged or
+// hostile model can predict anything (e^99, issue 26): a value clamped is
+// one not to trust. Without a range v comes back as is.
+func (m *Model) Clamp(v float64) (float64, bool) {
+	switch {
+	case !m.ranged:
+		return v, false
+	case v < m.lo:
+		return m.lo, true
+	case v > m.hi:
+		return m.hi, true
+	}
+	return v, false
+}
+
+// predictRaw is Predict before the clamp.
+func (m *Model) predictRaw(t features.Task, c features.Config) float64 {
 	if m.flat == nil {
 		return m.leavesPredict(t, c)
 	}
@@ -164,16 +205,19 @@ func (m *Model) leavesPredict(t features.Task, c features.Config) float64 {
 	return m.ens.PredictSingle(x, m.trees)
 }
 
-// Scorer scores configurations for one fixed shape, faster than Predict:
-// the splits on task and platform features are resolved once, when the
-// Scorer is made. Its predictions equal Predict's up to rounding (the
-// trees are summed in another order). A Scorer is safe for concurrent use.
 // limit bounds one derived feature.
 type limit struct {
 	derived int
 	max     float64
 }
 
+// Scorer scores configurations for one fixed shape, faster than Predict:
+// the splits on task and platform features are resolved once, when the
+// Scorer is made. Its predictions equal Predict's before the clamp, up to
+// rounding (the trees are summed in another order): a Scorer ranks, and
+// clamping would tie every configuration the model rates beyond its
+// training range, so a caller that reports a score clamps it with
+// Model.Clamp. A Scorer is safe for concurrent use.
 type Scorer struct {
 	m                 *Model
 	task              features.Task
@@ -237,7 +281,7 @@ func (s *Scorer) Score(c features.Config) (float64, bool) {
 
 func (s *Scorer) score(c features.Config, check bool) (float64, bool) {
 	if s.m.flat == nil {
-		return s.m.Predict(s.task, c), true
+		return s.m.predictRaw(s.task, c), true
 	}
 	// x is the feature vector, or when folded only the configuration's
 	// columns: the parameters, then the derived features.
@@ -348,11 +392,17 @@ type Scored struct {
 }
 
 // Rank scores every configuration on t and returns them fastest first.
+// The order is the raw predictions'; the LogSpeedup values are clamped
+// (Clamp), so several configurations at the top or the bottom may show the
+// same value in an order that still means something.
 func (m *Model) Rank(t features.Task, cs []features.Config) []Scored {
 	out := make([]Scored, len(cs))
 	for i, c := range cs {
-		out[i] = Scored{Config: c, LogSpeedup: m.Predict(t, c)}
+		out[i] = Scored{Config: c, LogSpeedup: m.predictRaw(t, c)}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].LogSpeedup > out[j].LogSpeedup })
+	for i := range out {
+		out[i].LogSpeedup, _ = m.Clamp(out[i].LogSpeedup)
+	}
 	return out
 }

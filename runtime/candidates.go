@@ -220,8 +220,9 @@ func (c *Chooser) candidate(t features.Task, cfg features.Config, v float64) Pic
 	if c.copies != nil {
 		source = SourceFleet // the copies are the first; the rest the fleet model's
 	}
-	p := Pick{Config: cfg.Clone(), LogSpeedup: v, Model: c.model.Name, Source: source,
+	p := Pick{Config: cfg.Clone(), Model: c.model.Name, Source: source,
 		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1], names: c.names}
+	p.LogSpeedup, p.Clamped = c.model.Clamp(v)
 	if c.kernel != nil {
 		p.Plan.Launch, _ = c.kernel.Geometry(t, p.Config)
 		p.Plan.BuildOptions = c.kernel.Options(t, p.Config)

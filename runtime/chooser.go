@@ -144,6 +144,12 @@ type Pick struct {
 	// worst shape, from model selection); 0 when the bundle does not
 	// record them.
 	ExpectedPct, WorstPct float64
+	// Clamped says that the model's prediction for Config lay outside
+	// the range of log-speedups in its training data, and LogSpeedup was
+	// clamped to that range: the model extrapolates (or is damaged), and
+	// the predicted speedup is not to be trusted. Always false for a model
+	// that records no range.
+	Clamped bool
 
 	names []string // the parameters' names, in Config order; shared, read-only
 }
@@ -619,19 +625,23 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	case wise != nil:
 		p = Pick{Config: wise, Model: c.source, OutsideOctaves: c.outside(t)}
 		if c.model != nil {
-			p.LogSpeedup = c.model.Predict(t, wise)
+			p.LogSpeedup, p.Clamped = c.model.PredictClamped(t, wise)
 		}
 	case hit:
 		p = Pick{Config: measured.Clone(), Model: c.source, OutsideOctaves: c.outside(t)}
 		if c.model != nil {
-			p.LogSpeedup = c.model.Predict(t, measured)
+			p.LogSpeedup, p.Clamped = c.model.PredictClamped(t, measured)
 		}
 	case c.model == nil:
 		p = Pick{Config: c.bundle.Reference, OutsideOctaves: c.outside(t)}
 	case c.copies != nil:
 		p = c.copy(t)
+		p.LogSpeedup, p.Clamped = c.model.Clamp(p.LogSpeedup)
 	default:
+		// The search ranks on raw predictions; the one reported is
+		// clamped to the model's training range.
 		p = c.search(t)
+		p.LogSpeedup, p.Clamped = c.model.Clamp(p.LogSpeedup)
 	}
 	if p.Source == "" {
 		p.Source = c.source
@@ -687,7 +697,9 @@ func (c *Chooser) checkShape(t features.Task) error {
 	return nil
 }
 
-// Predict returns the model's predicted log-speedup of cfg on shape t.
+// Predict returns the model's predicted log-speedup of cfg on shape t,
+// clamped to the range of its training targets when the model records one
+// (predict.Model.Clamp).
 func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error) {
 	if c.model == nil {
 		return 0, fmt.Errorf("runtime: Predict: no model fits the device (source %q)", c.source)

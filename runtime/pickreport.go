@@ -19,6 +19,9 @@ type PickReport struct {
 	// ChooseNs is how long the choice took, in nanoseconds.
 	ChooseNs int64  `json:"choose_ns"`
 	Fixed    string `json:"fixed,omitempty"`
+	// Clamped is Pick.Clamped: the prediction lay outside the model's
+	// training range and predicted_speedup is the range's end.
+	Clamped bool `json:"clamped,omitempty"`
 }
 
 // Report returns p as a PickReport; took is how long Choose took.
@@ -27,13 +30,14 @@ func (p Pick) Report(took time.Duration) PickReport {
 	for i, n := range p.names {
 		named[n] = p.Config[i]
 	}
-	return PickReport{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds(), p.Fixed}
+	return PickReport{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds(), p.Fixed, p.Clamped}
 }
 
 // WritePick writes p, a pick of c, as `augur choose` prints it: the
 // configuration, its predicted speedup over c's reference, the source,
 // what the classifier fixed, the quality expected of the model, a warning
-// when the shape lies outside the training shapes, the launch plan and
+// when the prediction was clamped (Pick.Clamped), one when the shape lies
+// outside the training shapes, the launch plan and
 // took, how long Choose took.
 func (c *Chooser) WritePick(w io.Writer, p Pick, took time.Duration) error {
 	fmt.Fprintf(w, "config:            %s\n", c.Space().Format(p.Config))
@@ -44,6 +48,9 @@ func (c *Chooser) WritePick(w io.Writer, p Pick, took time.Duration) error {
 	}
 	if p.ExpectedPct > 0 {
 		fmt.Fprintf(w, "expected:          %.1f%% of the optimum (worst held-out shape %.1f%%)\n", p.ExpectedPct, p.WorstPct)
+	}
+	if p.Clamped {
+		fmt.Fprintf(w, "warning:           the model's prediction lies outside the speedups of its training data and was clamped to them; it extrapolates or is damaged\n")
 	}
 	if p.OutsideOctaves > 0 {
 		fmt.Fprintf(w, "warning:           the shape lies %.1f octaves outside the training shapes; the model extrapolates\n", p.OutsideOctaves)

@@ -145,6 +145,9 @@ type LoadOptions struct {
 	// collect measured them, or imported) takes it from the spec of the
 	// same name, case-insensitively. nil fills nothing.
 	Specs []features.Platform
+	// Tasks gives the task space to check each file's shapes against
+	// (record.ReadOptions.Tasks); nil checks none.
+	Tasks func(record.Meta) record.TaskChecker
 }
 
 // zeta checks o and returns the target of invalid rows under InvalidZeta.
@@ -183,7 +186,7 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	if !(opt.MaxCV >= 0) {
 		return nil, fmt.Errorf("train: LoadOptions.MaxCV must be >= 0, got %g", opt.MaxCV)
 	}
-	files, err := record.ReadDir(filepath.Join(dir, kernel))
+	files, err := record.ReadDirWith(filepath.Join(dir, kernel), record.ReadOptions{Tasks: opt.Tasks})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("train: no dataset files under %s: %w", filepath.Join(dir, kernel), err)
 	}

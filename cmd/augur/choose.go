@@ -28,7 +28,7 @@ func runChoose(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&o.shape, "shape", "", "input shape, e.g. 'width=1024,height=768,filter_w=5,filter_h=5'")
 	fs.StringVar(&o.device, "device", "", "device to choose for: an index N (see 'augur devices'; its queried features pick the model) or a device name or slug; empty: the bundle's only model, or its fleet model")
 	fs.StringVar(&o.use, "use", "", "bundle model to use, by name (a device slug or 'fleet'), whatever the device")
-	fs.BoolVar(&o.json, "json", false, "print one JSON object with shape, config, predicted_speedup, source, choose_ns, plan (build_options, dims, global, local, local_mem_bytes), candidates with --top and, when the bundle's classifier fixed a parameter, fixed")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object with shape, config, predicted_speedup, source, choose_ns, plan (build_options, dims, global, local, local_mem_bytes), candidates with --top, clamped when the model's prediction lay outside its training range (and was clamped to it) and, when the bundle's classifier fixed a parameter, fixed")
 	fs.StringVar(&o.shapes, "shapes", "", "several shapes separated by ';', or '-' for one a line on standard input: one JSON line each (as --json), in one process; a shape that fails answers {\"shape\", \"error\"} and the exit status is 1")
 	fs.StringVar(&o.platforms, "platforms", "", "device table (CSV, as datasets/devices.csv) in which --device NAME is looked up when the bundle has no model of it; default: the table augur ships")
 	fs.IntVar(&o.top, "top", 0, "also print K candidates for the shape to measure once each (runtime Candidates): the pick, then the nearest training shapes' measured bests and the model's ranking in turn")

@@ -47,6 +47,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		// features, as 'augur train --target' gives them.
 		opt.Derived = k.Derived
 	}
+	opt.Tasks = taskSpaceOf
 	d, err := train.LoadWith(data, kernel, opt)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)

@@ -106,6 +106,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer progress.Close()
 	progress.Step(0, 0, "loading "+data)
 	opt.Progress = progress.Step
+	opt.Load.Tasks = taskSpaceOf
 	d, err := train.LoadWith(data, opt.Kernel, opt.Load)
 	if err != nil {
 		return err

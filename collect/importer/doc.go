@@ -13,6 +13,13 @@
 // times and log-speedups, and writes one dataset file per input with
 // collect/record, at <Out>/<Kernel>/<platform slug>/import-<name>.arrow.
 // A failed configuration stays a row, with the status the tuner gave it.
+// Import reads a Kernel Tuner cache a token at a time, twice (once to
+// count and pick the reference, once to write), so that its memory does
+// not grow with the file: a 7.4 MB .json.gz of 804,000 entries (750 MB of
+// JSON) imports in 59 MB resident, where reading it whole took 4.8 GB.
+// Every part of the file that could make it hold much (a string, a
+// nesting, an entry's fields or times, the declared values) is refused at
+// a limit as it is read.
 //
 // Imported platforms are known by name only: Platform.Name is the tuner's
 // device name, Vendor is guessed from it, Type is "gpu", and every numeric

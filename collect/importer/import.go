@@ -163,7 +163,10 @@ func (f FileSummary) String() string {
 type dataset struct {
 	path string
 	meta record.Meta
-	rows []record.Row
+	// rows calls emit with each row to write, in file order. Import's
+	// read the input file again (the first reading only counted), so that
+	// no more than one row is in memory at a time.
+	rows func(emit func(record.Row) error) error
 	sum  FileSummary
 }
 
@@ -198,11 +201,7 @@ func Import(opt Options) (*Summary, error) {
 	var sets []*dataset
 	planned := map[string]string{}
 	for _, in := range opt.Files {
-		res, err := readFile(in, opt.From)
-		if err != nil {
-			return nil, err
-		}
-		d, err := convert(res, spec, opt)
+		d, err := convert(fileSource(in, opt.From), spec, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in, err)
 		}
@@ -299,23 +298,48 @@ func (o Options) check() error {
 	return nil
 }
 
-// readFile reads one input file in the given format.
-func readFile(path, from string) (*Results, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("importer: %w", err)
+// source reads an input file: it calls start with the parameters, then
+// each with every measurement in file order (m is reused once each
+// returns), and returns the file's Results without their Measurements.
+// It can be called again, to read the file again.
+type source func(start func([]features.Param) error, each func(m *Measurement) error) (*Results, error)
+
+// fileSource reads the file at path in the given format: a Kernel Tuner
+// cache a token at a time, a T4 file whole.
+func fileSource(path, from string) source {
+	return func(start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("importer: %w", err)
+		}
+		defer f.Close()
+		if from != FromT4 {
+			return scanKernelTuner(f, start, each)
+		}
+		res, err := ReadT4(f)
+		if err != nil {
+			return nil, err
+		}
+		return replay(res)(start, each)
 	}
-	defer f.Close()
-	var res *Results
-	if from == FromT4 {
-		res, err = ReadT4(f)
-	} else {
-		res, err = ReadKernelTuner(f)
+}
+
+// replay is the source of results read already.
+func replay(res *Results) source {
+	return func(start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
+		if err := start(res.Params); err != nil {
+			return nil, err
+		}
+		for i := range res.Measurements {
+			m := res.Measurements[i]
+			if err := each(&m); err != nil {
+				return nil, err
+			}
+		}
+		head := *res
+		head.Measurements = nil
+		return &head, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return res, nil
 }
 
 // baseName is the input's file name without .gz and .json.
@@ -346,13 +370,22 @@ func write(d *dataset, wopt record.WriterOptions) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("importer: %w", err)
 	}
-	for i, r := range d.rows {
+	n, total := 0, d.sum.Rows()
+	err = d.rows(func(r record.Row) error {
+		n++
 		if err := w.Write(r); err != nil {
-			w.Close()
-			os.Remove(tmp)
-			os.Remove(tmp + ".partial")
-			return "", fmt.Errorf("importer: %s: row %d of %d: %w (nothing written)", d.sum.Input, i+1, len(d.rows), err)
+			return fmt.Errorf("importer: %s: row %d of %d: %w (nothing written)", d.sum.Input, n, total, err)
 		}
+		return nil
+	})
+	if err == nil && n != total {
+		err = fmt.Errorf("importer: %s: %d rows on the second reading, %d on the first: did the file change? (nothing written)", d.sum.Input, n, total)
+	}
+	if err != nil {
+		w.Close()
+		os.Remove(tmp)
+		os.Remove(tmp + ".partial")
+		return "", err
 	}
 	if err := w.Close(); err != nil {
 		os.Remove(tmp)
@@ -362,21 +395,180 @@ func write(d *dataset, wopt record.WriterOptions) (string, error) {
 	return tmp, nil
 }
 
-// convert fits res to the space (spec's, or the file's own parameters),
-// picks the reference and builds the rows.
-func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
-	params, constraints := res.Params, []string(nil)
+// convert reads src once to fit its measurements to the space (spec's,
+// or the file's own parameters), pick the reference and count the rows;
+// the dataset's rows read it again. Memory does not grow with the file
+// but by 8 bytes an ok row (the median reference time needs them all).
+func convert(src source, spec *Spec, opt Options) (*dataset, error) {
+	var pl *plan
+	d := &dataset{sum: FileSummary{Counts: map[record.Status]int{}}}
+	var okTimes []float64
+	var refTime float64
+	var best features.Config
+	res, err := src(func(params []features.Param) error {
+		var err error
+		pl, err = newPlan(params, spec, opt)
+		return err
+	}, func(m *Measurement) error {
+		c, err := pl.fit(m.Config)
+		if err != nil {
+			if d.sum.Violations == 0 {
+				d.sum.Violation = err.Error()
+			}
+			d.sum.Violations++
+			return nil
+		}
+		if m.Status == record.StatusOK {
+			t := medianNs(m.TimesMs)
+			okTimes = append(okTimes, t)
+			if refTime == 0 && c.Equal(pl.ref) {
+				refTime = t
+			}
+			if best == nil || t < d.sum.BestTimeNs {
+				best, d.sum.BestTimeNs = c, t
+			}
+		}
+		d.sum.Counts[m.Status]++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	space := pl.space
+	d.sum.Reference = space.Format(pl.ref)
+	source := "import:" + opt.From
+	if refTime == 0 && len(okTimes) > 0 {
+		refTime, _, _ = record.Summarize(okTimes)
+		d.sum.RefFromMedian = true
+		source += " ref=median"
+	}
+	d.sum.RefTimeNs = refTime
+	if best != nil {
+		d.sum.Best = space.Format(best)
+	}
+
 	problem := res.ProblemSize
+	if spec != nil && problem == nil {
+		problem = spec.ProblemSize
+	}
+	taskNames := problemNames(len(problem))
+	task := append(features.Task(nil), problem...)
+	for _, name := range opt.TaskParams {
+		taskNames = append(taskNames, name)
+		task = append(task, pl.consts[name])
+	}
+	if len(taskNames) > features.MaxTaskLen {
+		return nil, fmt.Errorf("importer: %d task features %v, at most %d allowed", len(taskNames), taskNames, features.MaxTaskLen)
+	}
+
+	device := res.Device
+	if opt.Device != "" {
+		device = opt.Device
+	}
+	if strings.TrimSpace(device) == "" {
+		return nil, fmt.Errorf("importer: the file names no device; give its name with Device (--device)")
+	}
+	d.sum.Platform = PlatformOf(device)
+	if opt.Platforms != nil {
+		p, err := opt.Platforms.Lookup(device)
+		switch {
+		case errors.Is(err, datasets.ErrUnknownDevice):
+			// Rows of a device the table lacks still train the models of
+			// the devices it has; its platform features stay unknown (0).
+			d.sum.Warning = fmt.Sprintf("%v: imported with unknown platform features", err)
+		case err != nil:
+			return nil, fmt.Errorf("importer: %w", err)
+		default:
+			d.sum.Platform = p
+		}
+	}
+	d.meta = record.Meta{
+		Kernel:        opt.Kernel,
+		KernelVersion: version(pl.spaceParams, pl.constraints, taskNames),
+		Platform:      d.sum.Platform,
+		AugurVersion:  features.Version,
+		TaskNames:     taskNames,
+		Params:        pl.spaceParams,
+		Constraints:   pl.constraints,
+		Reference:     pl.ref,
+		Source:        source,
+	}
+	d.rows = func(emit func(record.Row) error) error {
+		_, err := src(func(params []features.Param) error {
+			if !slices.EqualFunc(params, pl.fileParams, func(a, b features.Param) bool {
+				return a.Name == b.Name && slices.Equal(a.Values, b.Values)
+			}) {
+				return fmt.Errorf("importer: the parameters changed between two readings of the file")
+			}
+			return nil
+		}, func(m *Measurement) error {
+			c, err := pl.fit(m.Config)
+			if err != nil {
+				return nil // counted as a violation by the first reading
+			}
+			r := record.Row{Task: task, Config: c, Status: m.Status, Error: m.Error, LogSpeedup: math.NaN(), RefTimeNs: refTime}
+			if m.Status == record.StatusOK {
+				ns := make([]float64, len(m.TimesMs))
+				for i, t := range m.TimesMs {
+					ns[i] = t * 1e6
+				}
+				r.TimeNs, r.TimeMinNs, r.TimeCV = record.Summarize(ns)
+				r.Repeats = len(ns)
+				if refTime > 0 {
+					r.LogSpeedup = math.Log(refTime / r.TimeNs)
+				}
+			}
+			return emit(r)
+		})
+		return err
+	}
+	return d, nil
+}
+
+// medianNs is the median of times in milliseconds, in nanoseconds, as the
+// row's TimeNs will be.
+func medianNs(timesMs []float64) float64 {
+	ns := make([]float64, len(timesMs))
+	for i, t := range timesMs {
+		ns[i] = t * 1e6
+	}
+	t, _, _ := record.Summarize(ns)
+	return t
+}
+
+// plan is how the configurations of one file become configurations of
+// the space: built from the file's parameters, the spec and the options.
+type plan struct {
+	fileParams  []features.Param // the file's, in its order
+	space       *features.Space
+	spaceParams []features.Param
+	constraints []string
+	ref         features.Config
+	from        []int // file column of each space parameter
+	fixed       []int // values from Set of parameters the file lacks
+	consts      map[string]int
+	inFile      map[string]int
+}
+
+// fit is the package's fit for one of the file's configurations.
+func (p *plan) fit(fc features.Config) (features.Config, error) {
+	if len(p.fixed) > 0 {
+		fc = append(fc[:len(fc):len(fc)], p.fixed...)
+	}
+	return fit(fc, p.space, p.from, p.consts, p.inFile)
+}
+
+// newPlan checks the file's parameters against the spec and options and
+// builds the space.
+func newPlan(fileParams []features.Param, spec *Spec, opt Options) (*plan, error) {
+	params, constraints := fileParams, []string(nil)
 	if spec != nil {
 		params, constraints = spec.Params, spec.Constraints
-		if problem == nil {
-			problem = spec.ProblemSize
-		}
 	}
 	// Where each parameter of the space comes from in the file.
 	inFile := map[string]int{}
 	var fixed []int // values from Set of parameters the file lacks
-	for i, p := range res.Params {
+	for i, p := range fileParams {
 		inFile[p.Name] = i
 	}
 	for name := range opt.Set {
@@ -400,10 +592,10 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 		}
 		// Missing parameters read their value from a column past the
 		// file's own, filled from Set in fit.
-		inFile[p.Name] = len(res.Params) + len(fixed)
+		inFile[p.Name] = len(fileParams) + len(fixed)
 		fixed = append(fixed, v)
 	}
-	for _, p := range res.Params {
+	for _, p := range fileParams {
 		if !slices.ContainsFunc(params, func(q features.Param) bool { return q.Name == p.Name }) {
 			return nil, fmt.Errorf("importer: the file has parameter %s, which the spec lacks", p.Name)
 		}
@@ -433,16 +625,6 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 			constraints = append(constraints, e)
 		}
 	}
-
-	taskNames := problemNames(len(problem))
-	task := append(features.Task(nil), problem...)
-	for _, name := range opt.TaskParams {
-		taskNames = append(taskNames, name)
-		task = append(task, consts[name])
-	}
-	if len(taskNames) > features.MaxTaskLen {
-		return nil, fmt.Errorf("importer: %d task features %v, at most %d allowed", len(taskNames), taskNames, features.MaxTaskLen)
-	}
 	var spaceParams []features.Param
 	var from []int // file column of each space parameter
 	for _, p := range params {
@@ -458,98 +640,12 @@ func convert(res *Results, spec *Spec, opt Options) (*dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("importer: %w", err)
 	}
-
 	ref, err := reference(space, spec, consts)
 	if err != nil {
 		return nil, err
 	}
-	d := &dataset{sum: FileSummary{Counts: map[record.Status]int{}, Reference: space.Format(ref)}}
-	d.rows = make([]record.Row, 0, len(res.Measurements))
-	var okTimes []float64
-	refTime, best := 0.0, -1
-	for _, m := range res.Measurements {
-		fc := m.Config
-		if len(fixed) > 0 {
-			fc = append(fc[:len(fc):len(fc)], fixed...)
-		}
-		c, err := fit(fc, space, from, consts, inFile)
-		if err != nil {
-			if d.sum.Violations == 0 {
-				d.sum.Violation = err.Error()
-			}
-			d.sum.Violations++
-			continue
-		}
-		r := record.Row{Task: task, Config: c, Status: m.Status, Error: m.Error, LogSpeedup: math.NaN()}
-		if m.Status == record.StatusOK {
-			ns := make([]float64, len(m.TimesMs))
-			for i, t := range m.TimesMs {
-				ns[i] = t * 1e6
-			}
-			r.TimeNs, r.TimeMinNs, r.TimeCV = record.Summarize(ns)
-			r.Repeats = len(ns)
-			okTimes = append(okTimes, r.TimeNs)
-			if refTime == 0 && c.Equal(ref) {
-				refTime = r.TimeNs
-			}
-			if best < 0 || r.TimeNs < d.rows[best].TimeNs {
-				best = len(d.rows)
-			}
-		}
-		d.sum.Counts[r.Status]++
-		d.rows = append(d.rows, r)
-	}
-	source := "import:" + opt.From
-	if refTime == 0 && len(okTimes) > 0 {
-		refTime, _, _ = record.Summarize(okTimes)
-		d.sum.RefFromMedian = true
-		source += " ref=median"
-	}
-	for i := range d.rows {
-		r := &d.rows[i]
-		r.RefTimeNs = refTime
-		if r.Status == record.StatusOK && refTime > 0 {
-			r.LogSpeedup = math.Log(refTime / r.TimeNs)
-		}
-	}
-	d.sum.RefTimeNs = refTime
-	if best >= 0 {
-		d.sum.Best, d.sum.BestTimeNs = space.Format(d.rows[best].Config), d.rows[best].TimeNs
-	}
-
-	device := res.Device
-	if opt.Device != "" {
-		device = opt.Device
-	}
-	if strings.TrimSpace(device) == "" {
-		return nil, fmt.Errorf("importer: the file names no device; give its name with Device (--device)")
-	}
-	d.sum.Platform = PlatformOf(device)
-	if opt.Platforms != nil {
-		p, err := opt.Platforms.Lookup(device)
-		switch {
-		case errors.Is(err, datasets.ErrUnknownDevice):
-			// Rows of a device the table lacks still train the models of
-			// the devices it has; its platform features stay unknown (0).
-			d.sum.Warning = fmt.Sprintf("%v: imported with unknown platform features", err)
-		case err != nil:
-			return nil, fmt.Errorf("importer: %w", err)
-		default:
-			d.sum.Platform = p
-		}
-	}
-	d.meta = record.Meta{
-		Kernel:        opt.Kernel,
-		KernelVersion: version(spaceParams, constraints, taskNames),
-		Platform:      d.sum.Platform,
-		AugurVersion:  features.Version,
-		TaskNames:     taskNames,
-		Params:        spaceParams,
-		Constraints:   constraints,
-		Reference:     ref,
-		Source:        source,
-	}
-	return d, nil
+	return &plan{fileParams: slices.Clone(fileParams), space: space, spaceParams: spaceParams, constraints: constraints,
+		ref: ref, from: from, fixed: fixed, consts: consts, inFile: inFile}, nil
 }
 
 // fit lays a file's configuration out in the space's order and checks it:

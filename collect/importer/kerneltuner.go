@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/augur-tuning/augur/collect/record"
@@ -58,27 +59,100 @@ var kernelTunerFailures = map[string]record.Status{
 // without its closing braces, as Kernel Tuner leaves it while tuning, is
 // completed first. Every parameter value must be an integer. An entry
 // whose time is a number but which has no times (old caches) counts its
-// mean time as one run.
+// mean time as one run. It holds every measurement in memory; Import
+// streams them instead (scanKernelTuner).
 func ReadKernelTuner(r io.Reader) (*Results, error) {
-	data, err := readMaybeGzip(r)
+	var ms []Measurement
+	res, err := scanKernelTuner(r, nil, func(m *Measurement) error {
+		c := *m
+		c.Config = m.Config.Clone()
+		c.TimesMs = nil
+		if len(m.TimesMs) > 0 {
+			c.TimesMs = slices.Clone(m.TimesMs)
+		}
+		ms = append(ms, c)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if data, err = repair(data); err != nil {
+	res.Measurements = ms
+	return res, nil
+}
+
+// Bounds on what one part of a cache file may hold, so that reading it
+// takes memory independent of the file's size (issue 26: a 7.4 MB
+// .json.gz that decompressed to 750 MB reached 4.8 GB resident).
+const (
+	// maxToken is the longest string or number, in bytes.
+	maxToken = 1 << 20
+	// maxEntryFields is the most fields one cache entry may have.
+	maxEntryFields = 4096
+	// maxDepth is the deepest nesting of a value augur skips.
+	maxDepth = 64
+	// maxTimes is the most timed runs one entry may list (Kernel Tuner
+	// times 7 to 32; the decoder takes about 2 us a value on the 2-core
+	// dev VM, so a list at the limit reads in about 0.1 s).
+	maxTimes = 1 << 16
+)
+
+// scanKernelTuner reads a Kernel Tuner cache as ReadKernelTuner does, a
+// token at a time, calls start (unless nil) with the parameters once they
+// are known, before any entry, and then each with every cache entry in
+// file order; the returned Results have no Measurements. Memory stays bounded by the
+// limits above whatever the file's size: the input is decompressed and
+// repaired as it is read, and an entry is converted and handed on before
+// the next is read. m and its slices are reused after each returns. Only
+// a cache whose entries come before tune_params_keys (Kernel Tuner writes
+// them last) is held whole, to be converted once the keys are known.
+func scanKernelTuner(r io.Reader, start func([]features.Param) error, each func(m *Measurement) error) (*Results, error) {
+	src, closeSrc, err := openInput(r)
+	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	defer closeSrc()
+	dec := json.NewDecoder(newRepairReader(src))
+	dec.UseNumber()
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
 	res := &Results{}
 	var (
-		keys     []string
-		values   map[string][]int
-		entries  []map[string]json.RawMessage
-		entryKey []string
-		seen     = map[string]bool{}
+		keys    []string
+		values  map[string][]int
+		pending []*ktEntry // entries read before the keys
+		seen    = map[string]bool{}
+		m       Measurement
+		started bool
 	)
+	// begin settles the parameters, once keys and values are read, and
+	// calls start.
+	begin := func() error {
+		if started {
+			return nil
+		}
+		started = true
+		if keys == nil || values == nil {
+			return fmt.Errorf("%w: cache file lacks tune_params_keys or tune_params", ErrFormat)
+		}
+		for _, k := range keys {
+			vs, ok := values[k]
+			if !ok {
+				return fmt.Errorf("%w: tune_params lacks %q of tune_params_keys", ErrFormat, k)
+			}
+			res.Params = append(res.Params, features.Param{Name: k, Values: vs})
+		}
+		if start != nil {
+			return start(res.Params)
+		}
+		return nil
+	}
+	emit := func(e *ktEntry) error {
+		if err := e.measurement(&m, keys); err != nil {
+			return fmt.Errorf("%w: cache entry %q: %v", ErrFormat, e.key, err)
+		}
+		return each(&m)
+	}
 	for dec.More() {
 		name, err := objectKey(dec)
 		if err != nil {
@@ -90,41 +164,51 @@ func ReadKernelTuner(r io.Reader) (*Results, error) {
 		seen[name] = true
 		switch name {
 		case "device_name":
-			err = decodeField(dec, name, &res.Device)
+			res.Device, err = decodeString(dec, name)
 		case "kernel_name":
-			err = decodeField(dec, name, &res.Kernel)
+			res.Kernel, err = decodeString(dec, name)
 		case "problem_size":
-			var raw json.RawMessage
-			if err = decodeField(dec, name, &raw); err == nil {
-				res.ProblemSize, err = problemSize(raw)
+			res.ProblemSize, err = decodeProblemSize(dec)
+		case "tune_params_keys", "tune_params":
+			if started {
+				// Entries were handed on already, with the parameters
+				// as they were.
+				return nil, fmt.Errorf("%w: %s after the cache entries", ErrFormat, name)
 			}
-		case "tune_params_keys":
-			err = decodeField(dec, name, &keys)
-		case "tune_params":
-			values, err = decodeTuneParams(dec)
+			if name == "tune_params" {
+				values, err = decodeTuneParams(dec)
+			} else {
+				keys, err = decodeKeys(dec)
+			}
 		case "cache":
 			if err = expectDelim(dec, '{'); err != nil {
 				break
 			}
+			stream := keys != nil && values != nil
+			if stream {
+				if err = begin(); err != nil {
+					break
+				}
+			}
+			e := &ktEntry{}
 			for dec.More() {
-				var k string
-				if k, err = objectKey(dec); err != nil {
+				if !stream {
+					e = &ktEntry{}
+				}
+				if err = e.read(dec); err != nil {
 					break
 				}
-				var e map[string]json.RawMessage
-				if err = dec.Decode(&e); err != nil {
-					err = fmt.Errorf("%w: cache entry %q: %v", ErrFormat, k, err)
+				if !stream {
+					pending = append(pending, e)
+				} else if err = emit(e); err != nil {
 					break
 				}
-				entries = append(entries, e)
-				entryKey = append(entryKey, k)
 			}
 			if err == nil {
 				err = expectDelim(dec, '}')
 			}
 		default:
-			var skip json.RawMessage
-			err = decodeField(dec, name, &skip)
+			err = skipValue(dec, 0)
 		}
 		if err != nil {
 			return nil, err
@@ -134,50 +218,150 @@ func ReadKernelTuner(r io.Reader) (*Results, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+		}
 		return nil, fmt.Errorf("%w: data after the end of the cache file", ErrFormat)
 	}
-	if keys == nil || values == nil {
-		return nil, fmt.Errorf("%w: cache file lacks tune_params_keys or tune_params", ErrFormat)
+	if err := begin(); err != nil {
+		return nil, err
 	}
-	if len(keys) > features.MaxParams {
-		return nil, fmt.Errorf("%w: %d tune_params_keys, at most %d allowed", features.ErrLimit, len(keys), features.MaxParams)
-	}
-	for _, k := range keys {
-		vs, ok := values[k]
-		if !ok {
-			return nil, fmt.Errorf("%w: tune_params lacks %q of tune_params_keys", ErrFormat, k)
-		}
-		res.Params = append(res.Params, features.Param{Name: k, Values: vs})
-	}
-	res.Measurements = make([]Measurement, len(entries))
-	for i, e := range entries {
-		if err := kernelTunerEntry(&res.Measurements[i], e, keys); err != nil {
-			return nil, fmt.Errorf("%w: cache entry %q: %v", ErrFormat, entryKey[i], err)
+	for _, e := range pending {
+		if err := emit(e); err != nil {
+			return nil, err
 		}
 	}
 	return res, nil
 }
 
-// kernelTunerEntry fills m from one cache entry.
-func kernelTunerEntry(m *Measurement, e map[string]json.RawMessage, keys []string) error {
-	m.Config = make(features.Config, len(keys))
+// ktEntry is one cache entry as read, before the parameter keys give its
+// configuration.
+type ktEntry struct {
+	key    string
+	fields []ktField // every field but time and times
+	// time is the time field: a number or a failure string; hasTime is
+	// false when the entry has none.
+	time     ktField
+	hasTime  bool
+	timesMs  []float64
+	timesErr string
+}
+
+// ktField is a field of an entry: its name, and its value's text when it
+// is a number (num), or a description of any other value.
+type ktField struct {
+	name, text string
+	num        bool
+}
+
+// read reads the next entry of the cache object: its key and its value.
+func (e *ktEntry) read(dec *json.Decoder) error {
+	var err error
+	if e.key, err = objectKey(dec); err != nil {
+		return err
+	}
+	e.fields, e.hasTime = e.fields[:0], false
+	e.timesMs, e.timesErr = e.timesMs[:0], ""
+	if err := expectDelim(dec, '{'); err != nil {
+		return fmt.Errorf("%w: cache entry %q: %v", ErrFormat, e.key, err)
+	}
+	for dec.More() {
+		name, err := objectKey(dec)
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "times":
+			err = e.readTimes(dec)
+		default:
+			var f ktField
+			if f, err = readField(dec, name); err != nil {
+				break
+			}
+			if name == "time" {
+				e.time, e.hasTime = f, true
+			} else {
+				if len(e.fields) == maxEntryFields {
+					err = fmt.Errorf("%w: over %d fields", features.ErrLimit, maxEntryFields)
+					break
+				}
+				e.fields = append(e.fields, f)
+			}
+		}
+		if errors.Is(err, features.ErrLimit) {
+			return fmt.Errorf("importer: cache entry %q: %w", e.key, err)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: cache entry %q: %v", ErrFormat, e.key, err)
+		}
+	}
+	return expectDelim(dec, '}')
+}
+
+// readTimes reads an entry's list of timed runs, keeping what is wrong
+// with it for when the entry turns out to be a measurement.
+func (e *ktEntry) readTimes(dec *json.Decoder) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		return nil
+	}
+	if t != json.Delim('[') {
+		e.timesErr = fmt.Sprintf("times is %v, want a list of numbers", t)
+		if _, ok := t.(json.Delim); ok {
+			return skipRest(dec, 1)
+		}
+		return nil
+	}
+	for dec.More() {
+		if len(e.timesMs) == maxTimes {
+			return fmt.Errorf("%w: over %d times", features.ErrLimit, maxTimes)
+		}
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		n, ok := t.(json.Number)
+		f, ferr := n.Float64()
+		if !ok || ferr != nil {
+			if e.timesErr == "" {
+				e.timesErr = fmt.Sprintf("times: %v is not a number", t)
+			}
+			if _, ok := t.(json.Delim); ok {
+				if err := skipRest(dec, 2); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		e.timesMs = append(e.timesMs, f)
+	}
+	return expectDelim(dec, ']')
+}
+
+// measurement fills m from the entry, laying its parameters out in keys'
+// order.
+func (e *ktEntry) measurement(m *Measurement, keys []string) error {
+	m.Config = slices.Grow(m.Config[:0], len(keys))[:len(keys)]
 	for j, k := range keys {
-		raw, ok := e[k]
-		if !ok {
+		i := slices.IndexFunc(e.fields, func(f ktField) bool { return f.name == k })
+		if i < 0 {
 			return fmt.Errorf("lacks parameter %s", k)
 		}
-		n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
-		if err != nil {
-			return fmt.Errorf("parameter %s is %s, want an integer", k, raw)
+		f := e.fields[i]
+		n, err := strconv.Atoi(f.text)
+		if !f.num || err != nil {
+			return fmt.Errorf("parameter %s is %s, want an integer", k, f.text)
 		}
 		m.Config[j] = n
 	}
-	raw, ok := e["time"]
-	if !ok {
+	m.TimesMs, m.Error, m.Status = m.TimesMs[:0], "", ""
+	if !e.hasTime {
 		return errors.New("lacks time")
 	}
-	var failure string
-	if json.Unmarshal(raw, &failure) == nil {
+	if failure, err := strconv.Unquote(e.time.text); err == nil {
 		st, ok := kernelTunerFailures[failure]
 		if !ok {
 			return fmt.Errorf("unknown failure %q", failure)
@@ -185,23 +369,150 @@ func kernelTunerEntry(m *Measurement, e map[string]json.RawMessage, keys []strin
 		m.Status, m.Error = st, failure
 		return nil
 	}
-	var mean float64
-	if err := json.Unmarshal(raw, &mean); err != nil {
-		return fmt.Errorf("time is %s, want a number or a failure string", raw)
+	mean, err := strconv.ParseFloat(e.time.text, 64)
+	if !e.time.num || err != nil {
+		return fmt.Errorf("time is %s, want a number or a failure string", e.time.text)
 	}
-	if t, ok := e["times"]; ok {
-		if err := json.Unmarshal(t, &m.TimesMs); err != nil {
-			return fmt.Errorf("times: %v", err)
-		}
+	if e.timesErr != "" {
+		return errors.New(e.timesErr)
 	}
+	m.TimesMs = append(m.TimesMs, e.timesMs...)
 	if len(m.TimesMs) == 0 {
-		m.TimesMs = []float64{mean}
+		m.TimesMs = append(m.TimesMs, mean)
 	}
 	if err := checkTimes(m.TimesMs); err != nil {
 		return err
 	}
 	m.Status = record.StatusOK
 	return nil
+}
+
+// readField reads a field's value: a number's text, a string quoted, or
+// a word for anything else (which is skipped).
+func readField(dec *json.Decoder, name string) (ktField, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return ktField{}, err
+	}
+	switch v := t.(type) {
+	case json.Number:
+		return ktField{name: name, text: string(v), num: true}, nil
+	case string:
+		return ktField{name: name, text: strconv.Quote(v)}, nil
+	case json.Delim:
+		return ktField{name: name, text: "a " + map[json.Delim]string{'{': "object", '[': "list"}[v]}, skipRest(dec, 1)
+	}
+	return ktField{name: name, text: fmt.Sprint(t)}, nil
+}
+
+// skipValue reads and drops the next value, a token at a time; depth is
+// how deep the value lies already.
+func skipValue(dec *json.Decoder, depth int) error {
+	t, err := dec.Token()
+	if err != nil {
+		return tokenErr(err)
+	}
+	if d, ok := t.(json.Delim); ok && (d == '{' || d == '[') {
+		return skipRest(dec, depth+1)
+	}
+	return nil
+}
+
+// skipRest reads and drops the rest of an object or list just opened,
+// depth levels deep.
+func skipRest(dec *json.Decoder, depth int) error {
+	for open := 1; open > 0; {
+		if depth+open > maxDepth {
+			return fmt.Errorf("%w: values nested over %d deep", features.ErrLimit, maxDepth)
+		}
+		t, err := dec.Token()
+		if err != nil {
+			return tokenErr(err)
+		}
+		if d, ok := t.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				open++
+			} else {
+				open--
+			}
+		}
+	}
+	return nil
+}
+
+// decodeString reads a string (or null, "") field.
+func decodeString(dec *json.Decoder, name string) (string, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return "", tokenErr(err)
+	}
+	switch v := t.(type) {
+	case string:
+		return v, nil
+	case nil:
+		return "", nil
+	}
+	return "", fmt.Errorf("%w: %s is %v, want a string", ErrFormat, name, t)
+}
+
+// decodeProblemSize reads Kernel Tuner's problem_size: one integer or a
+// list of them, at most features.MaxTaskLen.
+func decodeProblemSize(dec *json.Decoder) ([]int, error) {
+	bad := func(t any) error { return fmt.Errorf("%w: problem_size holds %v, want integers", ErrFormat, t) }
+	t, err := dec.Token()
+	if err != nil {
+		return nil, tokenErr(err)
+	}
+	if n, ok := t.(json.Number); ok {
+		v, err := strconv.Atoi(string(n))
+		if err != nil {
+			return nil, bad(t)
+		}
+		return []int{v}, nil
+	}
+	if t != json.Delim('[') {
+		return nil, bad(t)
+	}
+	var ns []int
+	for dec.More() {
+		if len(ns) == features.MaxTaskLen {
+			return nil, fmt.Errorf("%w: problem_size has over %d dimensions", features.ErrLimit, features.MaxTaskLen)
+		}
+		t, err := dec.Token()
+		if err != nil {
+			return nil, tokenErr(err)
+		}
+		n, ok := t.(json.Number)
+		v, err := strconv.Atoi(string(n))
+		if !ok || err != nil {
+			return nil, bad(t)
+		}
+		ns = append(ns, v)
+	}
+	return ns, expectDelim(dec, ']')
+}
+
+// decodeKeys reads tune_params_keys, at most features.MaxParams names.
+func decodeKeys(dec *json.Decoder) ([]string, error) {
+	if err := expectDelim(dec, '['); err != nil {
+		return nil, fmt.Errorf("tune_params_keys: %w", err)
+	}
+	keys := []string{}
+	for dec.More() {
+		if len(keys) == features.MaxParams {
+			return nil, fmt.Errorf("%w: over %d tune_params_keys", features.ErrLimit, features.MaxParams)
+		}
+		t, err := dec.Token()
+		if err != nil {
+			return nil, tokenErr(err)
+		}
+		k, ok := t.(string)
+		if !ok {
+			return nil, fmt.Errorf("%w: tune_params_keys holds %v, want names", ErrFormat, t)
+		}
+		keys = append(keys, k)
+	}
+	return keys, expectDelim(dec, ']')
 }
 
 // checkTimes refuses times that no ok measurement can have, so that the
@@ -215,20 +526,6 @@ func checkTimes(ts []float64) error {
 	return nil
 }
 
-// problemSize reads Kernel Tuner's problem_size: one integer or a list of
-// them.
-func problemSize(raw json.RawMessage) ([]int, error) {
-	var n int
-	if json.Unmarshal(raw, &n) == nil {
-		return []int{n}, nil
-	}
-	var ns []int
-	if err := json.Unmarshal(raw, &ns); err != nil {
-		return nil, fmt.Errorf("%w: problem_size is %s, want integers", ErrFormat, raw)
-	}
-	return ns, nil
-}
-
 // maxInput bounds what the readers take in, decompressed, so that a
 // corrupt or hostile file cannot exhaust memory.
 const maxInput = 1 << 30
@@ -236,69 +533,190 @@ const maxInput = 1 << 30
 // readMaybeGzip reads r whole, decompressing it when it starts with the
 // gzip magic bytes.
 func readMaybeGzip(r io.Reader) ([]byte, error) {
-	br := bufio.NewReader(r)
-	var src io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("importer: gzip: %w", err)
-		}
-		defer zr.Close()
-		src = zr
-	}
-	data, err := io.ReadAll(io.LimitReader(src, maxInput+1))
+	src, closeSrc, err := openInput(r)
 	if err != nil {
-		return nil, fmt.Errorf("importer: read: %w", err)
+		return nil, err
 	}
-	if len(data) > maxInput {
-		return nil, fmt.Errorf("importer: input exceeds %d bytes", maxInput)
+	defer closeSrc()
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return nil, err
 	}
 	return data, nil
 }
 
-// repair appends the closing brackets that data lacks, after dropping a
-// trailing comma: Kernel Tuner appends one cache entry at a time and writes
-// the closing braces only when tuning ends. Data cut inside a string, or
-// with a closing bracket too many, is left for the JSON decoder to refuse.
-func repair(data []byte) ([]byte, error) {
-	var open []byte
-	inString, escaped := false, false
-	for _, c := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{':
-			open = append(open, '}')
-		case c == '[':
-			open = append(open, ']')
-		case c == '}' || c == ']':
-			if len(open) > 0 {
-				open = open[:len(open)-1]
-			}
+// openInput returns r decompressed when it starts with the gzip magic
+// bytes, limited to maxInput bytes (reading past them is an error), and
+// the function that releases it.
+func openInput(r io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, fmt.Errorf("importer: gzip: %w", err)
+		}
+		return &inputReader{r: zr}, func() { zr.Close() }, nil
+	}
+	return &inputReader{r: br}, func() {}, nil
+}
+
+// inputReader reads at most maxInput bytes and prefixes its errors.
+type inputReader struct {
+	r io.Reader
+	n int64
+}
+
+func (ir *inputReader) Read(p []byte) (int, error) {
+	n, err := ir.r.Read(p)
+	ir.n += int64(n)
+	if ir.n > maxInput {
+		return n, fmt.Errorf("importer: input exceeds %d bytes", maxInput)
+	}
+	if err != nil && err != io.EOF {
+		if _, ok := ir.r.(*gzip.Reader); ok {
+			err = fmt.Errorf("importer: gzip: %w", err)
+		} else {
+			err = fmt.Errorf("importer: read: %w", err)
 		}
 	}
-	if inString {
-		return nil, fmt.Errorf("%w: input ends inside a string", ErrFormat)
+	return n, err
+}
+
+// repair appends the closing brackets that data lacks, as repairReader
+// does while reading.
+func repair(data []byte) ([]byte, error) {
+	return io.ReadAll(newRepairReader(bytes.NewReader(data)))
+}
+
+// repairReader passes its source on and, at its end, appends the closing
+// brackets it lacks after dropping a trailing comma: Kernel Tuner appends
+// one cache entry at a time and writes the closing braces only when
+// tuning ends. Data cut inside a string, or with a closing bracket too
+// many, is left for the JSON decoder to refuse. It also refuses a string
+// or number longer than maxToken, which the decoder would hold whole.
+// Its memory is the open brackets, a stack of one byte a level.
+type repairReader struct {
+	src               io.Reader
+	buf               []byte
+	out               []byte // processed bytes not yet returned
+	held              []byte // trailing white space and commas, held back
+	open              []byte // the closing bracket of each open level
+	inString, escaped bool
+	run               int // bytes of the current string or number
+	done              bool
+}
+
+func newRepairReader(src io.Reader) *repairReader {
+	return &repairReader{src: src, buf: make([]byte, 32<<10)}
+}
+
+func (rr *repairReader) Read(p []byte) (int, error) {
+	for len(rr.out) == 0 {
+		if rr.done {
+			return 0, io.EOF
+		}
+		n, err := rr.src.Read(rr.buf)
+		if perr := rr.process(rr.buf[:n]); perr != nil {
+			return 0, perr
+		}
+		if err == io.EOF {
+			if err := rr.finish(); err != nil {
+				return 0, err
+			}
+			rr.done = true
+		} else if err != nil {
+			return 0, err
+		}
 	}
-	if len(open) == 0 {
-		return data, nil
+	n := copy(p, rr.out)
+	rr.out = rr.out[:copy(rr.out, rr.out[n:])]
+	return n, nil
+}
+
+// maxHeld is the most white space held back between two tokens; more is
+// dropped (it means nothing in JSON).
+const maxHeld = 64
+
+func (rr *repairReader) process(data []byte) error {
+	for _, c := range data {
+		switch {
+		case rr.inString:
+			switch {
+			case rr.escaped:
+				rr.escaped = false
+			case c == '\\':
+				rr.escaped = true
+			case c == '"':
+				rr.inString = false
+				rr.run = 0
+			}
+			rr.run++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',':
+			rr.run = 0
+			if len(rr.held) < maxHeld || c == ',' {
+				rr.held = append(rr.held, c)
+			}
+			if len(rr.held) > maxHeld {
+				// Commas beyond the white space: JSON no decoder takes;
+				// pass them on for it to refuse.
+				rr.flush()
+			}
+			continue
+		case c == '"':
+			rr.inString = true
+			rr.run = 0
+		case c == '{':
+			rr.open = append(rr.open, '}')
+			rr.run = 0
+		case c == '[':
+			rr.open = append(rr.open, ']')
+			rr.run = 0
+		case c == '}' || c == ']':
+			if len(rr.open) > 0 {
+				rr.open = rr.open[:len(rr.open)-1]
+			}
+			rr.run = 0
+		case c == ':':
+			rr.run = 0
+		default:
+			rr.run++
+		}
+		if rr.run > maxToken {
+			return fmt.Errorf("%w: a string or number over %d bytes", features.ErrLimit, maxToken)
+		}
+		rr.flush()
+		rr.out = append(rr.out, c)
 	}
-	fixed := bytes.TrimRight(data, " \t\r\n")
-	fixed = bytes.TrimSuffix(fixed, []byte(","))
-	fixed = append(fixed[:len(fixed):len(fixed)], '\n')
-	for i := len(open) - 1; i >= 0; i-- {
-		fixed = append(fixed, open[i])
+	return nil
+}
+
+// flush passes the held bytes on.
+func (rr *repairReader) flush() {
+	rr.out = append(rr.out, rr.held...)
+	rr.held = rr.held[:0]
+}
+
+// finish ends the data: as it is when every bracket is closed, else
+// without its trailing comma and white space, with a newline and the
+// missing brackets.
+func (rr *repairReader) finish() error {
+	if rr.inString {
+		return fmt.Errorf("%w: input ends inside a string", ErrFormat)
 	}
-	return fixed, nil
+	if len(rr.open) == 0 {
+		rr.flush()
+		return nil
+	}
+	if i := bytes.LastIndexByte(rr.held, ','); i >= 0 {
+		rr.out = append(rr.out, rr.held[:i]...)
+	}
+	rr.out = bytes.TrimRight(rr.out, " \t\r\n")
+	rr.held = rr.held[:0]
+	rr.out = append(rr.out, '\n')
+	for i := len(rr.open) - 1; i >= 0; i-- {
+		rr.out = append(rr.out, rr.open[i])
+	}
+	return nil
 }
 
 // decodeTuneParams reads tune_params, an object of integer lists, a token
@@ -328,10 +746,11 @@ func decodeTuneParams(dec *json.Decoder) (map[string][]int, error) {
 			}
 			tok, err := dec.Token()
 			if err != nil {
-				return nil, fmt.Errorf("%w: tune_params %q: %v", ErrFormat, k, err)
+				return nil, tokenErr(err)
 			}
-			f, ok := tok.(float64)
-			if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			n, ok := tok.(json.Number)
+			f, err := n.Float64()
+			if !ok || err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 				return nil, fmt.Errorf("%w: parameter %s has value %v, want integers only", ErrFormat, k, tok)
 			}
 			vs = append(vs, int(f))
@@ -344,11 +763,20 @@ func decodeTuneParams(dec *json.Decoder) (map[string][]int, error) {
 	return out, expectDelim(dec, '}')
 }
 
+// tokenErr is a decoder's error as the readers return it: a limit the
+// input reader enforces as it is, anything else as malformed input.
+func tokenErr(err error) error {
+	if errors.Is(err, features.ErrLimit) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrFormat, err)
+}
+
 // expectDelim reads the next token and checks that it is the delimiter d.
 func expectDelim(dec *json.Decoder, d json.Delim) error {
 	t, err := dec.Token()
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrFormat, err)
+		return tokenErr(err)
 	}
 	if t != d {
 		return fmt.Errorf("%w: got %v, want %q", ErrFormat, t, string(d))
@@ -360,19 +788,11 @@ func expectDelim(dec *json.Decoder, d json.Delim) error {
 func objectKey(dec *json.Decoder) (string, error) {
 	t, err := dec.Token()
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrFormat, err)
+		return "", tokenErr(err)
 	}
 	k, ok := t.(string)
 	if !ok {
 		return "", fmt.Errorf("%w: got %v, want an object key", ErrFormat, t)
 	}
 	return k, nil
-}
-
-// decodeField decodes the value of the key name into v.
-func decodeField(dec *json.Decoder, name string, v any) error {
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrFormat, name, err)
-	}
-	return nil
 }

@@ -136,3 +136,44 @@ func BenchmarkReadKernelTuner(b *testing.B) {
 		}
 	}
 }
+
+// TestReadKernelTunerLimits checks that each part of a cache file that
+// could make the reader hold much is refused at its limit, as the file is
+// read.
+func TestReadKernelTunerLimits(t *testing.T) {
+	head := `{"tune_params_keys": ["a"], "tune_params": {"a": [1]}, `
+	tests := []struct {
+		name, data, want string
+	}{
+		{"long string", head + `"kernel_name": "` + strings.Repeat("x", maxToken+1) + `"}`, "string or number over"},
+		{"long number", head + `"objective": ` + strings.Repeat("1", maxToken+1) + `}`, "string or number over"},
+		{"deep nesting", head + `"x": ` + strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1) + `}`, "nested over"},
+		{"entry fields", head + `"cache": {"1": {` + strings.Repeat(`"f": 1, `, maxEntryFields+1) + `"a": 1, "time": 1}}}`, "fields"},
+		{"times", head + `"cache": {"1": {"a": 1, "time": 1, "times": [` + strings.Repeat("1,", maxTimes) + `1]}}}`, "times"},
+		{"problem size", head + `"problem_size": [` + strings.Repeat("1,", features.MaxTaskLen) + `1]}`, "dimensions"},
+		{"keys", `{"tune_params_keys": [` + strings.Repeat(`"k",`, features.MaxParams) + `"k"]}`, "tune_params_keys"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadKernelTuner(strings.NewReader(tt.data))
+			if !errors.Is(err, features.ErrLimit) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want ErrLimit mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestReadKernelTunerOrder reads a cache whose entries come before its
+// parameters, which the reader holds until it knows them, and one whose
+// parameters come after entries already handed on, which it refuses.
+func TestReadKernelTunerOrder(t *testing.T) {
+	late := `{"cache": {"1": {"a": 1, "time": 2}}, "tune_params_keys": ["a"], "tune_params": {"a": [1]}}`
+	res, err := ReadKernelTuner(strings.NewReader(late))
+	if err != nil || len(res.Measurements) != 1 || res.Measurements[0].Config[0] != 1 {
+		t.Fatalf("entries before the keys: %+v, %v", res, err)
+	}
+	after := `{"tune_params_keys": ["a"], "tune_params": {"a": [1]}, "cache": {"1": {"a": 1, "time": 2}}, "tune_params": {"a": [2]}}`
+	if _, err := ReadKernelTuner(strings.NewReader(after)); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("tune_params again after the cache: error %v", err)
+	}
+}

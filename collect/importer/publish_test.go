@@ -15,6 +15,18 @@ import (
 	"github.com/augur-tuning/augur/features"
 )
 
+// fixedRows is a dataset's rows function over rows in memory.
+func fixedRows(rows []record.Row) func(func(record.Row) error) error {
+	return func(emit func(record.Row) error) error {
+		for _, r := range rows {
+			if err := emit(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
 // TestWriteAllPublishesNothingOnError writes two datasets, the second with
 // a row the writer refuses half way: neither is published, nothing is left
 // in the directory, and a retry with good rows publishes both.
@@ -39,7 +51,7 @@ func TestWriteAllPublishesNothingOnError(t *testing.T) {
 		var ds []*dataset
 		for i, b := range []bool{false, bad} {
 			p := filepath.Join(out, "k", "dev", fmt.Sprintf("import-%d.arrow", i))
-			ds = append(ds, &dataset{path: p, meta: meta, rows: rows(b), sum: FileSummary{Input: fmt.Sprint(i), Path: p}})
+			ds = append(ds, &dataset{path: p, meta: meta, rows: fixedRows(rows(b)), sum: FileSummary{Input: fmt.Sprint(i), Path: p, Counts: map[record.Status]int{record.StatusOK: 3}}})
 		}
 		return ds
 	}

@@ -108,7 +108,7 @@ func TestChecksums(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f.arrow")
 			writeWithMeta(t, path, testRows(), tt.edit)
-			f, err := readWhole(path, nil)
+			f, err := readWhole(path, nil, nil)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("err = %v, want none", err)

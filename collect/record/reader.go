@@ -32,29 +32,48 @@ type File struct {
 
 // ReadFile reads a dataset file. Null log_speedup values come back as NaN.
 // A file that does not decode, or holds a row that fails the checks of
-// ErrInvalidRow, is reported as ErrCorrupt with its name: never a panic,
-// never an absurd value.
+// ErrInvalidRow, a configuration outside the space (a value not among its
+// parameter's, or a broken constraint on a row that is not pruned), is
+// reported as ErrCorrupt with its name, batch and row: never a panic,
+// never an absurd value. ReadDirWith also checks the shapes.
 func ReadFile(path string) (Meta, []Row, error) {
 	return readFile(path, nil)
 }
 
 // readFile is ReadFile with an Arrow allocator (nil means the Go allocator).
 func readFile(path string, mem memory.Allocator) (Meta, []Row, error) {
-	f, err := readWhole(path, mem)
+	f, err := readWhole(path, mem, nil)
 	return f.Meta, f.Rows, err
+}
+
+// ReadOptions configure ReadDirWith. The zero value checks the rows
+// against what their files declare (ReadFile).
+type ReadOptions struct {
+	// Tasks, when not nil, returns the task space to check a file's
+	// shapes against for its metadata, or nil when the kernel is not
+	// known (an imported kernel, or another version of the family); a
+	// shape outside it makes the file ErrCorrupt, naming batch and row.
+	// record does not know the kernel families: callers pass them, as
+	// `augur train` and `augur export` pass datasets' (see augur verify).
+	Tasks func(meta Meta) TaskChecker
 }
 
 // ReadDir reads every *.arrow file under dir, recursively, sorted by path.
 // Files still being written (*.arrow.partial) are skipped. It stops at the
 // first file it cannot read.
 func ReadDir(dir string) ([]File, error) {
+	return ReadDirWith(dir, ReadOptions{})
+}
+
+// ReadDirWith is ReadDir with options.
+func ReadDirWith(dir string, opt ReadOptions) ([]File, error) {
 	paths, err := arrowFiles(dir)
 	if err != nil {
 		return nil, err
 	}
 	files := make([]File, 0, len(paths))
 	for _, p := range paths {
-		f, err := readWhole(p, nil)
+		f, err := readWhole(p, nil, opt.Tasks)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +91,7 @@ func ReadDirSkip(dir string) (files []File, bad []error, err error) {
 		return nil, nil, err
 	}
 	for _, p := range paths {
-		f, err := readWhole(p, nil)
+		f, err := readWhole(p, nil, nil)
 		if err != nil {
 			bad = append(bad, err)
 			continue
@@ -152,12 +171,25 @@ func capAllocator(mem memory.Allocator, size int64) memory.Allocator {
 }
 
 // readWhole reads the dataset file at path, checking its checksums when
-// it has them and every row. mem nil means the Go allocator.
-func readWhole(path string, mem memory.Allocator) (File, error) {
+// it has them and every row: its values, the space's constraints (but for
+// a pruned row) and, when tasks gives a task space for the file, its
+// shape. mem nil means the Go allocator; tasks may be nil.
+func readWhole(path string, mem memory.Allocator, tasks func(Meta) TaskChecker) (File, error) {
 	var rows []Row
+	var chk *rowChecker
 	meta, verified, err := scanFile(path, mem, func(meta *Meta, batch int, got []Row) error {
+		if chk == nil {
+			var tc TaskChecker
+			if tasks != nil {
+				tc = tasks(*meta)
+			}
+			var err error
+			if chk, err = newRowChecker(meta, tc); err != nil {
+				return err
+			}
+		}
 		for i, r := range got {
-			if err := checkRow(r, meta.Params); err != nil {
+			if err := chk.check(r); err != nil {
 				return fmt.Errorf("%w: row %d: %w", ErrCorrupt, i, err)
 			}
 		}

@@ -56,6 +56,7 @@ class _Config(ctypes.Structure):
         ("source", ctypes.c_char * SOURCE_MAX),
         ("log_speedup", ctypes.c_double),
         ("outside_octaves", ctypes.c_double),
+        ("clamped", ctypes.c_int32),
     ]
 
 
@@ -229,6 +230,7 @@ class Chooser:
             "source": c.source.decode(),
             "log_speedup": c.log_speedup,
             "outside_octaves": c.outside_octaves,
+            "clamped": bool(c.clamped),
             "plan": {
                 "build_options": p.build_options.decode(),
                 "dims": p.dims,
@@ -242,8 +244,9 @@ class Chooser:
         """Returns the pick for a shape, given by name (choose(width=1920,
         ...)) or as a sequence in shape_names order: a dict with "config"
         (parameter name -> value), "source", "log_speedup",
-        "outside_octaves" and "plan" ("build_options", "dims", "global",
-        "local", "local_mem_bytes")."""
+        "outside_octaves", "clamped" (the prediction lay outside the
+        model's training range and was clamped to it) and "plan"
+        ("build_options", "dims", "global", "local", "local_mem_bytes")."""
         arr, n = self._shape(shape, named)
         c, p = _Config(), _Plan()
         _check(_lib.augur_choose(self._h, arr, n, ctypes.byref(c), ctypes.byref(p)))

@@ -2,6 +2,8 @@
 AUGUR_TESTDATA the repository's testdata directory (both default to the
 checkout this package sits in)."""
 
+import hashlib
+import json
 import os
 import tempfile
 import threading
@@ -41,6 +43,26 @@ class ChooserTest(unittest.TestCase):
         self.assertEqual(plan["local"], [pick["config"]["Xwg"], pick["config"]["Ywg"]])
         # By position, the same pick.
         self.assertEqual(self.chooser.choose([1920, 1080, 5, 5]), pick)
+
+    def test_clamped(self):
+        self.assertFalse(self.chooser.choose(**SHAPE)["clamped"])
+        # The same bundle with its model recording a training range whose
+        # top, 0.5, lies below the pick's prediction: the pick is the
+        # same, its log-speedup clamped to 0.5 and flagged.
+        with open(POCL) as f:
+            b = json.load(f)
+        model = b["models"][0]
+        model["lightgbm"] = model["lightgbm"].replace(
+            "\n\nend of parameters", "\n[augur_target_range: -1 0.5]\n\nend of parameters", 1)
+        b["checksum"] = "0" * 64
+        data = json.dumps(b, indent=1).encode()
+        at = data.rindex(b'"checksum": "') + len('"checksum": "')
+        digest = hashlib.sha256(data[:at] + data[at + 64:]).hexdigest().encode()
+        with augur.Chooser(bundle=data[:at] + digest + data[at + 64:]) as ranged:
+            pick = ranged.choose(**SHAPE)
+        self.assertTrue(pick["clamped"])
+        self.assertEqual(pick["log_speedup"], 0.5)
+        self.assertEqual(pick["config"], self.chooser.choose(**SHAPE)["config"])
 
     def test_bad_shapes(self):
         cases = [
