@@ -93,3 +93,30 @@ func regressorFit(l Learner, d *Data) func() (writeFunc, error) {
 		return r.WriteLightGBM, nil
 	}
 }
+
+// TestBlendLeavesPartsAlone checks that writing a blend, which scales the
+// leaves of its two models into one, changes neither model: the second
+// write and the predictions equal the first.
+func TestBlendLeavesPartsAlone(t *testing.T) {
+	const nf = 4
+	x, y := synthetic(500, nf, 3)
+	m, err := blendLearner{GBRTOptions{Trees: 5}, ForestOptions{Trees: 3, Seed: 1}}.Fit(x, nf, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"a", "b", "c", "d"}
+	before := m.Predict(x[:nf])
+	var first, second strings.Builder
+	if err := m.WriteLightGBM(&first, names); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WriteLightGBM(&second, names); err != nil {
+		t.Fatal(err)
+	}
+	if first.String() != second.String() {
+		t.Error("a blend's second write differs from its first")
+	}
+	if after := m.Predict(x[:nf]); after != before {
+		t.Errorf("Predict = %v after writing, %v before", after, before)
+	}
+}

@@ -3,42 +3,63 @@ package train
 import (
 	"math/rand/v2"
 	"slices"
+
+	"github.com/augur-tuning/augur/predict/lightgbm"
 )
 
-// tree is one regression tree in LightGBM's layout: internal nodes are
-// numbered from the root (0); a child index c >= 0 is an internal node and
-// c < 0 is leaf ^c.
-type tree struct {
-	feature       []int32
-	threshold     []float64
-	left, right   []int32
-	gain          []float64
-	internalValue []float64
-	internalCount []int
-	leafValue     []float64
-	leafCount     []int
+// newTree returns a tree of no node yet, fitted with learning rate
+// shrinkage. Trees are grown as lightgbm.Tree, the one tree type that
+// predicts, is written and is loaded. The per-node arrays are empty
+// rather than nil, so that a one-leaf tree writes their lines, empty, as
+// LightGBM writes them.
+func newTree(shrinkage float64) lightgbm.Tree {
+	return lightgbm.Tree{SplitFeature: []int32{}, SplitGain: []float64{}, Threshold: []float64{},
+		DecisionType: []int8{}, LeftChild: []int32{}, RightChild: []int32{},
+		LeafValue: []float64{}, LeafCount: []int{}, InternalValue: []float64{}, InternalCount: []int{},
+		Shrinkage: shrinkage}
 }
 
-// predict returns the value of the leaf x falls in. A NaN feature counts
-// as 0, as leaves does for splits without a missing-value rule.
-func (t *tree) predict(x []float64) float64 {
-	if len(t.feature) == 0 {
-		return t.leafValue[0]
-	}
-	n := int32(0)
-	for {
-		v := x[t.feature[n]]
-		if v != v {
-			v = 0
-		}
-		if v <= t.threshold[n] {
-			n = t.left[n]
-		} else {
-			n = t.right[n]
-		}
-		if n < 0 {
-			return t.leafValue[^n]
-		}
+// addSplit appends an internal node to t, x[feature] <= threshold going
+// left, links it under parent (on its left side when isLeft; no link for
+// the root, parent -1) and returns its index; its children are set by
+// the splits and leaves linked under it, or by the caller. Every split is
+// numerical with default left and no missing-value rule (decision_type
+// 2): a NaN counts as 0, as lightgbm.Tree.Leaf has it. value and count
+// are the node's training statistics (internal_value, internal_count).
+func addSplit(t *lightgbm.Tree, parent int32, isLeft bool, feature int, threshold, gain, value float64, count int) int32 {
+	id := int32(len(t.SplitFeature))
+	t.SplitFeature = append(t.SplitFeature, int32(feature))
+	t.Threshold = append(t.Threshold, threshold)
+	t.SplitGain = append(t.SplitGain, gain)
+	t.DecisionType = append(t.DecisionType, 2)
+	t.LeftChild = append(t.LeftChild, 0)
+	t.RightChild = append(t.RightChild, 0)
+	t.InternalValue = append(t.InternalValue, value)
+	t.InternalCount = append(t.InternalCount, count)
+	link(t, parent, isLeft, id)
+	return id
+}
+
+// addLeaf appends a leaf of value and count rows to t, links it under
+// parent as addSplit does, and returns its index.
+func addLeaf(t *lightgbm.Tree, parent int32, isLeft bool, value float64, count int) int {
+	leaf := len(t.LeafValue)
+	t.LeafValue = append(t.LeafValue, value)
+	t.LeafCount = append(t.LeafCount, count)
+	t.NumLeaves = len(t.LeafValue)
+	link(t, parent, isLeft, ^int32(leaf))
+	return leaf
+}
+
+// link makes child (a node, or ^leaf) the left or right child of parent;
+// nothing for the root (parent -1).
+func link(t *lightgbm.Tree, parent int32, isLeft bool, child int32) {
+	switch {
+	case parent < 0:
+	case isLeft:
+		t.LeftChild[parent] = child
+	default:
+		t.RightChild[parent] = child
 	}
 }
 
@@ -254,8 +275,8 @@ func (b *builder) bestSplit(l *leafState) (split, bool) {
 // histograms of the leaves on the path to the current one are alive, and
 // every leaf is split until maxDepth or minLeaf stops it. With maxLeaves
 // it grows best first, as LightGBM does.
-func (b *builder) grow(m int, lr, base float64) tree {
-	var t tree
+func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
+	t := newTree(lr)
 	l2 := b.g.l2
 	var sum float64
 	for _, r := range b.rows[:m] {
@@ -284,22 +305,13 @@ func (b *builder) grow(m int, lr, base float64) tree {
 		l := leaves[li]
 		sp := l.best
 		mid := b.partition(l.start, l.end, sp)
-		node := int32(len(t.feature))
 		n := l.end - l.start
-		t.feature = append(t.feature, int32(sp.feature))
-		t.threshold = append(t.threshold, b.upper[sp.feature][sp.bin])
-		t.left = append(t.left, ^int32(li))
-		t.right = append(t.right, ^int32(len(leaves)))
-		t.gain = append(t.gain, sp.gain)
-		t.internalValue = append(t.internalValue, base+lr*l.sum/(float64(n)+l2))
-		t.internalCount = append(t.internalCount, n)
-		if l.parent >= 0 {
-			if l.isLeft {
-				t.left[l.parent] = node
-			} else {
-				t.right[l.parent] = node
-			}
-		}
+		node := addSplit(&t, l.parent, l.isLeft, sp.feature, b.upper[sp.feature][sp.bin], sp.gain,
+			base+lr*l.sum/(float64(n)+l2), n)
+		// The left child keeps the leaf's number and the right one takes
+		// the next, as LightGBM numbers them.
+		t.LeftChild[node] = ^int32(li)
+		t.RightChild[node] = ^int32(len(leaves))
 		left := leafState{start: l.start, end: mid, depth: l.depth + 1, parent: node, isLeft: true}
 		right := leafState{start: mid, end: l.end, depth: l.depth + 1, parent: node}
 		b.childHists(&l, &left, &right)
@@ -312,8 +324,9 @@ func (b *builder) grow(m int, lr, base float64) tree {
 			open = append(open, len(leaves)-1)
 		}
 	}
-	t.leafValue = make([]float64, len(leaves))
-	t.leafCount = make([]int, len(leaves))
+	t.NumLeaves = len(leaves)
+	t.LeafValue = make([]float64, len(leaves))
+	t.LeafCount = make([]int, len(leaves))
 	for li := range leaves {
 		l := &leaves[li]
 		b.putHist(l.hist)
@@ -323,8 +336,8 @@ func (b *builder) grow(m int, lr, base float64) tree {
 		for _, r := range rows {
 			s += b.grad[r]
 		}
-		t.leafValue[li] = base + lr*s/(float64(len(rows))+l2)
-		t.leafCount[li] = len(rows)
+		t.LeafValue[li] = base + lr*s/(float64(len(rows))+l2)
+		t.LeafCount[li] = len(rows)
 	}
 	b.leaves, b.open = leaves, open
 	return t
@@ -349,9 +362,9 @@ func (b *builder) findSplit(l *leafState) bool {
 // addLeafValues adds the leaf values of t, just grown, to pred of the rows
 // in each leaf: the fast way to update the predictions when the tree was
 // grown on every row once.
-func (b *builder) addLeafValues(t *tree, pred []float64) {
+func (b *builder) addLeafValues(t *lightgbm.Tree, pred []float64) {
 	for li, l := range b.leaves {
-		v := t.leafValue[li]
+		v := t.LeafValue[li]
 		for _, r := range b.rows[l.start:l.end] {
 			pred[r] += v
 		}
