@@ -19,6 +19,32 @@ func newTree(shrinkage float64) lightgbm.Tree {
 		Shrinkage: shrinkage}
 }
 
+// resetTree empties t for a new tree fitted with learning rate shrinkage,
+// keeping its arrays' room for the next.
+func resetTree(t *lightgbm.Tree, shrinkage float64) {
+	if t.SplitFeature == nil {
+		*t = newTree(shrinkage)
+		return
+	}
+	*t = lightgbm.Tree{SplitFeature: t.SplitFeature[:0], SplitGain: t.SplitGain[:0], Threshold: t.Threshold[:0],
+		DecisionType: t.DecisionType[:0], LeftChild: t.LeftChild[:0], RightChild: t.RightChild[:0],
+		LeafValue: t.LeafValue[:0], LeafCount: t.LeafCount[:0],
+		InternalValue: t.InternalValue[:0], InternalCount: t.InternalCount[:0], Shrinkage: shrinkage}
+}
+
+// cloneTree returns a copy of t that shares no array with it, each array
+// at its length; the per-node arrays of a one-leaf tree stay empty, not
+// nil.
+func cloneTree(t *lightgbm.Tree) lightgbm.Tree {
+	c := *t
+	c.SplitFeature, c.SplitGain, c.Threshold = slices.Clone(t.SplitFeature), slices.Clone(t.SplitGain), slices.Clone(t.Threshold)
+	c.DecisionType, c.LeftChild, c.RightChild = slices.Clone(t.DecisionType), slices.Clone(t.LeftChild), slices.Clone(t.RightChild)
+	c.LeafValue, c.LeafCount = slices.Clone(t.LeafValue), slices.Clone(t.LeafCount)
+	c.InternalValue, c.InternalCount = slices.Clone(t.InternalValue), slices.Clone(t.InternalCount)
+	c.LeafWeight, c.InternalWeight = slices.Clone(t.LeafWeight), slices.Clone(t.InternalWeight)
+	return c
+}
+
 // addSplit appends an internal node to t, x[feature] <= threshold going
 // left, links it under parent (on its left side when isLeft; no link for
 // the root, parent -1) and returns its index; its children are set by
@@ -113,6 +139,9 @@ type builder struct {
 	free                    [][]histBin
 	leaves                  []leafState
 	open                    []int // indexes of leaves that may be split
+	// tree is the tree being grown, its arrays reused by every tree and
+	// copied, at their size, into the tree grow returns.
+	tree lightgbm.Tree
 }
 
 func newBuilder(x []float64, nFeat, n, maxBins int, g growOptions) *builder {
@@ -276,7 +305,8 @@ func (b *builder) bestSplit(l *leafState) (split, bool) {
 // every leaf is split until maxDepth or minLeaf stops it. With maxLeaves
 // it grows best first, as LightGBM does.
 func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
-	t := newTree(lr)
+	t := &b.tree
+	resetTree(t, lr)
 	l2 := b.g.l2
 	var sum float64
 	for _, r := range b.rows[:m] {
@@ -306,7 +336,7 @@ func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
 		sp := l.best
 		mid := b.partition(l.start, l.end, sp)
 		n := l.end - l.start
-		node := addSplit(&t, l.parent, l.isLeft, sp.feature, b.upper[sp.feature][sp.bin], sp.gain,
+		node := addSplit(t, l.parent, l.isLeft, sp.feature, b.upper[sp.feature][sp.bin], sp.gain,
 			base+lr*l.sum/(float64(n)+l2), n)
 		// The left child keeps the leaf's number and the right one takes
 		// the next, as LightGBM numbers them.
@@ -324,9 +354,8 @@ func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
 			open = append(open, len(leaves)-1)
 		}
 	}
-	t.NumLeaves = len(leaves)
-	t.LeafValue = make([]float64, len(leaves))
-	t.LeafCount = make([]int, len(leaves))
+	leafValue := make([]float64, len(leaves))
+	leafCount := make([]int, len(leaves))
 	for li := range leaves {
 		l := &leaves[li]
 		b.putHist(l.hist)
@@ -336,11 +365,13 @@ func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
 		for _, r := range rows {
 			s += b.grad[r]
 		}
-		t.LeafValue[li] = base + lr*s/(float64(len(rows))+l2)
-		t.LeafCount[li] = len(rows)
+		leafValue[li] = base + lr*s/(float64(len(rows))+l2)
+		leafCount[li] = len(rows)
 	}
 	b.leaves, b.open = leaves, open
-	return t
+	out := cloneTree(t)
+	out.NumLeaves, out.LeafValue, out.LeafCount = len(leaves), leafValue, leafCount
+	return out
 }
 
 // findSplit sets l.best and reports whether l can be split; when it
