@@ -87,6 +87,16 @@ func (m blend) lightGBMModel(featureNames []string) (*lightgbm.Model, error) {
 		}
 		out.Trees = append(out.Trees, trees...)
 		out.FeatureInfos = mergeInfos(out.FeatureInfos, part.FeatureInfos)
+		// The mean of two models lies within the union of their target
+		// ranges (both come from the same rows, so they agree).
+		if lo, hi, ok := part.TargetRange(); ok {
+			if olo, ohi, ok := out.TargetRange(); ok {
+				lo, hi = min(lo, olo), max(hi, ohi)
+			}
+			if err := out.SetTargetRange(lo, hi); err != nil {
+				return nil, fmt.Errorf("train: blend: %w", err)
+			}
+		}
 	}
 	return out, nil
 }

@@ -1,11 +1,16 @@
 package train
 
 import (
+	"bufio"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/augur-tuning/augur/predict/lightgbm"
+	"github.com/dmitryikh/leaves"
 )
 
 // TestFitsGolden fits every learner with fixed seeds on a small real
@@ -119,4 +124,65 @@ func TestBlendLeavesPartsAlone(t *testing.T) {
 	if after := m.Predict(x[:nf]); after != before {
 		t.Errorf("Predict = %v after writing, %v before", after, before)
 	}
+}
+
+// TestTargetRangeRoundTrips checks that every regression model records the
+// range of the targets it was fitted to (lightgbm.ParamTargetRange) in
+// the text it writes, that leaves still loads that text, and that the
+// range reads back exactly; a classifier records none.
+func TestTargetRangeRoundTrips(t *testing.T) {
+	const nf = 4
+	x, y := synthetic(600, nf, 21)
+	lo, hi := slices.Min(y), slices.Max(y)
+	names := []string{"a", "b", "c", "d"}
+	tests := []struct {
+		name string
+		l    Learner
+	}{
+		{"gbrt", GBRTOptions{Trees: 5}},
+		{"gbrt early stop", GBRTOptions{Trees: 50, EarlyStop: 2, Seed: 4}},
+		{"forest", ForestOptions{Trees: 3, Seed: 1}},
+		{"blend", blendLearner{GBRTOptions{Trees: 5}, ForestOptions{Trees: 3, Seed: 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := tt.l.Fit(x, nf, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf strings.Builder
+			if err := r.WriteLightGBM(&buf, names); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := leaves.LGEnsembleFromReader(bufio.NewReader(strings.NewReader(buf.String())), true); err != nil {
+				t.Fatalf("leaves cannot load the model: %v", err)
+			}
+			m, err := lightgbm.Parse(buf.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotLo, gotHi, ok := m.TargetRange()
+			if !ok || gotLo != lo || gotHi != hi {
+				t.Errorf("TargetRange() = %v, %v, %v; want %v, %v, true", gotLo, gotHi, ok, lo, hi)
+			}
+		})
+	}
+	t.Run("classforest", func(t *testing.T) {
+		x, c := classSynthetic(100, 2, 4)
+		f, err := ClassForestOptions{Trees: 2, Seed: 1}.FitClasses(x, 2, c, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf strings.Builder
+		if err := f.WriteLightGBM(&buf, []string{"a", "b"}); err != nil {
+			t.Fatal(err)
+		}
+		m, err := lightgbm.Parse(buf.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok := m.TargetRange(); ok {
+			t.Error("a classifier records a target range")
+		}
+	})
 }

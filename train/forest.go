@@ -121,7 +121,11 @@ func FitForest(x []float64, nFeatures int, y []float64, opts ForestOptions) (*Fo
 		bootstrap(b.rows[:m], drawn, rng)
 		trees = append(trees, b.grow(m, 1, 0))
 	}
-	return &Forest{model: newModel(trees, b.lo, b.hi, true, forestParams(opts))}, nil
+	f := &Forest{model: newModel(trees, b.lo, b.hi, true, forestParams(opts))}
+	if err := setTargetRange(&f.model, y); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // bootstrap fills dst with len(dst) rows drawn with replacement from the

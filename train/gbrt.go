@@ -168,6 +168,7 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6a09e667f3bcc909))
+	yAll := y
 	var xv, yv []float64
 	if opts.EarlyStop > 0 {
 		if x, y, xv, yv, err = holdOut(x, nFeatures, y, opts.ValidationFraction, rng); err != nil {
@@ -240,7 +241,13 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 	if opts.EarlyStop > 0 {
 		trees = trees[:bestTrees]
 	}
-	return &Ensemble{model: newModel(trees, b.lo, b.hi, false, gbrtParams(opts))}, nil
+	e := &Ensemble{model: newModel(trees, b.lo, b.hi, false, gbrtParams(opts))}
+	// The range of every target given, the rows held out for EarlyStop
+	// included: the model was chosen on them too.
+	if err := setTargetRange(&e.model, yAll); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // checkData returns an error unless x holds len(y) rows of nFeatures

@@ -74,6 +74,17 @@ func newModel(trees []lightgbm.Tree, lo, hi []float64, average bool, params []pa
 	return m
 }
 
+// setTargetRange records in m the least and the greatest of the targets y
+// it was fitted to (lightgbm.ParamTargetRange), so that predictions
+// beyond what the model saw can be clamped and flagged where it is
+// loaded. y must be finite and not empty, as checkData has it.
+func setTargetRange(m *lightgbm.Model, y []float64) error {
+	if err := m.SetTargetRange(slices.Min(y), slices.Max(y)); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return nil
+}
+
 // writeModel writes m, its features named featureNames, through
 // lightgbm.Model.Write, the one writer of the format.
 func writeModel(w io.Writer, m *lightgbm.Model, featureNames []string) error {
