@@ -33,16 +33,23 @@ func resetTree(t *lightgbm.Tree, shrinkage float64) {
 }
 
 // cloneTree returns a copy of t that shares no array with it, each array
-// at its length; the per-node arrays of a one-leaf tree stay empty, not
-// nil.
+// at its length; an empty array stays empty, not nil, and a nil one nil.
 func cloneTree(t *lightgbm.Tree) lightgbm.Tree {
 	c := *t
-	c.SplitFeature, c.SplitGain, c.Threshold = slices.Clone(t.SplitFeature), slices.Clone(t.SplitGain), slices.Clone(t.Threshold)
-	c.DecisionType, c.LeftChild, c.RightChild = slices.Clone(t.DecisionType), slices.Clone(t.LeftChild), slices.Clone(t.RightChild)
-	c.LeafValue, c.LeafCount = slices.Clone(t.LeafValue), slices.Clone(t.LeafCount)
-	c.InternalValue, c.InternalCount = slices.Clone(t.InternalValue), slices.Clone(t.InternalCount)
-	c.LeafWeight, c.InternalWeight = slices.Clone(t.LeafWeight), slices.Clone(t.InternalWeight)
+	c.SplitFeature, c.SplitGain, c.Threshold = clone(t.SplitFeature), clone(t.SplitGain), clone(t.Threshold)
+	c.DecisionType, c.LeftChild, c.RightChild = clone(t.DecisionType), clone(t.LeftChild), clone(t.RightChild)
+	c.LeafValue, c.LeafCount = clone(t.LeafValue), clone(t.LeafCount)
+	c.LeafWeight, c.InternalWeight = clone(t.LeafWeight), clone(t.InternalWeight)
+	c.InternalValue, c.InternalCount = clone(t.InternalValue), clone(t.InternalCount)
 	return c
+}
+
+// clone returns a copy of s of capacity len(s), nil for nil.
+func clone[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
 }
 
 // addSplit appends an internal node to t, x[feature] <= threshold going
