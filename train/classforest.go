@@ -88,19 +88,40 @@ func (o ClassForestOptions) options() map[string]float64 {
 // leaf the vector falls in, and the predicted class is the most probable,
 // the lowest on a tie.
 type ClassForest struct {
-	trees     []classTree
-	nFeatures int
-	nClasses  int
-	lo, hi    []float64
-	params    []param
+	// model holds the forest as it is written (see WriteLightGBM): K
+	// trees an iteration sharing one forest tree's splits, class k's
+	// leaf values its shares.
+	model lightgbm.Model
 }
 
-// classTree is a tree whose leaves hold class shares.
+// classTree is a tree being grown whose leaves hold class shares.
 type classTree struct {
-	tree
+	lightgbm.Tree
 	// share[leaf][k] is the share of class k among the leaf's rows, over
 	// the number of trees: what the tree adds to class k's probability.
 	share [][]float64
+}
+
+// newClassForest returns the forest of trees, over features of the
+// ranges lo and hi, as a multiclass model of nClasses outputs.
+func newClassForest(trees []classTree, nClasses int, lo, hi []float64, params []param) *ClassForest {
+	k := nClasses
+	out := make([]lightgbm.Tree, 0, len(trees)*k)
+	for i := range trees {
+		ct := &trees[i]
+		for c := range k {
+			t := ct.Tree
+			t.LeafValue = make([]float64, len(ct.share))
+			for l, s := range ct.share {
+				t.LeafValue[l] = s[c]
+			}
+			out = append(out, t)
+		}
+	}
+	m := newModel(out, lo, hi, false, params)
+	m.NumClass, m.NumTreePerIteration = k, k
+	m.Objective = "multiclass num_class:" + strconv.Itoa(k)
+	return &ClassForest{model: m}
 }
 
 // FitClasses fits a random-forest classifier with options o; see
@@ -116,21 +137,21 @@ func (o ClassForestOptions) FitClasses(x []float64, nFeatures int, y []int, nCla
 	n := len(y)
 	lo, hi, varying := featureRanges(x, nFeatures, n)
 	mtry := max(sampleSize(len(varying), o.ColSample), 1)
-	f := &ClassForest{nFeatures: nFeatures, nClasses: nClasses, lo: lo, hi: hi,
-		params: []param{{"boosting", "rf"}, {"objective", "multiclass"}, {"num_class", strconv.Itoa(nClasses)},
-			{"num_iterations", strconv.Itoa(o.Trees)}, {"max_depth", strconv.Itoa(o.MaxDepth)},
-			{"min_data_in_leaf", strconv.Itoa(o.MinLeaf)}, {"bagging_fraction", "1"}, {"bagging_freq", "1"},
-			{"feature_fraction_bynode", ftoa(float64(mtry) / float64(max(len(varying), 1)))}}}
+	params := []param{{"boosting", "rf"}, {"objective", "multiclass"}, {"num_class", strconv.Itoa(nClasses)},
+		{"num_iterations", strconv.Itoa(o.Trees)}, {"max_depth", strconv.Itoa(o.MaxDepth)},
+		{"min_data_in_leaf", strconv.Itoa(o.MinLeaf)}, {"bagging_fraction", "1"}, {"bagging_freq", "1"},
+		{"feature_fraction_bynode", ftoa(float64(mtry) / float64(max(len(varying), 1)))}}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x3c6ef372fe94f82b))
 	g := &classGrower{x: x, nf: nFeatures, y: y, k: nClasses, o: o, rng: rng, varying: varying, mtry: mtry,
 		scale: 1 / float64(o.Trees)}
 	count := make([]int32, n)
 	rows := make([]int32, n)
+	trees := make([]classTree, 0, o.Trees)
 	for range o.Trees {
 		bootstrap(rows, count, rng)
-		f.trees = append(f.trees, g.grow(rows))
+		trees = append(trees, g.grow(rows))
 	}
-	return f, nil
+	return newClassForest(trees, nClasses, lo, hi, params), nil
 }
 
 // checkClasses checks the shapes of a classifier's training data.
@@ -195,7 +216,7 @@ type classGrower struct {
 
 // grow grows one tree on rows (a bootstrap sample, a row once per draw).
 func (g *classGrower) grow(rows []int32) classTree {
-	var t classTree
+	t := classTree{Tree: newTree(1)}
 	rows = slices.Clone(rows)
 	g.node(&t, rows, 0, -1, false)
 	return t
@@ -212,37 +233,16 @@ func (g *classGrower) node(t *classTree, rows []int32, depth int, parent int32, 
 	if depth < g.o.MaxDepth && len(rows) >= 2*g.o.MinLeaf && !pure(counts) {
 		f, thr, ok = g.bestSplit(rows, counts)
 	}
-	link := func(c int32) {
-		if parent < 0 {
-			return
-		}
-		if isLeft {
-			t.left[parent] = c
-		} else {
-			t.right[parent] = c
-		}
-	}
 	if !ok {
-		leaf := int32(len(t.leafValue))
-		link(^leaf)
 		share := make([]float64, g.k)
 		for c, n := range counts {
 			share[c] = n / float64(len(rows)) * g.scale
 		}
 		t.share = append(t.share, share)
-		t.leafValue = append(t.leafValue, 0)
-		t.leafCount = append(t.leafCount, len(rows))
+		addLeaf(&t.Tree, parent, isLeft, 0, len(rows))
 		return
 	}
-	id := int32(len(t.feature))
-	link(id)
-	t.feature = append(t.feature, int32(f))
-	t.threshold = append(t.threshold, thr)
-	t.left = append(t.left, 0)
-	t.right = append(t.right, 0)
-	t.gain = append(t.gain, 0)
-	t.internalValue = append(t.internalValue, 0)
-	t.internalCount = append(t.internalCount, len(rows))
+	id := addSplit(&t.Tree, parent, isLeft, f, thr, 0, 0, len(rows))
 	// Partition in place: rows going left first.
 	nl := 0
 	for i, r := range rows {
@@ -337,31 +337,32 @@ func giniSum(counts []float64, n float64) float64 {
 }
 
 // NumClasses is the number of classes.
-func (f *ClassForest) NumClasses() int { return f.nClasses }
+func (f *ClassForest) NumClasses() int { return f.model.NumClass }
 
 // NumFeatures is the length of the vectors Probabilities takes.
-func (f *ClassForest) NumFeatures() int { return f.nFeatures }
+func (f *ClassForest) NumFeatures() int { return f.model.NumFeatures() }
 
 // NumTrees is the number of trees.
-func (f *ClassForest) NumTrees() int { return len(f.trees) }
+func (f *ClassForest) NumTrees() int { return len(f.model.Trees) / f.model.NumClass }
 
 // Probabilities writes the probability of every class for x into dst,
 // which must have NumClasses values, summed in the order leaves sums the
-// written model so that both agree to the last bit.
+// written model so that both agree to the last bit. The K trees of an
+// iteration share their splits, so one descent finds the leaf of all.
 func (f *ClassForest) Probabilities(dst, x []float64) {
 	clear(dst)
-	for i := range f.trees {
-		t := &f.trees[i]
-		leaf := t.leaf(x)
-		for k := range dst {
-			dst[k] += t.share[leaf][k]
+	trees, k := f.model.Trees, f.model.NumClass
+	for i := 0; i < len(trees); i += k {
+		leaf := trees[i].Leaf(x)
+		for c := range dst {
+			dst[c] += trees[i+c].LeafValue[leaf]
 		}
 	}
 }
 
 // Class returns the most probable class of x, the lowest on a tie.
 func (f *ClassForest) Class(x []float64) int {
-	p := make([]float64, f.nClasses)
+	p := make([]float64, f.NumClasses())
 	f.Probabilities(p, x)
 	return argmax(p)
 }
@@ -377,28 +378,6 @@ func argmax(p []float64) int {
 	return b
 }
 
-// leaf returns the index of the leaf x falls in; a NaN counts as 0.
-func (t *tree) leaf(x []float64) int {
-	if len(t.feature) == 0 {
-		return 0
-	}
-	n := int32(0)
-	for {
-		v := x[t.feature[n]]
-		if v != v {
-			v = 0
-		}
-		if v <= t.threshold[n] {
-			n = t.left[n]
-		} else {
-			n = t.right[n]
-		}
-		if n < 0 {
-			return int(^n)
-		}
-	}
-}
-
 // WriteLightGBM writes f in LightGBM's text format, version v3, as a
 // multiclass model: num_class=K and K trees an iteration, class k's tree
 // of iteration i at index i*K+k, all K trees of an iteration sharing one
@@ -407,31 +386,5 @@ func (t *tree) leaf(x []float64) int {
 // loadTransformation false, or predict.Classifier) is f's probability of
 // class k.
 func (f *ClassForest) WriteLightGBM(w io.Writer, featureNames []string) error {
-	m, err := f.lightGBMModel(featureNames)
-	if err != nil {
-		return err
-	}
-	return m.Write(w)
-}
-
-func (f *ClassForest) lightGBMModel(featureNames []string) (*lightgbm.Model, error) {
-	trees := make([]tree, 0, len(f.trees)*f.nClasses)
-	for i := range f.trees {
-		ct := &f.trees[i]
-		for k := range f.nClasses {
-			t := ct.tree
-			t.leafValue = make([]float64, len(ct.share))
-			for l, s := range ct.share {
-				t.leafValue[l] = s[k]
-			}
-			trees = append(trees, t)
-		}
-	}
-	m, err := lightGBMModel(featureNames, trees, f.lo, f.hi, 1, false, f.params)
-	if err != nil {
-		return nil, err
-	}
-	m.NumClass, m.NumTreePerIteration = f.nClasses, f.nClasses
-	m.Objective = "multiclass num_class:" + strconv.Itoa(f.nClasses)
-	return m, nil
+	return writeModel(w, &f.model, featureNames)
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+
+	"github.com/augur-tuning/augur/predict/lightgbm"
 )
 
 // ForestOptions configure a random forest of regression trees (Breiman
@@ -87,10 +89,8 @@ func (o ForestOptions) options() map[string]float64 {
 // Forest is a fitted random forest: the prediction is the mean of its
 // trees' outputs, and their spread says how much the trees disagree.
 type Forest struct {
-	trees     []tree
-	nFeatures int
-	lo, hi    []float64
-	opts      ForestOptions
+	// model holds the trees as they are written, marked average_output.
+	model lightgbm.Model
 }
 
 // FitForest fits a random forest to the n rows of x (row-major, nFeatures
@@ -115,11 +115,15 @@ func FitForest(x []float64, nFeatures int, y []float64, opts ForestOptions) (*Fo
 		maxDepth: opts.MaxDepth, minLeaf: opts.MinLeaf, rng: rng})
 	b.g.splitCols = sampleSize(len(b.perm), opts.ColSample)
 	copy(b.grad, y)
-	f := &Forest{nFeatures: nFeatures, lo: b.lo, hi: b.hi, opts: opts, trees: make([]tree, 0, opts.Trees)}
+	trees := make([]lightgbm.Tree, 0, opts.Trees)
 	drawn := make([]int32, n)
 	for range opts.Trees {
 		bootstrap(b.rows[:m], drawn, rng)
-		f.trees = append(f.trees, b.grow(m, 1, 0))
+		trees = append(trees, b.grow(m, 1, 0))
+	}
+	f := &Forest{model: newModel(trees, b.lo, b.hi, true, forestParams(opts))}
+	if err := setTargetRange(&f.model, y); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -143,14 +147,7 @@ func bootstrap(dst, count []int32, rng *rand.Rand) {
 // Predict returns the mean of the trees' outputs for x, which must have
 // NumFeatures values, summed in the order and form leaves uses so that
 // both agree to the last bits.
-func (f *Forest) Predict(x []float64) float64 {
-	coef := 1 / float64(len(f.trees))
-	var s float64
-	for i := range f.trees {
-		s += f.trees[i].predict(x) * coef
-	}
-	return s
-}
+func (f *Forest) Predict(x []float64) float64 { return f.model.Predict(x) }
 
 // PredictSpread returns the forest's prediction for x and the standard
 // deviation of the trees' outputs around it, a measure of the model's
@@ -158,29 +155,33 @@ func (f *Forest) Predict(x []float64) float64 {
 // the data are sparse or noisy.
 func (f *Forest) PredictSpread(x []float64) (mean, std float64) {
 	mean = f.Predict(x)
+	trees := f.model.Trees
 	var ss float64
-	for i := range f.trees {
-		d := f.trees[i].predict(x) - mean
+	for i := range trees {
+		d := trees[i].Predict(x) - mean
 		ss += d * d
 	}
-	return mean, math.Sqrt(ss / float64(len(f.trees)))
+	return mean, math.Sqrt(ss / float64(len(trees)))
 }
 
 // NumFeatures is the length of the vectors Predict takes.
-func (f *Forest) NumFeatures() int { return f.nFeatures }
+func (f *Forest) NumFeatures() int { return f.model.NumFeatures() }
 
 // NumTrees is the number of trees.
-func (f *Forest) NumTrees() int { return len(f.trees) }
+func (f *Forest) NumTrees() int { return len(f.model.Trees) }
 
 // WriteLightGBM writes f in LightGBM's text format, version v3, marked
 // average_output so that leaves and LightGBM average the trees; see
 // Ensemble.WriteLightGBM.
 func (f *Forest) WriteLightGBM(w io.Writer, featureNames []string) error {
-	o := f.opts
-	params := []param{{"boosting", "rf"}, {"objective", "regression"},
+	return writeModel(w, &f.model, featureNames)
+}
+
+// forestParams is the parameters section of a forest fitted with o.
+func forestParams(o ForestOptions) []param {
+	return []param{{"boosting", "rf"}, {"objective", "regression"},
 		{"num_iterations", strconv.Itoa(o.Trees)}, {"max_depth", strconv.Itoa(o.MaxDepth)},
 		{"min_data_in_leaf", strconv.Itoa(o.MinLeaf)}, {"max_bin", strconv.Itoa(o.MaxBins)},
 		{"bagging_fraction", ftoa(o.Subsample)}, {"bagging_freq", "1"},
 		{"feature_fraction_bynode", ftoa(o.ColSample)}}
-	return writeLightGBM(w, featureNames, f.trees, f.lo, f.hi, 1, true, params)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/augur-tuning/augur/predict/lightgbm"
 )
 
 // GBRTOptions configure gradient-boosted regression trees. The zero value
@@ -132,30 +134,21 @@ func (o GBRTOptions) options() map[string]float64 {
 // Ensemble is a fitted sum of regression trees, the form LightGBM and
 // leaves use: the prediction is the sum of one leaf value from each tree.
 type Ensemble struct {
-	trees     []tree
-	nFeatures int
-	// lo and hi are each feature's range in the training data, for
-	// LightGBM's feature_infos.
-	lo, hi []float64
-	opts   GBRTOptions
+	// model holds the trees as they are written; its feature_infos are
+	// each feature's range in the training data.
+	model lightgbm.Model
 }
 
 // Predict returns the predicted target for feature vector x, which must
 // have NumFeatures values.
-func (e *Ensemble) Predict(x []float64) float64 {
-	var s float64
-	for i := range e.trees {
-		s += e.trees[i].predict(x)
-	}
-	return s
-}
+func (e *Ensemble) Predict(x []float64) float64 { return e.model.Predict(x) }
 
 // NumFeatures is the length of the vectors Predict takes.
-func (e *Ensemble) NumFeatures() int { return e.nFeatures }
+func (e *Ensemble) NumFeatures() int { return e.model.NumFeatures() }
 
 // NumTrees is the number of trees fitted; fewer than GBRTOptions.Trees when
 // boosting stopped early.
-func (e *Ensemble) NumTrees() int { return len(e.trees) }
+func (e *Ensemble) NumTrees() int { return len(e.model.Trees) }
 
 // FitGBRT fits gradient-boosted regression trees with squared loss to the
 // n rows of x (row-major, nFeatures values a row) and targets y. The first
@@ -175,6 +168,7 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6a09e667f3bcc909))
+	yAll := y
 	var xv, yv []float64
 	if opts.EarlyStop > 0 {
 		if x, y, xv, yv, err = holdOut(x, nFeatures, y, opts.ValidationFraction, rng); err != nil {
@@ -190,7 +184,7 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 
 	b := newBuilder(x, nFeatures, n, opts.MaxBins, growOptions{
 		maxDepth: opts.MaxDepth, maxLeaves: opts.MaxLeaves, minLeaf: opts.MinLeaf, l2: opts.L2})
-	e := &Ensemble{nFeatures: nFeatures, lo: b.lo, hi: b.hi, opts: opts}
+	var trees []lightgbm.Tree
 	m := sampleSize(n, opts.Subsample)
 	nCols := sampleSize(len(b.perm), opts.ColSample)
 	// A tree that finds no split on all rows and features leaves the
@@ -218,34 +212,40 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 			b.feats = pickFeatures(b.feats[:0], b.perm, nCols, rng)
 		}
 		t := b.grow(m, opts.LearningRate, base)
-		if k > 0 && deterministic && len(t.feature) == 0 {
+		if k > 0 && deterministic && len(t.SplitFeature) == 0 {
 			break
 		}
 		if m == n {
 			b.addLeafValues(&t, pred)
 		} else {
 			for i := range pred {
-				pred[i] += t.predict(x[i*nFeatures : (i+1)*nFeatures])
+				pred[i] += t.Predict(x[i*nFeatures : (i+1)*nFeatures])
 			}
 		}
-		e.trees = append(e.trees, t)
+		trees = append(trees, t)
 		if opts.EarlyStop == 0 {
 			continue
 		}
 		var loss float64
 		for i := range predV {
-			predV[i] += t.predict(xv[i*nFeatures : (i+1)*nFeatures])
+			predV[i] += t.Predict(xv[i*nFeatures : (i+1)*nFeatures])
 			d := predV[i] - yv[i]
 			loss += d * d
 		}
 		if loss < bestLoss {
-			bestLoss, bestTrees = loss, len(e.trees)
-		} else if len(e.trees)-bestTrees >= opts.EarlyStop {
+			bestLoss, bestTrees = loss, len(trees)
+		} else if len(trees)-bestTrees >= opts.EarlyStop {
 			break
 		}
 	}
 	if opts.EarlyStop > 0 {
-		e.trees = e.trees[:bestTrees]
+		trees = trees[:bestTrees]
+	}
+	e := &Ensemble{model: newModel(trees, b.lo, b.hi, false, gbrtParams(opts))}
+	// The range of every target given, the rows held out for EarlyStop
+	// included: the model was chosen on them too.
+	if err := setTargetRange(&e.model, yAll); err != nil {
+		return nil, err
 	}
 	return e, nil
 }

@@ -105,9 +105,9 @@ func TestExactSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := e.trees[0]
-	if len(tr.threshold) != 1 || tr.threshold[0] != 12 {
-		t.Fatalf("thresholds = %v, want [12]", tr.threshold)
+	tr := e.model.Trees[0]
+	if len(tr.Threshold) != 1 || tr.Threshold[0] != 12 {
+		t.Fatalf("thresholds = %v, want [12]", tr.Threshold)
 	}
 	for _, c := range []struct{ x, want float64 }{{8, 0}, {11.9, 0}, {12.1, 1}, {16, 1}, {1000, 1}} {
 		if got := e.Predict([]float64{c.x}); math.Abs(got-c.want) > 1e-12 {
@@ -281,8 +281,8 @@ func TestMaxLeaves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, tr := range e.trees {
-			if got := len(tr.leafValue); got != maxLeaves {
+		for i, tr := range e.model.Trees {
+			if got := len(tr.LeafValue); got != maxLeaves {
 				t.Errorf("MaxLeaves=%d: tree %d has %d leaves, want exactly %d on 3000 rows", maxLeaves, i, got, maxLeaves)
 			}
 		}

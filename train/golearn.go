@@ -83,9 +83,8 @@ func (o GolearnOptions) fit(x []float64, nFeatures int, y []int, nClasses int) (
 	}
 	rf := randomForest(o.Trees, o.Features)
 	rf.Fit(inst)
-	cf := &ClassForest{nFeatures: nFeatures, nClasses: nClasses, lo: lo, hi: hi,
-		params: []param{{"boosting", "rf"}, {"objective", "multiclass"}, {"num_class", strconv.Itoa(nClasses)},
-			{"num_iterations", strconv.Itoa(o.Trees)}, {"learner", "golearn"}}}
+	params := []param{{"boosting", "rf"}, {"objective", "multiclass"}, {"num_class", strconv.Itoa(nClasses)},
+		{"num_iterations", strconv.Itoa(o.Trees)}, {"learner", "golearn"}}
 	index := map[string]int{}
 	for f, a := range attrs {
 		if a != nil {
@@ -93,18 +92,19 @@ func (o GolearnOptions) fit(x []float64, nFeatures int, y []int, nClasses int) (
 		}
 	}
 	scale := 1 / float64(o.Trees)
+	var forest []classTree
 	for i, m := range rf.Models {
 		id3, ok := m.(*trees.ID3DecisionTree)
 		if !ok || id3.Root == nil {
 			return nil, nil, nil, fmt.Errorf("train: golearn: tree %d is a %T, want a fitted *trees.ID3DecisionTree", i, m)
 		}
-		var t classTree
+		t := classTree{Tree: newTree(1)}
 		if err := walkGolearn(&t, id3.Root, index, nClasses, scale, -1, false); err != nil {
 			return nil, nil, nil, fmt.Errorf("train: golearn: tree %d: %w", i, err)
 		}
-		cf.trees = append(cf.trees, t)
+		forest = append(forest, t)
 	}
-	return cf, rf, attrs, nil
+	return newClassForest(forest, nClasses, lo, hi, params), rf, attrs, nil
 }
 
 // randomForest returns golearn's random forest as
@@ -162,16 +162,6 @@ func golearnGridWith(x []float64, nf int, y []int, nClasses int, attrs []*base.F
 // child sends every value there (golearn's Predict falls back to the only
 // child), so it is inlined. A leaf votes its majority class (d.Class).
 func walkGolearn(t *classTree, d *trees.DecisionTreeNode, index map[string]int, k int, scale float64, parent int32, isLeft bool) error {
-	link := func(c int32) {
-		if parent < 0 {
-			return
-		}
-		if isLeft {
-			t.left[parent] = c
-		} else {
-			t.right[parent] = c
-		}
-	}
 	if d.Children != nil {
 		lo, hi := d.Children["0"], d.Children["1"]
 		switch {
@@ -193,15 +183,7 @@ func walkGolearn(t *classTree, d *trees.DecisionTreeNode, index map[string]int, 
 		if math.IsNaN(thr) || math.IsInf(thr, 0) {
 			return fmt.Errorf("a split of %s at %v", d.SplitRule.SplitAttr.GetName(), thr)
 		}
-		id := int32(len(t.feature))
-		link(id)
-		t.feature = append(t.feature, int32(f))
-		t.threshold = append(t.threshold, thr)
-		t.left = append(t.left, 0)
-		t.right = append(t.right, 0)
-		t.gain = append(t.gain, 0)
-		t.internalValue = append(t.internalValue, 0)
-		t.internalCount = append(t.internalCount, classCount(d))
+		id := addSplit(&t.Tree, parent, isLeft, f, thr, 0, 0, classCount(d))
 		if err := walkGolearn(t, lo, index, k, scale, id, true); err != nil {
 			return err
 		}
@@ -211,13 +193,10 @@ func walkGolearn(t *classTree, d *trees.DecisionTreeNode, index map[string]int, 
 	if err != nil || c < 0 || c >= k {
 		return fmt.Errorf("a leaf of class %q, not one of the %d classes", d.Class, k)
 	}
-	leaf := int32(len(t.leafValue))
-	link(^leaf)
 	share := make([]float64, k)
 	share[c] = scale
 	t.share = append(t.share, share)
-	t.leafValue = append(t.leafValue, 0)
-	t.leafCount = append(t.leafCount, classCount(d))
+	addLeaf(&t.Tree, parent, isLeft, 0, classCount(d))
 	return nil
 }
 

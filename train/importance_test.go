@@ -55,18 +55,15 @@ func TestImportances(t *testing.T) {
 			t.Errorf("%s: c has %.1f of %.1f gain, want over 80%%", l.name, imp[0].Gain, gain)
 		}
 		// The gains and splits are exactly those of the fitted trees.
-		var trees []tree
-		switch m := m.(type) {
-		case *Ensemble:
-			trees = m.trees
-		case *Forest:
-			trees = m.trees
+		fitted, err := modelOf(m, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
 		var wantGain float64
 		wantSplits := 0
-		for _, tr := range trees {
-			wantSplits += len(tr.feature)
-			for _, g := range tr.gain {
+		for _, tr := range fitted.Trees {
+			wantSplits += len(tr.SplitFeature)
+			for _, g := range tr.SplitGain {
 				wantGain += g
 			}
 		}

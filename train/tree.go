@@ -3,42 +3,96 @@ package train
 import (
 	"math/rand/v2"
 	"slices"
+
+	"github.com/augur-tuning/augur/predict/lightgbm"
 )
 
-// tree is one regression tree in LightGBM's layout: internal nodes are
-// numbered from the root (0); a child index c >= 0 is an internal node and
-// c < 0 is leaf ^c.
-type tree struct {
-	feature       []int32
-	threshold     []float64
-	left, right   []int32
-	gain          []float64
-	internalValue []float64
-	internalCount []int
-	leafValue     []float64
-	leafCount     []int
+// newTree returns a tree of no node yet, fitted with learning rate
+// shrinkage. Trees are grown as lightgbm.Tree, the one tree type that
+// predicts, is written and is loaded. The per-node arrays are empty
+// rather than nil, so that a one-leaf tree writes their lines, empty, as
+// LightGBM writes them.
+func newTree(shrinkage float64) lightgbm.Tree {
+	return lightgbm.Tree{SplitFeature: []int32{}, SplitGain: []float64{}, Threshold: []float64{},
+		DecisionType: []int8{}, LeftChild: []int32{}, RightChild: []int32{},
+		LeafValue: []float64{}, LeafCount: []int{}, InternalValue: []float64{}, InternalCount: []int{},
+		Shrinkage: shrinkage}
 }
 
-// predict returns the value of the leaf x falls in. A NaN feature counts
-// as 0, as leaves does for splits without a missing-value rule.
-func (t *tree) predict(x []float64) float64 {
-	if len(t.feature) == 0 {
-		return t.leafValue[0]
+// resetTree empties t for a new tree fitted with learning rate shrinkage,
+// keeping its arrays' room for the next.
+func resetTree(t *lightgbm.Tree, shrinkage float64) {
+	if t.SplitFeature == nil {
+		*t = newTree(shrinkage)
+		return
 	}
-	n := int32(0)
-	for {
-		v := x[t.feature[n]]
-		if v != v {
-			v = 0
-		}
-		if v <= t.threshold[n] {
-			n = t.left[n]
-		} else {
-			n = t.right[n]
-		}
-		if n < 0 {
-			return t.leafValue[^n]
-		}
+	*t = lightgbm.Tree{SplitFeature: t.SplitFeature[:0], SplitGain: t.SplitGain[:0], Threshold: t.Threshold[:0],
+		DecisionType: t.DecisionType[:0], LeftChild: t.LeftChild[:0], RightChild: t.RightChild[:0],
+		LeafValue: t.LeafValue[:0], LeafCount: t.LeafCount[:0],
+		InternalValue: t.InternalValue[:0], InternalCount: t.InternalCount[:0], Shrinkage: shrinkage}
+}
+
+// cloneTree returns a copy of t that shares no array with it, each array
+// at its length; an empty array stays empty, not nil, and a nil one nil.
+func cloneTree(t *lightgbm.Tree) lightgbm.Tree {
+	c := *t
+	c.SplitFeature, c.SplitGain, c.Threshold = clone(t.SplitFeature), clone(t.SplitGain), clone(t.Threshold)
+	c.DecisionType, c.LeftChild, c.RightChild = clone(t.DecisionType), clone(t.LeftChild), clone(t.RightChild)
+	c.LeafValue, c.LeafCount = clone(t.LeafValue), clone(t.LeafCount)
+	c.LeafWeight, c.InternalWeight = clone(t.LeafWeight), clone(t.InternalWeight)
+	c.InternalValue, c.InternalCount = clone(t.InternalValue), clone(t.InternalCount)
+	return c
+}
+
+// clone returns a copy of s of capacity len(s), nil for nil.
+func clone[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// addSplit appends an internal node to t, x[feature] <= threshold going
+// left, links it under parent (on its left side when isLeft; no link for
+// the root, parent -1) and returns its index; its children are set by
+// the splits and leaves linked under it, or by the caller. Every split is
+// numerical with default left and no missing-value rule (decision_type
+// 2): a NaN counts as 0, as lightgbm.Tree.Leaf has it. value and count
+// are the node's training statistics (internal_value, internal_count).
+func addSplit(t *lightgbm.Tree, parent int32, isLeft bool, feature int, threshold, gain, value float64, count int) int32 {
+	id := int32(len(t.SplitFeature))
+	t.SplitFeature = append(t.SplitFeature, int32(feature))
+	t.Threshold = append(t.Threshold, threshold)
+	t.SplitGain = append(t.SplitGain, gain)
+	t.DecisionType = append(t.DecisionType, 2)
+	t.LeftChild = append(t.LeftChild, 0)
+	t.RightChild = append(t.RightChild, 0)
+	t.InternalValue = append(t.InternalValue, value)
+	t.InternalCount = append(t.InternalCount, count)
+	link(t, parent, isLeft, id)
+	return id
+}
+
+// addLeaf appends a leaf of value and count rows to t, links it under
+// parent as addSplit does, and returns its index.
+func addLeaf(t *lightgbm.Tree, parent int32, isLeft bool, value float64, count int) int {
+	leaf := len(t.LeafValue)
+	t.LeafValue = append(t.LeafValue, value)
+	t.LeafCount = append(t.LeafCount, count)
+	t.NumLeaves = len(t.LeafValue)
+	link(t, parent, isLeft, ^int32(leaf))
+	return leaf
+}
+
+// link makes child (a node, or ^leaf) the left or right child of parent;
+// nothing for the root (parent -1).
+func link(t *lightgbm.Tree, parent int32, isLeft bool, child int32) {
+	switch {
+	case parent < 0:
+	case isLeft:
+		t.LeftChild[parent] = child
+	default:
+		t.RightChild[parent] = child
 	}
 }
 
@@ -92,6 +146,9 @@ type builder struct {
 	free                    [][]histBin
 	leaves                  []leafState
 	open                    []int // indexes of leaves that may be split
+	// tree is the tree being grown, its arrays reused by every tree and
+	// copied, at their size, into the tree grow returns.
+	tree lightgbm.Tree
 }
 
 func newBuilder(x []float64, nFeat, n, maxBins int, g growOptions) *builder {
@@ -254,8 +311,9 @@ func (b *builder) bestSplit(l *leafState) (split, bool) {
 // histograms of the leaves on the path to the current one are alive, and
 // every leaf is split until maxDepth or minLeaf stops it. With maxLeaves
 // it grows best first, as LightGBM does.
-func (b *builder) grow(m int, lr, base float64) tree {
-	var t tree
+func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
+	t := &b.tree
+	resetTree(t, lr)
 	l2 := b.g.l2
 	var sum float64
 	for _, r := range b.rows[:m] {
@@ -284,22 +342,13 @@ func (b *builder) grow(m int, lr, base float64) tree {
 		l := leaves[li]
 		sp := l.best
 		mid := b.partition(l.start, l.end, sp)
-		node := int32(len(t.feature))
 		n := l.end - l.start
-		t.feature = append(t.feature, int32(sp.feature))
-		t.threshold = append(t.threshold, b.upper[sp.feature][sp.bin])
-		t.left = append(t.left, ^int32(li))
-		t.right = append(t.right, ^int32(len(leaves)))
-		t.gain = append(t.gain, sp.gain)
-		t.internalValue = append(t.internalValue, base+lr*l.sum/(float64(n)+l2))
-		t.internalCount = append(t.internalCount, n)
-		if l.parent >= 0 {
-			if l.isLeft {
-				t.left[l.parent] = node
-			} else {
-				t.right[l.parent] = node
-			}
-		}
+		node := addSplit(t, l.parent, l.isLeft, sp.feature, b.upper[sp.feature][sp.bin], sp.gain,
+			base+lr*l.sum/(float64(n)+l2), n)
+		// The left child keeps the leaf's number and the right one takes
+		// the next, as LightGBM numbers them.
+		t.LeftChild[node] = ^int32(li)
+		t.RightChild[node] = ^int32(len(leaves))
 		left := leafState{start: l.start, end: mid, depth: l.depth + 1, parent: node, isLeft: true}
 		right := leafState{start: mid, end: l.end, depth: l.depth + 1, parent: node}
 		b.childHists(&l, &left, &right)
@@ -312,8 +361,8 @@ func (b *builder) grow(m int, lr, base float64) tree {
 			open = append(open, len(leaves)-1)
 		}
 	}
-	t.leafValue = make([]float64, len(leaves))
-	t.leafCount = make([]int, len(leaves))
+	leafValue := make([]float64, len(leaves))
+	leafCount := make([]int, len(leaves))
 	for li := range leaves {
 		l := &leaves[li]
 		b.putHist(l.hist)
@@ -323,11 +372,13 @@ func (b *builder) grow(m int, lr, base float64) tree {
 		for _, r := range rows {
 			s += b.grad[r]
 		}
-		t.leafValue[li] = base + lr*s/(float64(len(rows))+l2)
-		t.leafCount[li] = len(rows)
+		leafValue[li] = base + lr*s/(float64(len(rows))+l2)
+		leafCount[li] = len(rows)
 	}
 	b.leaves, b.open = leaves, open
-	return t
+	out := cloneTree(t)
+	out.NumLeaves, out.LeafValue, out.LeafCount = len(leaves), leafValue, leafCount
+	return out
 }
 
 // findSplit sets l.best and reports whether l can be split; when it
@@ -349,9 +400,9 @@ func (b *builder) findSplit(l *leafState) bool {
 // addLeafValues adds the leaf values of t, just grown, to pred of the rows
 // in each leaf: the fast way to update the predictions when the tree was
 // grown on every row once.
-func (b *builder) addLeafValues(t *tree, pred []float64) {
+func (b *builder) addLeafValues(t *lightgbm.Tree, pred []float64) {
 	for li, l := range b.leaves {
-		v := t.leafValue[li]
+		v := t.LeafValue[li]
 		for _, r := range b.rows[l.start:l.end] {
 			pred[r] += v
 		}

@@ -197,13 +197,19 @@ func (m *Model) Predict(x []float64) float64 {
 	return sum
 }
 
-// Predict returns the value of the leaf x falls in: at every node, x
-// goes left when x[SplitFeature] <= Threshold, and a NaN counts as 0 (as
-// in LightGBM and leaves for splits without a missing-value rule). t must
-// be valid, as Read returns it.
-func (t *Tree) Predict(x []float64) float64 {
+// Predict returns the value of the leaf x falls in (Leaf). t must be
+// valid, as Read returns it.
+func (t *Tree) Predict(x []float64) float64 { return t.LeafValue[t.Leaf(x)] }
+
+// Leaf returns the index of the leaf x falls in: at every node, x goes
+// left when x[SplitFeature] <= Threshold, and a NaN counts as 0 (as in
+// LightGBM and leaves for splits without a missing-value rule). It is the
+// one descent of a tree: the trainers use it too, so that a model predicts
+// in training what it predicts when loaded. t must be valid, as Read
+// returns it and the trainers grow it.
+func (t *Tree) Leaf(x []float64) int {
 	if len(t.LeftChild) == 0 {
-		return t.LeafValue[0]
+		return 0
 	}
 	i := int32(0)
 	for {
@@ -217,7 +223,7 @@ func (t *Tree) Predict(x []float64) float64 {
 			i = t.RightChild[i]
 		}
 		if i < 0 {
-			return t.LeafValue[^i]
+			return int(^i)
 		}
 	}
 }
