@@ -86,7 +86,7 @@ func TestLockDirStale(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(2 * time.Minute) // a loaded CI machine starts processes slowly
 		for {
 			l, err := LockDir(dir, LockOptions{})
 			if err != nil {
@@ -109,7 +109,7 @@ func TestLockDirStale(t *testing.T) {
 	// moment after the kill.
 	var l *DirLock
 	var err error
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
 		if l, err = LockDir(dir, LockOptions{}); err == nil || time.Now().After(deadline) {
 			break
 		}
