@@ -95,11 +95,10 @@ type lambdaRank struct {
 	// mix is the weight of squared error on the target beside the
 	// ranking gradient, in [0, 1).
 	mix float64
-	// order, disc, lam and hess are scratch: a group's rows by score,
-	// the discount of each position, and the push and hessian of the row
-	// at each.
-	order           []int32
-	disc, lam, hess []float64
+	// order, disc and lam are scratch: a group's rows by score, the
+	// discount of each position and the push of the row at each.
+	order     []int32
+	disc, lam []float64
 }
 
 func newLambdaRank(x []float64, nf int, y []float64, cols []int, top int, mix float64) *lambdaRank {
@@ -170,12 +169,9 @@ func (o *lambdaRank) group(g []float64, rows []int32, pred []float64) {
 	if ideal <= 0 {
 		return
 	}
-	var hess float64
-	active := 0
+	var sum float64
 	o.lam = slices.Grow(o.lam[:0], len(rows))[:len(rows)]
 	clear(o.lam)
-	o.hess = slices.Grow(o.hess[:0], len(rows))[:len(rows)]
-	clear(o.hess)
 	for a := range top {
 		i := o.order[a]
 		for b := a + 1; b < len(o.order); b++ {
@@ -193,24 +189,19 @@ func (o *lambdaRank) group(g []float64, rows []int32, pred []float64) {
 			l := delta * rho
 			o.lam[hi] += l
 			o.lam[lo] -= l
-			h := delta * rho * (1 - rho)
-			o.hess[hi] += h
-			o.hess[lo] += h
+			sum += 2 * l
 		}
 	}
-	for _, h := range o.hess {
-		if h > 0 {
-			hess += h
-			active++
-		}
-	}
-	if hess == 0 {
+	if sum == 0 {
 		return
 	}
-	// A Newton step divides by the hessian, which the grower takes as 1 a
-	// row: dividing the group's pushes by its mean hessian gives the
-	// steps the sizes a Newton step would have on average.
-	scale := (1 - o.mix) * float64(active) / hess
+	// LightGBM's normalisation: a group's total push grows with the log
+	// of its raw total, so that large groups do not drown small ones. A
+	// Newton step would also divide by the hessian; the grower takes it as
+	// 1 a row. Dividing each group's pushes by its mean hessian instead
+	// was tried and made far too large steps once the model separates a
+	// group's rows (bench/RESULTS.md, issue 25).
+	scale := (1 - o.mix) * math.Log2(1+sum) / sum
 	for a, l := range o.lam {
 		g[o.order[a]] += scale * l
 	}

@@ -79,8 +79,9 @@ func RankCandidate(o RankOptions) Candidate {
 // t_best/t, in (0, 1], with squared error. On that scale the slow
 // configurations, which no pick needs, crowd near 0 and cost the fit
 // little, while the differences among the fast ones are as large as the
-// pick's loss they stand for. The scores order a group's configurations
-// but are not log-speedups. The zero value fits with GBRT's defaults.
+// pick's loss they stand for. The scores order a group's configurations;
+// they are log-speedups only near the top and only when Anchored. The
+// zero value fits with GBRT's defaults, not anchored.
 type TopOptions struct {
 	GBRT GBRTOptions
 	// Anchored adds the group's best log-speedup to the target, less 1
