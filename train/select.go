@@ -143,7 +143,9 @@ type Selection struct {
 // candidate is fitted on all folds but one and scored by the top-1 pick of
 // each held-out shape (PickScore). The winner has the highest geometric mean;
 // a candidate within 0.5 points of it that costs less wins instead, so
-// that Choose stays fast when depth buys little.
+// that Choose stays fast when depth buys little. Candidates whose learners
+// need each row's (shape, device) group (TopOptions, RankOptions) are
+// given GroupColumns(d).
 func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	cands := slices.Clone(opt.Candidates)
 	if cands == nil {
