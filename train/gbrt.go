@@ -54,6 +54,9 @@ type GBRTOptions struct {
 	// Seed draws the row and feature samples and the validation rows. A
 	// fit without Subsample, ColSample and EarlyStop uses no randomness.
 	Seed uint64
+	// objective, when not nil, replaces squared error (see objective.go);
+	// RankOptions and TopOptions set it for the rows they fit.
+	objective objective
 }
 
 // withDefaults returns o with zero fields set to their defaults, or an
@@ -109,6 +112,8 @@ func (o GBRTOptions) withDefaults() (GBRTOptions, error) {
 		return o, fmt.Errorf("train: GBRTOptions.EarlyStop must be >= 0, got %d", o.EarlyStop)
 	case !(o.ValidationFraction > 0 && o.ValidationFraction <= 0.5):
 		return o, fmt.Errorf("train: GBRTOptions.ValidationFraction must be in (0, 0.5], got %g", o.ValidationFraction)
+	case o.objective != nil && o.EarlyStop > 0:
+		return o, fmt.Errorf("train: GBRTOptions.EarlyStop must be 0 with a ranking or top-weighted objective, got %d", o.EarlyStop)
 	}
 	return o, nil
 }
@@ -181,6 +186,12 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 		mean += v
 	}
 	mean /= float64(n)
+	if opts.objective != nil {
+		if err := opts.objective.check(n); err != nil {
+			return nil, err
+		}
+		mean = opts.objective.init(y)
+	}
 
 	b := newBuilder(x, nFeatures, n, opts.MaxBins, growOptions{
 		maxDepth: opts.MaxDepth, maxLeaves: opts.MaxLeaves, minLeaf: opts.MinLeaf, l2: opts.L2})
@@ -198,8 +209,12 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 		if k == 0 {
 			base = mean
 		}
-		for i := range b.grad {
-			b.grad[i] = y[i] - pred[i] - base
+		if opts.objective != nil {
+			opts.objective.negGradient(b.grad, y, pred, base)
+		} else {
+			for i := range b.grad {
+				b.grad[i] = y[i] - pred[i] - base
+			}
 		}
 		if m < n {
 			sampleRows(b.rows[:m], n, rng)

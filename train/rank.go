@@ -1,0 +1,145 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// RankOptions configure boosted trees fitted to rank the configurations
+// of each (shape, device) group (LambdaMART, see lambdaRank) rather than
+// to regress their log-speedup: a pick needs the order of the fast
+// configurations, not the time of the slow ones. The model is still a sum
+// of regression trees in LightGBM text; its scores order a group's
+// configurations but are not log-speedups. The zero value ranks with
+// GBRT's defaults, pushes pairs with a row among the top 20 and mixes in
+// no squared error.
+type RankOptions struct {
+	// GBRT are the trees' settings; EarlyStop must be 0.
+	GBRT GBRTOptions
+	// Top is the truncation: pairs are pushed only when one row is among
+	// the group's Top best by the current scores; 0 means 20.
+	Top int
+	// Mix is the weight of squared error on log-speedup beside the
+	// ranking gradient, which keeps the scores near log-speedups
+	// (Sculley's combined regression and ranking); 0 means none, else in
+	// [0, 1).
+	Mix float64
+	// GroupColumns are the columns that name a row's group (GroupColumns
+	// of the Data); Select sets them. nil means one group of all rows.
+	GroupColumns []int
+}
+
+func (o RankOptions) withDefaults() (RankOptions, error) {
+	if o.Top == 0 {
+		o.Top = 20
+	}
+	switch {
+	case o.Top < 1:
+		return o, fmt.Errorf("train: RankOptions.Top must be >= 1, got %d", o.Top)
+	case !(o.Mix >= 0 && o.Mix < 1):
+		return o, fmt.Errorf("train: RankOptions.Mix must be in [0, 1), got %g", o.Mix)
+	}
+	return o, nil
+}
+
+// Fit fits the ranking trees to the rows of x and targets y.
+func (o RankOptions) Fit(x []float64, nFeatures int, y []float64) (Regressor, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkData(x, nFeatures, y); err != nil {
+		return nil, err
+	}
+	g := o.GBRT
+	g.objective = newLambdaRank(x, nFeatures, y, o.GroupColumns, o.Top, o.Mix)
+	e, err := FitGBRT(x, nFeatures, y, g)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (o RankOptions) withGroups(cols []int) Learner { o.GroupColumns = cols; return o }
+
+// RankCandidate names a ranking setting as a Candidate.
+func RankCandidate(o RankOptions) Candidate {
+	r, _ := o.withDefaults()
+	g, _ := r.GBRT.withDefaults()
+	opts := g.options()
+	opts["rank_top"] = float64(r.Top)
+	opts["rank_mix"] = r.Mix
+	return Candidate{Name: fmt.Sprintf("rank%d-mix%g-d%d-t%d-lr%g", r.Top, r.Mix, g.MaxDepth, g.Trees, g.LearningRate),
+		Kind: "gbrt", Learner: o, Cost: g.Trees * g.MaxDepth, options: opts}
+}
+
+// TopOptions configure boosted trees fitted to a top-weighted target:
+// each row's speed as a fraction of its group's fastest configuration,
+// t_best/t, in (0, 1], with squared error. On that scale the slow
+// configurations, which no pick needs, crowd near 0 and cost the fit
+// little, while the differences among the fast ones are as large as the
+// pick's loss they stand for. The scores order a group's configurations;
+// they are log-speedups only near the top and only when Anchored. The
+// zero value fits with GBRT's defaults, not anchored.
+type TopOptions struct {
+	GBRT GBRTOptions
+	// Anchored adds the group's best log-speedup to the target, less 1
+	// (ln t_ref/t_best + t_best/t - 1): near the top the target equals
+	// the log-speedup to first order, so the model's scores of fast
+	// configurations still read as log-speedups over the reference.
+	Anchored bool
+	// GroupColumns are the columns that name a row's group (GroupColumns
+	// of the Data); Select sets them. nil means one group of all rows.
+	GroupColumns []int
+}
+
+// Fit fits the trees to the rows of x and the top-weighted transform of
+// targets y.
+func (o TopOptions) Fit(x []float64, nFeatures int, y []float64) (Regressor, error) {
+	if err := checkData(x, nFeatures, y); err != nil {
+		return nil, err
+	}
+	best := groupBest(y, groupRowsBy(x, nFeatures, o.GroupColumns))
+	frac := slices.Clone(y)
+	for i := range frac {
+		frac[i] = math.Exp(y[i] - best[i])
+		if o.Anchored {
+			frac[i] += best[i] - 1
+		}
+	}
+	e, err := FitGBRT(x, nFeatures, frac, o.GBRT)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (o TopOptions) withGroups(cols []int) Learner { o.GroupColumns = cols; return o }
+
+// TopCandidate names a top-weighted setting as a Candidate.
+func TopCandidate(o TopOptions) Candidate {
+	g, _ := o.GBRT.withDefaults()
+	opts := g.options()
+	opts["top_weighted"] = 1
+	name := "top"
+	if o.Anchored {
+		opts["top_weighted"] = 2
+		name = "topa"
+	}
+	return Candidate{Name: fmt.Sprintf(name+"-d%d-t%d-lr%g-min%d", g.MaxDepth, g.Trees, g.LearningRate, g.MinLeaf),
+		Kind: "gbrt", Learner: o, Cost: g.Trees * g.MaxDepth, options: opts}
+}
+
+// grouped is a Learner that needs the columns naming a row's group;
+// Select gives them.
+type grouped interface {
+	withGroups(cols []int) Learner
+}
+
+var (
+	_ grouped = RankOptions{}
+	_ grouped = TopOptions{}
+	_ Learner = RankOptions{}
+	_ Learner = TopOptions{}
+)
