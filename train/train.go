@@ -330,7 +330,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	}
 	f.progress.report(step+1, 0, fmt.Sprintf("fitting %s on %d rows", kind, d.Len()))
 	start := time.Now()
-	r, err := learner.Fit(d.X, len(d.Features), d.Y)
+	r, err := FitRows(learner, d, nil)
 	if err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
@@ -499,7 +499,7 @@ func FitRegressor(d *Data, opt Options) (Regressor, string, error) {
 		}
 		learner, name = c.Learner, c.Name
 	}
-	r, err := learner.Fit(d.X, len(d.Features), d.Y)
+	r, err := FitRows(learner, d, nil)
 	if err != nil {
 		return nil, "", fmt.Errorf("train: %w", err)
 	}

@@ -94,7 +94,10 @@ type builder struct {
 	open                    []int // indexes of leaves that may be split
 }
 
-func newBuilder(x []float64, nFeat, n, maxBins int, g growOptions) *builder {
+// newBuilder returns a builder for the rows of s, binned into at most
+// maxBins bins a feature.
+func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
+	n, nFeat := s.len(), s.nFeat
 	b := &builder{n: n, nFeat: nFeat, g: g,
 		bins: make([]uint8, n*nFeat), upper: make([][]float64, nFeat), offset: make([]int, nFeat+1),
 		lo: make([]float64, nFeat), hi: make([]float64, nFeat),
@@ -103,31 +106,23 @@ func newBuilder(x []float64, nFeat, n, maxBins int, g growOptions) *builder {
 	for f := range b.feats {
 		b.feats[f] = f
 	}
-	col := make([]float64, n)
-	for f := 0; f < nFeat; f++ {
-		for i := range col {
-			col[i] = x[i*nFeat+f]
-		}
-		up := binBounds(col, maxBins)
-		b.upper[f] = up
-		b.lo[f], b.hi[f] = slices.Min(col), slices.Max(col)
-		b.offset[f+1] = b.offset[f] + len(up) + 1
-		if len(up) > 0 {
-			b.perm = append(b.perm, f)
-		}
-		for i := 0; i < n; i++ {
-			v := x[i*nFeat+f]
-			k, _ := slices.BinarySearch(up, v) // first bound >= v
-			b.bins[i*nFeat+f] = uint8(k)
-		}
-	}
+	s.binInto(b, maxBins)
 	return b
 }
 
+// setFeature records feature f's bin bounds and range; the features are
+// set in order.
+func (b *builder) setFeature(f int, up []float64, lo, hi float64) {
+	b.upper[f] = up
+	b.lo[f], b.hi[f] = lo, hi
+	b.offset[f+1] = b.offset[f] + len(up) + 1
+	if len(up) > 0 {
+		b.perm = append(b.perm, f)
+	}
+}
+
 // binBounds returns the upper bounds of at most maxBins bins over the
-// values of col (which it sorts): between every two distinct values when
-// there are few, otherwise at quantiles, always midway between two
-// neighbouring distinct values.
+// values of col (which it sorts): see boundsOf.
 func binBounds(col []float64, maxBins int) []float64 {
 	slices.Sort(col)
 	distinct := make([]float64, 0, 64)
@@ -139,6 +134,14 @@ func binBounds(col []float64, maxBins int) []float64 {
 		}
 		counts[len(counts)-1]++
 	}
+	return boundsOf(distinct, counts, len(col), maxBins)
+}
+
+// boundsOf returns the upper bounds of at most maxBins bins over n values
+// whose distinct values, sorted, are distinct, each counts[j] times:
+// between every two distinct values when there are few, otherwise at
+// quantiles, always midway between two neighbouring distinct values.
+func boundsOf(distinct []float64, counts []int, n, maxBins int) []float64 {
 	mid := func(j int) float64 {
 		a, c := distinct[j], distinct[j+1]
 		m := a + (c-a)/2
@@ -156,7 +159,7 @@ func binBounds(col []float64, maxBins int) []float64 {
 	}
 	// Close a bin once it holds its share of the rows, so that the bins
 	// are of about equal weight even when some values are very common.
-	per := float64(len(col)) / float64(maxBins)
+	per := float64(n) / float64(maxBins)
 	cum := 0
 	for j := 0; j+1 < len(distinct) && len(up) < maxBins-1; j++ {
 		cum += counts[j]
