@@ -236,8 +236,8 @@ func (s fitSet) check() error {
 func notFinite(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 
 // binInto bins the set's rows into b: for each feature, the bounds of at
-// most maxBins bins (binBounds), the rows' bins, its range and whether it
-// has two values or more.
+// most maxBins bins (binBounds) and its range; then, for the features
+// with two values or more, the rows' bins.
 func (s fitSet) binInto(b *builder, maxBins int) {
 	if s.cols == nil {
 		binDense(b, s.x, maxBins)
@@ -248,18 +248,23 @@ func (s fitSet) binInto(b *builder, maxBins int) {
 
 // binDense bins the rows of the row-major matrix x.
 func binDense(b *builder, x []float64, maxBins int) {
-	n, nFeat := b.n, b.nFeat
+	n, nFeat := b.n, len(b.lo)
 	col := make([]float64, n)
-	for f := 0; f < nFeat; f++ {
+	up := make([][]float64, nFeat)
+	for f := range nFeat {
 		for i := range col {
 			col[i] = x[i*nFeat+f]
 		}
-		up := binBounds(col, maxBins)
-		b.setFeature(f, up, slices.Min(col), slices.Max(col))
-		for i := 0; i < n; i++ {
-			v := x[i*nFeat+f]
-			k, _ := slices.BinarySearch(up, v) // first bound >= v
-			b.bins[i*nFeat+f] = uint8(k)
+		up[f] = binBounds(col, maxBins)
+		b.lo[f], b.hi[f] = slices.Min(col), slices.Max(col)
+	}
+	b.layout(up)
+	nb := b.nFeat
+	for j, f := range b.cols {
+		u := up[f]
+		for i := range n {
+			k, _ := slices.BinarySearch(u, x[i*nFeat+f]) // first bound >= v
+			b.bins[i*nb+j] = uint8(k)
 		}
 	}
 }
@@ -268,12 +273,13 @@ func binDense(b *builder, x []float64, maxBins int) {
 // counted over the rows, and the values they stand for, sorted, with their
 // counts, give the bounds that sorting the rows' values gives.
 func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
-	nFeat := b.nFeat
 	var counts []int
 	var present []uint32
 	var distinct []float64
 	var dcount []int
-	var table []uint8
+	up := make([][]float64, len(cols))
+	// tables[f] maps a code of feature f to its bin.
+	tables := make([][]uint8, len(cols))
 	for f := range cols {
 		c := &cols[f]
 		counts = slices.Grow(counts[:0], len(c.vals))[:len(c.vals)]
@@ -304,31 +310,39 @@ func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 			distinct = append(distinct, c.vals[k])
 			dcount = append(dcount, counts[k])
 		}
-		up := boundsOf(distinct, dcount, len(rows), maxBins)
-		b.setFeature(f, up, distinct[0], distinct[len(distinct)-1])
-		// table maps a code to its bin; distinct values are sorted, so the
-		// bins are found in one merge.
-		table = slices.Grow(table[:0], len(c.vals))[:len(c.vals)]
+		u := boundsOf(distinct, dcount, len(rows), maxBins)
+		up[f] = u
+		b.lo[f], b.hi[f] = distinct[0], distinct[len(distinct)-1]
+		if len(u) == 0 {
+			continue
+		}
+		// The distinct values are sorted: their bins are found in one merge.
+		table := make([]uint8, len(c.vals))
 		j := 0
 		for _, k := range present {
-			for j < len(up) && up[j] < c.vals[k] {
+			for j < len(u) && u[j] < c.vals[k] {
 				j++
 			}
 			table[k] = uint8(j)
 		}
-		bins := b.bins
+		tables[f] = table
+	}
+	b.layout(up)
+	nb, bins := b.nFeat, b.bins
+	for j, f := range b.cols {
+		c, table := &cols[f], tables[f]
 		switch {
 		case c.u16 != nil:
 			for i, r := range rows {
-				bins[i*nFeat+f] = table[c.u16[r]]
+				bins[i*nb+j] = table[c.u16[r]]
 			}
 		case c.u32 != nil:
 			for i, r := range rows {
-				bins[i*nFeat+f] = table[c.u32[r]]
+				bins[i*nb+j] = table[c.u32[r]]
 			}
 		default:
 			for i, r := range rows {
-				bins[i*nFeat+f] = table[c.u8[r]]
+				bins[i*nb+j] = table[c.u8[r]]
 			}
 		}
 	}

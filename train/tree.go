@@ -73,14 +73,30 @@ type leafState struct {
 
 // builder holds the binned training data and the buffers reused by every
 // tree, so that fitting allocates little after the first tree.
+//
+// Only the features with two values or more on the rows are binned (a
+// device's own model has every device feature constant): the builder's
+// feature f is the data's feature cols[f], and everything the builder
+// indexes by feature (bins, upper, offset, feats, perm, a split) uses
+// the builder's numbering. A constant feature cannot split, so leaving it
+// out changes no tree.
 type builder struct {
-	n, nFeat int
-	g        growOptions
-	bins     []uint8     // row-major, bins[i*nFeat+f]
-	upper    [][]float64 // upper[f][b]: bin b holds values <= upper[f][b]; the last bin has no bound
-	offset   []int       // offset[f]: first bin of feature f in a histogram
-	lo, hi   []float64
-	grad     []float64
+	n     int
+	nFeat int   // the binned features
+	cols  []int // cols[f]: the data's feature of binned feature f
+	g     growOptions
+	bins  []uint8     // row-major, bins[i*nFeat+f]
+	upper [][]float64 // upper[f][b]: bin b holds values <= upper[f][b]; the last bin has no bound
+	// offset[f]: first bin of feature f in a histogram
+	offset []int
+	// lo and hi are the range of each of the data's features.
+	lo, hi []float64
+	// sumRows is set when the data's first feature is constant: a
+	// child's residual sum is then summed over its rows, as the first
+	// feature's single bin summed it, and otherwise over the first
+	// feature's bins, so that sums round as they always have.
+	sumRows bool
+	grad    []float64
 	// rows holds the row numbers of the tree being grown, a row appearing
 	// once per time it was drawn; scratch has the same length.
 	rows, scratch []int32
@@ -98,27 +114,30 @@ type builder struct {
 // maxBins bins a feature.
 func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
 	n, nFeat := s.len(), s.nFeat
-	b := &builder{n: n, nFeat: nFeat, g: g,
-		bins: make([]uint8, n*nFeat), upper: make([][]float64, nFeat), offset: make([]int, nFeat+1),
-		lo: make([]float64, nFeat), hi: make([]float64, nFeat),
-		grad: make([]float64, n), rows: make([]int32, n), scratch: make([]int32, n),
-		feats: make([]int, nFeat)}
-	for f := range b.feats {
-		b.feats[f] = f
-	}
+	b := &builder{n: n, g: g, lo: make([]float64, nFeat), hi: make([]float64, nFeat),
+		grad: make([]float64, n), rows: make([]int32, n), scratch: make([]int32, n)}
 	s.binInto(b, maxBins)
 	return b
 }
 
-// setFeature records feature f's bin bounds and range; the features are
-// set in order.
-func (b *builder) setFeature(f int, up []float64, lo, hi float64) {
-	b.upper[f] = up
-	b.lo[f], b.hi[f] = lo, hi
-	b.offset[f+1] = b.offset[f] + len(up) + 1
-	if len(up) > 0 {
-		b.perm = append(b.perm, f)
+// layout chooses the features to bin from every feature's bin bounds
+// (none for a constant one) and makes room for the rows' bins.
+func (b *builder) layout(up [][]float64) {
+	for f, u := range up {
+		if len(u) > 0 {
+			b.cols = append(b.cols, f)
+		}
 	}
+	k := len(b.cols)
+	b.nFeat, b.sumRows = k, len(up[0]) == 0
+	b.upper, b.offset = make([][]float64, k), make([]int, k+1)
+	b.feats, b.perm = make([]int, k), make([]int, k)
+	for j, f := range b.cols {
+		b.upper[j] = up[f]
+		b.offset[j+1] = b.offset[j] + len(up[f]) + 1
+		b.feats[j], b.perm[j] = j, j
+	}
+	b.bins = make([]uint8, b.n*k)
 }
 
 // binBounds returns the upper bounds of at most maxBins bins over the
@@ -289,7 +308,7 @@ func (b *builder) grow(m int, lr, base float64) tree {
 		mid := b.partition(l.start, l.end, sp)
 		node := int32(len(t.feature))
 		n := l.end - l.start
-		t.feature = append(t.feature, int32(sp.feature))
+		t.feature = append(t.feature, int32(b.cols[sp.feature]))
 		t.threshold = append(t.threshold, b.upper[sp.feature][sp.bin])
 		t.left = append(t.left, ^int32(li))
 		t.right = append(t.right, ^int32(len(leaves)))
@@ -378,7 +397,16 @@ func (b *builder) childHists(parent, left, right *leafState) {
 	needLarge := b.needsHist(large.depth, large.end-large.start)
 	h := b.getHist()
 	b.buildHist(h, b.rows[small.start:small.end])
-	small.sum = histSum(h, b.offset[1])
+	if b.sumRows {
+		var s float64
+		for _, r := range b.rows[small.start:small.end] {
+			s += b.grad[r]
+		}
+		small.sum = 0
+		small.sum += s // as histSum adds a single bin to 0
+	} else {
+		small.sum = histSum(h, b.offset[1])
+	}
 	large.sum = parent.sum - small.sum
 	if needLarge {
 		p := parent.hist
