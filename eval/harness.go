@@ -487,8 +487,8 @@ func learningCurve(d *train.Data, gb train.Learner, rng *rand.Rand) []CurvePoint
 		p := CurvePoint{Fraction: f, TrainRows: n}
 		for range reps {
 			perm := rng.Perm(d.Len())
-			tr, te := d.Subset(perm[:n]), d.Subset(perm[n:])
-			m, err := gb.Fit(tr.X, len(tr.Features), tr.Y)
+			te := d.Subset(perm[n:])
+			m, err := train.FitRows(gb, d, perm[:n])
 			if err != nil {
 				continue
 			}

@@ -227,7 +227,7 @@ func newShapeScores(d *train.Data) (*shapeScores, error) {
 	if len(kept) == 0 {
 		return sc, nil
 	}
-	sc.model, err = judge.Fit(d.X, len(d.Features), d.Y)
+	sc.model, err = train.FitRows(judge, d, nil)
 	if err != nil {
 		return nil, fmt.Errorf("eval: judge model: %w", err)
 	}

@@ -39,6 +39,19 @@ func (l blendLearner) Fit(x []float64, nFeatures int, y []float64) (Regressor, e
 	return blend{a, b}, nil
 }
 
+// fitSet fits both learners on the rows of s.
+func (l blendLearner) fitSet(s fitSet) (Regressor, error) {
+	a, err := fitOn(l.a, s)
+	if err != nil {
+		return nil, err
+	}
+	b, err := fitOn(l.b, s)
+	if err != nil {
+		return nil, err
+	}
+	return blend{a, b}, nil
+}
+
 // blend predicts the mean of two models.
 type blend struct{ a, b Regressor }
 

@@ -62,9 +62,9 @@ var csvColumns = []string{"log_speedup", "time_ns", "ref_time_ns", "platform", "
 // float64.
 func (d *Data) WriteCSV(w io.Writer) error {
 	nf := len(d.Features)
-	if len(d.Y) != len(d.Samples) || len(d.X) != len(d.Samples)*nf {
-		return fmt.Errorf("train: write csv: %d samples, %d targets and %d feature values for %d features",
-			len(d.Samples), len(d.Y), len(d.X), nf)
+	if len(d.Y) != len(d.Samples) || d.codedRows() != len(d.Samples) || len(d.cols) != nf {
+		return fmt.Errorf("train: write csv: %d samples, %d targets and %d feature vectors of %d features, want %d",
+			len(d.Samples), len(d.Y), d.codedRows(), len(d.cols), nf)
 	}
 	cw := csv.NewWriter(w)
 	rec := append(append(make([]string, 0, len(d.Features)+len(csvColumns)), d.Features...), csvColumns...)
@@ -79,9 +79,11 @@ func (d *Data) WriteCSV(w io.Writer) error {
 	for i, p := range d.Platforms {
 		slugs[i] = p.Slug()
 	}
+	var x []float64
 	for i, s := range d.Samples {
 		rec = rec[:0]
-		for _, v := range d.Row(i) {
+		x = d.AppendRow(x[:0], i)
+		for _, v := range x {
 			rec = append(rec, ftoa(v))
 		}
 		rec = append(rec, ftoa(d.Y[i]))

@@ -20,22 +20,32 @@ import (
 // csvData is a two-row training set by hand: a measured row on a GPU and
 // an invalid row (kept with a stand-in target) on a CPU.
 func csvData() *train.Data {
-	return &train.Data{
+	d := &train.Data{
 		Kernel:    "k",
 		TaskNames: []string{"width", "height"},
 		Params:    []features.Param{{Name: "wg", Values: []int{8, 16}}, {Name: "vw", Values: []int{1, 2}}},
 		Features:  []string{"task.width", "task.height", "param.wg", "param.vw"},
-		X:         []float64{512, 256, 16, 2, 1024, 1024, 8, 1},
-		Y:         []float64{0.6931471805599453, train.DefaultZeta},
-		Samples: []train.Sample{
-			{Task: features.Task{512, 256}, Config: features.Config{16, 2}, Platform: 0, TimeNs: 1e6, RefTimeNs: 2e6},
-			{Task: features.Task{1024, 1024}, Config: features.Config{8, 1}, Platform: 1},
-		},
 		Platforms: []features.Platform{
 			{Name: "Big GPU", Type: "gpu"},
 			{PlatformName: "Portable Computing Language", Name: "cpu-x", Type: "cpu"},
 		},
 	}
+	rows := []struct {
+		x []float64
+		y float64
+		s train.Sample
+	}{
+		{[]float64{512, 256, 16, 2}, 0.6931471805599453,
+			train.Sample{Task: features.Task{512, 256}, Config: features.Config{16, 2}, Platform: 0, TimeNs: 1e6, RefTimeNs: 2e6}},
+		{[]float64{1024, 1024, 8, 1}, train.DefaultZeta,
+			train.Sample{Task: features.Task{1024, 1024}, Config: features.Config{8, 1}, Platform: 1}},
+	}
+	for _, r := range rows {
+		if err := d.Append(r.x, r.y, r.s); err != nil {
+			panic(err)
+		}
+	}
+	return d
 }
 
 func TestWriteCSV(t *testing.T) {
@@ -71,7 +81,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errDiskFull }
 
 func TestWriteCSVErrors(t *testing.T) {
 	short := csvData()
-	short.X = short.X[:5]
+	short.Y = short.Y[:1]
 	badPlatform := csvData()
 	badPlatform.Samples[1].Platform = 2
 	tests := []struct {
@@ -79,7 +89,7 @@ func TestWriteCSVErrors(t *testing.T) {
 		d    *train.Data
 		want string
 	}{
-		{"short X", short, "5 feature values"},
+		{"short Y", short, "1 targets"},
 		{"platform out of range", badPlatform, "row 1 has platform 2"},
 	}
 	for _, tt := range tests {
@@ -142,10 +152,10 @@ func TestWriteCSVFile(t *testing.T) {
 		t.Errorf("second write: got %v, want an error wrapping fs.ErrExist", err)
 	}
 	short := csvData()
-	short.X = short.X[:5]
+	short.Y = short.Y[:1]
 	failed := filepath.Join(t.TempDir(), "short.csv")
-	if err := short.WriteCSVFile(failed); err == nil || !strings.Contains(err.Error(), "5 feature values") {
-		t.Errorf("short X: got %v, want the WriteCSV error", err)
+	if err := short.WriteCSVFile(failed); err == nil || !strings.Contains(err.Error(), "1 targets") {
+		t.Errorf("short Y: got %v, want the WriteCSV error", err)
 	}
 	if _, err := os.Stat(failed); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a failed write left %s behind (%v)", failed, err)

@@ -57,6 +57,7 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 	}
 	pred := make([]float64, d.Len())
 	var train, test []int
+	var x []float64
 	for k := 0; k < folds; k++ {
 		train, test = train[:0], test[:0]
 		for i, f := range fold {
@@ -66,13 +67,13 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 				train = append(train, i)
 			}
 		}
-		sub := d.Subset(train)
-		e, err := learner.Fit(sub.X, len(d.Features), sub.Y)
+		e, err := FitRows(learner, d, train)
 		if err != nil {
 			return CV{}, fmt.Errorf("train: fold %d: %w", k, err)
 		}
 		for _, i := range test {
-			pred[i] = e.Predict(d.Row(i))
+			x = d.AppendRow(x[:0], i)
+			pred[i] = e.Predict(x)
 		}
 	}
 	cv := scores(d, pred)

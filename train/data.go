@@ -30,9 +30,10 @@ type Data struct {
 	DerivedExprs []string
 	derive       features.Deriver
 	groupParams  []string
-	// X holds the feature vectors row by row: row i is
-	// X[i*len(Features) : (i+1)*len(Features)].
-	X []float64
+	// cols hold the feature vectors, one coded column a feature: about a
+	// byte a value and no float64 matrix (see codedCol). Row decodes a row;
+	// Append adds one.
+	cols []codedCol
 	// Y is the target of each row: the log-speedup ln(t_ref/t), or Zeta
 	// for an invalid row loaded with InvalidZeta.
 	Y       []float64
@@ -61,10 +62,62 @@ func (s Sample) Measured() bool { return s.TimeNs > 0 && s.RefTimeNs > 0 }
 // Len is the number of rows.
 func (d *Data) Len() int { return len(d.Y) }
 
-// Row returns row i's feature vector, which shares d's memory.
-func (d *Data) Row(i int) []float64 {
-	nf := len(d.Features)
-	return d.X[i*nf : (i+1)*nf : (i+1)*nf]
+// Row returns row i's feature vector, decoded into a new slice.
+func (d *Data) Row(i int) []float64 { return d.AppendRow(nil, i) }
+
+// AppendRow appends row i's feature vector to dst and returns the extended
+// slice; d.AppendRow(buf[:0], i) decodes rows without allocating.
+func (d *Data) AppendRow(dst []float64, i int) []float64 {
+	for f := range d.cols {
+		dst = append(dst, d.cols[f].value(i))
+	}
+	return dst
+}
+
+// value is feature f of row i.
+func (d *Data) value(i, f int) float64 { return d.cols[f].value(i) }
+
+// Append adds a row: its feature vector x, laid out as Features, its
+// target y and its sample.
+func (d *Data) Append(x []float64, y float64, s Sample) error {
+	if len(x) != len(d.Features) {
+		return fmt.Errorf("train: row of %d features, data has %d", len(x), len(d.Features))
+	}
+	if len(d.Y) != len(d.Samples) || d.codedRows() != len(d.Y) {
+		return fmt.Errorf("train: data has %d samples, %d targets and %d feature vectors", len(d.Samples), len(d.Y), d.codedRows())
+	}
+	if d.cols == nil {
+		d.cols = make([]codedCol, len(d.Features))
+	}
+	for f, v := range x {
+		d.cols[f].push(v)
+	}
+	d.Y = append(d.Y, y)
+	d.Samples = append(d.Samples, s)
+	return nil
+}
+
+// codedRows is the number of feature vectors d holds.
+func (d *Data) codedRows() int {
+	if len(d.cols) == 0 {
+		return 0
+	}
+	return d.cols[0].len()
+}
+
+// fitSet is the fitSet of the given rows of d (every row when rows is nil).
+func (d *Data) fitSet(rows []int) fitSet {
+	if rows == nil {
+		rows = make([]int, d.Len())
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	y := make([]float64, len(rows))
+	for j, i := range rows {
+		y[j] = d.Y[i]
+	}
+	return fitSet{nFeat: len(d.Features), y: y, cols: d.cols, rows: rows}
 }
 
 // Encoder returns the encoder that lays d's rows out, whose Names are
@@ -78,15 +131,17 @@ func (d *Data) Encoder() features.Encoder {
 }
 
 // Subset returns a Data holding the given rows of d, in that order. The
-// feature vectors are copied; the descriptions are shared.
+// feature vectors (a byte or so a value) are copied; the descriptions are
+// shared.
 func (d *Data) Subset(rows []int) *Data {
 	s := *d
-	nf := len(d.Features)
-	s.X = make([]float64, 0, len(rows)*nf)
+	s.cols = make([]codedCol, len(d.cols))
+	for f := range d.cols {
+		s.cols[f] = d.cols[f].gather(rows)
+	}
 	s.Y = make([]float64, 0, len(rows))
 	s.Samples = make([]Sample, 0, len(rows))
 	for _, i := range rows {
-		s.X = append(s.X, d.Row(i)...)
 		s.Y = append(s.Y, d.Y[i])
 		s.Samples = append(s.Samples, d.Samples[i])
 	}
@@ -186,55 +241,110 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	if !(opt.MaxCV >= 0) {
 		return nil, fmt.Errorf("train: LoadOptions.MaxCV must be >= 0, got %g", opt.MaxCV)
 	}
-	files, err := record.ReadDirWith(filepath.Join(dir, kernel), record.ReadOptions{Tasks: opt.Tasks})
+	paths, err := record.Files(filepath.Join(dir, kernel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("train: no dataset files under %s: %w", filepath.Join(dir, kernel), err)
 	}
 	if err != nil {
-		return nil, err // record names itself and the file
+		return nil, err // record names itself
 	}
-	if len(files) == 0 {
+	if len(paths) == 0 {
 		return nil, fmt.Errorf("train: no dataset files under %s", filepath.Join(dir, kernel))
 	}
-	first := files[0]
-	m := first.Meta
-	d := &Data{Kernel: kernel, KernelVersion: m.KernelVersion, TaskNames: m.TaskNames,
-		Params: m.Params, Constraints: m.Constraints, Reference: m.Reference}
-	d.derive = opt.Derived
-	enc := d.Encoder()
-	d.Features = enc.Names()
-	d.groupParams = opt.GroupParams
+	d := &Data{Kernel: kernel, derive: opt.Derived, groupParams: opt.GroupParams}
 	if opt.Derived != nil {
 		d.Derived = opt.Derived.ID()
 		if e, ok := opt.Derived.(*features.ExprDeriver); ok {
 			d.DerivedExprs = e.Definitions()
 		}
 	}
-	nf := enc.Len()
-	slugs := map[string]int{}
-	type rowKey struct {
-		platform int
-		task     features.TaskKey
-		config   string
-	}
-	seen := map[rowKey]int{} // row index in d
-	var repeats []int        // repeats of each row of d
-	for _, f := range files {
+	var (
+		first   record.File
+		enc     features.Encoder
+		slugs   = map[string]int{}
+		seen    = map[rowKey]int{} // row index in d
+		repeats []int              // repeats of each row of d
+		// One slice a distinct task and configuration, which every row of
+		// it shares: a row's sample then costs its own fields alone.
+		tasks   = map[features.TaskKey]features.Task{}
+		configs = map[string]features.Config{}
+	)
+	// The files are read one at a time, so that one file's rows are alive
+	// beside the training set; the feature vectors are encoded at the end,
+	// once every file has described its device.
+	for fi, path := range paths {
+		meta, rows, err := record.ReadFileWith(path, record.ReadOptions{Tasks: opt.Tasks})
+		if err != nil {
+			return nil, err // record names itself and the file
+		}
+		f := record.File{Path: path, Meta: meta}
+		if fi == 0 {
+			first = f
+			d.KernelVersion, d.TaskNames, d.Params = meta.KernelVersion, meta.TaskNames, meta.Params
+			d.Constraints, d.Reference = meta.Constraints, meta.Reference
+			enc = d.Encoder()
+			d.Features = enc.Names()
+		}
 		if err := agree(f, first, kernel); err != nil {
 			return nil, err
 		}
-		slug := f.Meta.Platform.Slug()
-		if _, ok := slugs[slug]; !ok {
-			slugs[slug] = len(d.Platforms)
-			d.Platforms = append(d.Platforms, f.Meta.Platform)
+		// One description a device, so that all its rows share one
+		// platform vector: the first file's, with what it did not measure
+		// taken from the device's later files, then from the specs.
+		slug := meta.Platform.Slug()
+		pi, ok := slugs[slug]
+		if !ok {
+			pi = len(d.Platforms)
+			slugs[slug] = pi
+			d.Platforms = append(d.Platforms, meta.Platform)
+		} else {
+			d.Platforms[pi] = d.Platforms[pi].FillMeasured(meta.Platform)
+		}
+		for _, r := range rows {
+			if opt.MaxCV > 0 && r.Status == record.StatusOK && r.TimeCV > opt.MaxCV {
+				continue
+			}
+			y, s, ok := target(r, opt.Invalid, zeta)
+			if !ok {
+				continue
+			}
+			if len(r.Task) != len(enc.TaskNames) || len(r.Config) != len(enc.ParamNames) {
+				return nil, fmt.Errorf("train: %s: row of %d task and %d parameter values, want %d and %d",
+					path, len(r.Task), len(r.Config), len(enc.TaskNames), len(enc.ParamNames))
+			}
+			tk, ck := r.Task.Key(), fmt.Sprint(r.Config)
+			task, ok := tasks[tk]
+			if !ok {
+				task = r.Task
+				tasks[tk] = task
+			}
+			config, ok := configs[ck]
+			if !ok {
+				config = r.Config
+				configs[ck] = config
+			}
+			s.Task, s.Config, s.Platform = task, config, pi
+			// A later row of the same (platform, task, config) timed with at
+			// least as many repeats supersedes the earlier: a confirmation
+			// pass re-times the best configurations with more repeats.
+			key := rowKey{pi, tk, ck}
+			if at, dup := seen[key]; dup {
+				if r.Repeats < repeats[at] {
+					continue
+				}
+				repeats[at] = r.Repeats
+				d.Y[at] = y
+				d.Samples[at] = s
+				continue
+			}
+			seen[key] = len(d.Y)
+			repeats = append(repeats, r.Repeats)
+			d.Y = append(d.Y, y)
+			d.Samples = append(d.Samples, s)
 		}
 	}
-	// One description a device, so that all its rows share one platform
-	// vector: the first file's, with what it did not measure taken from
-	// the device's later files, then from the specs.
-	for _, f := range files[1:] {
-		pi := slugs[f.Meta.Platform.Slug()]
-		d.Platforms[pi] = d.Platforms[pi].FillMeasured(f.Meta.Platform)
+	if d.Len() == 0 {
+		return nil, fmt.Errorf("train: no usable rows in %d files under %s", len(paths), filepath.Join(dir, kernel))
 	}
 	pvs := make([][]float64, len(d.Platforms))
 	for pi, p := range d.Platforms {
@@ -247,49 +357,26 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 		d.Platforms[pi] = p
 		pvs[pi] = p.Vector()
 	}
-	for _, f := range files {
-		pi := slugs[f.Meta.Platform.Slug()]
-		pv := pvs[pi]
-		for _, r := range f.Rows {
-			if opt.MaxCV > 0 && r.Status == record.StatusOK && r.TimeCV > opt.MaxCV {
-				continue
-			}
-			y, s, ok := target(r, opt.Invalid, zeta)
-			if !ok {
-				continue
-			}
-			// A later row of the same (platform, task, config) timed with at
-			// least as many repeats supersedes the earlier: a confirmation
-			// pass re-times the best configurations with more repeats.
-			key := rowKey{pi, r.Task.Key(), fmt.Sprint(r.Config)}
-			if at, dup := seen[key]; dup {
-				if r.Repeats < repeats[at] {
-					continue
-				}
-				repeats[at] = r.Repeats
-				enc.Encode(d.X[at*nf:(at+1)*nf], r.Task, r.Config, pv)
-				d.Y[at] = y
-				s.Task, s.Config, s.Platform = r.Task, r.Config, pi
-				d.Samples[at] = s
-				continue
-			}
-			seen[key] = len(d.Y)
-			repeats = append(repeats, r.Repeats)
-			if len(r.Task) != len(enc.TaskNames) || len(r.Config) != len(enc.ParamNames) {
-				return nil, fmt.Errorf("train: %s: row of %d task and %d parameter values, want %d and %d",
-					f.Path, len(r.Task), len(r.Config), len(enc.TaskNames), len(enc.ParamNames))
-			}
-			s.Task, s.Config, s.Platform = r.Task, r.Config, pi
-			d.X = slices.Grow(d.X, nf)[:len(d.X)+nf]
-			enc.Encode(d.X[len(d.X)-nf:], r.Task, r.Config, pv)
-			d.Y = append(d.Y, y)
-			d.Samples = append(d.Samples, s)
+	d.cols = make([]codedCol, enc.Len())
+	x := make([]float64, enc.Len())
+	for _, s := range d.Samples {
+		enc.Encode(x, s.Task, s.Config, pvs[s.Platform])
+		for f, v := range x {
+			d.cols[f].push(v)
 		}
 	}
-	if d.Len() == 0 {
-		return nil, fmt.Errorf("train: no usable rows in %d files under %s", len(files), filepath.Join(dir, kernel))
+	for f := range d.cols {
+		d.cols[f].index = nil // rebuilt by the first Append
 	}
 	return d, nil
+}
+
+// rowKey identifies a row of LoadWith: a configuration on a task and a
+// platform.
+type rowKey struct {
+	platform int
+	task     features.TaskKey
+	config   string
 }
 
 // target returns a row's target and times, or false when the row is left

@@ -16,6 +16,14 @@
 // is marked average_output. Importances ranks a written model's features,
 // and WriteSummary describes a bundle's models with them.
 //
+// A Data holds its feature vectors coded, about a byte a value (each
+// feature's distinct values and each row's index into them), not as a
+// float64 matrix; Row decodes one and Append adds one. FitRows fits a
+// Learner on rows of a Data: GBRTOptions, ForestOptions and their blends
+// bin those rows straight from the codes into the bins, thresholds and
+// trees that a float64 copy of the same rows gets, so that the folds and
+// candidates of a selection share one Data instead of copying its rows.
+//
 // CrossValidate estimates a model's error on configurations it has not
 // seen. Train does all of it: one model per platform, a "fleet" model over
 // all platforms when there are several, their cross-validated errors and

@@ -48,7 +48,8 @@ func TestFitsGolden(t *testing.T) {
 		{"forest-bagged", regressorFit(ForestOptions{Trees: 4, MaxDepth: 4, Subsample: 0.6, MaxBins: 16, Seed: 9}, d)},
 		{"blend", regressorFit(blendLearner{gbrt, forest}, d)},
 		{"classforest", func() (writeFunc, error) {
-			f, err := ClassForestOptions{Trees: 4, MaxDepth: 5, ColSample: 0.5, Seed: 2}.FitClasses(d.X, nf, classes, 4)
+			x, _ := denseRows(d, nil)
+			f, err := ClassForestOptions{Trees: 4, MaxDepth: 5, ColSample: 0.5, Seed: 2}.FitClasses(x, nf, classes, 4)
 			if err != nil {
 				return nil, err
 			}
@@ -91,7 +92,8 @@ type writeFunc func(w io.Writer, featureNames []string) error
 // regressorFit fits l to all of d.
 func regressorFit(l Learner, d *Data) func() (writeFunc, error) {
 	return func() (writeFunc, error) {
-		r, err := l.Fit(d.X, len(d.Features), d.Y)
+		x, y := denseRows(d, nil)
+		r, err := l.Fit(x, len(d.Features), y)
 		if err != nil {
 			return nil, err
 		}

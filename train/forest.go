@@ -108,10 +108,31 @@ func FitForest(x []float64, nFeatures int, y []float64, opts ForestOptions) (*Fo
 	if err := checkData(x, nFeatures, y); err != nil {
 		return nil, err
 	}
-	n := len(y)
+	return fitForest(denseSet(x, nFeatures, y), opts)
+}
+
+// fitSet fits on the rows of s; see FitForest.
+func (o ForestOptions) fitSet(s fitSet) (Regressor, error) {
+	opts, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	f, err := fitForest(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// fitForest is FitForest on checked rows with resolved options.
+func fitForest(s fitSet, opts ForestOptions) (*Forest, error) {
+	y, n := s.y, s.len()
 	rng := rand.New(rand.NewPCG(opts.Seed, 0xbb67ae8584caa73b))
 	m := sampleSize(n, opts.Subsample)
-	b := newBuilder(x, nFeatures, n, opts.MaxBins, growOptions{
+	b := newBuilder(s, opts.MaxBins, growOptions{
 		maxDepth: opts.MaxDepth, minLeaf: opts.MinLeaf, rng: rng})
 	b.g.splitCols = sampleSize(len(b.perm), opts.ColSample)
 	copy(b.grad, y)

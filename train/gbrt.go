@@ -172,14 +172,41 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 	if err := checkData(x, nFeatures, y); err != nil {
 		return nil, err
 	}
+	return fitGBRT(denseSet(x, nFeatures, y), opts)
+}
+
+// fitSet fits on the rows of s; see FitGBRT.
+func (o GBRTOptions) fitSet(s fitSet) (Regressor, error) {
+	opts, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	e, err := fitGBRT(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// fitGBRT is FitGBRT on checked rows with resolved options.
+func fitGBRT(s fitSet, opts GBRTOptions) (*Ensemble, error) {
+	nFeatures := s.nFeat
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6a09e667f3bcc909))
-	yAll := y
-	var xv, yv []float64
+	// The range of every target given, the rows held out for EarlyStop
+	// included: the model was chosen on them too.
+	yAll := s.y
+	var sv fitSet
 	if opts.EarlyStop > 0 {
-		if x, y, xv, yv, err = holdOut(x, nFeatures, y, opts.ValidationFraction, rng); err != nil {
+		var err error
+		if s, sv, err = holdOut(s, opts.ValidationFraction, rng); err != nil {
 			return nil, err
 		}
 	}
+	y, yv := s.y, sv.y
+	buf := make([]float64, nFeatures)
 	n := len(y)
 	var mean float64
 	for _, v := range y {
@@ -193,7 +220,7 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 		mean = opts.objective.init(y)
 	}
 
-	b := newBuilder(x, nFeatures, n, opts.MaxBins, growOptions{
+	b := newBuilder(s, opts.MaxBins, growOptions{
 		maxDepth: opts.MaxDepth, maxLeaves: opts.MaxLeaves, minLeaf: opts.MinLeaf, l2: opts.L2})
 	var trees []lightgbm.Tree
 	m := sampleSize(n, opts.Subsample)
@@ -234,7 +261,7 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 			b.addLeafValues(&t, pred)
 		} else {
 			for i := range pred {
-				pred[i] += t.Predict(x[i*nFeatures : (i+1)*nFeatures])
+				pred[i] += t.Predict(s.row(i, buf))
 			}
 		}
 		trees = append(trees, t)
@@ -243,7 +270,7 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 		}
 		var loss float64
 		for i := range predV {
-			predV[i] += t.Predict(xv[i*nFeatures : (i+1)*nFeatures])
+			predV[i] += t.Predict(sv.row(i, buf))
 			d := predV[i] - yv[i]
 			loss += d * d
 		}
@@ -257,8 +284,6 @@ func FitGBRT(x []float64, nFeatures int, y []float64, opts GBRTOptions) (*Ensemb
 		trees = trees[:bestTrees]
 	}
 	e := &Ensemble{model: newModel(trees, b.lo, b.hi, false, gbrtParams(opts))}
-	// The range of every target given, the rows held out for EarlyStop
-	// included: the model was chosen on them too.
 	if err := setTargetRange(&e.model, yAll); err != nil {
 		return nil, err
 	}
@@ -294,24 +319,18 @@ func checkData(x []float64, nFeatures int, y []float64) error {
 
 // holdOut splits the rows at random into a training part and a
 // validation part of about frac of them, each keeping the rows' order.
-func holdOut(x []float64, nf int, y []float64, frac float64, rng *rand.Rand) (xt, yt, xv, yv []float64, err error) {
-	n := len(y)
+func holdOut(s fitSet, frac float64, rng *rand.Rand) (train, val fitSet, err error) {
+	n := s.len()
 	nv := min(max(1, int(math.Round(frac*float64(n)))), n-1)
 	if nv < 1 {
-		return nil, nil, nil, nil, fmt.Errorf("train: early stopping needs at least 2 rows, got %d", n)
+		return train, val, fmt.Errorf("train: early stopping needs at least 2 rows, got %d", n)
 	}
-	val := make([]bool, n)
+	isVal := make([]bool, n)
 	for _, i := range rng.Perm(n)[:nv] {
-		val[i] = true
+		isVal[i] = true
 	}
-	for i := range n {
-		if val[i] {
-			xv, yv = append(xv, x[i*nf:(i+1)*nf]...), append(yv, y[i])
-		} else {
-			xt, yt = append(xt, x[i*nf:(i+1)*nf]...), append(yt, y[i])
-		}
-	}
-	return xt, yt, xv, yv, nil
+	train, val = s.split(isVal)
+	return train, val, nil
 }
 
 // sampleSize is the number of rows (or features) a fraction frac of n

@@ -366,16 +366,17 @@ func scoreCandidate(d *Data, folds [][]int, c Candidate, workers int) (PickScore
 					rows = append(rows, i)
 				}
 			}
-			tr := d.Subset(rows)
 			t0 := time.Now()
-			r, err := c.Learner.Fit(tr.X, len(tr.Features), tr.Y)
+			r, err := FitRows(c.Learner, d, rows)
 			secs[k] = time.Since(t0).Seconds()
 			if err != nil {
 				errs[k] = err
 				return
 			}
+			var x []float64
 			for _, i := range folds[k] {
-				pred[i] = r.Predict(d.Row(i))
+				x = d.AppendRow(x[:0], i)
+				pred[i] = r.Predict(x)
 			}
 		}()
 	}

@@ -53,7 +53,7 @@ func (d *Data) limits() map[string]float64 {
 		m := math.Inf(-1)
 		for i, s := range d.Samples {
 			if s.Measured() {
-				m = max(m, d.Row(i)[col])
+				m = max(m, d.value(i, col))
 			}
 		}
 		if !math.IsInf(m, -1) {

@@ -190,7 +190,8 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 	type job struct {
 		name     string
 		platform *features.Platform
-		data     *Data
+		data     *Data // nil: d.Subset(rows)
+		rows     []int
 	}
 	var jobs []job
 	for pi := range d.Platforms {
@@ -202,10 +203,10 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 		}
 		p := d.Platforms[pi]
 		rep.Platforms = append(rep.Platforms, p.Slug())
-		jobs = append(jobs, job{p.Slug(), &p, d.Subset(rows)})
+		jobs = append(jobs, job{p.Slug(), &p, nil, rows})
 	}
 	if len(d.Platforms) >= 2 {
-		jobs = append(jobs, job{FleetModel, nil, d})
+		jobs = append(jobs, job{FleetModel, nil, d, nil})
 	}
 	// Each model's steps: its selection's candidates, its cross-validation
 	// and its fit; then the classifier.
@@ -220,6 +221,11 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 	for i, j := range jobs {
 		fit.progress = func(done, _ int, step string) {
 			opt.Progress.report(i*per+done, total, "model "+j.name+": "+step)
+		}
+		if j.data == nil {
+			// One device's rows are copied when its model is fitted, so
+			// that one copy of a device's rows is alive at a time.
+			j.data = d.Subset(j.rows)
 		}
 		m, mr, err := fit.model(j.data, folds, opt.Seed)
 		if err != nil {
@@ -330,7 +336,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	}
 	f.progress.report(step+1, 0, fmt.Sprintf("fitting %s on %d rows", kind, d.Len()))
 	start := time.Now()
-	r, err := learner.Fit(d.X, len(d.Features), d.Y)
+	r, err := FitRows(learner, d, nil)
 	if err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
@@ -499,7 +505,7 @@ func FitRegressor(d *Data, opt Options) (Regressor, string, error) {
 		}
 		learner, name = c.Learner, c.Name
 	}
-	r, err := learner.Fit(d.X, len(d.Features), d.Y)
+	r, err := FitRows(learner, d, nil)
 	if err != nil {
 		return nil, "", fmt.Errorf("train: %w", err)
 	}

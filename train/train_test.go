@@ -394,9 +394,9 @@ func TestCrossValidateGroups(t *testing.T) {
 	d := &Data{Features: []string{"x"}}
 	for i := 0; i < 40; i++ {
 		for p := 0; p < 2; p++ {
-			d.Samples = append(d.Samples, Sample{Task: features.Task{i % 4}, Config: features.Config{i}, Platform: p})
-			d.X = append(d.X, float64(i))
-			d.Y = append(d.Y, 0)
+			if err := d.Append([]float64{float64(i)}, 0, Sample{Task: features.Task{i % 4}, Config: features.Config{i}, Platform: p}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	fold, err := assignFolds(d, 5, 9)

@@ -127,14 +127,30 @@ type leafState struct {
 
 // builder holds the binned training data and the buffers reused by every
 // tree, so that fitting allocates little after the first tree.
+//
+// Only the features with two values or more on the rows are binned (a
+// device's own model has every device feature constant): the builder's
+// feature f is the data's feature cols[f], and everything the builder
+// indexes by feature (bins, upper, offset, feats, perm, a split) uses
+// the builder's numbering. A constant feature cannot split, so leaving it
+// out changes no tree.
 type builder struct {
-	n, nFeat int
-	g        growOptions
-	bins     []uint8     // row-major, bins[i*nFeat+f]
-	upper    [][]float64 // upper[f][b]: bin b holds values <= upper[f][b]; the last bin has no bound
-	offset   []int       // offset[f]: first bin of feature f in a histogram
-	lo, hi   []float64
-	grad     []float64
+	n     int
+	nFeat int   // the binned features
+	cols  []int // cols[f]: the data's feature of binned feature f
+	g     growOptions
+	bins  []uint8     // row-major, bins[i*nFeat+f]
+	upper [][]float64 // upper[f][b]: bin b holds values <= upper[f][b]; the last bin has no bound
+	// offset[f]: first bin of feature f in a histogram
+	offset []int
+	// lo and hi are the range of each of the data's features.
+	lo, hi []float64
+	// sumRows is set when the data's first feature is constant: a
+	// child's residual sum is then summed over its rows, as the first
+	// feature's single bin summed it, and otherwise over the first
+	// feature's bins, so that sums round as they always have.
+	sumRows bool
+	grad    []float64
 	// rows holds the row numbers of the tree being grown, a row appearing
 	// once per time it was drawn; scratch has the same length.
 	rows, scratch []int32
@@ -151,40 +167,38 @@ type builder struct {
 	tree lightgbm.Tree
 }
 
-func newBuilder(x []float64, nFeat, n, maxBins int, g growOptions) *builder {
-	b := &builder{n: n, nFeat: nFeat, g: g,
-		bins: make([]uint8, n*nFeat), upper: make([][]float64, nFeat), offset: make([]int, nFeat+1),
-		lo: make([]float64, nFeat), hi: make([]float64, nFeat),
-		grad: make([]float64, n), rows: make([]int32, n), scratch: make([]int32, n),
-		feats: make([]int, nFeat)}
-	for f := range b.feats {
-		b.feats[f] = f
-	}
-	col := make([]float64, n)
-	for f := 0; f < nFeat; f++ {
-		for i := range col {
-			col[i] = x[i*nFeat+f]
-		}
-		up := binBounds(col, maxBins)
-		b.upper[f] = up
-		b.lo[f], b.hi[f] = slices.Min(col), slices.Max(col)
-		b.offset[f+1] = b.offset[f] + len(up) + 1
-		if len(up) > 0 {
-			b.perm = append(b.perm, f)
-		}
-		for i := 0; i < n; i++ {
-			v := x[i*nFeat+f]
-			k, _ := slices.BinarySearch(up, v) // first bound >= v
-			b.bins[i*nFeat+f] = uint8(k)
-		}
-	}
+// newBuilder returns a builder for the rows of s, binned into at most
+// maxBins bins a feature.
+func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
+	n, nFeat := s.len(), s.nFeat
+	b := &builder{n: n, g: g, lo: make([]float64, nFeat), hi: make([]float64, nFeat),
+		grad: make([]float64, n), rows: make([]int32, n), scratch: make([]int32, n)}
+	s.binInto(b, maxBins)
 	return b
 }
 
+// layout chooses the features to bin from every feature's bin bounds
+// (none for a constant one) and makes room for the rows' bins.
+func (b *builder) layout(up [][]float64) {
+	for f, u := range up {
+		if len(u) > 0 {
+			b.cols = append(b.cols, f)
+		}
+	}
+	k := len(b.cols)
+	b.nFeat, b.sumRows = k, len(up[0]) == 0
+	b.upper, b.offset = make([][]float64, k), make([]int, k+1)
+	b.feats, b.perm = make([]int, k), make([]int, k)
+	for j, f := range b.cols {
+		b.upper[j] = up[f]
+		b.offset[j+1] = b.offset[j] + len(up[f]) + 1
+		b.feats[j], b.perm[j] = j, j
+	}
+	b.bins = make([]uint8, b.n*k)
+}
+
 // binBounds returns the upper bounds of at most maxBins bins over the
-// values of col (which it sorts): between every two distinct values when
-// there are few, otherwise at quantiles, always midway between two
-// neighbouring distinct values.
+// values of col (which it sorts): see boundsOf.
 func binBounds(col []float64, maxBins int) []float64 {
 	slices.Sort(col)
 	distinct := make([]float64, 0, 64)
@@ -196,6 +210,14 @@ func binBounds(col []float64, maxBins int) []float64 {
 		}
 		counts[len(counts)-1]++
 	}
+	return boundsOf(distinct, counts, len(col), maxBins)
+}
+
+// boundsOf returns the upper bounds of at most maxBins bins over n values
+// whose distinct values, sorted, are distinct, each counts[j] times:
+// between every two distinct values when there are few, otherwise at
+// quantiles, always midway between two neighbouring distinct values.
+func boundsOf(distinct []float64, counts []int, n, maxBins int) []float64 {
 	mid := func(j int) float64 {
 		a, c := distinct[j], distinct[j+1]
 		m := a + (c-a)/2
@@ -213,7 +235,7 @@ func binBounds(col []float64, maxBins int) []float64 {
 	}
 	// Close a bin once it holds its share of the rows, so that the bins
 	// are of about equal weight even when some values are very common.
-	per := float64(len(col)) / float64(maxBins)
+	per := float64(n) / float64(maxBins)
 	cum := 0
 	for j := 0; j+1 < len(distinct) && len(up) < maxBins-1; j++ {
 		cum += counts[j]
@@ -343,7 +365,7 @@ func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
 		sp := l.best
 		mid := b.partition(l.start, l.end, sp)
 		n := l.end - l.start
-		node := addSplit(t, l.parent, l.isLeft, sp.feature, b.upper[sp.feature][sp.bin], sp.gain,
+		node := addSplit(t, l.parent, l.isLeft, b.cols[sp.feature], b.upper[sp.feature][sp.bin], sp.gain,
 			base+lr*l.sum/(float64(n)+l2), n)
 		// The left child keeps the leaf's number and the right one takes
 		// the next, as LightGBM numbers them.
@@ -426,7 +448,16 @@ func (b *builder) childHists(parent, left, right *leafState) {
 	needLarge := b.needsHist(large.depth, large.end-large.start)
 	h := b.getHist()
 	b.buildHist(h, b.rows[small.start:small.end])
-	small.sum = histSum(h, b.offset[1])
+	if b.sumRows {
+		var s float64
+		for _, r := range b.rows[small.start:small.end] {
+			s += b.grad[r]
+		}
+		small.sum = 0
+		small.sum += s // as histSum adds a single bin to 0
+	} else {
+		small.sum = histSum(h, b.offset[1])
+	}
 	large.sum = parent.sum - small.sum
 	if needLarge {
 		p := parent.hist

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/augur-tuning/augur/features"
@@ -137,7 +136,7 @@ func (d *Data) AddWisdom(recs []features.WisdomRecord) (WisdomReport, error) {
 		}
 	}
 	enc := d.Encoder()
-	nf := len(d.Features)
+	x := make([]float64, len(d.Features))
 	pvs := make([][]float64, len(d.Platforms))
 	for i, p := range d.Platforms {
 		pvs[i] = p.Vector()
@@ -153,10 +152,10 @@ func (d *Data) AddWisdom(recs []features.WisdomRecord) (WisdomReport, error) {
 			rep.NoReference++
 			continue
 		}
-		d.X = slices.Grow(d.X, nf)[:len(d.X)+nf]
-		enc.Encode(d.X[len(d.X)-nf:], r.Shape, r.Config, pvs[k.p])
-		d.Y = append(d.Y, math.Log(ref/r.TimeNs))
-		d.Samples = append(d.Samples, Sample{Task: r.Shape, Config: r.Config, Platform: k.p, TimeNs: r.TimeNs, RefTimeNs: ref})
+		enc.Encode(x, r.Shape, r.Config, pvs[k.p])
+		if err := d.Append(x, math.Log(ref/r.TimeNs), Sample{Task: r.Shape, Config: r.Config, Platform: k.p, TimeNs: r.TimeNs, RefTimeNs: ref}); err != nil {
+			return rep, err
+		}
 		rep.Added++
 	}
 	return rep, nil

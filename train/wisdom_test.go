@@ -62,8 +62,8 @@ func TestAddWisdom(t *testing.T) {
 			if rep != tc.want {
 				t.Errorf("report %+v, want %+v", rep, tc.want)
 			}
-			if d.Len() != base.Len()+tc.want.Added || len(d.X) != d.Len()*len(d.Features) {
-				t.Errorf("%d rows, %d values, want %d rows", d.Len(), len(d.X), base.Len()+tc.want.Added)
+			if d.Len() != base.Len()+tc.want.Added || len(d.Row(d.Len()-1)) != len(d.Features) {
+				t.Errorf("%d rows, %d values a row, want %d rows", d.Len(), len(d.Row(d.Len()-1)), base.Len()+tc.want.Added)
 			}
 			if !math.IsNaN(tc.logSpd) {
 				if got := d.Y[d.Len()-1]; math.Abs(got-tc.logSpd) > 1e-9 || !d.Samples[d.Len()-1].Measured() {

@@ -4,11 +4,12 @@
 // are that many (a load test: repeated rows carry no new information), and
 // trains as 'augur train' would with the default learner selection, or
 // fits one GBRT model (--learner gbrt) with the given depth, trees and
-// learning rate. Run it under /usr/bin/time -v for the peak memory.
+// learning rate; --learner none only loads (and writes --csv). Run it
+// under /usr/bin/time -v for the peak memory.
 //
 // Usage:
 //
-//	trainbench --data DIR --kernel conv2d [--rows N] [--learner auto|gbrt]
+//	trainbench --data DIR --kernel conv2d [--rows N] [--learner auto|gbrt|none]
 //	           [--trees N] [--depth D] [--lr R] [--min-leaf M] [--folds K]
 //	           [--csv OUT.csv] [--cpuprofile FILE] [--memprofile FILE]
 //

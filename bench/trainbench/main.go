@@ -37,7 +37,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&dir, "data", "", "dataset directory, as augur train's --data")
 	fs.StringVar(&kernel, "kernel", "conv2d", "kernel family")
 	fs.IntVar(&rows, "rows", 0, "rows to train on: the first N, or the real rows repeated up to N; 0: as loaded")
-	fs.StringVar(&learner, "learner", "auto", "auto (the default selection, as augur train) or gbrt (one fit)")
+	fs.StringVar(&learner, "learner", "auto", "auto (the default selection, as augur train), gbrt (one fit) or none (load, and write --csv, only)")
 	fs.IntVar(&folds, "folds", 0, "cross-validation folds of --learner auto (augur train's --folds); 0: 5")
 	fs.IntVar(&g.Trees, "trees", 100, "gbrt trees")
 	fs.IntVar(&g.MaxDepth, "depth", 4, "gbrt depth")
@@ -75,10 +75,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	opt := train.Options{Kernel: kernel, Folds: folds}
 	switch learner {
 	case "auto":
+	case "none":
+		fmt.Fprintf(stdout, "rows %d features %d load_s %.2f\n", d.Len(), len(d.Features), load.Seconds())
+		return nil
 	case "gbrt":
 		opt.Model, opt.GBRT, opt.Folds = "gbrt", g, 1
 	default:
-		return fmt.Errorf("--learner must be auto or gbrt, got %q", learner)
+		return fmt.Errorf("--learner must be auto, gbrt or none, got %q", learner)
 	}
 	if cpuProfile != "" {
 		f, err := os.Create(cpuProfile)
@@ -145,8 +148,10 @@ func writeCSV(path string, d *train.Data) error {
 	}
 	w.WriteString("log_speedup\n")
 	var buf []byte
+	var x []float64
 	for i := range d.Len() {
-		for _, v := range d.Row(i) {
+		x = d.AppendRow(x[:0], i)
+		for _, v := range x {
 			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
 			w.Write(buf)
 			w.WriteByte(',')

@@ -22,6 +22,10 @@ func TestRun(t *testing.T) {
 			t.Errorf("--rows %s: output %q", rows, out.String())
 		}
 	}
+	var none bytes.Buffer
+	if err := run([]string{"--data", "../../testdata/h200", "--learner", "none"}, &none, &none); err != nil || strings.Contains(none.String(), "train_s") {
+		t.Errorf("--learner none: %v, output %q, want loading alone", err, none.String())
+	}
 	var out, errOut bytes.Buffer
 	if err := run([]string{"--data", "../../testdata/h200", "--learner", "svm"}, &out, &errOut); err == nil {
 		t.Errorf("--learner svm accepted")

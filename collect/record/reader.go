@@ -40,6 +40,12 @@ func ReadFile(path string) (Meta, []Row, error) {
 	return readFile(path, nil)
 }
 
+// ReadFileWith is ReadFile with the checks opt adds.
+func ReadFileWith(path string, opt ReadOptions) (Meta, []Row, error) {
+	f, err := readWhole(path, nil, opt.Tasks)
+	return f.Meta, f.Rows, err
+}
+
 // readFile is ReadFile with an Arrow allocator (nil means the Go allocator).
 func readFile(path string, mem memory.Allocator) (Meta, []Row, error) {
 	f, err := readWhole(path, mem, nil)

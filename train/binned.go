@@ -1,0 +1,379 @@
+package train
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// codedCol is one feature's values over a Data's rows, held without loss
+// in about a byte a value, as histogram learners hold their data: the
+// feature's distinct values, in the order first seen, and each row's
+// index into them, in the narrowest of 1, 2 or 4 bytes that holds every
+// index. Most features (the shape, the parameters, the device) have at
+// most 256 distinct values; derived ones may have thousands.
+//
+// A fit bins its rows from the codes (binCoded): counting the codes of its
+// rows gives the same sorted values and counts that sorting its column
+// gave before, so its bins, thresholds and trees are the same as when
+// every fit copied and sorted its own rows.
+type codedCol struct {
+	vals []float64
+	u8   []uint8
+	u16  []uint16
+	u32  []uint32
+	// index maps a value to its code while rows are added; nil in a column
+	// made by gather, which builds its own on its first append.
+	index map[float64]uint32
+}
+
+// len is the number of rows.
+func (c *codedCol) len() int { return len(c.u8) + len(c.u16) + len(c.u32) }
+
+// code returns row i's index into vals.
+func (c *codedCol) code(i int) uint32 {
+	switch {
+	case c.u16 != nil:
+		return uint32(c.u16[i])
+	case c.u32 != nil:
+		return c.u32[i]
+	}
+	return uint32(c.u8[i])
+}
+
+// value returns row i's value.
+func (c *codedCol) value(i int) float64 { return c.vals[c.code(i)] }
+
+// codeOf returns the code of v, adding v to the values when it is new and
+// widening the codes when their width no longer holds it.
+func (c *codedCol) codeOf(v float64) uint32 {
+	if c.index == nil {
+		c.index = make(map[float64]uint32, len(c.vals))
+		for k, w := range c.vals {
+			c.index[w] = uint32(k)
+		}
+	}
+	if k, ok := c.index[v]; ok {
+		return k
+	}
+	k := uint32(len(c.vals))
+	c.vals = append(c.vals, v)
+	c.index[v] = k
+	switch {
+	case k == math.MaxUint8+1 && c.u16 == nil && c.u32 == nil:
+		c.u16 = make([]uint16, len(c.u8), max(cap(c.u8), 16))
+		for i, x := range c.u8 {
+			c.u16[i] = uint16(x)
+		}
+		c.u8 = nil
+	case k == math.MaxUint16+1 && c.u32 == nil:
+		c.u32 = make([]uint32, len(c.u16), max(cap(c.u16), 16))
+		for i, x := range c.u16 {
+			c.u32[i] = uint32(x)
+		}
+		c.u16 = nil
+	}
+	return k
+}
+
+// push appends a row of value v.
+func (c *codedCol) push(v float64) {
+	k := c.codeOf(v)
+	switch {
+	case c.u16 != nil:
+		c.u16 = append(c.u16, uint16(k))
+	case c.u32 != nil:
+		c.u32 = append(c.u32, k)
+	default:
+		c.u8 = append(c.u8, uint8(k))
+	}
+}
+
+// set gives row i the value v.
+func (c *codedCol) set(i int, v float64) {
+	k := c.codeOf(v)
+	switch {
+	case c.u16 != nil:
+		c.u16[i] = uint16(k)
+	case c.u32 != nil:
+		c.u32[i] = k
+	default:
+		c.u8[i] = uint8(k)
+	}
+}
+
+// gather returns a column of the given rows of c, in that order, sharing
+// c's values (an append to either copies them first).
+func (c *codedCol) gather(rows []int) codedCol {
+	g := codedCol{vals: c.vals[:len(c.vals):len(c.vals)]}
+	switch {
+	case c.u16 != nil:
+		g.u16 = make([]uint16, len(rows))
+		for j, i := range rows {
+			g.u16[j] = c.u16[i]
+		}
+	case c.u32 != nil:
+		g.u32 = make([]uint32, len(rows))
+		for j, i := range rows {
+			g.u32[j] = c.u32[i]
+		}
+	default:
+		g.u8 = make([]uint8, len(rows))
+		for j, i := range rows {
+			g.u8[j] = c.u8[i]
+		}
+	}
+	return g
+}
+
+// bytes is the memory the column's codes and values take.
+func (c *codedCol) bytes() int {
+	return len(c.u8) + 2*len(c.u16) + 4*len(c.u32) + 8*len(c.vals)
+}
+
+// fitSet is the training rows of one fit: a dense row-major matrix, or
+// rows of a Data's coded columns, which no fit copies as float64s.
+type fitSet struct {
+	nFeat int
+	// y holds the targets, one a row of the set.
+	y []float64
+	// x is the dense matrix, nil for a coded set.
+	x []float64
+	// cols are a Data's columns and rows the set's rows of them, in order.
+	cols []codedCol
+	rows []int
+}
+
+// denseSet is the fitSet of a row-major matrix x of nFeat columns.
+func denseSet(x []float64, nFeat int, y []float64) fitSet {
+	return fitSet{nFeat: nFeat, y: y, x: x}
+}
+
+// len is the number of rows.
+func (s fitSet) len() int { return len(s.y) }
+
+// row returns row i's feature values: a view of the dense matrix, or the
+// coded row decoded into buf (of nFeat values).
+func (s fitSet) row(i int, buf []float64) []float64 {
+	if s.cols == nil {
+		return s.x[i*s.nFeat : (i+1)*s.nFeat : (i+1)*s.nFeat]
+	}
+	r := s.rows[i]
+	for f := range s.cols {
+		buf[f] = s.cols[f].value(r)
+	}
+	return buf
+}
+
+// split returns the rows with isVal false and those with isVal true, each
+// in order.
+func (s fitSet) split(isVal []bool) (train, val fitSet) {
+	train, val = fitSet{nFeat: s.nFeat, cols: s.cols}, fitSet{nFeat: s.nFeat, cols: s.cols}
+	nf := s.nFeat
+	for i, v := range isVal {
+		p := &train
+		if v {
+			p = &val
+		}
+		p.y = append(p.y, s.y[i])
+		if s.cols == nil {
+			p.x = append(p.x, s.x[i*nf:(i+1)*nf]...)
+		} else {
+			p.rows = append(p.rows, s.rows[i])
+		}
+	}
+	return train, val
+}
+
+// dense returns the set's rows as a row-major matrix, for learners that
+// take one.
+func (s fitSet) dense() []float64 {
+	if s.cols == nil {
+		return s.x
+	}
+	x := make([]float64, s.len()*s.nFeat)
+	for i := range s.len() {
+		s.row(i, x[i*s.nFeat:(i+1)*s.nFeat])
+	}
+	return x
+}
+
+// check returns an error unless the set has rows and features and its
+// values and targets are finite, as checkData does for a dense matrix.
+func (s fitSet) check() error {
+	if s.cols == nil {
+		return checkData(s.x, s.nFeat, s.y)
+	}
+	n := s.len()
+	switch {
+	case s.nFeat < 1:
+		return fmt.Errorf("train: need at least one feature, got %d", s.nFeat)
+	case n == 0:
+		return fmt.Errorf("train: no training rows")
+	case n > math.MaxInt32:
+		return fmt.Errorf("train: %d rows, at most %d supported", n, math.MaxInt32)
+	}
+	for f := range s.cols {
+		c := &s.cols[f]
+		if !slices.ContainsFunc(c.vals, notFinite) {
+			continue
+		}
+		for i, r := range s.rows {
+			if v := c.value(r); notFinite(v) {
+				return fmt.Errorf("train: feature %d of row %d is %g", f, i, v)
+			}
+		}
+	}
+	for i, v := range s.y {
+		if notFinite(v) {
+			return fmt.Errorf("train: target of row %d is %g", i, v)
+		}
+	}
+	return nil
+}
+
+func notFinite(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
+
+// binInto bins the set's rows into b: for each feature, the bounds of at
+// most maxBins bins (binBounds) and its range; then, for the features
+// with two values or more, the rows' bins.
+func (s fitSet) binInto(b *builder, maxBins int) {
+	if s.cols == nil {
+		binDense(b, s.x, maxBins)
+		return
+	}
+	binCoded(b, s.cols, s.rows, maxBins)
+}
+
+// binDense bins the rows of the row-major matrix x.
+func binDense(b *builder, x []float64, maxBins int) {
+	n, nFeat := b.n, len(b.lo)
+	col := make([]float64, n)
+	up := make([][]float64, nFeat)
+	for f := range nFeat {
+		for i := range col {
+			col[i] = x[i*nFeat+f]
+		}
+		up[f] = binBounds(col, maxBins)
+		b.lo[f], b.hi[f] = slices.Min(col), slices.Max(col)
+	}
+	b.layout(up)
+	nb := b.nFeat
+	for j, f := range b.cols {
+		u := up[f]
+		for i := range n {
+			k, _ := slices.BinarySearch(u, x[i*nFeat+f]) // first bound >= v
+			b.bins[i*nb+j] = uint8(k)
+		}
+	}
+}
+
+// binCoded bins the given rows of coded columns: a feature's codes are
+// counted over the rows, and the values they stand for, sorted, with their
+// counts, give the bounds that sorting the rows' values gives.
+func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
+	var counts []int
+	var present []uint32
+	var distinct []float64
+	var dcount []int
+	up := make([][]float64, len(cols))
+	// tables[f] maps a code of feature f to its bin.
+	tables := make([][]uint8, len(cols))
+	for f := range cols {
+		c := &cols[f]
+		counts = slices.Grow(counts[:0], len(c.vals))[:len(c.vals)]
+		clear(counts)
+		switch {
+		case c.u16 != nil:
+			for _, r := range rows {
+				counts[c.u16[r]]++
+			}
+		case c.u32 != nil:
+			for _, r := range rows {
+				counts[c.u32[r]]++
+			}
+		default:
+			for _, r := range rows {
+				counts[c.u8[r]]++
+			}
+		}
+		present = present[:0]
+		for k, m := range counts {
+			if m > 0 {
+				present = append(present, uint32(k))
+			}
+		}
+		slices.SortFunc(present, func(p, q uint32) int { return cmp.Compare(c.vals[p], c.vals[q]) })
+		distinct, dcount = distinct[:0], dcount[:0]
+		for _, k := range present {
+			distinct = append(distinct, c.vals[k])
+			dcount = append(dcount, counts[k])
+		}
+		u := boundsOf(distinct, dcount, len(rows), maxBins)
+		up[f] = u
+		b.lo[f], b.hi[f] = distinct[0], distinct[len(distinct)-1]
+		if len(u) == 0 {
+			continue
+		}
+		// The distinct values are sorted: their bins are found in one merge.
+		table := make([]uint8, len(c.vals))
+		j := 0
+		for _, k := range present {
+			for j < len(u) && u[j] < c.vals[k] {
+				j++
+			}
+			table[k] = uint8(j)
+		}
+		tables[f] = table
+	}
+	b.layout(up)
+	nb, bins := b.nFeat, b.bins
+	for j, f := range b.cols {
+		c, table := &cols[f], tables[f]
+		switch {
+		case c.u16 != nil:
+			for i, r := range rows {
+				bins[i*nb+j] = table[c.u16[r]]
+			}
+		case c.u32 != nil:
+			for i, r := range rows {
+				bins[i*nb+j] = table[c.u32[r]]
+			}
+		default:
+			for i, r := range rows {
+				bins[i*nb+j] = table[c.u8[r]]
+			}
+		}
+	}
+}
+
+// dataLearner is a Learner that fits on a fitSet, so that a Data's coded
+// rows are binned for a fit without a float64 copy of them.
+type dataLearner interface {
+	Learner
+	fitSet(s fitSet) (Regressor, error)
+}
+
+var (
+	_ dataLearner = GBRTOptions{}
+	_ dataLearner = ForestOptions{}
+	_ dataLearner = blendLearner{}
+)
+
+// fitOn fits l on s: from its rows as they are when l can, else on a
+// dense copy of them.
+func fitOn(l Learner, s fitSet) (Regressor, error) {
+	if dl, ok := l.(dataLearner); ok {
+		return dl.fitSet(s)
+	}
+	return l.Fit(s.dense(), s.nFeat, s.y)
+}
+
+// FitRows fits l on the given rows of d, in that order (every row when
+// rows is nil). GBRTOptions, ForestOptions and their blends bin the rows
+// straight from d's coded features; another Learner gets a float64 copy.
+// The model is the one l.Fit fits on the same rows' feature vectors.
+func FitRows(l Learner, d *Data, rows []int) (Regressor, error) {
+	return fitOn(l, d.fitSet(rows))
+}

@@ -1,0 +1,223 @@
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// codedData returns a Data of n rows whose features have few distinct
+// values (a byte of codes), a few hundred (two bytes) and about one a row,
+// with a target that depends on all of them.
+func codedData(t testing.TB, n int, seed uint64) *Data {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	d := &Data{Features: []string{"few", "hundreds", "many", "const"}}
+	for i := range n {
+		x := []float64{float64(rng.IntN(7)), float64(rng.IntN(600)) / 3, rng.NormFloat64(), 1}
+		y := math.Sin(x[0]) + x[1]/200 + 0.5*x[2] + 0.1*rng.NormFloat64()
+		if err := d.Append(x, y, Sample{Task: features.Task{i % 5}, Config: features.Config{i}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+// denseRows returns the feature vectors of rows of d (every row when
+// rows is nil) as one row-major matrix, and their targets.
+func denseRows(d *Data, rows []int) ([]float64, []float64) {
+	if rows == nil {
+		rows = make([]int, d.Len())
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	var x, y []float64
+	for _, i := range rows {
+		x = d.AppendRow(x, i)
+		y = append(y, d.Y[i])
+	}
+	return x, y
+}
+
+func modelText(t *testing.T, r Regressor, names []string) string {
+	t.Helper()
+	var b strings.Builder
+	if err := r.WriteLightGBM(&b, names); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestFitRowsSameModel checks that fitting on a Data's coded rows gives
+// the model, to the last bit of every threshold and leaf, that fitting on
+// a float64 copy of the same rows gives: the coded fit bins each of its
+// rows' features exactly as sorting them did.
+func TestFitRowsSameModel(t *testing.T) {
+	d := codedData(t, 3000, 7)
+	if c := &d.cols[1]; c.u16 == nil || len(c.vals) <= 256 {
+		t.Fatalf("feature 1 holds %d values, want > 256 in 2-byte codes", len(d.cols[1].vals))
+	}
+	var every, some []int // every: nil
+	for i := range d.Len() {
+		if i%5 != 2 {
+			some = append(some, i)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	shuffled := rng.Perm(d.Len())[:1000]
+	tests := []struct {
+		name string
+		l    Learner
+	}{
+		{"gbrt", GBRTOptions{Trees: 20, MaxDepth: 4}},
+		{"gbrt few bins", GBRTOptions{Trees: 10, MaxDepth: 3, MaxBins: 16}},
+		{"gbrt subsample early stop", GBRTOptions{Trees: 30, MaxDepth: 3, Subsample: 0.5, ColSample: 0.7, EarlyStop: 3, Seed: 5}},
+		{"gbrt leaves", GBRTOptions{Trees: 10, MaxLeaves: 9, MinLeaf: 5}},
+		{"forest", ForestOptions{Trees: 10, MaxDepth: 8, Seed: 2}},
+		{"blend", blendLearner{GBRTOptions{Trees: 10}, ForestOptions{Trees: 5, MaxBins: 32}}},
+	}
+	for _, tt := range tests {
+		for _, rows := range [][]int{every, some, shuffled} {
+			t.Run(tt.name, func(t *testing.T) {
+				got, err := FitRows(tt.l, d, rows)
+				if err != nil {
+					t.Fatal(err)
+				}
+				x, y := denseRows(d, rows)
+				want, err := tt.l.Fit(x, len(d.Features), y)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := modelText(t, got, d.Features), modelText(t, want, d.Features); g != w {
+					t.Errorf("%d rows: the coded fit's model differs from the dense fit's", len(y))
+				}
+			})
+		}
+	}
+}
+
+func TestCodedColWidens(t *testing.T) {
+	tests := []struct {
+		name     string
+		distinct int
+		width    int
+	}{
+		{"byte", 256, 1},
+		{"two bytes", 257, 2},
+		{"two bytes full", 65536, 2},
+		{"four bytes", 65537, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c codedCol
+			n := tt.distinct + 100
+			for i := range n {
+				c.push(float64((i * 7) % tt.distinct))
+			}
+			width := 1
+			switch {
+			case c.u16 != nil:
+				width = 2
+			case c.u32 != nil:
+				width = 4
+			}
+			if width != tt.width || c.len() != n || len(c.vals) != tt.distinct {
+				t.Fatalf("%d rows of %d values in %d-byte codes, want %d of %d in %d", c.len(), len(c.vals), width, n, tt.distinct, tt.width)
+			}
+			for i := range n {
+				if got, want := c.value(i), float64((i*7)%tt.distinct); got != want {
+					t.Fatalf("row %d: got %g, want %g", i, got, want)
+				}
+			}
+			rows := []int{n - 1, 0, 3}
+			g := c.gather(rows)
+			g.set(1, -1) // a new value: g's own copy of the values
+			for j, i := range rows {
+				want := c.value(i)
+				if j == 1 {
+					want = -1
+				}
+				if got := g.value(j); got != want {
+					t.Errorf("gathered row %d: got %g, want %g", j, got, want)
+				}
+			}
+			if slices.Contains(c.vals, -1) {
+				t.Errorf("setting a gathered row changed the source's values")
+			}
+		})
+	}
+}
+
+func TestSubsetAndAppend(t *testing.T) {
+	d := codedData(t, 300, 1)
+	rows := []int{299, 5, 5, 17}
+	s := d.Subset(rows)
+	for j, i := range rows {
+		if got, want := s.Row(j), d.Row(i); !slices.Equal(got, want) || s.Y[j] != d.Y[i] {
+			t.Errorf("subset row %d: got %v %g, want %v %g", j, got, s.Y[j], want, d.Y[i])
+		}
+	}
+	if err := s.Append([]float64{1, 2, 3, 4}, 0.5, Sample{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Row(s.Len() - 1); !slices.Equal(got, []float64{1, 2, 3, 4}) || d.Len() != 300 {
+		t.Errorf("appended row %v (source has %d rows), want [1 2 3 4] (300)", got, d.Len())
+	}
+	tests := []struct {
+		name string
+		x    []float64
+		want string
+	}{
+		{"short row", []float64{1}, "row of 1 features"},
+	}
+	for _, tt := range tests {
+		if err := s.Append(tt.x, 0, Sample{}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error with %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestFitRowsErrors(t *testing.T) {
+	d := codedData(t, 50, 2)
+	bad := d.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21})
+	if err := bad.Append([]float64{math.NaN(), 0, 0, 0}, 0, Sample{}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		d    *Data
+		rows []int
+		l    Learner
+		want string
+	}{
+		{"no rows", d, []int{}, GBRTOptions{}, "no training rows"},
+		{"nan feature", bad, nil, GBRTOptions{}, "feature 0 of row 22 is NaN"},
+		{"nan feature forest", bad, nil, ForestOptions{}, "feature 0 of row 22 is NaN"},
+		{"bad options", d, nil, GBRTOptions{MaxBins: 1000}, "MaxBins"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := FitRows(tt.l, tt.d, tt.rows); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkFitRows measures a fit on coded rows, binning included, as
+// every fold of a learner selection pays it.
+func BenchmarkFitRows(b *testing.B) {
+	d := codedData(b, 20000, 1)
+	l := GBRTOptions{Trees: 20, MaxDepth: 6}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FitRows(l, d, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
