@@ -258,17 +258,8 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 			d.DerivedExprs = e.Definitions()
 		}
 	}
-	var (
-		first   record.File
-		enc     features.Encoder
-		slugs   = map[string]int{}
-		seen    = map[rowKey]int{} // row index in d
-		repeats []int              // repeats of each row of d
-		// One slice a distinct task and configuration, which every row of
-		// it shares: a row's sample then costs its own fields alone.
-		tasks   = map[features.TaskKey]features.Task{}
-		configs = map[string]features.Config{}
-	)
+	l := &loader{d: d, opt: opt, zeta: zeta, slugs: map[string]int{}, seen: map[rowKey]int{},
+		tasks: map[features.TaskKey]features.Task{}, configs: map[string]features.Config{}}
 	// The files are read one at a time, so that one file's rows are alive
 	// beside the training set; the feature vectors are encoded at the end,
 	// once every file has described its device.
@@ -277,78 +268,119 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 		if err != nil {
 			return nil, err // record names itself and the file
 		}
-		f := record.File{Path: path, Meta: meta}
-		if fi == 0 {
-			first = f
-			d.KernelVersion, d.TaskNames, d.Params = meta.KernelVersion, meta.TaskNames, meta.Params
-			d.Constraints, d.Reference = meta.Constraints, meta.Reference
-			enc = d.Encoder()
-			d.Features = enc.Names()
-		}
-		if err := agree(f, first, kernel); err != nil {
+		if err := l.addFile(fi, record.File{Path: path, Meta: meta}, rows); err != nil {
 			return nil, err
-		}
-		// One description a device, so that all its rows share one
-		// platform vector: the first file's, with what it did not measure
-		// taken from the device's later files, then from the specs.
-		slug := meta.Platform.Slug()
-		pi, ok := slugs[slug]
-		if !ok {
-			pi = len(d.Platforms)
-			slugs[slug] = pi
-			d.Platforms = append(d.Platforms, meta.Platform)
-		} else {
-			d.Platforms[pi] = d.Platforms[pi].FillMeasured(meta.Platform)
-		}
-		for _, r := range rows {
-			if opt.MaxCV > 0 && r.Status == record.StatusOK && r.TimeCV > opt.MaxCV {
-				continue
-			}
-			y, s, ok := target(r, opt.Invalid, zeta)
-			if !ok {
-				continue
-			}
-			if len(r.Task) != len(enc.TaskNames) || len(r.Config) != len(enc.ParamNames) {
-				return nil, fmt.Errorf("train: %s: row of %d task and %d parameter values, want %d and %d",
-					path, len(r.Task), len(r.Config), len(enc.TaskNames), len(enc.ParamNames))
-			}
-			tk, ck := r.Task.Key(), fmt.Sprint(r.Config)
-			task, ok := tasks[tk]
-			if !ok {
-				task = r.Task
-				tasks[tk] = task
-			}
-			config, ok := configs[ck]
-			if !ok {
-				config = r.Config
-				configs[ck] = config
-			}
-			s.Task, s.Config, s.Platform = task, config, pi
-			// A later row of the same (platform, task, config) timed with at
-			// least as many repeats supersedes the earlier: a confirmation
-			// pass re-times the best configurations with more repeats.
-			key := rowKey{pi, tk, ck}
-			if at, dup := seen[key]; dup {
-				if r.Repeats < repeats[at] {
-					continue
-				}
-				repeats[at] = r.Repeats
-				d.Y[at] = y
-				d.Samples[at] = s
-				continue
-			}
-			seen[key] = len(d.Y)
-			repeats = append(repeats, r.Repeats)
-			d.Y = append(d.Y, y)
-			d.Samples = append(d.Samples, s)
 		}
 	}
 	if d.Len() == 0 {
 		return nil, fmt.Errorf("train: no usable rows in %d files under %s", len(paths), filepath.Join(dir, kernel))
 	}
+	l.encode()
+	return d, nil
+}
+
+// loader is LoadWith's state while it reads files.
+type loader struct {
+	d     *Data
+	opt   LoadOptions
+	zeta  float64
+	first record.File
+	enc   features.Encoder
+	slugs map[string]int
+	seen  map[rowKey]int // row index in d
+	// repeats are the repeats of each row of d.
+	repeats []int
+	// One slice a distinct task and configuration, which every row of it
+	// shares: a row's sample then costs its own fields alone.
+	tasks   map[features.TaskKey]features.Task
+	configs map[string]features.Config
+}
+
+// addFile adds the rows of file f, the fi'th read, to the training set.
+func (l *loader) addFile(fi int, f record.File, rows []record.Row) error {
+	d, meta := l.d, f.Meta
+	if fi == 0 {
+		l.first = f
+		d.KernelVersion, d.TaskNames, d.Params = meta.KernelVersion, meta.TaskNames, meta.Params
+		d.Constraints, d.Reference = meta.Constraints, meta.Reference
+		l.enc = d.Encoder()
+		d.Features = l.enc.Names()
+	}
+	if err := agree(f, l.first, d.Kernel); err != nil {
+		return err
+	}
+	// One description a device, so that all its rows share one platform
+	// vector: the first file's, with what it did not measure taken from
+	// the device's later files, then from the specs.
+	slug := meta.Platform.Slug()
+	pi, ok := l.slugs[slug]
+	if !ok {
+		pi = len(d.Platforms)
+		l.slugs[slug] = pi
+		d.Platforms = append(d.Platforms, meta.Platform)
+	} else {
+		d.Platforms[pi] = d.Platforms[pi].FillMeasured(meta.Platform)
+	}
+	for _, r := range rows {
+		if err := l.addRow(f.Path, pi, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addRow adds row r of the file at path, of platform pi.
+func (l *loader) addRow(path string, pi int, r record.Row) error {
+	d := l.d
+	if l.opt.MaxCV > 0 && r.Status == record.StatusOK && r.TimeCV > l.opt.MaxCV {
+		return nil
+	}
+	y, s, ok := target(r, l.opt.Invalid, l.zeta)
+	if !ok {
+		return nil
+	}
+	if len(r.Task) != len(l.enc.TaskNames) || len(r.Config) != len(l.enc.ParamNames) {
+		return fmt.Errorf("train: %s: row of %d task and %d parameter values, want %d and %d",
+			path, len(r.Task), len(r.Config), len(l.enc.TaskNames), len(l.enc.ParamNames))
+	}
+	tk, ck := r.Task.Key(), fmt.Sprint(r.Config)
+	task, ok := l.tasks[tk]
+	if !ok {
+		task = r.Task
+		l.tasks[tk] = task
+	}
+	config, ok := l.configs[ck]
+	if !ok {
+		config = r.Config
+		l.configs[ck] = config
+	}
+	s.Task, s.Config, s.Platform = task, config, pi
+	// A later row of the same (platform, task, config) timed with at least
+	// as many repeats supersedes the earlier: a confirmation pass re-times
+	// the best configurations with more repeats.
+	key := rowKey{pi, tk, ck}
+	if at, dup := l.seen[key]; dup {
+		if r.Repeats >= l.repeats[at] {
+			l.repeats[at] = r.Repeats
+			d.Y[at] = y
+			d.Samples[at] = s
+		}
+		return nil
+	}
+	l.seen[key] = len(d.Y)
+	l.repeats = append(l.repeats, r.Repeats)
+	d.Y = append(d.Y, y)
+	d.Samples = append(d.Samples, s)
+	return nil
+}
+
+// encode completes the devices' descriptions from LoadOptions.Specs and
+// codes every row's feature vector.
+func (l *loader) encode() {
+	d := l.d
 	pvs := make([][]float64, len(d.Platforms))
 	for pi, p := range d.Platforms {
-		for _, spec := range opt.Specs {
+		for _, spec := range l.opt.Specs {
 			if strings.EqualFold(spec.Name, p.Name) {
 				p = p.FillMeasured(spec)
 				break
@@ -357,10 +389,10 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 		d.Platforms[pi] = p
 		pvs[pi] = p.Vector()
 	}
-	d.cols = make([]codedCol, enc.Len())
-	x := make([]float64, enc.Len())
+	d.cols = make([]codedCol, l.enc.Len())
+	x := make([]float64, l.enc.Len())
 	for _, s := range d.Samples {
-		enc.Encode(x, s.Task, s.Config, pvs[s.Platform])
+		l.enc.Encode(x, s.Task, s.Config, pvs[s.Platform])
 		for f, v := range x {
 			d.cols[f].push(v)
 		}
@@ -368,7 +400,6 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	for f := range d.cols {
 		d.cols[f].index = nil // rebuilt by the first Append
 	}
-	return d, nil
 }
 
 // rowKey identifies a row of LoadWith: a configuration on a task and a
