@@ -438,27 +438,8 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("features: bundle space: %w", err)
 	}
-	// The platform features are the first few of PlatformNames: as many
-	// as the models were trained with.
-	enc := NewEncoder(b.TaskNames, s)
-	if enc.PlatformFeatures, err = platformColumns(b.Features); err != nil {
-		return nil, fmt.Errorf("%w: bundle %v", ErrSyntax, err)
-	}
-	base := enc.Names()
-	// The derived features sit between the parameters and the platform.
-	at := len(b.TaskNames) + len(s.Params)
-	want := append([]string(nil), base[:at]...)
-	for _, n := range b.DerivedNames() {
-		want = append(want, "derived."+n)
-	}
-	want = append(want, base[at:]...)
-	if len(want) != len(b.Features) {
-		return nil, fmt.Errorf("%w: bundle lists %d features, its kernel has %d", ErrSyntax, len(b.Features), len(want))
-	}
-	for i := range want {
-		if want[i] != b.Features[i] {
-			return nil, fmt.Errorf("%w: bundle feature %d is %q, want %q", ErrSyntax, i, b.Features[i], want[i])
-		}
+	if err := b.checkFeatures(s); err != nil {
+		return nil, err
 	}
 	if !s.Valid(b.Reference) {
 		return nil, fmt.Errorf("%w: bundle reference %v is not in its space", ErrSyntax, b.Reference)
@@ -476,20 +457,59 @@ func ReadBundle(data []byte) (*Bundle, error) {
 			return nil, err
 		}
 	}
+	if err := b.checkTables(s); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// checkFeatures checks that the bundle's feature names are its kernel's:
+// task features, parameters of space s, derived features, then the
+// platform's.
+func (b *Bundle) checkFeatures(s *Space) error {
+	var err error
+	// The platform features are the first few of PlatformNames: as many
+	// as the models were trained with.
+	enc := NewEncoder(b.TaskNames, s)
+	if enc.PlatformFeatures, err = platformColumns(b.Features); err != nil {
+		return fmt.Errorf("%w: bundle %v", ErrSyntax, err)
+	}
+	base := enc.Names()
+	// The derived features sit between the parameters and the platform.
+	at := len(b.TaskNames) + len(s.Params)
+	want := append([]string(nil), base[:at]...)
+	for _, n := range b.DerivedNames() {
+		want = append(want, "derived."+n)
+	}
+	want = append(want, base[at:]...)
+	if len(want) != len(b.Features) {
+		return fmt.Errorf("%w: bundle lists %d features, its kernel has %d", ErrSyntax, len(b.Features), len(want))
+	}
+	for i := range want {
+		if want[i] != b.Features[i] {
+			return fmt.Errorf("%w: bundle feature %d is %q, want %q", ErrSyntax, i, b.Features[i], want[i])
+		}
+	}
+	return nil
+}
+
+// checkTables checks the measured bests, classifiers and the models'
+// tables against space s.
+func (b *Bundle) checkTables(s *Space) error {
 	seen := map[string]bool{}
 	for _, e := range b.Measured {
 		key := e.Device + "|" + fmt.Sprint(e.Task)
 		switch {
 		case e.Device == "":
-			return nil, fmt.Errorf("%w: bundle measured entry for %v names no device", ErrSyntax, e.Task)
+			return fmt.Errorf("%w: bundle measured entry for %v names no device", ErrSyntax, e.Task)
 		case len(e.Task) != len(b.TaskNames):
-			return nil, fmt.Errorf("%w: bundle measured shape %v has %d values, want %d", ErrSyntax, e.Task, len(e.Task), len(b.TaskNames))
+			return fmt.Errorf("%w: bundle measured shape %v has %d values, want %d", ErrSyntax, e.Task, len(e.Task), len(b.TaskNames))
 		case !s.Valid(e.Config):
-			return nil, fmt.Errorf("%w: bundle measured configuration %v of %s is not in the space", ErrSyntax, e.Config, e.Device)
+			return fmt.Errorf("%w: bundle measured configuration %v of %s is not in the space", ErrSyntax, e.Config, e.Device)
 		case !(e.TimeNs > 0):
-			return nil, fmt.Errorf("%w: bundle measured time %v ns of %s, want > 0", ErrSyntax, e.TimeNs, e.Device)
+			return fmt.Errorf("%w: bundle measured time %v ns of %s, want > 0", ErrSyntax, e.TimeNs, e.Device)
 		case seen[key]:
-			return nil, fmt.Errorf("%w: bundle lists the measured best of %s on %v twice", ErrSyntax, e.Device, e.Task)
+			return fmt.Errorf("%w: bundle lists the measured best of %s on %v twice", ErrSyntax, e.Device, e.Task)
 		}
 		seen[key] = true
 	}
@@ -497,24 +517,24 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	for i := range b.Classifiers {
 		c := &b.Classifiers[i]
 		if err := c.check(b.TaskNames, b.DerivedNames(), s); err != nil {
-			return nil, fmt.Errorf("%w: bundle %v", ErrSyntax, err)
+			return fmt.Errorf("%w: bundle %v", ErrSyntax, err)
 		}
 		if classified[c.Param] {
-			return nil, fmt.Errorf("%w: bundle has two classifiers of %q", ErrSyntax, c.Param)
+			return fmt.Errorf("%w: bundle has two classifiers of %q", ErrSyntax, c.Param)
 		}
 		classified[c.Param] = true
 	}
 	for _, m := range b.Models {
 		if err := m.Starts.check(len(b.TaskNames), s); err != nil {
-			return nil, fmt.Errorf("%w: model %q: %v", ErrSyntax, m.Name, err)
+			return fmt.Errorf("%w: model %q: %v", ErrSyntax, m.Name, err)
 		}
 		for _, c := range m.Known {
 			if !s.Valid(c) {
-				return nil, fmt.Errorf("%w: model %q: known configuration %v is not in the space", ErrSyntax, m.Name, c)
+				return fmt.Errorf("%w: model %q: known configuration %v is not in the space", ErrSyntax, m.Name, c)
 			}
 		}
 	}
-	return &b, nil
+	return nil
 }
 
 // check reports whether the table is consistent: indices in range, shapes
