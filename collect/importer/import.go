@@ -447,40 +447,12 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 		d.sum.Best = space.Format(best)
 	}
 
-	problem := res.ProblemSize
-	if spec != nil && problem == nil {
-		problem = spec.ProblemSize
+	taskNames, task, err := pl.task(res, spec, opt)
+	if err != nil {
+		return nil, err
 	}
-	taskNames := problemNames(len(problem))
-	task := append(features.Task(nil), problem...)
-	for _, name := range opt.TaskParams {
-		taskNames = append(taskNames, name)
-		task = append(task, pl.consts[name])
-	}
-	if len(taskNames) > features.MaxTaskLen {
-		return nil, fmt.Errorf("importer: %d task features %v, at most %d allowed", len(taskNames), taskNames, features.MaxTaskLen)
-	}
-
-	device := res.Device
-	if opt.Device != "" {
-		device = opt.Device
-	}
-	if strings.TrimSpace(device) == "" {
-		return nil, fmt.Errorf("importer: the file names no device; give its name with Device (--device)")
-	}
-	d.sum.Platform = PlatformOf(device)
-	if opt.Platforms != nil {
-		p, err := opt.Platforms.Lookup(device)
-		switch {
-		case errors.Is(err, datasets.ErrUnknownDevice):
-			// Rows of a device the table lacks still train the models of
-			// the devices it has; its platform features stay unknown (0).
-			d.sum.Warning = fmt.Sprintf("%v: imported with unknown platform features", err)
-		case err != nil:
-			return nil, fmt.Errorf("importer: %w", err)
-		default:
-			d.sum.Platform = p
-		}
+	if d.sum.Platform, d.sum.Warning, err = platformOf(res, opt); err != nil {
+		return nil, err
 	}
 	d.meta = record.Meta{
 		Kernel:        opt.Kernel,
@@ -493,16 +465,68 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 		Reference:     pl.ref,
 		Source:        source,
 	}
-	d.rows = func(emit func(record.Row) error) error {
+	d.rows = pl.rows(src, task, refTime)
+	return d, nil
+}
+
+// task returns the imported data's task names and its one task: the
+// problem size (the file's, else the spec's), then opt.TaskParams' values.
+func (p *plan) task(res *Results, spec *Spec, opt Options) ([]string, features.Task, error) {
+	problem := res.ProblemSize
+	if spec != nil && problem == nil {
+		problem = spec.ProblemSize
+	}
+	taskNames := problemNames(len(problem))
+	task := append(features.Task(nil), problem...)
+	for _, name := range opt.TaskParams {
+		taskNames = append(taskNames, name)
+		task = append(task, p.consts[name])
+	}
+	if len(taskNames) > features.MaxTaskLen {
+		return nil, nil, fmt.Errorf("importer: %d task features %v, at most %d allowed", len(taskNames), taskNames, features.MaxTaskLen)
+	}
+	return taskNames, task, nil
+}
+
+// platformOf returns the platform of the file's device (opt.Device when
+// given), from opt.Platforms when it knows the device; a device it lacks
+// gives unknown platform features and a warning.
+func platformOf(res *Results, opt Options) (features.Platform, string, error) {
+	device := res.Device
+	if opt.Device != "" {
+		device = opt.Device
+	}
+	if strings.TrimSpace(device) == "" {
+		return features.Platform{}, "", fmt.Errorf("importer: the file names no device; give its name with Device (--device)")
+	}
+	if opt.Platforms == nil {
+		return PlatformOf(device), "", nil
+	}
+	p, err := opt.Platforms.Lookup(device)
+	switch {
+	case errors.Is(err, datasets.ErrUnknownDevice):
+		// Rows of a device the table lacks still train the models of the
+		// devices it has; its platform features stay unknown (0).
+		return PlatformOf(device), fmt.Sprintf("%v: imported with unknown platform features", err), nil
+	case err != nil:
+		return features.Platform{}, "", fmt.Errorf("importer: %w", err)
+	}
+	return p, "", nil
+}
+
+// rows returns the function that reads src a second time and emits its
+// rows, of task, scored against refTime.
+func (p *plan) rows(src source, task features.Task, refTime float64) func(emit func(record.Row) error) error {
+	return func(emit func(record.Row) error) error {
 		_, err := src(func(params []features.Param) error {
-			if !slices.EqualFunc(params, pl.fileParams, func(a, b features.Param) bool {
+			if !slices.EqualFunc(params, p.fileParams, func(a, b features.Param) bool {
 				return a.Name == b.Name && slices.Equal(a.Values, b.Values)
 			}) {
 				return fmt.Errorf("importer: the parameters changed between two readings of the file")
 			}
 			return nil
 		}, func(m *Measurement) error {
-			c, err := pl.fit(m.Config)
+			c, err := p.fit(m.Config)
 			if err != nil {
 				return nil // counted as a violation by the first reading
 			}
@@ -522,7 +546,6 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 		})
 		return err
 	}
-	return d, nil
 }
 
 // medianNs is the median of times in milliseconds, in nanoseconds, as the
