@@ -257,22 +257,9 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if len(opt.TrustedKeys) > 0 {
 		return nil, fmt.Errorf("%w: FromBundle cannot check a signature; load the bundle's bytes with New", ErrUntrusted)
 	}
-	if opt.Starts < 0 || opt.Steps < 0 || opt.CacheSize < 0 {
-		return nil, fmt.Errorf("runtime: Starts, Steps and CacheSize must be >= 0, got %d, %d, %d", opt.Starts, opt.Steps, opt.CacheSize)
-	}
-	switch opt.Unseen {
-	case "", features.UnseenFleet, features.UnseenCopy:
-	default:
-		return nil, fmt.Errorf("runtime: Options.Unseen must be %q, %q or empty, got %q", features.UnseenFleet, features.UnseenCopy, opt.Unseen)
-	}
-	if opt.Starts == 0 {
-		opt.Starts = 4
-	}
-	if opt.Steps == 0 {
-		opt.Steps = 1
-	}
-	if opt.CacheSize == 0 {
-		opt.CacheSize = 4096
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	space, err := b.Space()
 	if err != nil {
@@ -302,16 +289,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	default:
 		ch.kernel = k
 	}
-	for i, t := range b.TrainShapes {
-		l := logs(t)
-		if i == 0 {
-			ch.lo, ch.hi = l, append([]float64(nil), l...)
-			continue
-		}
-		for f := range l {
-			ch.lo[f], ch.hi[f] = min(ch.lo[f], l[f]), max(ch.hi[f], l[f])
-		}
-	}
+	ch.lo, ch.hi = shapeRange(b.TrainShapes)
 	entry, plat, source, err := selectModel(b, opt)
 	if err != nil {
 		return nil, err
@@ -335,33 +313,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		m = m.WithPlatform(*plat)
 	}
 	ch.model = m
-	// The device's limits keep picks runnable where the training data
-	// cannot vouch for them: a device the model never measured.
-	switch {
-	case opt.Platform != nil:
-		ch.device = opt.Platform
-	case entry.Platform != nil:
-		ch.device = entry.Platform
-	}
-	for _, cand := range entry.Candidates {
-		if space.Valid(cand) {
-			ch.candidates = append(ch.candidates, cand)
-		}
-	}
-	ch.starts = entry.Starts
-	if len(entry.Known) > 0 {
-		known := entry.Known
-		if ch.kernel != nil && !opt.StrictKnown && entry.Options[features.OptionSmallerGroups] == 1 {
-			known = space.WithSmaller(known, ch.kernel.GroupParams)
-		}
-		ch.known = make(map[int]bool, len(known))
-		for _, k := range known {
-			if i := space.Index(k); i >= 0 && !ch.known[i] {
-				ch.known[i] = true
-				ch.knownList = append(ch.knownList, k)
-			}
-		}
-	}
+	ch.useEntry(entry, opt)
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
 	ch.unseenPolicy(b, opt, plat)
 	if err := ch.loadClassifier(b, entry, plat, opt); err != nil {
@@ -373,6 +325,77 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 	}
 	return ch, nil
+}
+
+// withDefaults checks opt and fills in its zero values.
+func (opt Options) withDefaults() (Options, error) {
+	if opt.Starts < 0 || opt.Steps < 0 || opt.CacheSize < 0 {
+		return opt, fmt.Errorf("runtime: Starts, Steps and CacheSize must be >= 0, got %d, %d, %d", opt.Starts, opt.Steps, opt.CacheSize)
+	}
+	switch opt.Unseen {
+	case "", features.UnseenFleet, features.UnseenCopy:
+	default:
+		return opt, fmt.Errorf("runtime: Options.Unseen must be %q, %q or empty, got %q", features.UnseenFleet, features.UnseenCopy, opt.Unseen)
+	}
+	if opt.Starts == 0 {
+		opt.Starts = 4
+	}
+	if opt.Steps == 0 {
+		opt.Steps = 1
+	}
+	if opt.CacheSize == 0 {
+		opt.CacheSize = 4096
+	}
+	return opt, nil
+}
+
+// shapeRange returns the least and greatest logarithm of each task feature
+// over shapes (nil for none).
+func shapeRange(shapes []features.Task) (lo, hi []float64) {
+	for i, t := range shapes {
+		l := logs(t)
+		if i == 0 {
+			lo, hi = l, append([]float64(nil), l...)
+			continue
+		}
+		for f := range l {
+			lo[f], hi[f] = min(lo[f], l[f]), max(hi[f], l[f])
+		}
+	}
+	return lo, hi
+}
+
+// useEntry takes from the model entry what the search needs: the device
+// whose limits keep picks runnable, the candidates, starts and the
+// configurations known to run.
+func (ch *Chooser) useEntry(entry *features.Model, opt Options) {
+	// The device's limits keep picks runnable where the training data
+	// cannot vouch for them: a device the model never measured.
+	switch {
+	case opt.Platform != nil:
+		ch.device = opt.Platform
+	case entry.Platform != nil:
+		ch.device = entry.Platform
+	}
+	for _, cand := range entry.Candidates {
+		if ch.space.Valid(cand) {
+			ch.candidates = append(ch.candidates, cand)
+		}
+	}
+	ch.starts = entry.Starts
+	if len(entry.Known) > 0 {
+		known := entry.Known
+		if ch.kernel != nil && !opt.StrictKnown && entry.Options[features.OptionSmallerGroups] == 1 {
+			known = ch.space.WithSmaller(known, ch.kernel.GroupParams)
+		}
+		ch.known = make(map[int]bool, len(known))
+		for _, k := range known {
+			if i := ch.space.Index(k); i >= 0 && !ch.known[i] {
+				ch.known[i] = true
+				ch.knownList = append(ch.knownList, k)
+			}
+		}
+	}
 }
 
 // bundleKernel returns the kernel of a bundle: the one its spec describes
