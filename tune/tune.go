@@ -68,7 +68,7 @@ type TuneResult struct {
 	BestNs       float64
 	RefNs        float64
 	FirstStage   int // configurations measured at random
-	SecondStage  int // configurations measured in predicted order
+	SecondStage  int // configurations measured after the first stage: in predicted order and, interleaved, at random
 	SpaceSize    int
 	Path         string
 	Wall         time.Duration
@@ -84,8 +84,9 @@ type TuneResult struct {
 
 // Tune is Falch and Elster's two-stage tuner on a real device: it measures
 // a random sample of the space on one shape, trains a model on it, and
-// then measures configurations in predicted order while the chance that
-// the next one beats the best so far stays above the threshold.
+// then measures configurations in predicted order, every other one drawn at
+// random instead (search.SecondStage.Random), while the chance that the
+// next one beats the best so far stays above the threshold.
 //
 // With opt.Prior it runs the fleet-prior tuner instead: see TuneOptions.
 func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions) (*TuneResult, error) {
@@ -128,7 +129,14 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	}
 	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, seen: fs.seen, batch: opt.Batch,
 		cache: map[string]record.Row{}, all: append([]record.Row(nil), rows...), say: opt.say}
-	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: sigma}.Run(ranked, fs.best, fs.bestC,
+	// The second stage's random draws, interleaved with the ranking's
+	// (search.SecondStage.Random); the first stage's configurations are
+	// skipped.
+	random := make([]features.Config, 0, len(valid))
+	for _, i := range rng.Perm(len(valid)) {
+		random = append(random, valid[i])
+	}
+	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: sigma, Random: random}.Run(ranked, fs.best, fs.bestC,
 		func(c features.Config) bool { return fs.seen[k.Space.Format(c)] }, bm.measure)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
