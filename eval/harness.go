@@ -203,7 +203,7 @@ type HoldoutReport struct {
 	CopyBestPct float64      `json:"copy_best_pct_of_best,omitempty"`
 	// Policy is the runtime's source for the held-out device (device mode
 	// only): "fleet" (the fleet model's search) or "copy" (other devices'
-	// measured bests, the fleet model choosing among them), as the
+	// measured bests, from the device the fleet model ranks first), as the
 	// bundle's leave-one-device-out (Unseen) or its default chose.
 	// FleetSearchPct is the geometric mean of the fleet model's search
 	// forced, CopyPolicyPct of copying forced, for comparison.
