@@ -127,8 +127,6 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, seen: fs.seen, batch: opt.Batch,
-		cache: map[string]record.Row{}, all: append([]record.Row(nil), rows...), say: opt.say}
 	// The second stage's random draws, interleaved with the ranking's
 	// (search.SecondStage.Random); the first stage's configurations are
 	// skipped.
@@ -136,15 +134,25 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	for _, i := range rng.Perm(len(valid)) {
 		random = append(random, valid[i])
 	}
+	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, random: random, seen: fs.seen, batch: opt.Batch,
+		cache: map[string]record.Row{}, all: append([]record.Row(nil), rows...), say: opt.say}
 	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: sigma, Random: random}.Run(ranked, fs.best, fs.bestC,
 		func(c features.Config) bool { return fs.seen[k.Space.Format(c)] }, bm.measure)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	res.SecondStage = len(bm.cache)
+	best := st.LogSpeedup
 	res.Best = st.Best
-	if st.Best != nil {
-		res.BestNs = res.RefNs / math.Exp(st.LogSpeedup)
+	// A batch measures ahead of the stage, which may stop before it asks
+	// for every configuration measured: the answer is the best of them all.
+	for _, r := range bm.cache {
+		if v, err := rowScore(r); err == nil && (v > best || v == best && res.Best == nil) {
+			res.Best, best = r.Config, v
+		}
+	}
+	if res.Best != nil {
+		res.BestNs = res.RefNs / math.Exp(best)
 	}
 	if err := res.write(opt.Out, k, plat, bm.all); err != nil {
 		return nil, err
@@ -223,20 +231,26 @@ func (fs *firstStage) rank(enc features.Encoder, t features.Task, pv []float64, 
 }
 
 // batchMeasurer serves the second stage from batches: asked for one
-// configuration, it measures it with the next ones in predicted order.
+// configuration, it measures it with the next ones of the same stream, in
+// predicted order or the random draws' order.
 type batchMeasurer struct {
-	ctx    context.Context
-	k      *datasets.Kernel
-	t      features.Task
-	copt   collect.Options
-	ranked []predict.Scored
-	seen   map[string]bool // the first stage's configurations
-	batch  int
-	say    func(format string, args ...any)
-	cache  map[string]record.Row // second-stage rows by configuration
-	all    []record.Row          // every row measured, both stages
-	next   int                   // the next index of ranked to batch
+	ctx      context.Context
+	k        *datasets.Kernel
+	t        features.Task
+	copt     collect.Options
+	ranked   []predict.Scored
+	random   []features.Config
+	seen     map[string]bool // the first stage's configurations
+	batch    int
+	say      func(format string, args ...any)
+	cache    map[string]record.Row // second-stage rows by configuration
+	all      []record.Row          // every row measured, both stages
+	next     int                   // the next index of ranked to batch
+	nextRand int                   // the next index of random to batch
 }
+
+// fresh says whether the configuration named n is still to be measured.
+func (bm *batchMeasurer) fresh(n string) bool { return !bm.seen[n] && bm.cache[n].Config == nil }
 
 // measure returns c's score, measuring it with the batch it starts when
 // it was not measured yet.
@@ -246,14 +260,27 @@ func (bm *batchMeasurer) measure(c features.Config) (float64, error) {
 	if r, ok := bm.cache[key]; ok {
 		return rowScore(r)
 	}
-	batch := []features.Config{c}
-	for ; bm.next < len(bm.ranked) && len(batch) < bm.batch; bm.next++ {
-		n := space.Format(bm.ranked[bm.next].Config)
-		if n != key && !bm.seen[n] && bm.cache[n].Config == nil {
-			batch = append(batch, bm.ranked[bm.next].Config)
-		}
+	// c is the ranking's when it is the first of the ranking still to be
+	// measured; else a random draw.
+	for bm.next < len(bm.ranked) && !bm.fresh(space.Format(bm.ranked[bm.next].Config)) {
+		bm.next++
 	}
-	bm.say("tune: second stage: %d measured, %d more in predicted order", len(bm.cache), len(batch))
+	batch := []features.Config{c}
+	if bm.next < len(bm.ranked) && space.Format(bm.ranked[bm.next].Config) == key {
+		for ; bm.next < len(bm.ranked) && len(batch) < bm.batch; bm.next++ {
+			if n := space.Format(bm.ranked[bm.next].Config); n != key && bm.fresh(n) {
+				batch = append(batch, bm.ranked[bm.next].Config)
+			}
+		}
+		bm.say("tune: second stage: %d measured, %d more in predicted order", len(bm.cache), len(batch))
+	} else {
+		for ; bm.nextRand < len(bm.random) && len(batch) < bm.batch; bm.nextRand++ {
+			if n := space.Format(bm.random[bm.nextRand]); n != key && bm.fresh(n) {
+				batch = append(batch, bm.random[bm.nextRand])
+			}
+		}
+		bm.say("tune: second stage: %d measured, %d more at random", len(bm.cache), len(batch))
+	}
 	got, err := collect.Measure(bm.ctx, bm.k, bm.t, batch, bm.copt)
 	if err != nil {
 		return 0, err
