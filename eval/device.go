@@ -39,169 +39,237 @@ type CopyResult struct {
 // targets (unless opt.Test names other data), the others' best
 // configurations are the copy baselines.
 func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Options) (*HoldoutReport, error) {
-	// held indexes the device in d: -1 when only the test data has it.
-	held, err := findDevice(d.Platforms, opt.HoldoutDevice)
-	if err != nil && opt.Test == "" {
-		return nil, err
-	}
+	ht, err := deviceTargets(d, groups, space, opt)
 	if err != nil {
-		held = -1
-	}
-	targets, target := groups, held
-	var plat features.Platform
-	if opt.Test != "" {
-		test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
-		if err != nil {
-			return nil, fmt.Errorf("eval: test data: %w", err)
-		}
-		if target, err = findDevice(test.Platforms, opt.HoldoutDevice); err != nil {
-			return nil, err
-		}
-		targets, plat = groupRows(test, space), test.Platforms[target]
-	} else {
-		plat = d.Platforms[held]
+		return nil, err
 	}
 	var rows []int
 	for i, s := range d.Samples {
-		if s.Platform != held {
+		if s.Platform != ht.held {
 			rows = append(rows, i)
 		}
 	}
-	rep := &HoldoutReport{Mode: "device", Device: plat.Slug()}
+	rep := &HoldoutReport{Mode: "device", Device: ht.plat.Slug()}
 	for pi, p := range d.Platforms {
-		if pi != held {
+		if pi != ht.held {
 			rep.TrainedOn = append(rep.TrainedOn, p.Slug())
 		}
 	}
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("%w: --holdout device needs data of another device to train on, have only %s", ErrNoHoldout, plat.Slug())
+		return nil, fmt.Errorf("%w: --holdout device needs data of another device to train on, have only %s", ErrNoHoldout, ht.plat.Slug())
 	}
+	chosen := ht.covered(space, opt.Coverage)
+	if len(chosen) == 0 {
+		return nil, fmt.Errorf("%w: no shape of %s has >= %.0f%% of its space recorded (see --coverage)", ErrNoHoldout, ht.plat.Slug(), 100*opt.Coverage)
+	}
+	opt.say("leave-one-device-out: fleet model on %s, choosing for %d shapes of %s", strings.Join(rep.TrainedOn, ", "), len(chosen), ht.plat.Slug())
+
+	chs, learner, err := fitDeviceChoosers(d.Subset(rows), ht.plat, rep, opt)
+	if err != nil {
+		return nil, err
+	}
+	bests := deviceBests(groups, d.Platforms, ht.held)
+	var tally deviceTally
+	for _, g := range chosen {
+		hs, err := scoreDeviceShape(chs, g, bests, d.TaskNames, space)
+		if err != nil {
+			return nil, err
+		}
+		hs.Platform, hs.Learner = ht.plat.Slug(), learner
+		tally.add(rep, &hs)
+		rep.Shapes = append(rep.Shapes, hs)
+	}
+	tally.summarize(rep, bests)
+	return rep, nil
+}
+
+// heldTargets are the held-out device and the groups to choose for.
+type heldTargets struct {
+	// held indexes the device in the training data: -1 when only the test
+	// data has it.
+	held int
+	// targets are the groups holding the device's shapes, target its index
+	// among their platforms, plat its platform features.
+	targets []*group
+	target  int
+	plat    features.Platform
+}
+
+// deviceTargets finds opt.HoldoutDevice in d, and in opt.Test when set.
+func deviceTargets(d *train.Data, groups []*group, space *features.Space, opt Options) (heldTargets, error) {
+	held, err := findDevice(d.Platforms, opt.HoldoutDevice)
+	if err != nil && opt.Test == "" {
+		return heldTargets{}, err
+	}
+	if err != nil {
+		held = -1
+	}
+	if opt.Test == "" {
+		return heldTargets{held: held, targets: groups, target: held, plat: d.Platforms[held]}, nil
+	}
+	test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
+	if err != nil {
+		return heldTargets{}, fmt.Errorf("eval: test data: %w", err)
+	}
+	target, err := findDevice(test.Platforms, opt.HoldoutDevice)
+	if err != nil {
+		return heldTargets{}, err
+	}
+	return heldTargets{held: held, targets: groupRows(test, space), target: target, plat: test.Platforms[target]}, nil
+}
+
+// covered returns the held-out device's groups with at least coverage of
+// the space recorded.
+func (ht heldTargets) covered(space *features.Space, coverage float64) []*group {
 	var chosen []*group
-	for _, g := range targets {
-		if g.platform == target && len(g.times) > 0 && g.refNs > 0 &&
-			float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) {
+	for _, g := range ht.targets {
+		if g.platform == ht.target && len(g.times) > 0 && g.refNs > 0 &&
+			float64(len(g.rows)) >= coverage*float64(space.Len()) {
 			chosen = append(chosen, g)
 		}
 	}
-	if len(chosen) == 0 {
-		return nil, fmt.Errorf("%w: no shape of %s has >= %.0f%% of its space recorded (see --coverage)", ErrNoHoldout, plat.Slug(), 100*opt.Coverage)
-	}
-	opt.say("leave-one-device-out: fleet model on %s, choosing for %d shapes of %s", strings.Join(rep.TrainedOn, ", "), len(chosen), plat.Slug())
+	return chosen
+}
 
+// fitDeviceChoosers fits the fleet bundle on fleet, records its unseen
+// decision and the runtime's source in rep, and returns the runtime as a
+// user's bundle would run it for plat, then with the fleet search and the
+// copy policy forced, and the learner the selection chose.
+func fitDeviceChoosers(fleet *train.Data, plat features.Platform, rep *HoldoutReport, opt Options) ([3]*runtime.Chooser, string, error) {
+	var chs [3]*runtime.Chooser
 	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
-	fleet := d.Subset(rows)
 	b, mr, err := train.FitFleetBundle(fleet, topts)
 	if err == nil {
 		err = opt.attach(b)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("eval: holdout fit: %w", err)
+		return chs, "", fmt.Errorf("eval: holdout fit: %w", err)
 	}
 	if rep.Unseen, err = ChooseUnseen(b, fleet, mr); err != nil {
-		return nil, err
+		return chs, "", err
 	}
-	// The runtime as a user's bundle would run it, and each policy
-	// forced, to compare.
-	var chs [3]*runtime.Chooser
 	for i, policy := range []string{"", features.UnseenFleet, features.UnseenCopy} {
 		if chs[i], err = runtime.FromBundle(b, runtime.Options{Platform: &plat, Unseen: policy}); err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
+			return chs, "", fmt.Errorf("eval: %w", err)
 		}
 	}
-	ch := chs[0]
-	if s := ch.Source(); s != runtime.SourceFleet && s != runtime.SourceCopy {
-		return nil, fmt.Errorf("eval: the runtime chose model source %q for %s, want the fleet model or copies", s, plat.Slug())
+	if s := chs[0].Source(); s != runtime.SourceFleet && s != runtime.SourceCopy {
+		return chs, "", fmt.Errorf("eval: the runtime chose model source %q for %s, want the fleet model or copies", s, plat.Slug())
 	}
-	rep.Policy = ch.Source()
+	rep.Policy = chs[0].Source()
 	learner := ""
 	if mr.Selection != nil {
 		learner = mr.Selection.Chosen
 	}
-	bests := deviceBests(groups, d.Platforms, held)
+	return chs, learner, nil
+}
 
-	var logPct, logTop, logRef, logCopyBest, logFleet, logCopyPolicy []float64
-	logCopy := map[string][]float64{}
-	copies := map[string]*CopyResult{}
-	for _, g := range chosen {
-		pick, err := ch.ChoosePick(g.task)
+// scoreDeviceShape scores on g the runtime's pick (chs[0]), the forced
+// fleet search and copy policy (chs[1], chs[2]), the model's favourite
+// recorded configuration, its top k, and copying each other device's best.
+func scoreDeviceShape(chs [3]*runtime.Chooser, g *group, bests []*deviceBest, taskNames []string, space *features.Space) (HoldoutShape, error) {
+	ch := chs[0]
+	pick, err := ch.ChoosePick(g.task)
+	if err != nil {
+		return HoldoutShape{}, fmt.Errorf("eval: %w", err)
+	}
+	hs := HoldoutShape{Shape: features.FormatTask(taskNames, g.task), Chosen: space.Format(pick.Config),
+		RefPct: 100 * g.bestNs / g.refNs, Source: pick.Source}
+	hs.Status, hs.Pct = g.score(hs.Chosen)
+	for i, out := range []*float64{&hs.FleetSearchPct, &hs.CopyPolicyPct} {
+		c, err := chs[i+1].Choose(g.task)
 		if err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
+			return HoldoutShape{}, fmt.Errorf("eval: %w", err)
 		}
-		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick.Config),
-			RefPct: 100 * g.bestNs / g.refNs, Learner: learner, Source: pick.Source}
-		hs.Status, hs.Pct = g.score(hs.Chosen)
-		for i, out := range []*float64{&hs.FleetSearchPct, &hs.CopyPolicyPct} {
-			c, err := chs[i+1].Choose(g.task)
-			if err != nil {
-				return nil, fmt.Errorf("eval: %w", err)
-			}
-			if status, pct := g.score(space.Format(c)); status != "unrecorded" {
-				*out = pct
-			}
+		if status, pct := g.score(space.Format(c)); status != "unrecorded" {
+			*out = pct
 		}
-		if hs.FleetSearchPct > 0 {
-			logFleet = append(logFleet, math.Log(hs.FleetSearchPct))
-		}
-		if hs.CopyPolicyPct > 0 {
-			logCopyPolicy = append(logCopyPolicy, math.Log(hs.CopyPolicyPct))
-		}
-		switch hs.Status {
-		case "failed":
-			rep.Failed++
-		case "unrecorded":
-			rep.Unrecorded++
-		}
-		hs.Top1Pct = top1(ch, g, space)
-		if hs.TopK, err = topK(ch, g, space); err != nil {
-			return nil, err
-		}
-		if hs.Status != "unrecorded" {
-			logPct = append(logPct, math.Log(hs.Pct))
-			if rep.Worst == 0 || hs.Pct < rep.Worst {
-				rep.Worst = hs.Pct
-			}
-		}
-		logTop = append(logTop, math.Log(hs.Top1Pct))
-		logRef = append(logRef, math.Log(hs.RefPct))
-		for _, db := range bests {
-			from, cfg := db.nearest(g.task)
-			cp := CopyPick{Device: db.device, From: features.FormatTask(d.TaskNames, from), Config: cfg}
-			cp.Status, cp.Pct = g.score(cfg)
-			hs.Copies = append(hs.Copies, cp)
-			cr := copies[db.device]
-			if cr == nil {
-				cr = &CopyResult{Device: db.device}
-				copies[db.device] = cr
-			}
-			switch cp.Status {
-			case "failed":
-				cr.Failed++
-			case "unrecorded":
-				cr.Unrecorded++
-				continue
-			}
-			logCopy[db.device] = append(logCopy[db.device], math.Log(cp.Pct))
-			if cr.Worst == 0 || cp.Pct < cr.Worst {
-				cr.Worst = cp.Pct
-			}
+	}
+	hs.Top1Pct = top1(ch, g, space)
+	if hs.TopK, err = topK(ch, g, space); err != nil {
+		return HoldoutShape{}, err
+	}
+	for _, db := range bests {
+		from, cfg := db.nearest(g.task)
+		cp := CopyPick{Device: db.device, From: features.FormatTask(taskNames, from), Config: cfg}
+		cp.Status, cp.Pct = g.score(cfg)
+		hs.Copies = append(hs.Copies, cp)
+		if cp.Status != "unrecorded" {
 			hs.CopyBestPct = max(hs.CopyBestPct, cp.Pct)
 		}
-		if hs.CopyBestPct > 0 {
-			logCopyBest = append(logCopyBest, math.Log(hs.CopyBestPct))
-		}
-		rep.Shapes = append(rep.Shapes, hs)
 	}
-	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(logPct), geomean(logTop), geomean(logRef)
-	rep.Geomean, rep.PctInterval = rep.Pct, geomeanInterval(logPct)
-	rep.CopyBestPct = geomean(logCopyBest)
+	return hs, nil
+}
+
+// deviceTally gathers the logs of the per-shape figures of a device
+// holdout for their geometric means.
+type deviceTally struct {
+	pct, top, ref, copyBest, fleet, copyPolicy []float64
+	copy                                       map[string][]float64
+	copies                                     map[string]*CopyResult
+}
+
+// add counts hs into t and rep's failed, unrecorded and worst picks.
+func (t *deviceTally) add(rep *HoldoutReport, hs *HoldoutShape) {
+	if t.copy == nil {
+		t.copy, t.copies = map[string][]float64{}, map[string]*CopyResult{}
+	}
+	if hs.FleetSearchPct > 0 {
+		t.fleet = append(t.fleet, math.Log(hs.FleetSearchPct))
+	}
+	if hs.CopyPolicyPct > 0 {
+		t.copyPolicy = append(t.copyPolicy, math.Log(hs.CopyPolicyPct))
+	}
+	switch hs.Status {
+	case "failed":
+		rep.Failed++
+	case "unrecorded":
+		rep.Unrecorded++
+	}
+	if hs.Status != "unrecorded" {
+		t.pct = append(t.pct, math.Log(hs.Pct))
+		if rep.Worst == 0 || hs.Pct < rep.Worst {
+			rep.Worst = hs.Pct
+		}
+	}
+	t.top = append(t.top, math.Log(hs.Top1Pct))
+	t.ref = append(t.ref, math.Log(hs.RefPct))
+	for _, cp := range hs.Copies {
+		cr := t.copies[cp.Device]
+		if cr == nil {
+			cr = &CopyResult{Device: cp.Device}
+			t.copies[cp.Device] = cr
+		}
+		switch cp.Status {
+		case "failed":
+			cr.Failed++
+		case "unrecorded":
+			cr.Unrecorded++
+			continue
+		}
+		t.copy[cp.Device] = append(t.copy[cp.Device], math.Log(cp.Pct))
+		if cr.Worst == 0 || cp.Pct < cr.Worst {
+			cr.Worst = cp.Pct
+		}
+	}
+	if hs.CopyBestPct > 0 {
+		t.copyBest = append(t.copyBest, math.Log(hs.CopyBestPct))
+	}
+}
+
+// summarize writes the geometric means into rep, the copies in the order
+// of bests.
+func (t *deviceTally) summarize(rep *HoldoutReport, bests []*deviceBest) {
+	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(t.pct), geomean(t.top), geomean(t.ref)
+	rep.Geomean, rep.PctInterval = rep.Pct, geomeanInterval(t.pct)
+	rep.CopyBestPct = geomean(t.copyBest)
 	rep.TopK = summarizeTopK(rep.Shapes)
-	rep.FleetSearchPct, rep.CopyPolicyPct = geomean(logFleet), geomean(logCopyPolicy)
+	rep.FleetSearchPct, rep.CopyPolicyPct = geomean(t.fleet), geomean(t.copyPolicy)
 	for _, db := range bests {
-		cr := copies[db.device]
-		cr.Pct = geomean(logCopy[db.device])
+		cr := t.copies[db.device]
+		cr.Pct = geomean(t.copy[db.device])
 		rep.Copies = append(rep.Copies, *cr)
 	}
-	return rep, nil
 }
 
 // findDevice returns the index of the platform named name (its slug or its

@@ -203,7 +203,7 @@ type HoldoutReport struct {
 	CopyBestPct float64      `json:"copy_best_pct_of_best,omitempty"`
 	// Policy is the runtime's source for the held-out device (device mode
 	// only): "fleet" (the fleet model's search) or "copy" (other devices'
-	// measured bests, the fleet model choosing among them), as the
+	// measured bests, from the device the fleet model ranks first), as the
 	// bundle's leave-one-device-out (Unseen) or its default chose.
 	// FleetSearchPct is the geometric mean of the fleet model's search
 	// forced, CopyPolicyPct of copying forced, for comparison.
@@ -330,36 +330,83 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	d := all.Subset(okRows)
 	rep := &Report{Kernel: opt.Kernel, Rows: all.Len()}
 	groups := groupRows(all, space)
+	rep.Shapes = shapeInfos(all, groups, space)
+	// The holdouts' cheap refusals come before the costly parts.
+	if err := checkHoldouts(all, groups, opt); err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
+	opt.say("learning curve on %d measured rows", d.Len())
+	rep.LearningCurve = deviceCurves(d, opt, rng)
+	if rep.Strategies, rep.TwoStage, err = tuners(all, groups, space, opt); err != nil {
+		return nil, err
+	}
+	// The holdout models train on the measured rows, or on every row when
+	// failures count with a stand-in.
+	hd := d
+	if opt.Invalid == train.InvalidZeta {
+		hd = all
+	}
+	if opt.Holdout {
+		if rep.Holdout, err = shapeHoldout(hd, groups, space, opt); err != nil {
+			return nil, err
+		}
+	}
+	if opt.FleetPrior {
+		if rep.FleetPrior, err = fleetPrior(all, hd, groups, space, opt); err != nil {
+			return nil, err
+		}
+		rep.FleetPriorSummary = summarizePrior(rep.FleetPrior)
+	}
+	if opt.HoldoutDevice != "" {
+		if rep.Holdout, err = holdoutDevice(hd, groups, space, opt); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// shapeInfos describes every group of all.
+func shapeInfos(all *train.Data, groups []*group, space *features.Space) []ShapeInfo {
+	var out []ShapeInfo
 	for _, g := range groups {
 		info := ShapeInfo{Platform: all.Platforms[g.platform].Slug(), Shape: features.FormatTask(all.TaskNames, g.task),
 			Recorded: len(g.rows), OK: len(g.times), Coverage: float64(len(g.rows)) / float64(space.Len()), BestNs: g.bestNs}
 		if g.refNs > 0 {
 			info.RefPct = 100 * g.bestNs / g.refNs
 		}
-		rep.Shapes = append(rep.Shapes, info)
+		out = append(out, info)
 	}
-	// The holdouts' cheap refusals come before the costly parts.
+	return out
+}
+
+// checkHoldouts refuses the holdouts and the fleet prior that all cannot
+// serve.
+func checkHoldouts(all *train.Data, groups []*group, opt Options) error {
 	if opt.HoldoutDevice != "" && opt.Test == "" {
 		if _, err := findDevice(all.Platforms, opt.HoldoutDevice); err != nil {
-			return nil, err
+			return err
 		}
 		if len(all.Platforms) < 2 {
-			return nil, fmt.Errorf("%w: --holdout device needs data of another device to train on, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
+			return fmt.Errorf("%w: --holdout device needs data of another device to train on, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
 		}
 	}
 	if opt.FleetPrior && len(all.Platforms) < 2 {
-		return nil, fmt.Errorf("%w: the fleet prior needs data of two devices or more, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
+		return fmt.Errorf("%w: the fleet prior needs data of two devices or more, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
 	}
 	if opt.Holdout && opt.Test == "" {
 		if err := noShapes(groups, opt); !errors.Is(err, errSomeShapes) {
-			return nil, err
+			return err
 		}
 	}
-	rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
+	return nil
+}
 
-	opt.say("learning curve on %d measured rows", d.Len())
-	// One curve per device: imported data may not tell devices apart by
-	// their features, and a device's own curve is what a user reads.
+// deviceCurves is one learning curve per device of d: imported data may
+// not tell devices apart by their features, and a device's own curve is
+// what a user reads.
+func deviceCurves(d *train.Data, opt Options, rng *rand.Rand) []CurvePoint {
+	var out []CurvePoint
 	for pi, p := range d.Platforms {
 		var rows []int
 		for i, s := range d.Samples {
@@ -369,10 +416,15 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		}
 		for _, c := range learningCurve(d.Subset(rows), curveLearner(opt), rng) {
 			c.Platform = p.Slug()
-			rep.LearningCurve = append(rep.LearningCurve, c)
+			out = append(out, c)
 		}
 	}
+	return out
+}
 
+// tuners replays the search strategies and the two-stage tuner on the
+// groups with at least opt.Coverage of the space recorded.
+func tuners(all *train.Data, groups []*group, space *features.Space, opt Options) ([]StrategyResult, []TwoStageResult, error) {
 	var complete []*group
 	for _, g := range groups {
 		if float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) && len(g.times) > 0 {
@@ -380,64 +432,46 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		}
 	}
 	opt.say("strategies and two-stage tuner on %d of %d shapes with >= %.0f%% of the space recorded", len(complete), len(groups), 100*opt.Coverage)
-	if len(complete) > 0 {
-		if rep.Strategies, err = strategies(space, complete, opt); err != nil {
-			return nil, err
-		}
-		for _, g := range complete {
-			for _, t := range opt.Thresholds {
-				r, err := twoStage(all, space, g, t, opt)
-				if err != nil {
-					return nil, err
-				}
-				rep.TwoStage = append(rep.TwoStage, r)
-			}
-		}
+	if len(complete) == 0 {
+		return nil, nil, nil
 	}
-	if opt.Holdout {
-		opt.say("leave-one-shape-out Choose on %d shapes", len(groups))
-		hd := d
-		if opt.Invalid == train.InvalidZeta {
-			hd = all
-		}
-		targets, tdata := groups, hd
-		if opt.Test != "" {
-			test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
+	strats, err := strategies(space, complete, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var two []TwoStageResult
+	for _, g := range complete {
+		for _, t := range opt.Thresholds {
+			r, err := twoStage(all, space, g, t, opt)
 			if err != nil {
-				return nil, fmt.Errorf("eval: test data: %w", err)
+				return nil, nil, err
 			}
-			targets, tdata = nil, test
-			for _, g := range groupRows(test, space) {
-				if float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) && len(g.times) > 0 {
-					targets = append(targets, g)
-				}
+			two = append(two, r)
+		}
+	}
+	return strats, two, nil
+}
+
+// shapeHoldout is leave-one-shape-out on hd's groups, or, with opt.Test,
+// Choose from models trained on all of hd for the test data's fully
+// recorded shapes.
+func shapeHoldout(hd *train.Data, groups []*group, space *features.Space, opt Options) (*HoldoutReport, error) {
+	opt.say("leave-one-shape-out Choose on %d shapes", len(groups))
+	targets, tdata := groups, hd
+	if opt.Test != "" {
+		test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
+		if err != nil {
+			return nil, fmt.Errorf("eval: test data: %w", err)
+		}
+		targets, tdata = nil, test
+		for _, g := range groupRows(test, space) {
+			if float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) && len(g.times) > 0 {
+				targets = append(targets, g)
 			}
-			opt.say("choosing for %d fully recorded shapes of %s", len(targets), opt.Test)
 		}
-		if rep.Holdout, err = holdout(hd, tdata, targets, space, opt); err != nil {
-			return nil, err
-		}
+		opt.say("choosing for %d fully recorded shapes of %s", len(targets), opt.Test)
 	}
-	if opt.FleetPrior {
-		hd := d
-		if opt.Invalid == train.InvalidZeta {
-			hd = all
-		}
-		if rep.FleetPrior, err = fleetPrior(all, hd, groups, space, opt); err != nil {
-			return nil, err
-		}
-		rep.FleetPriorSummary = summarizePrior(rep.FleetPrior)
-	}
-	if opt.HoldoutDevice != "" {
-		hd := d
-		if opt.Invalid == train.InvalidZeta {
-			hd = all
-		}
-		if rep.Holdout, err = holdoutDevice(hd, groups, space, opt); err != nil {
-			return nil, err
-		}
-	}
-	return rep, nil
+	return holdout(hd, tdata, targets, space, opt)
 }
 
 func groupRows(d *train.Data, space *features.Space) []*group {

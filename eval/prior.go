@@ -593,7 +593,12 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	// The in-sample error underestimates the model's error on new
 	// configurations; it only seeds the running estimate.
 	sigma := max(0.05, math.Sqrt(sq/float64(sub.Len())))
-	st, err := search.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget}.Run(ranked, best, bestC,
+	// The random draws continue the first stage's random order.
+	random := make([]features.Config, 0, len(valid)-n0)
+	for _, i := range perm[n0:] {
+		random = append(random, valid[i])
+	}
+	st, err := search.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget, Random: random}.Run(ranked, best, bestC,
 		func(c features.Config) bool { return seen[space.Format(c)] }, logSpeed)
 	if err != nil {
 		return out, fmt.Errorf("eval: %w", err)

@@ -10,7 +10,8 @@ const (
 	UnseenFleet = "fleet"
 	// UnseenCopy copies another device's fastest measured configuration
 	// (Bundle.Measured) of the shape nearest the asked one; of several
-	// devices, the copy the fleet model predicts fastest on the new device.
+	// devices, the one whose copies the fleet model predicts fastest on the
+	// new device on average over the measured shapes.
 	UnseenCopy = "copy"
 )
 

@@ -66,8 +66,9 @@
 // held up when 'augur train' left each of its devices out in turn
 // (Bundle.Unseen): the fleet model's search, or copying the other devices'
 // measured bests (from devices of the device's type, a GPU's from GPUs,
-// when the bundle measured any), of which the fleet model picks the one it
-// predicts fastest on the device. Copying is the default where the bundle records
+// when the bundle measured any), all from the one device whose copies the
+// fleet model predicts fastest on the device over every measured shape.
+// Copying is the default where the bundle records
 // nothing; Options.Unseen forces either.
 // p.OutsideOctaves says how far the shape lies beyond the training shapes
 // (0 inside; beyond about 1 the model extrapolates), and p.ExpectedPct and

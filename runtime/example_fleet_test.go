@@ -12,8 +12,9 @@ import (
 // inputs include the platform features. A library gives the runtime the
 // device's features as collect queries them (opencl Device.Platform); a
 // device the bundle measured gets its own model. Any other device gets
-// another device's best measured configuration of the nearest shape, the
-// copy the fleet model predicts fastest on it, unless the bundle's
+// another device's best measured configuration of the nearest shape, from
+// the device whose copies the fleet model predicts fastest on it over
+// every measured shape, unless the bundle's
 // leave-one-device-out chose the fleet model's search (Bundle.Unseen;
 // this bundle predates it); Options.Unseen forces either.
 func Example_fleet() {
@@ -59,6 +60,6 @@ func Example_fleet() {
 	fmt.Printf("%s, fleet forced: %s\n", a6000.Name, pick.Source)
 	// Output:
 	// NVIDIA H100 80GB HBM3: model:nvidia-h100-80gb-hbm3, valid true
-	// NVIDIA RTX A6000: copy:nvidia-h200, valid true
+	// NVIDIA RTX A6000: copy:nvidia-h100-80gb-hbm3, valid true
 	// NVIDIA RTX A6000, fleet forced: fleet
 }

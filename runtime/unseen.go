@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/augur-tuning/augur/features"
 )
@@ -11,6 +13,7 @@ import (
 type copySource struct {
 	source  string      // "copy:<slug>", built once so that a pick allocates none
 	logs    [][]float64 // ln of each measured shape's values
+	tasks   []features.Task
 	configs []features.Config
 }
 
@@ -69,11 +72,75 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 			c.copies = append(c.copies, copySource{source: SourceCopy + ":" + m.Device})
 		}
 		c.copies[i].logs = append(c.copies[i].logs, logs(m.Task))
+		c.copies[i].tasks = append(c.copies[i].tasks, m.Task)
 		c.copies[i].configs = append(c.copies[i].configs, m.Config)
 	}
 	if c.copies != nil {
 		c.source = SourceCopy
+		c.rankCopies()
 	}
+}
+
+// rankCopies orders the copy sources by the fleet model's mean predicted
+// log-speedup of their copies on the device, over every shape any source
+// measured; copy then takes the first source whose copy runs. One device's
+// bests, copied on every shape, hold up better than a choice between
+// devices made shape by shape, which follows the model's error from shape
+// to shape: the Xeon held out of a fleet of it, the H200 and the H100
+// reached 34.0% of its optimum choosing per shape, 46.1% copying the H100
+// everywhere (bench/RESULTS.md, 2026-11-26).
+func (c *Chooser) rankCopies() {
+	if len(c.copies) < 2 {
+		return
+	}
+	var tasks []features.Task
+	for _, src := range c.copies {
+		tasks = append(tasks, src.tasks...)
+	}
+	mean := make([]float64, len(c.copies))
+	vals, oks := make([]float64, 1), make([]bool, 1)
+	for i, src := range c.copies {
+		n := 0
+		for _, t := range tasks {
+			cfg := src.configs[src.nearest(logs(t))]
+			c.model.Scorer(t).ScoreBatch([]features.Config{cfg}, vals, oks)
+			if oks[0] {
+				mean[i] += vals[0]
+				n++
+			}
+		}
+		if n == 0 {
+			mean[i] = math.Inf(-1)
+		} else {
+			mean[i] /= float64(n)
+		}
+	}
+	order := make([]int, len(c.copies))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(mean[b], mean[a]) })
+	ranked := make([]copySource, len(c.copies))
+	for i, o := range order {
+		ranked[i] = c.copies[o]
+	}
+	c.copies = ranked
+}
+
+// nearest is the index of src's measured shape nearest l (log scale).
+func (src copySource) nearest(l []float64) int {
+	bi, bd := -1, math.Inf(1)
+	for i, g := range src.logs {
+		d := 0.0
+		for f := range l {
+			x := l[f] - g[f]
+			d += x * x
+		}
+		if d < bd {
+			bi, bd = i, d
+		}
+	}
+	return bi
 }
 
 // policy is the unseen-device policy in force: Options.Unseen, else the
@@ -88,26 +155,15 @@ func (c *Chooser) policy(b *features.Bundle, opt Options) string {
 	return features.UnseenCopy
 }
 
-// copy returns, of each copy source's best configuration at its shape
-// nearest t (log scale), the one the fleet model predicts fastest on the
-// device; the fleet model's search when none can run on the device.
+// copy returns, of the copy sources' best configurations at their shapes
+// nearest t (log scale), the first source's (rankCopies) that runs on the
+// device; the fleet model's search when none can.
 func (c *Chooser) copy(t features.Task) Pick {
 	l := logs(t)
 	batch := make([]features.Config, 0, len(c.copies))
 	from := make([]string, 0, len(c.copies))
 	for _, src := range c.copies {
-		bi, bd := -1, math.Inf(1)
-		for i, g := range src.logs {
-			d := 0.0
-			for f := range l {
-				x := l[f] - g[f]
-				d += x * x
-			}
-			if d < bd {
-				bi, bd = i, d
-			}
-		}
-		if bi >= 0 && c.runs(t, src.configs[bi]) {
+		if bi := src.nearest(l); bi >= 0 && c.runs(t, src.configs[bi]) {
 			batch, from = append(batch, src.configs[bi]), append(from, src.source)
 		}
 	}
@@ -116,10 +172,13 @@ func (c *Chooser) copy(t features.Task) Pick {
 	}
 	vals, oks := make([]float64, len(batch)), make([]bool, len(batch))
 	c.model.Scorer(t).ScoreBatch(batch, vals, oks)
+	// The sources are in rankCopies' order: the first whose copy the
+	// model can score.
 	best := -1
 	for i := range batch {
-		if oks[i] && (best < 0 || vals[i] > vals[best]) {
+		if oks[i] {
 			best = i
+			break
 		}
 	}
 	if best < 0 {

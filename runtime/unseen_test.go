@@ -169,6 +169,60 @@ func TestCopyRankedByFleet(t *testing.T) {
 	}
 }
 
+// TestCopyOneSource: with several devices' copies, every shape copies
+// from the one device whose copies the fleet model predicts fastest on
+// average over the shapes, not from whichever wins each shape.
+func TestCopyOneSource(t *testing.T) {
+	var a, b []features.MeasuredBest
+	data, other := fleetData(t, func(bu *features.Bundle) {
+		// dev-b measured the shapes dev-a did, with dev-a's bests
+		// shifted by one shape, so that each shape has two distinct
+		// copies and the sources differ in rank from shape to shape.
+		var first []features.MeasuredBest
+		for _, m := range bu.Measured {
+			if m.Device == bu.Measured[0].Device {
+				first = append(first, m)
+			}
+		}
+		for i, m := range first {
+			m.Device = "dev-a"
+			a = append(a, m)
+			m.Config = first[(i+1)%len(first)].Config
+			m.Device = "dev-b"
+			b = append(b, m)
+		}
+		bu.Measured = append(append([]features.MeasuredBest{}, a...), b...)
+	})
+	ch, err := runtime.New(data, runtime.Options{Platform: &other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meanA, meanB float64
+	perShape := map[string]bool{}
+	for i := range a {
+		va, _ := ch.Predict(a[i].Task, a[i].Config)
+		vb, _ := ch.Predict(b[i].Task, b[i].Config)
+		meanA, meanB = meanA+va, meanB+vb
+		perShape[map[bool]string{true: "dev-a", false: "dev-b"}[va >= vb]] = true
+	}
+	if len(perShape) < 2 {
+		t.Fatal("the same device wins every shape; the test needs shapes that disagree")
+	}
+	want := "copy:dev-a"
+	if meanB > meanA {
+		want = "copy:dev-b"
+	}
+	for _, m := range a {
+		p, err := ch.ChoosePick(m.Task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Source != want {
+			t.Errorf("shape %v copies from %q, want %q (mean predictions: dev-a %g, dev-b %g)", m.Task, p.Source, want, meanA, meanB)
+		}
+	}
+}
+
 // TestCopySameType: copies come from devices of the new device's type
 // when the bundle measured any: a CPU's best is never a GPU's pick, however
 // the fleet model ranks it, and a CPU copies from the CPU. The type is the
@@ -231,6 +285,16 @@ func BenchmarkChooseUnseen(b *testing.B) {
 	}
 	other := *bu.Models[0].Platform
 	other.Name = "A Future GPU"
+	// Loading for a new device ranks the copy sources once
+	// (runtime.Options.Unseen copy).
+	b.Run("copy-new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := runtime.New(data, runtime.Options{Platform: &other}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for _, policy := range []string{features.UnseenCopy, features.UnseenFleet} {
 		ch, err := runtime.New(data, runtime.Options{Platform: &other, Unseen: policy})
 		if err != nil {

@@ -15,6 +15,15 @@ import (
 // stays above Threshold. The probability comes from a Gaussian error model
 // on the log-speedup whose variance is re-estimated from the errors of the
 // configurations measured in this stage.
+//
+// With Random set, a share of the stage's measurements are random draws
+// instead, interleaved with the ranking's: a model fitted on a 2% sample
+// can rank the top of the space badly (the Kernel Tuner A4000 space: its
+// ranking's first 100 configurations held nothing better than the sample's
+// best), and the sample cannot tell (a cross-validated measure of how well
+// the model ranks held-out sample rows spread as widely on the A4000 as on
+// the H200, where the ranking wins); random draws bound how far the stage
+// falls behind random search, and cost little where the ranking is good.
 type SecondStage struct {
 	// Threshold is T, the probability below which the stage stops; 0 means
 	// 0.1. It must be in (0, 1).
@@ -25,6 +34,16 @@ type SecondStage struct {
 	Sigma float64
 	// Budget caps the measurements of this stage; 0 means no cap.
 	Budget int
+	// Random is the space in a random order (the first stage's random
+	// sample continued); nil measures the ranking alone.
+	Random []features.Config
+	// Explore is the share of the stage's measurements drawn from Random,
+	// interleaved with the ranking's, while the ranking's next
+	// configuration may still beat the best; 0 means 0.5. It must be in
+	// [0, 1). 0.5 is measured in bench/RESULTS.md (2026-11-26): against
+	// 0.25 and the ranking alone it kept the tuner at or above random
+	// search at equal count on the most (platform, threshold) pairs.
+	Explore float64
 }
 
 // Measured is one configuration measured by the second stage.
@@ -39,6 +58,8 @@ type StageResult struct {
 	LogSpeedup float64 // of Best; -Inf when nothing succeeded
 	// Measured lists every configuration measured, in order.
 	Measured []Measured
+	// Drawn is the number of Measured drawn from SecondStage.Random.
+	Drawn int
 }
 
 // Run measures ranked (fastest predicted first) with measure, starting from
@@ -63,17 +84,31 @@ func (o SecondStage) Run(ranked []predict.Scored, best float64, bestConfig featu
 	if !(sigma > 0) || o.Budget < 0 {
 		return StageResult{}, fmt.Errorf("search: SecondStage.Sigma must be > 0 and Budget >= 0, got %g and %d", o.Sigma, o.Budget)
 	}
+	explore := o.Explore
+	if explore == 0 {
+		explore = 0.5
+	}
+	if !(explore >= 0 && explore < 1) {
+		return StageResult{}, fmt.Errorf("search: SecondStage.Explore must be in [0, 1), got %g", o.Explore)
+	}
 	res := StageResult{Best: bestConfig, LogSpeedup: best}
 	// Running variance of the errors: the prior counts as one observation
 	// of sigma^2, so that the first measurements do not collapse it.
 	n, sumSq := 1.0, sigma*sigma
-	for _, c := range ranked {
-		if o.Budget > 0 && len(res.Measured) >= o.Budget {
+	// Configurations measured by this stage, so that the ranking and the
+	// random draws skip each other's.
+	measured := map[string]bool{}
+	key := func(c features.Config) string { return fmt.Sprint([]int(c)) }
+	fresh := func(c features.Config) bool { return !measured[key(c)] && (skip == nil || !skip(c)) }
+	next, nextRand := 0, 0
+	for o.Budget == 0 || len(res.Measured) < o.Budget {
+		for next < len(ranked) && !fresh(ranked[next].Config) {
+			next++
+		}
+		if next == len(ranked) {
 			break
 		}
-		if skip != nil && skip(c.Config) {
-			continue
-		}
+		c := ranked[next]
 		sd := math.Sqrt(sumSq / n)
 		// P(y > best) for y ~ N(prediction, sd^2).
 		if !math.IsInf(res.LogSpeedup, -1) {
@@ -82,6 +117,27 @@ func (o SecondStage) Run(ranked []predict.Scored, best float64, bestConfig featu
 				break
 			}
 		}
+		if o.Random != nil && float64(res.Drawn) < explore*float64(len(res.Measured)+1) {
+			for nextRand < len(o.Random) && !fresh(o.Random[nextRand]) {
+				nextRand++
+			}
+			if nextRand < len(o.Random) {
+				r := o.Random[nextRand]
+				measured[key(r)] = true
+				res.Drawn++
+				y, err := measure(r)
+				if err != nil {
+					res.Measured = append(res.Measured, Measured{Config: r, LogSpeedup: math.NaN()})
+					continue
+				}
+				res.Measured = append(res.Measured, Measured{Config: r, LogSpeedup: y})
+				if y > res.LogSpeedup {
+					res.LogSpeedup, res.Best = y, r
+				}
+				continue
+			}
+		}
+		measured[key(c.Config)] = true
 		y, err := measure(c.Config)
 		if err != nil {
 			res.Measured = append(res.Measured, Measured{Config: c.Config, LogSpeedup: math.NaN()})

@@ -30,6 +30,10 @@ func TestSecondStage(t *testing.T) {
 		}
 		return 2 - 0.5*float64(c[0]), nil
 	}
+	var reversed []features.Config
+	for i := range 10 {
+		reversed = append(reversed, features.Config{9 - i})
+	}
 	tests := []struct {
 		name      string
 		stage     search.SecondStage
@@ -46,6 +50,13 @@ func TestSecondStage(t *testing.T) {
 		// Exact predictions narrow the error model until the stage stops,
 		// one short of the end.
 		{"skip", search.SecondStage{Threshold: 0.01, Sigma: 5}, func(c features.Config) bool { return c[0] == 2 }, 0, 8},
+		// Random draws from the bottom of the ranking take every other
+		// measurement: the tight stage measures rank 9 first and then
+		// rank 0, whose prediction may still beat it.
+		{"random tight", search.SecondStage{Threshold: 0.1, Sigma: 0.1, Random: reversed}, nil, 0, 2},
+		// The wide stage measures the whole space, half of it at random.
+		{"random wide", search.SecondStage{Threshold: 0.01, Sigma: 5, Random: reversed}, nil, 2, 10},
+		{"random budget", search.SecondStage{Threshold: 0.01, Sigma: 5, Budget: 3, Random: reversed}, nil, 0, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,13 +67,28 @@ func TestSecondStage(t *testing.T) {
 			if res.Best[0] != tt.wantBest || len(res.Measured) != tt.wantCount {
 				t.Errorf("best %v after %d measurements, want %d after %d", res.Best, len(res.Measured), tt.wantBest, tt.wantCount)
 			}
-			if len(res.Measured) > 1 && !math.IsNaN(res.Measured[1].LogSpeedup) {
-				t.Errorf("failed measurement recorded as %g, want NaN", res.Measured[1].LogSpeedup)
+			seen := map[int]bool{}
+			for _, m := range res.Measured {
+				if seen[m.Config[0]] || tt.skip != nil && tt.skip(m.Config) {
+					t.Errorf("measured %v twice or skipped", m.Config)
+				}
+				seen[m.Config[0]] = true
+			}
+			if tt.stage.Random != nil && res.Drawn != (len(res.Measured)+1)/2 {
+				t.Errorf("%d of %d measurements drawn at random, want every other one", res.Drawn, len(res.Measured))
+			}
+			for _, m := range res.Measured {
+				if m.Config[0] == 1 && !math.IsNaN(m.LogSpeedup) {
+					t.Errorf("failed measurement recorded as %g, want NaN", m.LogSpeedup)
+				}
 			}
 		})
 	}
 	if _, err := (search.SecondStage{Threshold: 1.5}).Run(ranked, 0, nil, nil, truth); err == nil {
 		t.Error("Threshold 1.5 accepted")
+	}
+	if _, err := (search.SecondStage{Explore: 1}).Run(ranked, 0, nil, nil, truth); err == nil {
+		t.Error("Explore 1 accepted")
 	}
 }
 
@@ -91,6 +117,12 @@ func TestSecondStageNeverBelowMeasured(t *testing.T) {
 			return truth[c[0]], nil
 		}
 		st := search.SecondStage{Threshold: 0.01 + 0.5*rng.Float64(), Sigma: 0.05 + rng.Float64(), Budget: rng.IntN(5)}
+		if rng.IntN(2) == 0 {
+			for _, i := range rng.Perm(n) {
+				st.Random = append(st.Random, features.Config{i})
+			}
+			st.Explore = 0.9 * rng.Float64()
+		}
 		res, err := st.Run(ranked, first, firstC, nil, measure)
 		if err != nil {
 			t.Fatal(err)

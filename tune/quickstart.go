@@ -167,39 +167,12 @@ func (o *QuickstartOptions) say(format string, args ...any) {
 func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, error) {
 	opt.defaults()
 	start := time.Now()
-	k := opt.Spec
-	if k == nil {
-		var err error
-		if k, err = datasets.Lookup(opt.Kernel); err != nil {
-			return nil, fmt.Errorf("tune: %w", err)
-		}
+	k, err := opt.kernel()
+	if err != nil {
+		return nil, err
 	}
-	// A family without quickstart shapes (one defined elsewhere) trains
-	// on its own shapes but the last two, which are held out.
-	if n := len(k.Tasks); (opt.TrainShapes == nil || opt.HoldoutShapes == nil) && n >= 3 {
-		if opt.TrainShapes == nil {
-			opt.TrainShapes = k.Tasks[:n-2]
-		}
-		if opt.HoldoutShapes == nil {
-			opt.HoldoutShapes = k.Tasks[n-2:]
-		}
-	}
-	if len(opt.TrainShapes) == 0 || len(opt.HoldoutShapes) == 0 {
-		return nil, fmt.Errorf("tune: kernel %s has %d shapes of its own; give training and held-out shapes", k.Name, len(k.Tasks))
-	}
-	for _, t := range append(append([]features.Task{}, opt.TrainShapes...), opt.HoldoutShapes...) {
-		if err := k.CheckTask(t); err != nil {
-			return nil, fmt.Errorf("tune: shape %s: %w", features.FormatTask(k.TaskNames, t), err)
-		}
-	}
-	trained := map[features.TaskKey]bool{}
-	for _, t := range opt.TrainShapes {
-		trained[t.Key()] = true
-	}
-	for _, t := range opt.HoldoutShapes {
-		if trained[t.Key()] {
-			return nil, fmt.Errorf("tune: held-out shape %s is also a training shape", features.FormatTask(k.TaskNames, t))
-		}
+	if err := opt.shapes(k); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
@@ -211,26 +184,99 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 	// the OpenCL driver) once.
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x9e3779b9))
 	sample := k.Space.Sample(rng, max(opt.TrainSample, opt.HoldoutSample))
+	sum, err := quickstartCollect(ctx, k, res.DataDir, sample[:min(opt.TrainSample, len(sample))], opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Device = sum.Platform
+	ch, err := quickstartTrain(k, res, opt)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range opt.HoldoutShapes {
+		opt.say("3/3 held-out shape %d of %d, %s: choose, then measure the choice, the reference and %d others",
+			i+1, len(opt.HoldoutShapes), features.FormatTask(k.TaskNames, t), min(opt.HoldoutSample, len(sample)))
+		h, err := quickstartHoldout(ctx, k, ch, t, sample[:min(opt.HoldoutSample, len(sample))], res.Device, opt)
+		if err != nil {
+			return nil, err
+		}
+		res.Holdout = append(res.Holdout, h)
+	}
+	res.Wall = time.Since(start)
+	return res, nil
+}
+
+// kernel is opt.Spec, or the family opt.Kernel names.
+func (o *QuickstartOptions) kernel() (*datasets.Kernel, error) {
+	if o.Spec != nil {
+		return o.Spec, nil
+	}
+	k, err := datasets.Lookup(o.Kernel)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	return k, nil
+}
+
+// shapes fills the training and held-out shapes of a family without
+// quickstart shapes (one defined elsewhere), its own but the last two and
+// those two, and checks that both are valid and apart.
+func (o *QuickstartOptions) shapes(k *datasets.Kernel) error {
+	if n := len(k.Tasks); (o.TrainShapes == nil || o.HoldoutShapes == nil) && n >= 3 {
+		if o.TrainShapes == nil {
+			o.TrainShapes = k.Tasks[:n-2]
+		}
+		if o.HoldoutShapes == nil {
+			o.HoldoutShapes = k.Tasks[n-2:]
+		}
+	}
+	if len(o.TrainShapes) == 0 || len(o.HoldoutShapes) == 0 {
+		return fmt.Errorf("tune: kernel %s has %d shapes of its own; give training and held-out shapes", k.Name, len(k.Tasks))
+	}
+	for _, t := range append(append([]features.Task{}, o.TrainShapes...), o.HoldoutShapes...) {
+		if err := k.CheckTask(t); err != nil {
+			return fmt.Errorf("tune: shape %s: %w", features.FormatTask(k.TaskNames, t), err)
+		}
+	}
+	trained := map[features.TaskKey]bool{}
+	for _, t := range o.TrainShapes {
+		trained[t.Key()] = true
+	}
+	for _, t := range o.HoldoutShapes {
+		if trained[t.Key()] {
+			return fmt.Errorf("tune: held-out shape %s is also a training shape", features.FormatTask(k.TaskNames, t))
+		}
+	}
+	return nil
+}
+
+// quickstartCollect measures configs on the training shapes into dir, then
+// confirms each shape's fastest.
+func quickstartCollect(ctx context.Context, k *datasets.Kernel, dir string, configs []features.Config, opt QuickstartOptions) (*collect.Summary, error) {
 	opt.say("1/3 collect: %d shapes x %d random configurations of %s on device %d", len(opt.TrainShapes), opt.TrainSample, k.Name, opt.Device)
-	sum, err := collect.Run(ctx, k, res.DataDir, collect.Options{
-		Device: opt.Device, Tasks: opt.TrainShapes, Configs: sample[:min(opt.TrainSample, len(sample))],
+	sum, err := collect.Run(ctx, k, dir, collect.Options{
+		Device: opt.Device, Tasks: opt.TrainShapes, Configs: configs,
 		Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	res.Device = sum.Platform
 	opt.say("   %s", sum)
 	// Timings on a CPU device are noisy: the training shapes' fastest
 	// configurations are timed again with more repeats, so that the model
 	// learns the top of each shape from medians it can trust.
-	csum, err := collect.Confirm(ctx, k, res.DataDir, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed},
+	csum, err := collect.Confirm(ctx, k, dir, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed},
 		collect.ConfirmOptions{Top: confirmTop})
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	opt.say("   confirmed: %s", csum)
+	return sum, nil
+}
 
+// quickstartTrain trains on res.DataDir, writes the bundle to res.Bundle
+// and returns the runtime for the device's own model.
+func quickstartTrain(k *datasets.Kernel, res *QuickstartResult, opt QuickstartOptions) (*runtime.Chooser, error) {
 	opt.say("2/3 train: learner chosen by its picks on held-out shapes, then 5-fold cross-validation")
 	topt := train.Options{Kernel: k.Name, Seed: opt.Seed}
 	if k.FromSpec() {
@@ -248,30 +294,28 @@ func Quickstart(ctx context.Context, opt QuickstartOptions) (*QuickstartResult, 
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	opt.say("   %s", strings.ReplaceAll(rep.String(), "\n", "\n   "))
-	ch, err := runtime.FromBundle(b, runtime.Options{Model: sum.Platform.Slug()})
+	ch, err := runtime.FromBundle(b, runtime.Options{Model: res.Device.Slug()})
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
+	return ch, nil
+}
 
-	for i, t := range opt.HoldoutShapes {
-		opt.say("3/3 held-out shape %d of %d, %s: choose, then measure the choice, the reference and %d others",
-			i+1, len(opt.HoldoutShapes), features.FormatTask(k.TaskNames, t), min(opt.HoldoutSample, len(sample)))
-		h, rows, err := measureHoldout(ctx, k, ch, t, sample[:min(opt.HoldoutSample, len(sample))], opt)
-		if err != nil {
-			return nil, err
-		}
-		res.Holdout = append(res.Holdout, h)
-		// The held-out measurements are real data too; they go beside the
-		// training data, not into it, so that a later train run does not
-		// see them by accident.
-		path := filepath.Join(opt.Out, "holdout", k.Name, res.Device.Slug(), fmt.Sprintf("holdout-%s-%s.arrow",
-			strings.ReplaceAll(features.FormatTask(k.TaskNames, t), ",", "_"), time.Now().UTC().Format("20060102T150405Z")))
-		if err := writeRows(path, collect.Meta(k, res.Device), rows); err != nil {
-			return nil, fmt.Errorf("tune: %w", err)
-		}
+// quickstartHoldout chooses for held-out shape t and measures the choice
+// against the sample, writing the held-out measurements beside the
+// training data, not into it, so that a later train run does not see them
+// by accident.
+func quickstartHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser, t features.Task, sample []features.Config, dev features.Platform, opt QuickstartOptions) (HoldoutResult, error) {
+	h, rows, err := measureHoldout(ctx, k, ch, t, sample, opt)
+	if err != nil {
+		return h, err
 	}
-	res.Wall = time.Since(start)
-	return res, nil
+	path := filepath.Join(opt.Out, "holdout", k.Name, dev.Slug(), fmt.Sprintf("holdout-%s-%s.arrow",
+		strings.ReplaceAll(features.FormatTask(k.TaskNames, t), ",", "_"), time.Now().UTC().Format("20060102T150405Z")))
+	if err := writeRows(path, collect.Meta(k, dev), rows); err != nil {
+		return h, fmt.Errorf("tune: %w", err)
+	}
+	return h, nil
 }
 
 func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser, t features.Task, sample []features.Config, opt QuickstartOptions) (HoldoutResult, []record.Row, error) {

@@ -68,7 +68,7 @@ type TuneResult struct {
 	BestNs       float64
 	RefNs        float64
 	FirstStage   int // configurations measured at random
-	SecondStage  int // configurations measured in predicted order
+	SecondStage  int // configurations measured after the first stage: in predicted order and, interleaved, at random
 	SpaceSize    int
 	Path         string
 	Wall         time.Duration
@@ -84,8 +84,9 @@ type TuneResult struct {
 
 // Tune is Falch and Elster's two-stage tuner on a real device: it measures
 // a random sample of the space on one shape, trains a model on it, and
-// then measures configurations in predicted order while the chance that
-// the next one beats the best so far stays above the threshold.
+// then measures configurations in predicted order, every other one drawn at
+// random instead (search.SecondStage.Random), while the chance that the
+// next one beats the best so far stays above the threshold.
 //
 // With opt.Prior it runs the fleet-prior tuner instead: see TuneOptions.
 func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions) (*TuneResult, error) {
@@ -96,15 +97,9 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	if opt.Prior != nil {
 		return tunePrior(ctx, k, t, opt, start)
 	}
-	if opt.Batch == 0 {
-		opt.Batch = 8
-	}
-	if opt.Budget < 0 || opt.Batch < 0 {
-		return nil, fmt.Errorf("tune: TuneOptions.Budget and Batch must be >= 0, got %d and %d", opt.Budget, opt.Batch)
-	}
 	valid := k.Space.All()
-	if opt.Budget == 0 {
-		opt.Budget = max(10, len(valid)/50)
+	if err := opt.twoStageDefaults(len(valid)); err != nil {
+		return nil, err
 	}
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
@@ -120,91 +115,183 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	}
 	plat := devs[opt.Device]
 	res := &TuneResult{Task: t, FirstStage: len(first), SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
-	all := append([]record.Row(nil), rows...)
 
 	enc := features.NewEncoder(k.TaskNames, k.Space)
-	nf := enc.Len()
 	pv := plat.Vector()
-	var x, y []float64
-	best, bestC := math.Inf(-1), features.Config(nil)
-	seen := map[string]bool{}
-	vec := make([]float64, nf)
+	fs := encodeFirstStage(enc, k.Space, t, pv, rows)
+	res.RefNs = fs.refNs
+	if len(fs.y) < 2 {
+		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", len(fs.y), len(first))
+	}
+	ranked, sigma, err := fs.rank(enc, t, pv, valid)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	// The second stage's random draws, interleaved with the ranking's
+	// (search.SecondStage.Random); the first stage's configurations are
+	// skipped.
+	random := make([]features.Config, 0, len(valid))
+	for _, i := range rng.Perm(len(valid)) {
+		random = append(random, valid[i])
+	}
+	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, random: random, seen: fs.seen, batch: opt.Batch,
+		cache: map[string]record.Row{}, all: append([]record.Row(nil), rows...), say: opt.say}
+	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: sigma, Random: random}.Run(ranked, fs.best, fs.bestC,
+		func(c features.Config) bool { return fs.seen[k.Space.Format(c)] }, bm.measure)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	res.SecondStage = len(bm.cache)
+	best := st.LogSpeedup
+	res.Best = st.Best
+	// A batch measures ahead of the stage, which may stop before it asks
+	// for every configuration measured: the answer is the best of them all.
+	for _, r := range bm.cache {
+		if v, err := rowScore(r); err == nil && (v > best || v == best && res.Best == nil) {
+			res.Best, best = r.Config, v
+		}
+	}
+	if res.Best != nil {
+		res.BestNs = res.RefNs / math.Exp(best)
+	}
+	if err := res.write(opt.Out, k, plat, bm.all); err != nil {
+		return nil, err
+	}
+	res.Wall = time.Since(start)
+	return res, nil
+}
+
+// twoStageDefaults fills the two-stage tuner's zero options for a space of
+// n valid configurations and checks them.
+func (o *TuneOptions) twoStageDefaults(n int) error {
+	if o.Batch == 0 {
+		o.Batch = 8
+	}
+	if o.Budget < 0 || o.Batch < 0 {
+		return fmt.Errorf("tune: TuneOptions.Budget and Batch must be >= 0, got %d and %d", o.Budget, o.Batch)
+	}
+	if o.Budget == 0 {
+		o.Budget = max(10, n/50)
+	}
+	return nil
+}
+
+// firstStage is the two-stage tuner's random sample, encoded for training.
+type firstStage struct {
+	x, y  []float64 // feature rows and log-speedups of the configurations that ran
+	nf    int
+	best  float64 // the best log-speedup measured, -Inf when none ran
+	bestC features.Config
+	seen  map[string]bool // every configuration measured, ran or not
+	refNs float64
+}
+
+// encodeFirstStage encodes the rows of the first stage on task t.
+func encodeFirstStage(enc features.Encoder, space *features.Space, t features.Task, pv []float64, rows []record.Row) *firstStage {
+	fs := &firstStage{nf: enc.Len(), best: math.Inf(-1), seen: map[string]bool{}}
+	vec := make([]float64, fs.nf)
 	for _, r := range rows {
-		seen[k.Space.Format(r.Config)] = true
-		res.RefNs = r.RefTimeNs
+		fs.seen[space.Format(r.Config)] = true
+		fs.refNs = r.RefTimeNs
 		if r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup) {
 			continue
 		}
 		enc.Encode(vec, t, r.Config, pv)
-		x = append(x, vec...)
-		y = append(y, r.LogSpeedup)
-		if r.LogSpeedup > best {
-			best, bestC = r.LogSpeedup, r.Config
+		fs.x = append(fs.x, vec...)
+		fs.y = append(fs.y, r.LogSpeedup)
+		if r.LogSpeedup > fs.best {
+			fs.best, fs.bestC = r.LogSpeedup, r.Config
 		}
 	}
-	if len(y) < 2 {
-		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", len(y), len(first))
-	}
-	m, err := train.GBRTOptions{MinLeaf: min(10, max(1, len(y)/10))}.Fit(x, nf, y)
+	return fs
+}
+
+// rank fits the first stage's model and returns the valid configurations
+// in predicted order with the model's training RMSE (at least 0.05) as the
+// second stage's sigma.
+func (fs *firstStage) rank(enc features.Encoder, t features.Task, pv []float64, valid []features.Config) ([]predict.Scored, float64, error) {
+	nf := fs.nf
+	m, err := train.GBRTOptions{MinLeaf: min(10, max(1, len(fs.y)/10))}.Fit(fs.x, nf, fs.y)
 	if err != nil {
-		return nil, fmt.Errorf("tune: %w", err)
+		return nil, 0, err
 	}
 	var sq float64
-	for i := range y {
-		e := m.Predict(x[i*nf:(i+1)*nf]) - y[i]
+	for i := range fs.y {
+		e := m.Predict(fs.x[i*nf:(i+1)*nf]) - fs.y[i]
 		sq += e * e
 	}
 	ranked := make([]predict.Scored, 0, len(valid))
+	vec := make([]float64, nf)
 	for _, c := range valid {
 		enc.Encode(vec, t, c, pv)
 		ranked = append(ranked, predict.Scored{Config: c, LogSpeedup: m.Predict(vec)})
 	}
 	sortScored(ranked)
+	return ranked, max(0.05, math.Sqrt(sq/float64(len(fs.y)))), nil
+}
 
-	// measure serves the second stage from batches: asked for one
-	// configuration, it measures it with the next ones in predicted order.
-	cache := map[string]record.Row{}
-	next := 0
-	measure := func(c features.Config) (float64, error) {
-		key := k.Space.Format(c)
-		if r, ok := cache[key]; ok {
-			return rowScore(r)
-		}
-		batch := []features.Config{c}
-		for ; next < len(ranked) && len(batch) < opt.Batch; next++ {
-			n := k.Space.Format(ranked[next].Config)
-			if n != key && !seen[n] && cache[n].Config == nil {
-				batch = append(batch, ranked[next].Config)
+// batchMeasurer serves the second stage from batches: asked for one
+// configuration, it measures it with the next ones of the same stream, in
+// predicted order or the random draws' order.
+type batchMeasurer struct {
+	ctx      context.Context
+	k        *datasets.Kernel
+	t        features.Task
+	copt     collect.Options
+	ranked   []predict.Scored
+	random   []features.Config
+	seen     map[string]bool // the first stage's configurations
+	batch    int
+	say      func(format string, args ...any)
+	cache    map[string]record.Row // second-stage rows by configuration
+	all      []record.Row          // every row measured, both stages
+	next     int                   // the next index of ranked to batch
+	nextRand int                   // the next index of random to batch
+}
+
+// fresh says whether the configuration named n is still to be measured.
+func (bm *batchMeasurer) fresh(n string) bool { return !bm.seen[n] && bm.cache[n].Config == nil }
+
+// measure returns c's score, measuring it with the batch it starts when
+// it was not measured yet.
+func (bm *batchMeasurer) measure(c features.Config) (float64, error) {
+	space := bm.k.Space
+	key := space.Format(c)
+	if r, ok := bm.cache[key]; ok {
+		return rowScore(r)
+	}
+	// c is the ranking's when it is the first of the ranking still to be
+	// measured; else a random draw.
+	for bm.next < len(bm.ranked) && !bm.fresh(space.Format(bm.ranked[bm.next].Config)) {
+		bm.next++
+	}
+	batch := []features.Config{c}
+	if bm.next < len(bm.ranked) && space.Format(bm.ranked[bm.next].Config) == key {
+		for ; bm.next < len(bm.ranked) && len(batch) < bm.batch; bm.next++ {
+			if n := space.Format(bm.ranked[bm.next].Config); n != key && bm.fresh(n) {
+				batch = append(batch, bm.ranked[bm.next].Config)
 			}
 		}
-		opt.say("tune: second stage: %d measured, %d more in predicted order", len(cache), len(batch))
-		got, err := collect.Measure(ctx, k, t, batch, copt)
-		if err != nil {
-			return 0, err
+		bm.say("tune: second stage: %d measured, %d more in predicted order", len(bm.cache), len(batch))
+	} else {
+		for ; bm.nextRand < len(bm.random) && len(batch) < bm.batch; bm.nextRand++ {
+			if n := space.Format(bm.random[bm.nextRand]); n != key && bm.fresh(n) {
+				batch = append(batch, bm.random[bm.nextRand])
+			}
 		}
-		// got[0] is c itself, the configuration the second stage asked
-		// for: its row is the answer and must be kept with the others.
-		for _, r := range got {
-			cache[k.Space.Format(r.Config)] = r
-		}
-		all = append(all, got...)
-		return rowScore(cache[key])
+		bm.say("tune: second stage: %d measured, %d more at random", len(bm.cache), len(batch))
 	}
-	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: max(0.05, math.Sqrt(sq/float64(len(y))))}.Run(ranked, best, bestC,
-		func(c features.Config) bool { return seen[k.Space.Format(c)] }, measure)
+	got, err := collect.Measure(bm.ctx, bm.k, bm.t, batch, bm.copt)
 	if err != nil {
-		return nil, fmt.Errorf("tune: %w", err)
+		return 0, err
 	}
-	res.SecondStage = len(cache)
-	res.Best = st.Best
-	if st.Best != nil {
-		res.BestNs = res.RefNs / math.Exp(st.LogSpeedup)
+	// got[0] is c itself, the configuration the second stage asked for:
+	// its row is the answer and must be kept with the others.
+	for _, r := range got {
+		bm.cache[space.Format(r.Config)] = r
 	}
-	if err := res.write(opt.Out, k, plat, all); err != nil {
-		return nil, err
-	}
-	res.Wall = time.Since(start)
-	return res, nil
+	bm.all = append(bm.all, got...)
+	return rowScore(bm.cache[key])
 }
 
 // write writes rows under dir as a dataset file of the tuned shape; an

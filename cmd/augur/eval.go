@@ -61,7 +61,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	opt.Kernel = name
 	warnLeftovers(stderr, data)
-	if t3.on || opt.Kernel == "stencil" {
+	// Table 3 is stencil's default report, unless a holdout is asked for.
+	if t3.on || opt.Kernel == "stencil" && holdout == "" {
 		return runTable3(data, opt.Kernel, t3, opt.Seed, asJSON, stdout, progressTo(fs, stderr))
 	}
 	if opt.Invalid, err = train.ParseInvalid(*invalid); err != nil {
