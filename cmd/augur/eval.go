@@ -68,14 +68,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if opt.Invalid, err = train.ParseInvalid(*invalid); err != nil {
 		return fmt.Errorf("eval: --invalid must be ignore or zeta, got %q", *invalid)
 	}
-	switch name, isDevice := strings.CutPrefix(holdout, "device="); {
-	case holdout == "":
-	case holdout == "shapes":
-		opt.Holdout = true
-	case isDevice && name != "":
-		opt.HoldoutDevice = name
-	default:
-		return usagef("eval: --holdout must be \"shapes\" or \"device=NAME\", got %q", holdout)
+	if err := evalHoldout(&opt, holdout); err != nil {
+		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -88,11 +82,55 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if opt.Test != "" && !opt.Holdout && opt.HoldoutDevice == "" {
 		return fmt.Errorf("eval: --test needs --holdout shapes or device=NAME")
 	}
+	if err := evalFeatures(&opt, kernel, *derived, smaller); err != nil {
+		return err
+	}
+	progress := newReporter(progressTo(fs, stderr), "eval")
+	defer progress.Close()
+	opt.Progress = progress
+	if *pickCurve {
+		return runPickCurve(data, opt, progress, asJSON, stdout)
+	}
+	rep, err := eval.Evaluate(data, opt)
+	progress.Close()
+	if err != nil {
+		return err // eval's errors carry the package prefix
+	}
+	if plots != "" {
+		if err := writeEvalPlots(plots, rep); err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+		fmt.Fprintf(progressTo(fs, stderr), "eval: wrote the plots into %s\n", plots)
+	}
+	if asJSON {
+		return writeIndentedJSON(stdout, rep)
+	}
+	return writeEvalText(stdout, rep)
+}
+
+// evalHoldout applies --holdout: "shapes" or "device=NAME".
+func evalHoldout(opt *eval.Options, holdout string) error {
+	switch name, isDevice := strings.CutPrefix(holdout, "device="); {
+	case holdout == "":
+	case holdout == "shapes":
+		opt.Holdout = true
+	case isDevice && name != "":
+		opt.HoldoutDevice = name
+	default:
+		return usagef("eval: --holdout must be \"shapes\" or \"device=NAME\", got %q", holdout)
+	}
+	return nil
+}
+
+// evalFeatures applies --derived and --smaller-groups: the models' derived
+// features (the kernel family's or the spec's) and work-group parameters.
+func evalFeatures(opt *eval.Options, kernel *datasets.Kernel, derived, smaller bool) error {
+	var err error
 	opt.Derived = datasets.Deriver(opt.Kernel)
 	if kernel != nil && kernel.FromSpec() {
 		opt.Derived, opt.Spec = kernel.Derived, kernel
 	}
-	if !*derived {
+	if !derived {
 		opt.Derived = nil
 		if opt.Spec != nil {
 			// The bundles fitted must not claim the spec's features.
@@ -110,33 +148,5 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("eval: --smaller-groups: %w", err)
 		}
 	}
-	progress := newReporter(progressTo(fs, stderr), "eval")
-	defer progress.Close()
-	opt.Progress = progress
-	if *pickCurve {
-		pts, err := eval.PickCurve(data, opt, eval.PickCurveOptions{})
-		progress.Close()
-		if err != nil {
-			return err
-		}
-		if asJSON {
-			return writeIndentedJSON(stdout, pts)
-		}
-		return writePickCurveText(stdout, pts)
-	}
-	rep, err := eval.Evaluate(data, opt)
-	progress.Close()
-	if err != nil {
-		return err // eval's errors carry the package prefix
-	}
-	if plots != "" {
-		if err := writeEvalPlots(plots, rep); err != nil {
-			return fmt.Errorf("eval: %w", err)
-		}
-		fmt.Fprintf(progressTo(fs, stderr), "eval: wrote the plots into %s\n", plots)
-	}
-	if asJSON {
-		return writeIndentedJSON(stdout, rep)
-	}
-	return writeEvalText(stdout, rep)
+	return nil
 }

@@ -8,6 +8,19 @@ import (
 	"github.com/augur-tuning/augur/eval"
 )
 
+// runPickCurve is 'augur eval --pick-curve'.
+func runPickCurve(data string, opt eval.Options, progress *reporter, asJSON bool, stdout io.Writer) error {
+	pts, err := eval.PickCurve(data, opt, eval.PickCurveOptions{})
+	progress.Close()
+	if err != nil {
+		return err // eval's errors carry the package prefix
+	}
+	if asJSON {
+		return writeIndentedJSON(stdout, pts)
+	}
+	return writePickCurveText(stdout, pts)
+}
+
 // writePickCurveText prints 'augur eval --pick-curve': each device's
 // points, then what the curve says to collect next.
 func writePickCurveText(w io.Writer, pts []eval.PickCurvePoint) error {

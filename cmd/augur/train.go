@@ -93,11 +93,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// take the measured platform features from the specifications of
 	// the devices the table knows.
 	opt.Load.Specs = datasets.Devices().Devices
-	if inside(out, filepath.Join(data, opt.Kernel)) {
-		return fmt.Errorf("train: --out %s lies inside the dataset directory %s; write the bundle elsewhere", out, filepath.Join(data, opt.Kernel))
-	}
-	if err := checkWritable(out, *force); err != nil {
-		return fmt.Errorf("train: %w", err)
+	if err := checkTrainOut(out, filepath.Join(data, opt.Kernel), *force); err != nil {
+		return err
 	}
 	if err := opt.Check(); err != nil {
 		return err // already "train: ..."
@@ -220,6 +217,18 @@ func loadFlags(opt *train.Options, kernel *datasets.Kernel, data string, derive 
 		if opt.Load.Derived, err = train.ExprDeriver(data, opt.Kernel, derive); err != nil {
 			return fmt.Errorf("train: --derive: %w", err)
 		}
+	}
+	return nil
+}
+
+// checkTrainOut refuses a bundle path inside the dataset directory dir, or
+// one that exists without force.
+func checkTrainOut(out, dir string, force bool) error {
+	if inside(out, dir) {
+		return fmt.Errorf("train: --out %s lies inside the dataset directory %s; write the bundle elsewhere", out, dir)
+	}
+	if err := checkWritable(out, force); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	return nil
 }
