@@ -220,9 +220,17 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 		preds = append(preds, pred)
 		scored++
 	}
-	// Every pair of scored candidates is also tried as a blend, the mean
-	// of the two models: its held-out predictions are the mean of theirs,
-	// so scoring it costs no fit.
+	cands = scoreBlends(d, cands, deals, preds, maxCost, &sel)
+	chosen := chooseScore(sel.Scores)
+	sel.Chosen = cands[chosen].Name
+	return cands[chosen], sel, nil
+}
+
+// scoreBlends scores every pair of scored candidates as a blend, the mean
+// of the two models: its held-out predictions are the mean of theirs, so
+// scoring it costs no fit. It appends the blends' scores to sel and
+// returns cands with the blends appended.
+func scoreBlends(d *Data, cands []Candidate, deals [][][]int, preds [][][]float64, maxCost int, sel *Selection) []Candidate {
 	n := len(cands)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -246,20 +254,25 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 			cands = append(cands, b)
 		}
 	}
+	return cands
+}
+
+// chooseScore returns the index of the scored candidate with the highest
+// geometric mean, or of a cheaper one within 0.5 points of it.
+func chooseScore(scores []PickScore) int {
 	best := -1
-	for i, s := range sel.Scores {
-		if s.Skipped == "" && (best < 0 || s.PctGeomean > sel.Scores[best].PctGeomean) {
+	for i, s := range scores {
+		if s.Skipped == "" && (best < 0 || s.PctGeomean > scores[best].PctGeomean) {
 			best = i
 		}
 	}
 	chosen := best
-	for i, s := range sel.Scores {
-		if s.Skipped == "" && s.PctGeomean >= sel.Scores[best].PctGeomean-0.5 && s.Cost < sel.Scores[chosen].Cost {
+	for i, s := range scores {
+		if s.Skipped == "" && s.PctGeomean >= scores[best].PctGeomean-0.5 && s.Cost < scores[chosen].Cost {
 			chosen = i
 		}
 	}
-	sel.Chosen = cands[chosen].Name
-	return cands[chosen], sel, nil
+	return chosen
 }
 
 // shapeDeals returns the deals of d's shapes into folds that Select
