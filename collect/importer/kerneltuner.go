@@ -116,43 +116,8 @@ func scanKernelTuner(r io.Reader, start func([]features.Param) error, each func(
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
-	res := &Results{}
-	var (
-		keys    []string
-		values  map[string][]int
-		pending []*ktEntry // entries read before the keys
-		seen    = map[string]bool{}
-		m       Measurement
-		started bool
-	)
-	// begin settles the parameters, once keys and values are read, and
-	// calls start.
-	begin := func() error {
-		if started {
-			return nil
-		}
-		started = true
-		if keys == nil || values == nil {
-			return fmt.Errorf("%w: cache file lacks tune_params_keys or tune_params", ErrFormat)
-		}
-		for _, k := range keys {
-			vs, ok := values[k]
-			if !ok {
-				return fmt.Errorf("%w: tune_params lacks %q of tune_params_keys", ErrFormat, k)
-			}
-			res.Params = append(res.Params, features.Param{Name: k, Values: vs})
-		}
-		if start != nil {
-			return start(res.Params)
-		}
-		return nil
-	}
-	emit := func(e *ktEntry) error {
-		if err := e.measurement(&m, keys); err != nil {
-			return fmt.Errorf("%w: cache entry %q: %v", ErrFormat, e.key, err)
-		}
-		return each(&m)
-	}
+	sc := &ktScan{dec: dec, res: &Results{}, start: start, each: each}
+	seen := map[string]bool{}
 	for dec.More() {
 		name, err := objectKey(dec)
 		if err != nil {
@@ -162,55 +127,7 @@ func scanKernelTuner(r io.Reader, start func([]features.Param) error, each func(
 			return nil, fmt.Errorf("%w: key %q appears twice", ErrFormat, name)
 		}
 		seen[name] = true
-		switch name {
-		case "device_name":
-			res.Device, err = decodeString(dec, name)
-		case "kernel_name":
-			res.Kernel, err = decodeString(dec, name)
-		case "problem_size":
-			res.ProblemSize, err = decodeProblemSize(dec)
-		case "tune_params_keys", "tune_params":
-			if started {
-				// Entries were handed on already, with the parameters
-				// as they were.
-				return nil, fmt.Errorf("%w: %s after the cache entries", ErrFormat, name)
-			}
-			if name == "tune_params" {
-				values, err = decodeTuneParams(dec)
-			} else {
-				keys, err = decodeKeys(dec)
-			}
-		case "cache":
-			if err = expectDelim(dec, '{'); err != nil {
-				break
-			}
-			stream := keys != nil && values != nil
-			if stream {
-				if err = begin(); err != nil {
-					break
-				}
-			}
-			e := &ktEntry{}
-			for dec.More() {
-				if !stream {
-					e = &ktEntry{}
-				}
-				if err = e.read(dec); err != nil {
-					break
-				}
-				if !stream {
-					pending = append(pending, e)
-				} else if err = emit(e); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = expectDelim(dec, '}')
-			}
-		default:
-			err = skipValue(dec, 0)
-		}
-		if err != nil {
+		if err := sc.field(name); err != nil {
 			return nil, err
 		}
 	}
@@ -223,15 +140,117 @@ func scanKernelTuner(r io.Reader, start func([]features.Param) error, each func(
 		}
 		return nil, fmt.Errorf("%w: data after the end of the cache file", ErrFormat)
 	}
-	if err := begin(); err != nil {
+	if err := sc.begin(); err != nil {
 		return nil, err
 	}
-	for _, e := range pending {
-		if err := emit(e); err != nil {
+	for _, e := range sc.pending {
+		if err := sc.emit(e); err != nil {
 			return nil, err
 		}
 	}
-	return res, nil
+	return sc.res, nil
+}
+
+// ktScan is scanKernelTuner's state while it reads the top-level object.
+type ktScan struct {
+	dec     *json.Decoder
+	res     *Results
+	start   func([]features.Param) error
+	each    func(m *Measurement) error
+	keys    []string
+	values  map[string][]int
+	pending []*ktEntry // entries read before the keys
+	m       Measurement
+	started bool
+}
+
+// field reads the value of the top-level key name.
+func (sc *ktScan) field(name string) error {
+	var err error
+	switch name {
+	case "device_name":
+		sc.res.Device, err = decodeString(sc.dec, name)
+	case "kernel_name":
+		sc.res.Kernel, err = decodeString(sc.dec, name)
+	case "problem_size":
+		sc.res.ProblemSize, err = decodeProblemSize(sc.dec)
+	case "tune_params_keys", "tune_params":
+		if sc.started {
+			// Entries were handed on already, with the parameters as
+			// they were.
+			return fmt.Errorf("%w: %s after the cache entries", ErrFormat, name)
+		}
+		if name == "tune_params" {
+			sc.values, err = decodeTuneParams(sc.dec)
+		} else {
+			sc.keys, err = decodeKeys(sc.dec)
+		}
+	case "cache":
+		err = sc.cache()
+	default:
+		err = skipValue(sc.dec, 0)
+	}
+	return err
+}
+
+// cache reads the cache object: its entries are handed on as read when
+// the parameters are known, else kept until they are.
+func (sc *ktScan) cache() error {
+	if err := expectDelim(sc.dec, '{'); err != nil {
+		return err
+	}
+	stream := sc.keys != nil && sc.values != nil
+	if stream {
+		if err := sc.begin(); err != nil {
+			return err
+		}
+	}
+	e := &ktEntry{}
+	for sc.dec.More() {
+		if !stream {
+			e = &ktEntry{}
+		}
+		if err := e.read(sc.dec); err != nil {
+			return err
+		}
+		if !stream {
+			sc.pending = append(sc.pending, e)
+		} else if err := sc.emit(e); err != nil {
+			return err
+		}
+	}
+	return expectDelim(sc.dec, '}')
+}
+
+// begin settles the parameters, once keys and values are read, and calls
+// start.
+func (sc *ktScan) begin() error {
+	if sc.started {
+		return nil
+	}
+	sc.started = true
+	if sc.keys == nil || sc.values == nil {
+		return fmt.Errorf("%w: cache file lacks tune_params_keys or tune_params", ErrFormat)
+	}
+	for _, k := range sc.keys {
+		vs, ok := sc.values[k]
+		if !ok {
+			return fmt.Errorf("%w: tune_params lacks %q of tune_params_keys", ErrFormat, k)
+		}
+		sc.res.Params = append(sc.res.Params, features.Param{Name: k, Values: vs})
+	}
+	if sc.start != nil {
+		return sc.start(sc.res.Params)
+	}
+	return nil
+}
+
+// emit hands entry e on as a measurement.
+func (sc *ktScan) emit(e *ktEntry) error {
+	if err := e.measurement(&sc.m, sc.keys); err != nil {
+		return fmt.Errorf("%w: cache entry %q: %v", ErrFormat, e.key, err)
+	}
+	return sc.each(&sc.m)
 }
 
 // ktEntry is one cache entry as read, before the parameter keys give its
