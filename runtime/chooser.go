@@ -753,14 +753,7 @@ func (c *Chooser) climb(t features.Task, keep func(features.Config, float64)) Pi
 	sc := c.model.Scorer(t)
 	batch := make([]features.Config, 0, 64)
 	seen := make(map[int]bool, 64) // keyed by Space.Index
-	// fixed is the parameter the classifier fixes to value fv, or -1.
-	fixed, fv := -1, 0
-	if c.classifier != nil {
-		v, _ := c.classifier.Class(t, c.classPlatform)
-		if c.classKnown == nil || c.classKnown[v] {
-			fixed, fv = c.classParam, v
-		}
-	}
+	fixed, fv := c.fixedParam(t)
 	add := func(cfg features.Config) {
 		if fixed >= 0 && cfg[fixed] != fv {
 			return
@@ -853,6 +846,19 @@ func (c *Chooser) climb(t features.Task, keep func(features.Config, float64)) Pi
 		p.Fixed = c.classValues[fv]
 	}
 	return p
+}
+
+// fixedParam returns the parameter the classifier fixes for t and its
+// value, or -1 when there is no classifier or its class never ran.
+func (c *Chooser) fixedParam(t features.Task) (int, int) {
+	if c.classifier == nil {
+		return -1, 0
+	}
+	v, _ := c.classifier.Class(t, c.classPlatform)
+	if c.classKnown != nil && !c.classKnown[v] {
+		return -1, 0
+	}
+	return c.classParam, v
 }
 
 // nearest returns the indices of the opt.Starts grid shapes closest to t
