@@ -113,7 +113,7 @@ func fbcorrDefinition() definition {
 			Source:    fbcorrSource,
 			Entry:     "fbcorr",
 			TaskNames: []string{"R", "C", "D", "F", "H", "W"},
-			// Points of the paper's task space (FbcorrTaskSpace), the
+			// Points of the paper's task space (fbcorrTaskSpace), the
 			// smallest arithmetic first.
 			Tasks: []features.Task{
 				{256, 256, 16, 32, 5, 5},
@@ -160,11 +160,11 @@ func fbcorrGrid() []features.Config {
 	return out
 }
 
-// FbcorrTaskSpace returns the paper's task space (section 5): R = C in
+// fbcorrTaskSpace returns the paper's task space (section 5): R = C in
 // {256, ..., 4096}, H = W in {3, 5, 7, 9, 11}, D and F in {1, 4, 8, ...,
 // 256}, restricted to correlations of 1 to 50 GFLOP (10^9), in that
 // order of nesting. It has 602 shapes, the paper's count.
-func FbcorrTaskSpace() []features.Task {
+func fbcorrTaskSpace() []features.Task {
 	depths := []int{1, 4, 8, 16, 32, 64, 128, 256}
 	var out []features.Task
 	for _, r := range []int{256, 512, 1024, 2048, 4096} {

@@ -22,7 +22,7 @@ func TestFbcorrSpace(t *testing.T) {
 	if err := k.Space.Check(k.Reference); err != nil {
 		t.Errorf("reference %v: %v", k.Reference, err)
 	}
-	space := FbcorrTaskSpace()
+	space := fbcorrTaskSpace()
 	// Section 5: "an argument space [of] 602 configurations with between
 	// 1 and 50 gigaflops".
 	if len(space) != 602 {
