@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/augur-tuning/augur/collect/opencl"
@@ -682,4 +684,25 @@ func sampleEach(space *features.Space, seed uint64, shapes []features.Task, n in
 		own[s.Key()] = set
 	}
 	return union, func(s features.Task, c features.Config) bool { return own[s.Key()][space.Index(c)] }
+}
+
+// DeviceIndex returns the index (as ListDevices orders them) of the device
+// s names: its index itself, or its name or slug (case-insensitive). An
+// unknown name is an error that lists the devices.
+func DeviceIndex(s string) (int, error) {
+	if i, err := strconv.Atoi(s); err == nil {
+		return i, nil
+	}
+	devs, err := ListDevices()
+	if err != nil {
+		return 0, err
+	}
+	var names []string
+	for i, d := range devs {
+		if strings.EqualFold(s, d.Name) || strings.EqualFold(s, d.Slug()) {
+			return i, nil
+		}
+		names = append(names, fmt.Sprintf("%d %s", i, d.Slug()))
+	}
+	return 0, fmt.Errorf("collect: no OpenCL device is named %q; the devices are: %s", s, strings.Join(names, ", "))
 }

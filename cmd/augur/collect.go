@@ -17,10 +17,10 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		perProcess, growthMiB, maxGrowthMiB int
 		opt                                 collect.Options
 	)
-	fs := flags("collect", "--kernel NAME|--spec FILE --out DIR [--device N] [--shapes 'k=v,...;...'] [--sample all|random:N|random-each:N|refine:K|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N] [--where EXPR]", stderr)
+	fs := flags("collect", "--kernel NAME|--spec FILE --out DIR [--device N|NAME] [--shapes 'k=v,...;...'] [--sample all|random:N|random-each:N|refine:K|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N] [--where EXPR]", stderr)
 	addKernelFlags(fs, &kr, "kernel family")
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
-	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
+	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
 	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';' (default: the kernel's own list); repeats are measured once")
 	fs.StringVar(&sample, "sample", "random:100", "configurations per shape: all (in a seeded order), random:N (the same N for every shape), random-each:N (N drawn anew for each shape: together they cover more of the space, at the cost of more builds), refine:K (after a sampled run: the configurations one parameter away from each shape's K fastest recorded, that the shape has not measured), or grid (the kernel's hand-chosen points, e.g. fbcorr's 73)")
 	fs.IntVar(&opt.Repeats, "repeats", collect.DefaultRepeats, "timed runs per configuration, after one warm-up (>= 1)")

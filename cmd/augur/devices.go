@@ -16,12 +16,12 @@ import (
 func runDevices(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
 		asJSON, bench bool
-		device        int
+		device        = -1
 	)
-	fs := flags("devices", "[--bench] [--device N] [--json]", stderr)
+	fs := flags("devices", "[--bench] [--device N|NAME] [--json]", stderr)
 	fs.BoolVar(&asJSON, "json", false, "print a JSON array of the devices' features")
 	fs.BoolVar(&bench, "bench", false, "also measure global and local memory bandwidth, fp32 throughput and launch overhead (a few seconds a device)")
-	fs.IntVar(&device, "device", -1, "only this device index (-1: every device)")
+	addDeviceFlag(fs, &device, "only this device (default: every device)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}

@@ -14,11 +14,11 @@ import (
 func runKernels(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var asJSON bool
 	device := -1
-	fs := flags("kernels", "[--spec FILE] [--device N] [--json]", stderr)
+	fs := flags("kernels", "[--spec FILE] [--device N|NAME] [--json]", stderr)
 	fs.BoolVar(&asJSON, "json", false, "print a JSON array")
 	var spec string
 	fs.StringVar(&spec, "spec", "", "describe this kernel spec file (a T1 JSON file) instead of augur's own families")
-	fs.IntVar(&device, "device", -1, "also count what the device's limits leave of each space on the family's first default shape, compiling nothing (see 'augur devices')")
+	addDeviceFlag(fs, &device, "also count what the device's limits leave of each space on the family's first default shape, compiling nothing")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"github.com/augur-tuning/augur/collect"
@@ -192,4 +193,29 @@ type aliasValue struct {
 func (a aliasValue) Set(s string) error {
 	a.warn()
 	return a.Value.Set(s)
+}
+
+// deviceFlag is a --device of a command that runs OpenCL: an index as
+// 'augur devices' lists them, or a device's name or slug.
+type deviceFlag struct{ index *int }
+
+func (f deviceFlag) String() string {
+	if f.index == nil {
+		return ""
+	}
+	return strconv.Itoa(*f.index)
+}
+
+func (f deviceFlag) Set(s string) error {
+	i, err := collect.DeviceIndex(s)
+	if err != nil {
+		return err
+	}
+	*f.index = i
+	return nil
+}
+
+// addDeviceFlag registers --device into index, whose value is the default.
+func addDeviceFlag(fs *flag.FlagSet, index *int, usage string) {
+	fs.Var(deviceFlag{index}, "device", usage+"; an index (see 'augur devices') or a device's name or slug")
 }

@@ -10,13 +10,16 @@ import (
 
 func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var opt tune.QuickstartOptions
-	fs := flags("quickstart", "[--kernel NAME|--spec FILE] [--out DIR] [--device N] [--shapes S] [--holdout S]", stderr)
+	fs := flags("quickstart", "[--kernel NAME|--spec FILE] [--out DIR] [--device N|NAME] [--shapes S] [--test-shapes S]", stderr)
 	fs.StringVar(&opt.Out, "out", "augur-quickstart", "directory for the collected data and the model")
-	fs.IntVar(&opt.Device, "device", 0, "device index (see 'augur devices')")
+	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
 	fs.IntVar(&opt.TrainSample, "train-sample", 0, "random configurations per training shape (0: 300)")
-	fs.IntVar(&opt.HoldoutSample, "holdout-sample", 0, "random configurations compared per held-out shape (0: 300)")
+	fs.IntVar(&opt.HoldoutSample, "test-sample", 0, "random configurations compared per test shape (0: 300)")
 	shapes := fs.String("shapes", "", "training shapes separated by ';' (default: five shapes of the family sized for a CPU device)")
-	holdout := fs.String("holdout", "", "held-out shapes separated by ';' (default: two shapes of the family sized for a CPU device)")
+	testShapes := fs.String("test-shapes", "", "shapes the model never sees, on which its picks are compared with the best of a random sample, separated by ';' (default: two shapes of the family sized for a CPU device)")
+	// eval's --holdout is a mode; quickstart's were these shapes.
+	deprecatedAlias(fs, "holdout", "test-shapes", stderr)
+	deprecatedAlias(fs, "holdout-sample", "test-sample", stderr)
 	var kr kernelRef
 	addKernelFlags(fs, &kr, "kernel family (default conv2d)")
 	if err := parse(fs, args, stdout); err != nil {
@@ -38,9 +41,9 @@ func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fmt.Errorf("quickstart: --shapes: %w", err)
 		}
 	}
-	if *holdout != "" {
-		if opt.HoldoutShapes, err = parseShapes(k, *holdout); err != nil {
-			return fmt.Errorf("quickstart: --holdout: %w", err)
+	if *testShapes != "" {
+		if opt.HoldoutShapes, err = parseShapes(k, *testShapes); err != nil {
+			return fmt.Errorf("quickstart: --test-shapes: %w", err)
 		}
 	}
 	opt.Progress = progressTo(fs, stderr)
