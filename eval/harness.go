@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -93,6 +94,9 @@ type Options struct {
 	// fleet-prior replay compares the tuners; nil means 0.005, 0.01 and
 	// 0.02.
 	PriorFractions []float64
+	// Tasks returns the task space that each dataset file's shapes are
+	// checked against when read (train.LoadOptions.Tasks); nil: none.
+	Tasks func(record.Meta) record.TaskChecker
 	// Seed drives every random choice.
 	Seed uint64
 	// Progress receives one line per stage; nil means quiet.
@@ -313,7 +317,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
 	}
-	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams})
+	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams, Tasks: opt.Tasks})
 	if err != nil {
 		return nil, err // train and record name themselves
 	}
@@ -459,7 +463,7 @@ func shapeHoldout(hd *train.Data, groups []*group, space *features.Space, opt Op
 	opt.say("leave-one-shape-out Choose on %d shapes", len(groups))
 	targets, tdata := groups, hd
 	if opt.Test != "" {
-		test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived})
+		test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, Tasks: opt.Tasks})
 		if err != nil {
 			return nil, fmt.Errorf("eval: test data: %w", err)
 		}

@@ -1,9 +1,13 @@
 package eval_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/features"
 )
 
 // TestPickCurve checks the pick curve's points on real whole-space data:
@@ -51,5 +55,26 @@ func TestPickCurveErrors(t *testing.T) {
 	_, err := eval.PickCurve("../testdata/stencil-pocl", eval.Options{Kernel: "conv2d"}, eval.PickCurveOptions{})
 	if err == nil {
 		t.Errorf("a directory without conv2d data: %v", err)
+	}
+}
+
+// refuseAll is a task space that holds no shape.
+type refuseAll struct{}
+
+func (refuseAll) CheckTask(t features.Task) error {
+	return fmt.Errorf("shape %v is outside the task space", t)
+}
+
+// TestEvaluateChecksTasks: Options.Tasks reaches every read, so that a
+// file with a shape outside the kernel's task space is an error naming it.
+func TestEvaluateChecksTasks(t *testing.T) {
+	tasks := func(record.Meta) record.TaskChecker { return refuseAll{} }
+	_, err := eval.Evaluate("../testdata/h200", eval.Options{Kernel: "conv2d", Seeds: 1, TwoStageSeeds: 1, Tasks: tasks})
+	if err == nil || !strings.Contains(err.Error(), "outside the task space") {
+		t.Errorf("Evaluate: %v, want the shape refused", err)
+	}
+	_, err = eval.PickCurve("../testdata/h200", eval.Options{Kernel: "conv2d", Tasks: tasks}, eval.PickCurveOptions{})
+	if err == nil || !strings.Contains(err.Error(), "outside the task space") {
+		t.Errorf("PickCurve: %v, want the shape refused", err)
 	}
 }

@@ -60,6 +60,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	opt.Kernel = name
+	opt.Tasks = taskSpaceOf
 	warnLeftovers(stderr, data)
 	// Table 3 is stencil's default report, unless a holdout is asked for.
 	if t3.on || opt.Kernel == "stencil" && holdout == "" {
