@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -305,8 +306,9 @@ func (o Options) check() error {
 type source func(start func([]features.Param) error, each func(m *Measurement) error) (*Results, error)
 
 // fileSource reads the file at path in the given format: a Kernel Tuner
-// cache a token at a time, a T4 file whole.
+// cache a token at a time, a T4 file a result at a time.
 func fileSource(path, from string) source {
+	var t4 []features.Param // a T4 file's parameters, once read
 	return func(start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
 		f, err := os.Open(path)
 		if err != nil {
@@ -316,30 +318,39 @@ func fileSource(path, from string) source {
 		if from != FromT4 {
 			return scanKernelTuner(f, start, each)
 		}
-		res, err := ReadT4(f)
-		if err != nil {
-			return nil, err
-		}
-		return replay(res)(start, each)
+		return scanT4Source(path, f, &t4, start, each)
 	}
 }
 
-// replay is the source of results read already.
-func replay(res *Results) source {
-	return func(start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
-		if err := start(res.Params); err != nil {
+// scanT4Source reads a T4 file a result at a time: first for its
+// parameters, which T4 gathers from every result (unless *params holds them
+// from an earlier reading), then for each.
+func scanT4Source(path string, f *os.File, params *[]features.Param, start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
+	var m Measurement
+	if *params == nil {
+		var t t4Params
+		if err := scanT4(f, func(i int, r *t4Result) error { return t.measurement(i, r, &m) }); err != nil {
 			return nil, err
 		}
-		for i := range res.Measurements {
-			m := res.Measurements[i]
-			if err := each(&m); err != nil {
-				return nil, err
-			}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("importer: %s: %w", path, err)
 		}
-		head := *res
-		head.Measurements = nil
-		return &head, nil
+		*params = t.params()
 	}
+	if err := start(*params); err != nil {
+		return nil, err
+	}
+	var again t4Params
+	err := scanT4(f, func(i int, r *t4Result) error {
+		if err := again.measurement(i, r, &m); err != nil {
+			return err
+		}
+		return each(&m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Results{}, nil
 }
 
 // baseName is the input's file name without .gz and .json.
