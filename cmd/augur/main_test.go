@@ -66,7 +66,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--prior", "nope.augur"}, "nope.augur"},
 		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--prior", "main.go"}, "main.go"},
 		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--fleet-prior"}, "two devices or more"},
-		{[]string{"quickstart", "--holdout", "width=1"}, "--holdout"},
+		{[]string{"quickstart", "--test-shapes", "width=1"}, "--test-shapes"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
