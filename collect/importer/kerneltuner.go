@@ -601,12 +601,6 @@ func (ir *inputReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// repair appends the closing brackets that data lacks, as repairReader
-// does while reading.
-func repair(data []byte) ([]byte, error) {
-	return io.ReadAll(newRepairReader(bytes.NewReader(data)))
-}
-
 // repairReader passes its source on and, at its end, appends the closing
 // brackets it lacks after dropping a trailing comma: Kernel Tuner appends
 // one cache entry at a time and writes the closing braces only when

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -176,4 +177,10 @@ func TestReadKernelTunerOrder(t *testing.T) {
 	if _, err := ReadKernelTuner(strings.NewReader(after)); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("tune_params again after the cache: error %v", err)
 	}
+}
+
+// repair appends the closing brackets that data lacks, as repairReader
+// does while reading.
+func repair(data []byte) ([]byte, error) {
+	return io.ReadAll(newRepairReader(bytes.NewReader(data)))
 }
