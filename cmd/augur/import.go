@@ -64,6 +64,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	sum, err := importer.Import(opt)
 	progress.Close()
 	if sum != nil && len(sum.Files) > 0 {
+		for _, f := range sum.Files {
+			if f.Warning != "" {
+				fmt.Fprintf(stderr, "import: warning: %s: %s\n", f.Input, f.Warning)
+			}
+		}
 		if *asJSON {
 			if err := json.NewEncoder(stdout).Encode(sum); err != nil {
 				return fmt.Errorf("import: %w", err)

@@ -105,9 +105,11 @@ type FileSummary struct {
 	// BestTimeNs its median time; empty and zero when no row is ok.
 	Best       string
 	BestTimeNs float64
-	// Warning says what was imported with less than the file could have
-	// given: a device the device table (Options.Platforms) lacks, whose
-	// platform features are left unknown. Empty when none.
+	// Warning says, in one line, what was imported with less than the
+	// file could have given: a device the device table (Options.Platforms)
+	// lacks, whose platform features are left unknown. Empty when none.
+	// String leaves it out, so that a caller can print it apart (augur
+	// import writes it to stderr).
 	Warning string
 }
 
@@ -154,9 +156,6 @@ func (f FileSummary) String() string {
 	}
 	line := fmt.Sprintf("%s on %s: %d rows [%s], %s; %s; %s",
 		f.Path, f.Platform.Slug(), f.Rows(), strings.Join(parts, ", "), outside, best, ref)
-	if f.Warning != "" {
-		line += "\nwarning: " + f.Warning
-	}
 	return line
 }
 
@@ -516,9 +515,10 @@ func platformOf(res *Results, opt Options) (features.Platform, string, error) {
 	p, err := opt.Platforms.Lookup(device)
 	switch {
 	case errors.Is(err, datasets.ErrUnknownDevice):
-		// Rows of a device the table lacks still train the models of the
-		// devices it has; its platform features stay unknown (0).
-		return PlatformOf(device), fmt.Sprintf("%v: imported with unknown platform features", err), nil
+		// Rows of a device the table lacks still train: its platform
+		// features stay unknown, 0 as features.Platform documents for an
+		// unmeasured feature, and its model is its own.
+		return PlatformOf(device), fmt.Sprintf("device %q is not in the device table: imported with unknown platform features (name and vendor only); add it to a table given with --platforms to record them", device), nil
 	case err != nil:
 		return features.Platform{}, "", fmt.Errorf("importer: %w", err)
 	}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fewDataSpace writes a T1 spec of 4 x 4 x 4 x 4 x 3 = 768 configurations
+// and a Kernel Tuner cache of device measured on a random 2% sample of
+// them (plus the default) for a width x height problem. It returns the
+// spec, the cache and the sample's fastest configuration as
+// "name=value,...".
+func fewDataSpace(t *testing.T, dir, device string, width, height int) (spec, cache, best string) {
+	t.Helper()
+	spec = filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {"TuningParameters": [
+		{"Name": "bx", "Values": "[16, 32, 64, 128]", "Default": 16},
+		{"Name": "by", "Values": "[1, 2, 4, 8]", "Default": 1},
+		{"Name": "tx", "Values": "[1, 2, 3, 4]", "Default": 1},
+		{"Name": "ty", "Values": "[1, 2, 3, 4]", "Default": 1},
+		{"Name": "u", "Values": "[0, 1, 2]", "Default": 0}]}}`), 0o644)
+	// A smooth landscape with one basin, so that a model has something to
+	// learn, and noise, so that the sample's best is not the model's.
+	rng := rand.New(rand.NewPCG(uint64(width), 7))
+	timeMs := func(bx, by, tx, ty, u int) float64 {
+		return 1 + 0.3*math.Abs(math.Log2(float64(bx*by)/128)) + 0.2*math.Abs(float64(tx*ty-6)) + 0.1*float64(u) + 0.2*rng.Float64()
+	}
+	entries := []string{}
+	bestMs := math.Inf(1)
+	add := func(bx, by, tx, ty, u int) {
+		ms := timeMs(bx, by, tx, ty, u)
+		entries = append(entries, fmt.Sprintf(`"%d,%d,%d,%d,%d": {"bx": %d, "by": %d, "tx": %d, "ty": %d, "u": %d, "time": %g, "times": [%g]}`,
+			bx, by, tx, ty, u, bx, by, tx, ty, u, ms, ms))
+		if ms < bestMs {
+			bestMs, best = ms, fmt.Sprintf("bx=%d,by=%d,tx=%d,ty=%d,u=%d", bx, by, tx, ty, u)
+		}
+	}
+	add(16, 1, 1, 1, 0)
+	for _, i := range rng.Perm(768)[:16] { // 2% of 768
+		bx, by, tx, ty, u := 16<<(i%4), 1<<(i/4%4), 1+i/16%4, 1+i/64%4, i/256
+		if bx == 16 && by == 1 && tx == 1 && ty == 1 && u == 0 {
+			continue // the default, added above
+		}
+		add(bx, by, tx, ty, u)
+	}
+	cache = filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(fmt.Sprintf(`{"device_name": %q, "problem_size": [%d, %d], "tune_params_keys": ["bx", "by", "tx", "ty", "u"],
+		"tune_params": {"bx": [16, 32, 64, 128], "by": [1, 2, 4, 8], "tx": [1, 2, 3, 4], "ty": [1, 2, 3, 4], "u": [0, 1, 2]},
+		"cache": {%s}}`, device, width, height, strings.Join(entries, ",\n"))), 0o644)
+	return spec, cache, best
+}
+
+// TestFewDataUnknownDevice imports a 2% sample measured on a device the
+// device table lacks, trains on it and chooses (issue 25 item 6): the
+// import warns in one line on stderr and goes on with unknown platform
+// features; train and the runtime take them; and on the measured shape the
+// pick is the best of the sample, never the model's guess.
+func TestFewDataUnknownDevice(t *testing.T) {
+	dir := t.TempDir()
+	spec, cache, best := fewDataSpace(t, dir, "GeForce GTX 680", 2048, 1024)
+	data, model := filepath.Join(dir, "data"), filepath.Join(dir, "k.augur")
+	ctx := context.Background()
+	var stdout, stderr bytes.Buffer
+	if err := run(ctx, []string{"import", "--from", "kerneltuner", "--kernel", "k", "--out", data, "--spec", spec, "--quiet", cache}, &stdout, &stderr); err != nil {
+		t.Fatalf("import: %v\nstderr: %s", err, stderr.String())
+	}
+	warning := strings.TrimSpace(stderr.String())
+	if strings.Count(warning, "\n") != 0 || !strings.Contains(warning, `"GeForce GTX 680"`) || !strings.Contains(warning, "unknown platform features") {
+		t.Errorf("stderr %q, want one line naming the device and its unknown platform features", warning)
+	}
+	if strings.Contains(stdout.String(), "warning") {
+		t.Errorf("stdout %q repeats the warning", stdout.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if err := run(ctx, []string{"train", "--data", data, "--kernel", "k", "--out", model, "--quiet"}, &stdout, &stderr); err != nil {
+		t.Fatalf("train: %v\nstderr: %s", err, stderr.String())
+	}
+	type pick struct {
+		Config map[string]int `json:"config"`
+		Source string         `json:"source"`
+	}
+	choose := func(shape string, extra ...string) pick {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		args := append([]string{"choose", "--model", model, "--shape", shape, "--json"}, extra...)
+		if err := run(ctx, args, &out, &errOut); err != nil {
+			t.Fatalf("choose %s: %v\nstderr: %s", shape, err, errOut.String())
+		}
+		var p pick
+		if err := json.Unmarshal(out.Bytes(), &p); err != nil {
+			t.Fatalf("choose %s: %v in %q", shape, err, out.String())
+		}
+		return p
+	}
+	format := func(c map[string]int) string {
+		return fmt.Sprintf("bx=%d,by=%d,tx=%d,ty=%d,u=%d", c["bx"], c["by"], c["tx"], c["ty"], c["u"])
+	}
+	for _, extra := range [][]string{nil, {"--device", "GeForce GTX 680"}, {"--device", "geforce-gtx-680"}} {
+		t.Run(strings.Join(append([]string{"measured"}, extra...), " "), func(t *testing.T) {
+			p := choose("width=2048,height=1024", extra...)
+			if got := format(p.Config); got != best || p.Source != "table" {
+				t.Errorf("pick %s from %q, want the sample's best %s from the measured table", got, p.Source, best)
+			}
+		})
+	}
+	p := choose("width=4096,height=4096")
+	if p.Source != "model:geforce-gtx-680" || len(p.Config) != 5 {
+		t.Errorf("unmeasured shape: pick %v from %q, want one of the device's model", p.Config, p.Source)
+	}
+}
