@@ -136,6 +136,9 @@ const (
 type Selection struct {
 	Chosen string      `json:"chosen"`
 	Scores []PickScore `json:"scores"`
+	// HeldOut is what the scores held out: "shapes", or "configurations"
+	// for data of one shape (selectOne), whose PickScore.Shapes count folds.
+	HeldOut string `json:"held_out,omitempty"`
 }
 
 // Select chooses the learner setting whose models pick best on shapes
@@ -145,7 +148,8 @@ type Selection struct {
 // a candidate within 0.5 points of it that costs less wins instead, so
 // that Choose stays fast when depth buys little. Candidates whose learners
 // need each row's (shape, device) group (TopOptions, RankOptions) are
-// given GroupColumns(d).
+// given GroupColumns(d). Data of one shape is scored on folds of its
+// configurations instead (selectOne).
 func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	cands := slices.Clone(opt.Candidates)
 	if cands == nil {
@@ -184,9 +188,8 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	deals := shapeDeals(d, opt.Folds, opt.Repeats, opt.Seed)
 	folds := deals[0]
 	if len(folds) < 2 {
-		// One shape: nothing to hold out. The first candidate it is.
-		c := cands[slices.IndexFunc(cands, func(c Candidate) bool { return c.Cost <= maxCost })]
-		return c, Selection{Chosen: c.Name}, nil
+		// One shape: no shape to hold out; hold out configurations.
+		return selectOne(d, cands, maxCost, workers, budget, opt)
 	}
 	start := time.Now()
 	var sel Selection
@@ -222,7 +225,7 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	}
 	cands = scoreBlends(d, cands, deals, preds, maxCost, &sel)
 	chosen := chooseScore(sel.Scores)
-	sel.Chosen = cands[chosen].Name
+	sel.Chosen, sel.HeldOut = cands[chosen].Name, "shapes"
 	return cands[chosen], sel, nil
 }
 

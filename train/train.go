@@ -106,7 +106,11 @@ func (r *Report) String() string {
 		if m.Selection == nil || len(m.Selection.Scores) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\nlearner selection for %s (top-1 pick on held-out shapes, %% of the best measured):\n", m.Name)
+		heldOut := "shapes"
+		if m.Selection.HeldOut == "configurations" {
+			heldOut = "folds of the one shape's configurations"
+		}
+		fmt.Fprintf(&b, "\nlearner selection for %s (top-1 pick on held-out %s, %% of the best measured):\n", m.Name, heldOut)
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "learner\tgeomean %\tworst %\tspearman\tshapes\tfit_s\tcost\t\t")
 		for _, s := range m.Selection.Scores {
@@ -490,7 +494,7 @@ func measuredBests(d *Data) []features.MeasuredBest {
 
 // FitRegressor fits one model on all of d with the learner opt names, or
 // the one Select chooses when opt.Model is "auto" or empty (with a single
-// shape that is the first candidate), and returns it with the learner's
+// shape, by held-out configurations), and returns it with the learner's
 // name. Unlike FitBundle it writes nothing: eval refits with it many times.
 func FitRegressor(d *Data, opt Options) (Regressor, string, error) {
 	fit, err := newFitter(opt)

@@ -460,6 +460,11 @@ func TestFitRegressor(t *testing.T) {
 		}
 	}
 	one := d.Subset(rows)
+	// One shape: selected on folds of its configurations (selectOne).
+	oneChoice, _, err := Select(one, SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name     string
 		d        *Data
@@ -470,7 +475,7 @@ func TestFitRegressor(t *testing.T) {
 		{"gbrt", d, Options{Model: "gbrt", GBRT: GBRTOptions{Trees: 7}}, "gbrt", ""},
 		{"gbrt by its options", d, Options{GBRT: GBRTOptions{Trees: 7}}, "gbrt", ""},
 		{"rf", d, Options{Model: "rf", Forest: ForestOptions{Trees: 5}}, "rf", ""},
-		{"auto on one shape", one, Options{Model: "auto"}, DefaultCandidates(0)[0].Name, ""},
+		{"auto on one shape", one, Options{Model: "auto"}, oneChoice.Name, ""},
 		{"bad learner", d, Options{Model: "svm"}, "", `Options.Model must be`},
 		{"bad option", d, Options{Model: "gbrt", GBRT: GBRTOptions{MaxLeaves: 1}}, "", "train:"},
 	} {
