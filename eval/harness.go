@@ -167,7 +167,10 @@ type TwoStageResult struct {
 	Pct          float64 `json:"pct_of_best"`
 	Top1Pct      float64 `json:"model_top1_pct_of_best"`
 	RandomPct    float64 `json:"random_pct_of_best"`
-	Seeds        int     `json:"seeds"`
+	// RandomMedianPct is random search's median at each seed's count,
+	// exact (search.RandomMedian) rather than one random order a seed.
+	RandomMedianPct float64 `json:"random_median_pct_of_best"`
+	Seeds           int     `json:"seeds"`
 }
 
 // HoldoutReport is Choose with zero measurements on shapes left out of
@@ -603,7 +606,7 @@ func twoStage(d *train.Data, space *features.Space, g *group, threshold float64,
 	n0 := max(10, int(math.Round(opt.SampleFraction*float64(len(ts.valid)))))
 	res := TwoStageResult{Platform: d.Platforms[g.platform].Slug(), Shape: features.FormatTask(d.TaskNames, g.task),
 		Threshold: threshold, SpaceSize: len(ts.valid), Sample: n0, Seeds: opt.TwoStageSeeds}
-	var meas, pcts, top1s, rands []float64
+	var meas, pcts, top1s, rands, meds []float64
 	for seed := range opt.TwoStageSeeds {
 		r, err := ts.run(opt, n0, 0, threshold, opt.Seed+uint64(seed))
 		if err != nil {
@@ -616,13 +619,14 @@ func twoStage(d *train.Data, space *features.Space, g *group, threshold float64,
 		pcts = append(pcts, r.pct)
 		top1s = append(top1s, r.top1)
 		rands = append(rands, r.randomPct)
+		meds = append(meds, r.randomMed)
 	}
 	if len(pcts) == 0 {
 		return res, nil
 	}
 	res.Measurements = median(meas)
 	res.MeasuredPct = 100 * res.Measurements / float64(len(ts.valid))
-	res.Pct, res.Top1Pct, res.RandomPct = median(pcts), median(top1s), median(rands)
+	res.Pct, res.Top1Pct, res.RandomPct, res.RandomMedianPct = median(pcts), median(top1s), median(rands), median(meds)
 	return res, nil
 }
 

@@ -502,6 +502,7 @@ type twoStageSpace struct {
 	x     []float64
 	nf    int
 	row   map[string]int
+	times []float64 // of the valid configurations that ran, for search.RandomMedian
 }
 
 func newTwoStage(d *train.Data, space *features.Space, g *group, enc features.Encoder) (*twoStageSpace, error) {
@@ -517,6 +518,11 @@ func newTwoStage(d *train.Data, space *features.Space, g *group, enc features.En
 	for _, r := range g.rows {
 		ts.row[space.Format(d.Samples[r].Config)] = r
 	}
+	for _, c := range ts.valid {
+		if t, ok := g.times[space.Format(c)]; ok {
+			ts.times = append(ts.times, t)
+		}
+	}
 	return ts, nil
 }
 
@@ -525,6 +531,7 @@ type twoStageRun struct {
 	total      int     // measurements in both stages
 	pct, top1  float64 // % of best found, and of the model's favourite
 	randomPct  float64 // random search's best with total measurements
+	randomMed  float64 // the median of that over random orders (search.RandomMedian)
 	firstStage int
 	fitted     bool // false when too few first-stage measurements ran
 }
@@ -615,6 +622,7 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 		}
 	}
 	out.randomPct = 100 * g.bestNs / rbest
+	out.randomMed = 100 * g.bestNs / search.RandomMedian(ts.times, len(valid), out.total)
 	return out, nil
 }
 

@@ -138,3 +138,67 @@ func TestSecondStageNeverBelowMeasured(t *testing.T) {
 		}
 	}
 }
+
+func TestRandomMedian(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		name  string
+		times []float64
+		n, k  int
+		want  float64
+	}{
+		{"one draw of four", []float64{4, 2, 3, 1}, 4, 1, 2}, // P(best <= 2) = 1/2
+		{"two draws of four", []float64{4, 2, 3, 1}, 4, 2, 1}, // P(best = 1) = 1 - C(3,2)/C(4,2) = 1/2
+		{"the whole space", []float64{4, 2, 3, 1}, 4, 4, 1},
+		{"more than the space", []float64{4, 2, 3, 1}, 4, 9, 1},
+		{"no draw", []float64{4, 2, 3, 1}, 4, 0, inf},
+		{"mostly failures, one draw", []float64{5}, 10, 1, inf}, // finds it with 1/10
+		{"mostly failures, half the space", []float64{5}, 10, 5, 5}, // 1 - C(9,5)/C(10,5) = 1/2
+		{"nothing ran", nil, 10, 5, inf},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := slices.Clone(tt.times)
+			if got := search.RandomMedian(tt.times, tt.n, tt.k); got != tt.want {
+				t.Errorf("RandomMedian(%v, %d, %d) = %g, want %g", tt.times, tt.n, tt.k, got, tt.want)
+			}
+			if !slices.Equal(in, tt.times) {
+				t.Errorf("times changed to %v", tt.times)
+			}
+		})
+	}
+}
+
+// TestRandomMedianAgreesWithDraws compares RandomMedian with the median
+// best of many random orders of a space with ties and failures.
+func TestRandomMedianAgreesWithDraws(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 300
+	var times []float64
+	for range 200 {
+		times = append(times, float64(1+rng.IntN(150)))
+	}
+	for _, k := range []int{1, 5, 20, 100} {
+		want := search.RandomMedian(times, n, k)
+		var below, above int
+		for range 4000 {
+			best := math.Inf(1)
+			for _, i := range rng.Perm(n)[:k] {
+				if i < len(times) {
+					best = min(best, times[i])
+				}
+			}
+			switch {
+			case best < want:
+				below++
+			case best > want:
+				above++
+			}
+		}
+		// The median: at most half the draws on either side (with room
+		// for the draws' own noise).
+		if below > 2100 || above > 2100 {
+			t.Errorf("k=%d: median %g has %d draws below and %d above of 4000", k, want, below, above)
+		}
+	}
+}
