@@ -147,12 +147,12 @@ func TestRandomMedian(t *testing.T) {
 		n, k  int
 		want  float64
 	}{
-		{"one draw of four", []float64{4, 2, 3, 1}, 4, 1, 2}, // P(best <= 2) = 1/2
+		{"one draw of four", []float64{4, 2, 3, 1}, 4, 1, 2},  // P(best <= 2) = 1/2
 		{"two draws of four", []float64{4, 2, 3, 1}, 4, 2, 1}, // P(best = 1) = 1 - C(3,2)/C(4,2) = 1/2
 		{"the whole space", []float64{4, 2, 3, 1}, 4, 4, 1},
 		{"more than the space", []float64{4, 2, 3, 1}, 4, 9, 1},
 		{"no draw", []float64{4, 2, 3, 1}, 4, 0, inf},
-		{"mostly failures, one draw", []float64{5}, 10, 1, inf}, // finds it with 1/10
+		{"mostly failures, one draw", []float64{5}, 10, 1, inf},     // finds it with 1/10
 		{"mostly failures, half the space", []float64{5}, 10, 5, 5}, // 1 - C(9,5)/C(10,5) = 1/2
 		{"nothing ran", nil, 10, 5, inf},
 	}
