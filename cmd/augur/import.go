@@ -28,7 +28,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&opt.Out, "out", "", "dataset directory")
 	fs.StringVar(&opt.Spec, "spec", "", "T1 kernel description: space, constraints, default configuration (optional)")
 	fs.StringVar(&opt.Device, "device", "", "device name, overriding the files' own (required for t4 and files that name none)")
-	fs.StringVar(&platforms, "platforms", "", "device table (CSV, as datasets/devices.csv) to look the device's features up in; default: the table augur ships")
+	fs.StringVar(&platforms, "platforms", "", "device table (CSV, as datasets/devices.csv) to look the device's features up in (a device it lacks imports with unknown features, and a warning on stderr); default: the table augur ships")
 	fs.Var(&set, "set", "name=value: the value of a spec parameter the files lack (repeatable)")
 	fs.StringVar(&taskParams, "task-params", "", "comma-separated single-valued parameters to record as task features, e.g. filter_width,filter_height")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")

@@ -38,7 +38,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var kr kernelRef
 	addKernelFlags(fs, &kr, "kernel family whose data to train on")
 	fs.StringVar(&out, "out", "", "model bundle to write (refuses to overwrite unless --force)")
-	fs.StringVar(&opt.Model, "learner", "auto", "learner: auto (the setting whose picks on held-out shapes are best, see README), gbrt (gradient-boosted trees) or rf (random forest)")
+	fs.StringVar(&opt.Model, "learner", "auto", "learner: auto (the setting whose picks on held-out shapes are best, on held-out configurations with one shape; see README), gbrt (gradient-boosted trees) or rf (random forest)")
 	var derive multiFlag
 	fs.Var(&derive, "derive", "a derived feature 'name = expression' over the task features and parameters, for kernels augur has no definitions for (repeatable)")
 	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: fitting time the selection may spend (0: 2m)")
