@@ -34,6 +34,10 @@ type Model struct {
 	flat   *flatModel // nil when the model has splits flat does not handle
 	whole  specialized
 	wholeU unified
+	// wholeH is whole in heap order, when heapOK: what ScoreBatch
+	// walks for a model it does not fold.
+	wholeH heapModel
+	heapOK bool
 	// limits are Model.Limits as (position among the derived features,
 	// largest value) pairs.
 	limits   []limit
@@ -103,6 +107,7 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 		// fold (a configuration's columns are at most every column).
 		m.whole = flat.specialize(nil, 0, enc.Len())
 		m.wholeU = m.whole.unify()
+		m.wholeH, m.heapOK = heapFrom(&m.whole)
 	}
 	return m, nil
 }
@@ -367,16 +372,21 @@ func (s *Scorer) ScoreBatch(cs []features.Config, vals []float64, ok []bool) {
 	}
 	// Four configurations descend each tree side by side; a short batch
 	// is padded with copies of its last vector.
-	var four [4]float64
-	for k := 0; k < len(cs); k += 4 {
-		n := min(4, len(cs)-k)
-		if n < 4 {
-			for j := n; j < 4; j++ {
-				copy(xs[(k+j)*w:(k+j+1)*w], xs[(k+n-1)*w:(k+n)*w])
-			}
+	if n := len(cs) % 4; n != 0 {
+		k := len(cs) - n
+		for j := n; j < 4; j++ {
+			copy(xs[(k+j)*w:(k+j+1)*w], xs[(k+n-1)*w:(k+n)*w])
 		}
-		s.u.add4(xs[k*w:(k+4)*w], w, &four)
-		copy(vals[k:k+n], four[:n])
+	}
+	if !s.folded && s.m.heapOK {
+		s.m.wholeH.addBatch(xs, w, len(cs), vals)
+	} else {
+		var four [4]float64
+		for k := 0; k < len(cs); k += 4 {
+			n := min(4, len(cs)-k)
+			s.u.add4(xs[k*w:(k+4)*w], w, &four)
+			copy(vals[k:k+n], four[:n])
+		}
 	}
 	for i := range cs {
 		if !ok[i] {
