@@ -887,11 +887,23 @@ func (c *Chooser) nearest(t features.Task) []int {
 	var idx [16]int
 	var dist [16]float64
 	k := min(c.opt.Starts, len(idx), len(c.startLogs))
+	// The shape's logarithms once, not once a grid shape: the grid has
+	// hundreds of shapes.
+	var lbuf [8]float64
+	var lt []float64
+	if len(t) <= len(lbuf) {
+		lt = lbuf[:len(t)]
+	} else {
+		lt = make([]float64, len(t))
+	}
+	for f, v := range t {
+		lt[f] = math.Log(float64(max(v, 1)))
+	}
 	n := 0
 	for gi, g := range c.startLogs {
 		d := 0.0
-		for f, v := range t {
-			x := math.Log(float64(max(v, 1))) - g[f]
+		for f, l := range lt {
+			x := l - g[f]
 			d += x * x
 		}
 		// Insert into the k best so far, kept sorted.
