@@ -269,6 +269,9 @@ type heapModel struct {
 	leaves    []float64
 	trees     []heapTree
 	constant  float64
+	// rest[i] is the sum of the largest leaf of every tree from i on:
+	// what the trees not yet walked can add at most (addBatchAbove).
+	rest []float64
 }
 
 type heapTree struct {
@@ -319,6 +322,11 @@ func heapFrom(sp *specialized) (heapModel, bool) {
 		}
 		h.leaves = append(h.leaves, make([]float64, leaves)...)
 		h.place(sp, r, 0, d, h.trees[len(h.trees)-1])
+	}
+	h.rest = make([]float64, len(h.trees)+1)
+	for i := len(h.trees) - 1; i >= 0; i-- {
+		t := h.trees[i]
+		h.rest[i] = h.rest[i+1] + slices.Max(h.leaves[t.leaf:int(t.leaf)+1<<t.depth])
 	}
 	return h, true
 }
@@ -381,6 +389,71 @@ func (h *heapModel) addBatch(xs []float64, w, n int, out []float64) {
 		}
 		for k := range sums {
 			sums[k] += h.constant
+		}
+	}
+}
+
+// heapChunk is how many trees addBatchAbove walks between two looks at
+// which configurations can still reach its floor.
+const heapChunk = 16
+
+// addBatchAbove is addBatch for a caller that needs only the scores of at
+// least floor: a configuration whose sum so far plus the most the
+// remaining trees can add (rest) falls below floor is dropped, and its
+// score is -Inf. Every other score is addBatch's, bit for bit: the same
+// sums in the same order. floor has a margin far above the rounding of
+// the bound's own sum, so that no configuration that reaches floor is
+// dropped. xs is scratch: the vectors still scored are moved forward in
+// it as others drop.
+func (h *heapModel) addBatchAbove(xs []float64, w, n int, out []float64, floor float64) {
+	floor -= 1e-6 * (1 + math.Abs(floor) + math.Abs(h.rest[0]) + math.Abs(h.constant))
+	var idx [heapBlock]int
+	var sums [heapBlock]float64
+	for b := 0; b < n; b += heapBlock {
+		alive := min(heapBlock, n-b)
+		for j := range alive {
+			idx[j], sums[j] = b+j, 0
+		}
+		block := xs[b*w:]
+		for c := 0; c < len(h.trees) && alive > 0; c += heapChunk {
+			for _, t := range h.trees[c:min(c+heapChunk, len(h.trees))] {
+				nodes := 1<<t.depth - 1
+				feature := h.feature[t.node : int(t.node)+nodes]
+				threshold := h.threshold[t.node : int(t.node)+nodes]
+				leaves := h.leaves[t.leaf : int(t.leaf)+nodes+1]
+				k := 0
+				for ; k+8 <= alive; k += 8 {
+					var ii [8]int
+					walk8(block[k*w:(k+8)*w], w, feature, threshold, t.depth, &ii)
+					for j := range 8 {
+						sums[k+j] += leaves[ii[j]-nodes]
+					}
+				}
+				for ; k < alive; k += 4 {
+					var ii [4]int
+					walk4(block[k*w:(k+4)*w], w, feature, threshold, t.depth, &ii)
+					for j := range min(4, alive-k) {
+						sums[k+j] += leaves[ii[j]-nodes]
+					}
+				}
+			}
+			rest := h.rest[min(c+heapChunk, len(h.trees))] + h.constant
+			kept := 0
+			for j := range alive {
+				if sums[j]+rest < floor {
+					out[idx[j]] = math.Inf(-1)
+					continue
+				}
+				if kept != j {
+					idx[kept], sums[kept] = idx[j], sums[j]
+					copy(block[kept*w:(kept+1)*w], block[j*w:(j+1)*w])
+				}
+				kept++
+			}
+			alive = kept
+		}
+		for j := range alive {
+			out[idx[j]] = sums[j] + h.constant
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/augur-tuning/augur/datasets"
@@ -93,6 +94,29 @@ func compareHeap(t *testing.T, m *Model, xs []float64, w int) {
 			if math.Float64bits(got[k+j]) != math.Float64bits(four[j]) {
 				t.Fatalf("vector %d: heap %v, unified %v", k+j, got[k+j], four[j])
 			}
+		}
+	}
+	// Above a floor, the scores that reach it are the same; the rest are
+	// -Inf or the same.
+	sorted := slices.Clone(got)
+	slices.Sort(sorted)
+	for _, q := range []int{0, 1, n / 2, n - 10, n - 1} {
+		floor := sorted[max(q, 0)]
+		above := make([]float64, n)
+		scratch := slices.Clone(xs)
+		m.wholeH.addBatchAbove(scratch, w, n, above, floor)
+		dropped := 0
+		for j := range above {
+			if math.IsInf(above[j], -1) {
+				dropped++
+			}
+			same := math.Float64bits(above[j]) == math.Float64bits(got[j])
+			if got[j] >= floor && !same || got[j] < floor && !same && !math.IsInf(above[j], -1) {
+				t.Fatalf("floor %v, vector %d: %v, addBatch %v", floor, j, above[j], got[j])
+			}
+		}
+		if q == n-1 && dropped == 0 {
+			t.Errorf("floor at the best score dropped none of %d vectors", n)
 		}
 	}
 	// Odd lengths score the same.

@@ -336,6 +336,21 @@ func (s *Scorer) score(c features.Config, check bool) (float64, bool) {
 // times faster than Score per configuration. vals and ok must have len(cs)
 // values.
 func (s *Scorer) ScoreBatch(cs []features.Config, vals []float64, ok []bool) {
+	s.scoreBatch(cs, vals, ok, math.Inf(-1))
+}
+
+// ScoreBatchAbove is ScoreBatch for a caller that needs only the scores
+// of at least floor (the k best of a ranking, when k configurations that
+// score floor are known): a configuration that cannot reach floor may be
+// scored -Inf, with ok still saying whether it lies within the limits.
+// Every other score is ScoreBatch's. It stops walking a configuration's
+// trees once the most the rest could add leaves it below floor (runtime's
+// Candidates: bench/RESULTS.md, "Choose at the cost bound").
+func (s *Scorer) ScoreBatchAbove(cs []features.Config, vals []float64, ok []bool, floor float64) {
+	s.scoreBatch(cs, vals, ok, floor)
+}
+
+func (s *Scorer) scoreBatch(cs []features.Config, vals []float64, ok []bool, floor float64) {
 	if s.m.flat == nil || len(cs) == 0 {
 		for i, c := range cs {
 			vals[i], ok[i] = s.Score(c)
@@ -378,9 +393,12 @@ func (s *Scorer) ScoreBatch(cs []features.Config, vals []float64, ok []bool) {
 			copy(xs[(k+j)*w:(k+j+1)*w], xs[(k+n-1)*w:(k+n)*w])
 		}
 	}
-	if !s.folded && s.m.heapOK {
+	switch {
+	case !s.folded && s.m.heapOK && floor > math.Inf(-1):
+		s.m.wholeH.addBatchAbove(xs, w, len(cs), vals, floor)
+	case !s.folded && s.m.heapOK:
 		s.m.wholeH.addBatch(xs, w, len(cs), vals)
-	} else {
+	default:
 		var four [4]float64
 		for k := 0; k < len(cs); k += 4 {
 			n := min(4, len(cs)-k)

@@ -168,12 +168,26 @@ func (c *Chooser) ranked(t features.Task, k, n int) []scored {
 		slices.SortStableFunc(pool, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
 		return pool[:min(n, len(pool))]
 	}
+	// The climb's configurations that are known and fit the device are
+	// in the ranking: its n best score at least the n-th best of them,
+	// and the rest need not be scored in full (ScoreBatchAbove).
+	var sample []float64
+	c.climb(t, func(cfg features.Config, v float64) {
+		if c.known[c.space.Index(cfg)] {
+			sample = append(sample, v)
+		}
+	})
+	floor := math.Inf(-1)
+	if len(sample) >= n {
+		slices.Sort(sample)
+		floor = sample[len(sample)-n]
+	}
 	vals, oks := make([]float64, len(c.knownList)), make([]bool, len(c.knownList))
-	c.model.Scorer(t).ScoreBatch(c.knownList, vals, oks)
+	c.model.Scorer(t).ScoreBatchAbove(c.knownList, vals, oks, floor)
 	top := make([]scored, 0, n+1)
 	for i, cfg := range c.knownList {
 		v := vals[i]
-		if !oks[i] || (len(top) == n && cmp.Compare(v, top[n-1].v) <= 0) || !c.runs(t, cfg) {
+		if !oks[i] || v < floor || (len(top) == n && cmp.Compare(v, top[n-1].v) <= 0) || !c.runs(t, cfg) {
 			continue
 		}
 		// After every configuration scored as high: the stable order.
