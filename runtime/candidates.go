@@ -157,11 +157,11 @@ type scored struct {
 // ranked returns the first n configurations of those Candidates chooses
 // among, best predicted first, ties in the order they were scored: the
 // first n of the stable sort of every known configuration that fits the
-// device and the model's limits. Every known configuration is scored, and
-// whether it fits the device is asked only of one that would enter the
-// first n: that question costs a launch geometry, most configurations
-// never get that far, and a score does not depend on what else the batch
-// holds.
+// device and the model's limits. Only the known configurations that can
+// reach the first n are scored in full, and whether one fits the device is
+// asked only of one that would enter them: that question costs a launch
+// geometry, most configurations never get that far, and a score does not
+// depend on what else the batch holds.
 func (c *Chooser) ranked(t features.Task, k, n int) []scored {
 	if len(c.knownList) == 0 {
 		pool := c.climbPool(t, k)
