@@ -304,27 +304,29 @@ func heapFrom(sp *specialized) (heapModel, bool) {
 		n := &sp.nodes[i]
 		return 1 + max(depth(n.left), depth(n.right))
 	}
-	h := heapModel{constant: sp.constant}
-	slots := 0
-	for _, r := range sp.roots {
+	// The depths first, so that each array is allocated once.
+	h := heapModel{constant: sp.constant, trees: make([]heapTree, len(sp.roots))}
+	nodes, slots := 0, 0
+	for i, r := range sp.roots {
 		d := depth(r)
 		if d > heapMaxDepth {
 			return heapModel{}, false
 		}
-		h.trees = append(h.trees, heapTree{node: int32(len(h.feature)), leaf: int32(len(h.leaves)), depth: d})
+		h.trees[i] = heapTree{node: int32(nodes), leaf: int32(slots), depth: d}
+		nodes += 1<<d - 1
 		slots += 1 << d
-		if 17*slots > heapSlack*32*(len(sp.nodes)+len(sp.leaves)) {
-			return heapModel{}, false
-		}
-		nodes, leaves := 1<<d-1, 1<<d
-		at := len(h.feature)
-		h.feature = append(h.feature, make([]uint8, nodes)...)
-		h.threshold = append(h.threshold, make([]float64, nodes)...)
-		for k := at; k < at+nodes; k++ {
-			h.threshold[k] = math.Inf(1)
-		}
-		h.leaves = append(h.leaves, make([]float64, leaves)...)
-		h.place(sp, r, 0, d, h.trees[len(h.trees)-1])
+	}
+	if 17*slots > heapSlack*32*(len(sp.nodes)+len(sp.leaves)) {
+		return heapModel{}, false
+	}
+	h.feature = make([]uint8, nodes)
+	h.threshold = make([]float64, nodes)
+	for k := range h.threshold {
+		h.threshold[k] = math.Inf(1)
+	}
+	h.leaves = make([]float64, slots)
+	for i, r := range sp.roots {
+		h.place(sp, r, 0, h.trees[i].depth, h.trees[i])
 	}
 	h.rest = make([]float64, len(h.trees)+1)
 	for i := len(h.trees) - 1; i >= 0; i-- {
