@@ -88,8 +88,9 @@ func compareHeap(t *testing.T, m *Model, xs []float64, w int) {
 	got := make([]float64, n)
 	m.wholeH.addBatch(xs, w, n, got)
 	var four [4]float64
+	u := m.whole.unify()
 	for k := 0; k < n; k += 4 {
-		m.wholeU.add4(xs[k*w:(k+4)*w], w, &four)
+		u.add4(xs[k*w:(k+4)*w], w, &four)
 		for j := range 4 {
 			if math.Float64bits(got[k+j]) != math.Float64bits(four[j]) {
 				t.Fatalf("vector %d: heap %v, unified %v", k+j, got[k+j], four[j])
@@ -129,6 +130,38 @@ func compareHeap(t *testing.T, m *Model, xs []float64, w int) {
 		for j := range part {
 			if math.Float64bits(part[j]) != math.Float64bits(got[j]) {
 				t.Fatalf("batch of %d, vector %d: %v, in a batch of %d %v", odd, j, part[j], n, got[j])
+			}
+		}
+	}
+}
+
+// TestScoreBatchWithoutHeap checks the path of a model too sparse for the
+// heap layout (heapFrom refuses it): ScoreBatch then walks the unified
+// layout, with the same scores.
+func TestScoreBatchWithoutHeap(t *testing.T) {
+	data, err := os.ReadFile("../testdata/conv2d-h200.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(b, "", datasets.Deriver(b.Kernel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse := *m
+	sparse.heapOK, sparse.wholeH, sparse.wholeU = false, heapModel{}, m.whole.unify()
+	known := b.Models[0].Known
+	for _, task := range []features.Task{{640, 480, 3, 3}, {4096, 16, 11, 11}} {
+		want, wantOK := make([]float64, len(known)), make([]bool, len(known))
+		m.Scorer(task).ScoreBatch(known, want, wantOK)
+		got, gotOK := make([]float64, len(known)), make([]bool, len(known))
+		sparse.Scorer(task).ScoreBatch(known, got, gotOK)
+		for i := range known {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) || gotOK[i] != wantOK[i] {
+				t.Fatalf("%v %v: unified %v %v, heap %v %v", task, known[i], got[i], gotOK[i], want[i], wantOK[i])
 			}
 		}
 	}

@@ -33,7 +33,7 @@ type Model struct {
 	ens    *leaves.Ensemble
 	flat   *flatModel // nil when the model has splits flat does not handle
 	whole  specialized
-	wholeU unified
+	wholeU unified // built only when heapOK is false
 	// wholeH is whole in heap order, when heapOK: what ScoreBatch
 	// walks for a model it does not fold.
 	wholeH heapModel
@@ -106,8 +106,10 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 		// The whole model in contiguous arrays, for scorers that do not
 		// fold (a configuration's columns are at most every column).
 		m.whole = flat.specialize(nil, 0, enc.Len())
-		m.wholeU = m.whole.unify()
 		m.wholeH, m.heapOK = heapFrom(&m.whole)
+		if !m.heapOK {
+			m.wholeU = m.whole.unify()
+		}
 	}
 	return m, nil
 }
