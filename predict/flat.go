@@ -260,11 +260,11 @@ func b2i(b bool) int32 {
 // Node feature numbers and thresholds sit in two arrays (9 bytes a node,
 // where unified takes 32 with its leaves): a batch walks each tree while
 // it is in the first-level cache (addBatch), and the whole model is read
-// once a batch rather than once every four configurations.
+// once every heapBlock configurations rather than once every four.
 //
-// heapModel sums exactly what unified.add4 sums, in the same order (the trees'
-// values in turn from 0, then the constant): its scores equal add4's bit
-// for bit.
+// heapModel sums exactly what unified.add4 sums, in the same order (the
+// trees' values in turn from 0, then the constant): its scores equal
+// add4's bit for bit.
 type heapModel struct {
 	feature   []uint8 // < maxFeatures
 	threshold []float64
