@@ -33,7 +33,11 @@ type Model struct {
 	ens    *leaves.Ensemble
 	flat   *flatModel // nil when the model has splits flat does not handle
 	whole  specialized
-	wholeU unified
+	wholeU unified // built only when heapOK is false
+	// wholeH is whole in heap order, when heapOK: what ScoreBatch
+	// walks for a model it does not fold.
+	wholeH heapModel
+	heapOK bool
 	// limits are Model.Limits as (position among the derived features,
 	// largest value) pairs.
 	limits   []limit
@@ -102,7 +106,10 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 		// The whole model in contiguous arrays, for scorers that do not
 		// fold (a configuration's columns are at most every column).
 		m.whole = flat.specialize(nil, 0, enc.Len())
-		m.wholeU = m.whole.unify()
+		m.wholeH, m.heapOK = heapFrom(&m.whole)
+		if !m.heapOK {
+			m.wholeU = m.whole.unify()
+		}
 	}
 	return m, nil
 }
@@ -331,6 +338,21 @@ func (s *Scorer) score(c features.Config, check bool) (float64, bool) {
 // times faster than Score per configuration. vals and ok must have len(cs)
 // values.
 func (s *Scorer) ScoreBatch(cs []features.Config, vals []float64, ok []bool) {
+	s.scoreBatch(cs, vals, ok, math.Inf(-1))
+}
+
+// ScoreBatchAbove is ScoreBatch for a caller that needs only the scores
+// of at least floor (the k best of a ranking, when k configurations that
+// score floor are known): a configuration that cannot reach floor may be
+// scored -Inf, with ok still saying whether it lies within the limits.
+// Every other score is ScoreBatch's. It stops walking a configuration's
+// trees once the most the rest could add leaves it below floor (runtime's
+// Candidates: bench/RESULTS.md, "Choose at the cost bound").
+func (s *Scorer) ScoreBatchAbove(cs []features.Config, vals []float64, ok []bool, floor float64) {
+	s.scoreBatch(cs, vals, ok, floor)
+}
+
+func (s *Scorer) scoreBatch(cs []features.Config, vals []float64, ok []bool, floor float64) {
 	if s.m.flat == nil || len(cs) == 0 {
 		for i, c := range cs {
 			vals[i], ok[i] = s.Score(c)
@@ -367,16 +389,24 @@ func (s *Scorer) ScoreBatch(cs []features.Config, vals []float64, ok []bool) {
 	}
 	// Four configurations descend each tree side by side; a short batch
 	// is padded with copies of its last vector.
-	var four [4]float64
-	for k := 0; k < len(cs); k += 4 {
-		n := min(4, len(cs)-k)
-		if n < 4 {
-			for j := n; j < 4; j++ {
-				copy(xs[(k+j)*w:(k+j+1)*w], xs[(k+n-1)*w:(k+n)*w])
-			}
+	if n := len(cs) % 4; n != 0 {
+		k := len(cs) - n
+		for j := n; j < 4; j++ {
+			copy(xs[(k+j)*w:(k+j+1)*w], xs[(k+n-1)*w:(k+n)*w])
 		}
-		s.u.add4(xs[k*w:(k+4)*w], w, &four)
-		copy(vals[k:k+n], four[:n])
+	}
+	switch {
+	case !s.folded && s.m.heapOK && floor > math.Inf(-1):
+		s.m.wholeH.addBatchAbove(xs, w, len(cs), vals, floor)
+	case !s.folded && s.m.heapOK:
+		s.m.wholeH.addBatch(xs, w, len(cs), vals)
+	default:
+		var four [4]float64
+		for k := 0; k < len(cs); k += 4 {
+			n := min(4, len(cs)-k)
+			s.u.add4(xs[k*w:(k+4)*w], w, &four)
+			copy(vals[k:k+n], four[:n])
+		}
 	}
 	for i := range cs {
 		if !ok[i] {

@@ -1,7 +1,9 @@
 package predict_test
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -114,5 +116,36 @@ func BenchmarkScorer(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		sc.Predict(bd.Reference)
+	}
+}
+
+// BenchmarkScoreBatch times Scorer.ScoreBatch on batches of the sizes
+// Choose (a dozen configurations) and Candidates (every known one) score,
+// with the model of ../testdata/conv2d-h200.augur, or of the bundle that
+// AUGUR_BENCH_BUNDLE names: per configuration.
+func BenchmarkScoreBatch(b *testing.B) {
+	data, err := os.ReadFile(cmp.Or(os.Getenv("AUGUR_BENCH_BUNDLE"), "../testdata/conv2d-h200.augur"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bd, err := features.ReadBundle(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := predict.Load(bd, bd.Models[0].Name, datasets.Deriver(bd.Kernel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	known := bd.Models[0].Known
+	for _, n := range []int{12, len(known)} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			sc := m.Scorer(features.Task{1000, 700, 5, 5})
+			vals, oks := make([]float64, n), make([]bool, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				sc.ScoreBatch(known[:n], vals, oks)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/config")
+		})
 	}
 }

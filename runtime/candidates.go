@@ -55,9 +55,11 @@ func (c *Chooser) Candidates(t features.Task, k int) ([]Pick, error) {
 	}
 	// The pick is not ranked again: the rest of the ranking and the
 	// nearby shapes' bests follow it in turn, a nearby best first.
+	// The loop below takes at most k-1 of the ranking, and one more for
+	// each nearby best it holds too, beside the pick.
 	pick := c.space.Index(first.Config)
-	ranked := slices.DeleteFunc(c.ranked(t, k), func(r scored) bool { return c.space.Index(r.cfg) == pick })
 	near := c.nearBests(t)
+	ranked := slices.DeleteFunc(c.ranked(t, k, k+len(near)+1), func(r scored) bool { return c.space.Index(r.cfg) == pick })
 	seen := map[int]bool{pick: true}
 	for i := 0; len(out) < k && (i < len(ranked) || i < len(near)); i++ {
 		for _, r := range [2][]scored{near, ranked} {
@@ -152,29 +154,53 @@ type scored struct {
 	near bool // a nearby shape's measured best (nearBests)
 }
 
-// ranked returns the configurations Candidates chooses among, best
-// predicted first, ties in the order they were scored.
-func (c *Chooser) ranked(t features.Task, k int) []scored {
-	var pool []scored
-	if len(c.knownList) > 0 {
-		batch := make([]features.Config, 0, len(c.knownList))
-		for _, cfg := range c.knownList {
-			if c.runs(t, cfg) {
-				batch = append(batch, cfg)
-			}
-		}
-		vals, oks := make([]float64, len(batch)), make([]bool, len(batch))
-		c.model.Scorer(t).ScoreBatch(batch, vals, oks)
-		for i, cfg := range batch {
-			if oks[i] {
-				pool = append(pool, scored{cfg: cfg, v: vals[i]})
-			}
-		}
-	} else {
-		pool = c.climbPool(t, k)
+// ranked returns the first n configurations of those Candidates chooses
+// among, best predicted first, ties in the order they were scored: the
+// first n of the stable sort of every known configuration that fits the
+// device and the model's limits. Only the known configurations that can
+// reach the first n are scored in full, and whether one fits the device is
+// asked only of one that would enter them: that question costs a launch
+// geometry, most configurations never get that far, and a score does not
+// depend on what else the batch holds.
+func (c *Chooser) ranked(t features.Task, k, n int) []scored {
+	if len(c.knownList) == 0 {
+		pool := c.climbPool(t, k)
+		slices.SortStableFunc(pool, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
+		return pool[:min(n, len(pool))]
 	}
-	slices.SortStableFunc(pool, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
-	return pool
+	// The climb's configurations that are known and fit the device are
+	// in the ranking: its n best score at least the n-th best of them,
+	// and the rest need not be scored in full (ScoreBatchAbove).
+	var sample []float64
+	c.climb(t, func(cfg features.Config, v float64) {
+		if c.known[c.space.Index(cfg)] {
+			sample = append(sample, v)
+		}
+	})
+	floor := math.Inf(-1)
+	if len(sample) >= n {
+		slices.Sort(sample)
+		floor = sample[len(sample)-n]
+	}
+	vals, oks := make([]float64, len(c.knownList)), make([]bool, len(c.knownList))
+	c.model.Scorer(t).ScoreBatchAbove(c.knownList, vals, oks, floor)
+	top := make([]scored, 0, n+1)
+	for i, cfg := range c.knownList {
+		v := vals[i]
+		if !oks[i] || v < floor || (len(top) == n && cmp.Compare(v, top[n-1].v) <= 0) || !c.runs(t, cfg) {
+			continue
+		}
+		// After every configuration scored as high: the stable order.
+		at := len(top)
+		for at > 0 && cmp.Compare(top[at-1].v, v) < 0 {
+			at--
+		}
+		top = slices.Insert(top, at, scored{cfg: cfg, v: v})
+		if len(top) > n {
+			top = top[:n]
+		}
+	}
+	return top
 }
 
 // climbPool returns what Choose's climb scored on t, distinct, grown by

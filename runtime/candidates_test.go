@@ -137,6 +137,67 @@ func TestCandidatesNear(t *testing.T) {
 	}
 }
 
+// TestCandidatesPrefix checks that Candidates of k is the first k of
+// Candidates of a larger k, for every k: Candidates ranks only as many
+// configurations as k and the nearby bests can take, and a nearby best
+// that the ranking also holds (the first two measured here are the
+// model's own second and third) must not leave the list short.
+func TestCandidatesPrefix(t *testing.T) {
+	data, err := os.ReadFile(testBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := runtime.FromBundle(b, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := features.Task{1024, 768, 5, 5}
+	ranked, err := plain.Candidates(shape, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	device := b.Models[0].Name
+	for i, cfg := range []features.Config{ranked[1].Config, ranked[2].Config, ranked[40].Config, ranked[0].Config} {
+		b.Measured = append(b.Measured, features.MeasuredBest{Device: device, Task: features.Task{1024 + 64*i, 768, 5, 5}, Config: cfg, TimeNs: 1})
+	}
+	for _, ch := range []*runtime.Chooser{plain, mustFromBundle(t, b)} {
+		for _, s := range []features.Task{shape, {3000, 200, 7, 7}, {64, 4096, 3, 3}} {
+			all, err := ch.Candidates(s, 40)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := 1; k <= len(all); k++ {
+				got, err := ch.Candidates(s, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != k {
+					t.Fatalf("%v k=%d: %d candidates", s, k, len(got))
+				}
+				for i := range got {
+					if !got[i].Config.Equal(all[i].Config) || got[i].Source != all[i].Source || got[i].LogSpeedup != all[i].LogSpeedup {
+						t.Fatalf("%v k=%d: candidate %d is %v (%s, %g), of k=%d %v (%s, %g)", s, k, i,
+							got[i].Config, got[i].Source, got[i].LogSpeedup, len(all), all[i].Config, all[i].Source, all[i].LogSpeedup)
+					}
+				}
+			}
+		}
+	}
+}
+
+func mustFromBundle(t *testing.T, b *features.Bundle) *runtime.Chooser {
+	t.Helper()
+	ch, err := runtime.FromBundle(b, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
 // BenchmarkCandidates times Candidates of k = 3 and 8 for a shape not seen
 // before at every call (the first call of a shape, which a library times
 // the candidates at), on the PoCL test bundle and benchBundle, and on the

@@ -194,7 +194,10 @@ type Chooser struct {
 	opt    Options
 
 	candidates []features.Config
-	starts     *features.Starts
+	// nNeighbours is the most one-parameter changes a configuration has
+	// (the sum over parameters of their values but one).
+	nNeighbours int
+	starts      *features.Starts
 	// table holds the fastest measured configuration of each shape
 	// measured on the chooser's device (Bundle.Measured).
 	table map[features.TaskKey]features.Config
@@ -274,6 +277,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	}
 	for _, p := range space.Params {
 		ch.names = append(ch.names, p.Name)
+		ch.nNeighbours += max(len(p.Values)-1, 0)
 	}
 	// The bundle's space is the family's when the versions agree, so the
 	// family shares it rather than building its own.
@@ -817,8 +821,16 @@ func (c *Chooser) climb(t features.Task, keep func(features.Config, float64)) Pi
 		best = c.bundle.Reference
 	}
 	best = best.Clone()
+	// One backing array holds a sweep's neighbours: a configuration
+	// allocated only when it is one to score.
+	width := len(c.space.Params)
+	var neighbours []int
 	for sweep := 0; sweep < c.opt.Steps; sweep++ {
 		batch = batch[:0]
+		neighbours = neighbours[:0]
+		if need := c.nNeighbours * width; cap(neighbours) < need {
+			neighbours = make([]int, 0, need)
+		}
 		for k, p := range c.space.Params {
 			if k == fixed {
 				continue
@@ -827,18 +839,26 @@ func (c *Chooser) climb(t features.Task, keep func(features.Config, float64)) Pi
 				if v == best[k] {
 					continue
 				}
-				n := best.Clone()
+				neighbours = append(neighbours, best...)
+				n := features.Config(neighbours[len(neighbours)-width:])
 				n[k] = v
-				if c.space.Valid(n) && (c.known == nil || c.known[c.space.Index(n)]) {
-					batch = append(batch, n)
+				// A configuration scored already is not scored again:
+				// it scored at most bestV, so it can be neither the
+				// sweep's winner nor, with keep, new to the caller.
+				i := c.space.Index(n)
+				if i < 0 || seen[i] || !c.space.Valid(n) || (c.known != nil && !c.known[i]) {
+					neighbours = neighbours[:len(neighbours)-width]
+					continue
 				}
+				seen[i] = true
+				batch = append(batch, n)
 			}
 		}
 		next, v := score()
 		if next == nil || v <= bestV {
 			break
 		}
-		best, bestV = next, v
+		best, bestV = next.Clone(), v
 	}
 	p := Pick{Config: best, LogSpeedup: bestV, Model: c.model.Name,
 		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1]}
@@ -867,11 +887,23 @@ func (c *Chooser) nearest(t features.Task) []int {
 	var idx [16]int
 	var dist [16]float64
 	k := min(c.opt.Starts, len(idx), len(c.startLogs))
+	// The shape's logarithms once, not once a grid shape: the grid has
+	// hundreds of shapes.
+	var lbuf [8]float64
+	var lt []float64
+	if len(t) <= len(lbuf) {
+		lt = lbuf[:len(t)]
+	} else {
+		lt = make([]float64, len(t))
+	}
+	for f, v := range t {
+		lt[f] = math.Log(float64(max(v, 1)))
+	}
 	n := 0
 	for gi, g := range c.startLogs {
 		d := 0.0
-		for f, v := range t {
-			x := math.Log(float64(max(v, 1))) - g[f]
+		for f, l := range lt {
+			x := l - g[f]
 			d += x * x
 		}
 		// Insert into the k best so far, kept sorted.
