@@ -7,13 +7,14 @@ import (
 )
 
 // RankOptions configure boosted trees fitted to rank the configurations
-// of each (shape, device) group (LambdaMART, see lambdaRank) rather than
-// to regress their log-speedup: a pick needs the order of the fast
-// configurations, not the time of the slow ones. The model is still a sum
-// of regression trees in LightGBM text; its scores order a group's
-// configurations but are not log-speedups. The zero value ranks with
-// GBRT's defaults, pushes pairs with a row among the top 20 and mixes in
-// no squared error.
+// of each (shape, device) group (LambdaMART with Newton steps, as
+// LightGBM's lambdarank: see lambdaRank) rather than to regress their
+// log-speedup: a pick needs the order of the fast configurations, not the
+// time of the slow ones. The model is still a sum of regression trees in
+// LightGBM text; its scores order a group's configurations but are not
+// log-speedups. The zero value ranks with GBRT's defaults, pushes pairs
+// with a row among the top 20, mixes in no squared error, keeps 1e-3 of
+// hessian in a leaf and does not bound a leaf's step.
 type RankOptions struct {
 	// GBRT are the trees' settings; EarlyStop must be 0.
 	GBRT GBRTOptions
@@ -25,6 +26,14 @@ type RankOptions struct {
 	// (Sculley's combined regression and ranking); 0 means none, else in
 	// [0, 1).
 	Mix float64
+	// MinHessian is the least hessian sum a leaf keeps (LightGBM's
+	// min_sum_hessian_in_leaf): rows that no pushed pair holds have none,
+	// and a leaf of only them would take an unbounded step. 0 means
+	// 1e-3; it must be >= 0.
+	MinHessian float64
+	// MaxDeltaStep, when not 0, bounds the size of a leaf's step before
+	// the learning rate (LightGBM's max_delta_step); it must be >= 0.
+	MaxDeltaStep float64
 	// GroupColumns are the columns that name a row's group (GroupColumns
 	// of the Data); Select sets them. nil means one group of all rows.
 	GroupColumns []int
@@ -34,7 +43,14 @@ func (o RankOptions) withDefaults() (RankOptions, error) {
 	if o.Top == 0 {
 		o.Top = 20
 	}
+	if o.MinHessian == 0 {
+		o.MinHessian = 1e-3
+	}
 	switch {
+	case !(o.MinHessian >= 0) || math.IsInf(o.MinHessian, 0):
+		return o, fmt.Errorf("train: RankOptions.MinHessian must be a finite number >= 0, got %g", o.MinHessian)
+	case !(o.MaxDeltaStep >= 0) || math.IsInf(o.MaxDeltaStep, 0):
+		return o, fmt.Errorf("train: RankOptions.MaxDeltaStep must be a finite number >= 0, got %g", o.MaxDeltaStep)
 	case o.Top < 1:
 		return o, fmt.Errorf("train: RankOptions.Top must be >= 1, got %d", o.Top)
 	case !(o.Mix >= 0 && o.Mix < 1):
@@ -54,6 +70,7 @@ func (o RankOptions) Fit(x []float64, nFeatures int, y []float64) (Regressor, er
 	}
 	g := o.GBRT
 	g.objective = newLambdaRank(x, nFeatures, y, o.GroupColumns, o.Top, o.Mix)
+	g.minHess, g.maxDelta = o.MinHessian, o.MaxDeltaStep
 	e, err := FitGBRT(x, nFeatures, y, g)
 	if err != nil {
 		return nil, err
@@ -70,7 +87,13 @@ func RankCandidate(o RankOptions) Candidate {
 	opts := g.options()
 	opts["rank_top"] = float64(r.Top)
 	opts["rank_mix"] = r.Mix
-	return Candidate{Name: fmt.Sprintf("rank%d-mix%g-d%d-t%d-lr%g", r.Top, r.Mix, g.MaxDepth, g.Trees, g.LearningRate),
+	opts["rank_min_hessian"] = r.MinHessian
+	name := fmt.Sprintf("rank%d-mix%g-d%d-t%d-lr%g", r.Top, r.Mix, g.MaxDepth, g.Trees, g.LearningRate)
+	if r.MaxDeltaStep > 0 {
+		opts["rank_max_delta_step"] = r.MaxDeltaStep
+		name += fmt.Sprintf("-mds%g", r.MaxDeltaStep)
+	}
+	return Candidate{Name: name,
 		Kind: "gbrt", Learner: o, Cost: g.Trees * g.MaxDepth, options: opts}
 }
 

@@ -126,6 +126,8 @@ func TestGroupedOptionsErrors(t *testing.T) {
 		{"rank top", RankOptions{Top: -1}, "RankOptions.Top"},
 		{"rank mix", RankOptions{Mix: 1}, "RankOptions.Mix"},
 		{"rank early stop", RankOptions{GBRT: GBRTOptions{EarlyStop: 5}}, "EarlyStop"},
+		{"rank min hessian", RankOptions{MinHessian: -1}, "RankOptions.MinHessian"},
+		{"rank max delta step", RankOptions{MaxDeltaStep: math.Inf(1)}, "RankOptions.MaxDeltaStep"},
 		{"bag members", BagOptions{Members: 1}, "BagOptions.Members"},
 		{"bag gbrt", BagOptions{GBRT: GBRTOptions{MaxDepth: 99}}, "MaxDepth"},
 	}
