@@ -117,7 +117,8 @@ type lambdaRank struct {
 	// at each.
 	order          []int32
 	disc, lam, hes []float64
-	gains          []float64
+	// ideal[k] is group k's ideal DCG over its top rows.
+	ideal []float64
 }
 
 func newLambdaRank(x []float64, nf int, y []float64, cols []int, top int, mix float64) *lambdaRank {
@@ -127,7 +128,21 @@ func newLambdaRank(x []float64, nf int, y []float64, cols []int, top int, mix fl
 	for i := range y {
 		gain[i] = math.Exp(y[i] - best[i])
 	}
-	return &lambdaRank{n: len(y), groups: groups, gain: gain, top: top, mix: mix}
+	o := &lambdaRank{n: len(y), groups: groups, gain: gain, top: top, mix: mix}
+	var gains []float64
+	for _, rows := range groups {
+		gains = gains[:0]
+		for _, i := range rows {
+			gains = append(gains, gain[i])
+		}
+		slices.SortFunc(gains, func(a, b float64) int { return cmp.Compare(b, a) })
+		ideal := 0.0
+		for r := range min(top, len(rows)) {
+			ideal += gains[r] * (1 / math.Log2(float64(r)+2))
+		}
+		o.ideal = append(o.ideal, ideal)
+	}
+	return o
 }
 
 func (o *lambdaRank) check(n int) error {
@@ -148,36 +163,30 @@ func (o *lambdaRank) gradHess(g, h, y, pred []float64, base float64) {
 		g[i] = o.mix * (y[i] - pred[i] - base)
 		h[i] = o.mix
 	}
-	for _, rows := range o.groups {
-		o.group(g, h, rows, pred)
+	for k, rows := range o.groups {
+		o.group(g, h, rows, o.ideal[k], pred)
 	}
 }
 
 // group adds the ranking gradient and hessian of one group's rows to g
 // and h.
-func (o *lambdaRank) group(g, h []float64, rows []int32, pred []float64) {
-	if len(rows) < 2 {
+func (o *lambdaRank) group(g, h []float64, rows []int32, ideal float64, pred []float64) {
+	if len(rows) < 2 || ideal <= 0 {
 		return
 	}
+	// By score, ties in row order (rows are increasing): a stable sort,
+	// made by an unstable one on (score, row).
 	o.order = append(o.order[:0], rows...)
-	slices.SortStableFunc(o.order, func(a, b int32) int { return cmp.Compare(pred[b], pred[a]) })
-	o.disc = o.disc[:0]
-	for r := range o.order {
-		o.disc = append(o.disc, 1/math.Log2(float64(r)+2))
+	slices.SortFunc(o.order, func(a, b int32) int {
+		if c := cmp.Compare(pred[b], pred[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for len(o.disc) < len(rows) {
+		o.disc = append(o.disc, 1/math.Log2(float64(len(o.disc))+2))
 	}
 	top := min(o.top, len(rows))
-	o.gains = o.gains[:0]
-	for _, i := range rows {
-		o.gains = append(o.gains, o.gain[i])
-	}
-	slices.SortFunc(o.gains, func(a, b float64) int { return cmp.Compare(b, a) })
-	ideal := 0.0
-	for r := range top {
-		ideal += o.gains[r] * o.disc[r]
-	}
-	if ideal <= 0 {
-		return
-	}
 	spread := pred[o.order[0]] != pred[o.order[len(rows)-1]]
 	var sum float64
 	o.lam = slices.Grow(o.lam[:0], len(rows))[:len(rows)]

@@ -56,9 +56,9 @@ func main() {
 		c = append(c,
 			train.RankCandidate(train.RankOptions{GBRT: d8}),
 			train.RankCandidate(train.RankOptions{GBRT: d8, Top: 5}),
-			train.RankCandidate(train.RankOptions{GBRT: d8, Mix: 0.5}),
-			train.RankCandidate(train.RankOptions{GBRT: d8, Mix: 0.2, MaxDeltaStep: 1}),
+			train.RankCandidate(train.RankOptions{GBRT: d8, MaxDeltaStep: 1}),
 			train.RankCandidate(train.RankOptions{GBRT: d10}),
+			train.RankCandidate(train.RankOptions{GBRT: d10, Top: 10}),
 			train.RankCandidate(train.RankOptions{GBRT: d10, Mix: 0.5}),
 		)
 	}
