@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -11,8 +12,11 @@ import (
 // LightGBM's lambdarank: see lambdaRank) rather than to regress their
 // log-speedup: a pick needs the order of the fast configurations, not the
 // time of the slow ones. The model is still a sum of regression trees in
-// LightGBM text; its scores order a group's configurations but are not
-// log-speedups. The zero value ranks with GBRT's defaults, pushes pairs
+// LightGBM text. Its raw scores order a group's configurations but are
+// in no unit; the fitted model is calibrated (see calibrate), an affine
+// map that keeps every order, so that its scores of each group's top
+// configurations read as log-speedups, as the runtime reports them and
+// as a blend with a regression model needs. The zero value ranks with GBRT's defaults, pushes pairs
 // with a row among the top 20, mixes in no squared error, keeps 1e-3 of
 // hessian in a leaf and does not bound a leaf's step.
 type RankOptions struct {
@@ -75,7 +79,61 @@ func (o RankOptions) Fit(x []float64, nFeatures int, y []float64) (Regressor, er
 	if err != nil {
 		return nil, err
 	}
+	calibrate(e, x, nFeatures, y, groupRowsBy(x, nFeatures, o.GroupColumns), o.Top)
 	return e, nil
+}
+
+// calibrate maps e's scores s to a*s+b, a > 0, with a and b the least
+// squares fit of the targets y on the scores of each group's top rows by
+// score (top a group): the rows a pick is made among, whose predicted
+// log-speedup the runtime reports. Every leaf is scaled by a and b goes
+// into the first tree, so the model stays one sum of trees and no order
+// of two configurations changes. With no positive slope (scores that do
+// not vary), e is left as it is.
+func calibrate(e *Ensemble, x []float64, nf int, y []float64, groups [][]int32, top int) {
+	if len(e.model.Trees) == 0 {
+		return
+	}
+	score := make([]float64, len(y))
+	for i := range y {
+		score[i] = e.Predict(x[i*nf : (i+1)*nf])
+	}
+	var n, ms, my float64
+	var rows []int32
+	for _, g := range groups {
+		order := slices.Clone(g)
+		slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(score[b], score[a]) })
+		rows = append(rows, order[:min(top, len(order))]...)
+	}
+	for _, i := range rows {
+		ms += score[i]
+		my += y[i]
+		n++
+	}
+	ms, my = ms/n, my/n
+	var sxy, sxx float64
+	for _, i := range rows {
+		sxy += (score[i] - ms) * (y[i] - my)
+		sxx += (score[i] - ms) * (score[i] - ms)
+	}
+	a := sxy / sxx
+	if !(a > 0) || math.IsInf(a, 0) {
+		return
+	}
+	b := my - a*ms
+	for k := range e.model.Trees {
+		t := &e.model.Trees[k]
+		t.LeafValue = scaled(t.LeafValue, a)
+		t.InternalValue = scaled(t.InternalValue, a)
+		if k == 0 {
+			for j := range t.LeafValue {
+				t.LeafValue[j] += b
+			}
+			for j := range t.InternalValue {
+				t.InternalValue[j] += b
+			}
+		}
+	}
 }
 
 func (o RankOptions) withGroups(cols []int) Learner { o.GroupColumns = cols; return o }

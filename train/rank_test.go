@@ -2,6 +2,7 @@ package train
 
 import (
 	"bufio"
+	"cmp"
 	"bytes"
 	"fmt"
 	"math"
@@ -215,4 +216,39 @@ func ExampleTopOptions() {
 	// Output:
 	// shape 0: p = 3
 	// shape 1: p = 12
+}
+
+// TestCalibrate checks that calibrate maps a model's scores onto the
+// targets of each group's top rows without changing any group's order: a
+// model fitted to 3y+5 reads as y afterwards, and picks the same rows.
+func TestCalibrate(t *testing.T) {
+	const perGroup, nf = 64, 3
+	x, y, best := groupedSynthetic(6, perGroup, 4)
+	off := make([]float64, len(y))
+	for i, v := range y {
+		off[i] = 3*v + 5
+	}
+	e, err := FitGBRT(x, nf, off, GBRTOptions{Trees: 80, MaxDepth: 4, MinLeaf: 2, LearningRate: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := make([]float64, len(y))
+	for i := range y {
+		before[i] = e.Predict(x[i*nf : (i+1)*nf])
+	}
+	groups := groupRowsBy(x, nf, []int{0})
+	calibrate(e, x, nf, y, groups, 5)
+	for i := range y {
+		for j := i + 1; j < len(y) && j/perGroup == i/perGroup; j++ {
+			after := cmp.Compare(e.Predict(x[i*nf:(i+1)*nf]), e.Predict(x[j*nf:(j+1)*nf]))
+			if want := cmp.Compare(before[i], before[j]); after != want && want != 0 {
+				t.Fatalf("rows %d and %d: order %d after calibration, %d before", i, j, after, want)
+			}
+		}
+	}
+	for _, bi := range best {
+		if got := e.Predict(x[bi*nf : (bi+1)*nf]); math.Abs(got-y[bi]) > 0.1 {
+			t.Errorf("row %d: calibrated score %.3f, target %.3f", bi, got, y[bi])
+		}
+	}
 }
