@@ -252,3 +252,35 @@ func TestCalibrate(t *testing.T) {
 		}
 	}
 }
+
+// A ranking model (LambdaMART with Newton steps) fitted to two shapes'
+// configurations picks each shape's fastest, and its calibrated score of
+// the pick reads as the pick's log-speedup.
+func ExampleRankOptions() {
+	var x, y []float64
+	for shape := range 2 {
+		for p := range 16 {
+			x = append(x, float64(shape), float64(p))
+			// Shape 0 runs fastest at p = 3, shape 1 at p = 12.
+			peak := 3.0 + 9*float64(shape)
+			y = append(y, 1-0.1*(float64(p)-peak)*(float64(p)-peak))
+		}
+	}
+	m, err := RankOptions{GBRT: GBRTOptions{Trees: 50, MinLeaf: 1}, Top: 4, GroupColumns: []int{0}}.Fit(x, 2, y)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for shape := range 2 {
+		pick := 0
+		for p := range 16 {
+			if m.Predict([]float64{float64(shape), float64(p)}) > m.Predict([]float64{float64(shape), float64(pick)}) {
+				pick = p
+			}
+		}
+		fmt.Printf("shape %d: p = %d, predicted log-speedup %.1f\n", shape, pick, m.Predict([]float64{float64(shape), float64(pick)}))
+	}
+	// Output:
+	// shape 0: p = 3, predicted log-speedup 1.0
+	// shape 1: p = 12, predicted log-speedup 1.1
+}
