@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // unitNewton is squared error given as a newtonObjective, every hessian
@@ -126,5 +127,14 @@ func TestNewtonGuards(t *testing.T) {
 				t.Fatalf("tree %d: leaf value %g beyond the bound %g", k+1, v, 0.5*2)
 			}
 		}
+	}
+}
+
+// TestHistBinSize keeps a histogram bin at 16 bytes: the squared-error
+// path's histograms, which most of a fit's time goes to, did not grow
+// when hessians came.
+func TestHistBinSize(t *testing.T) {
+	if got := unsafe.Sizeof(histBin{}); got != 16 {
+		t.Errorf("histBin takes %d bytes, want 16", got)
 	}
 }

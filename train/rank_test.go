@@ -2,8 +2,8 @@ package train
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"

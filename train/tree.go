@@ -115,11 +115,14 @@ type growOptions struct {
 }
 
 // histBin accumulates the residuals of the rows in one bin, and their
-// hessians when the objective gives them (builder.hess).
+// hessians when the objective gives them (builder.hess). Its 16 bytes are
+// what they were before hessians: a count fits 32 bits (at most
+// math.MaxInt32 rows) and a hessian sum a float32, as LightGBM keeps its
+// hessians.
 type histBin struct {
 	sum  float64
-	n    int
-	hess float64
+	n    int32
+	hess float32
 }
 
 // leafState is a leaf of the tree being grown: its rows are
@@ -284,7 +287,7 @@ func (b *builder) buildHist(h []histBin, rows []int32) {
 	off := b.offset[:nf]
 	if b.hess != nil {
 		for _, r := range rows {
-			g, hs := b.grad[r], b.hess[r]
+			g, hs := b.grad[r], float32(b.hess[r])
 			row := b.bins[int(r)*nf : int(r)*nf+nf]
 			for f, v := range row {
 				e := &h[off[f]+int(v)]
@@ -338,7 +341,7 @@ func (b *builder) bestSplit(l *leafState) (split, bool) {
 		nl := 0
 		for k := 0; k < len(hb)-1; k++ {
 			sl += hb[k].sum
-			nl += hb[k].n
+			nl += int(hb[k].n)
 			if nl < minLeaf || hb[k].n == 0 {
 				continue
 			}
@@ -378,8 +381,8 @@ func (b *builder) bestSplitNewton(l *leafState) (split, bool) {
 		nl := 0
 		for k := 0; k < len(hb)-1; k++ {
 			sl += hb[k].sum
-			hl += hb[k].hess
-			nl += hb[k].n
+			hl += float64(hb[k].hess)
+			nl += int(hb[k].n)
 			if nl < minLeaf || hb[k].n == 0 || hl < minHess {
 				continue
 			}
@@ -569,7 +572,7 @@ func (b *builder) childHists(parent, left, right *leafState) {
 	if b.hess != nil {
 		small.hess = 0
 		for _, e := range h[:b.offset[1]] {
-			small.hess += e.hess
+			small.hess += float64(e.hess)
 		}
 		large.hess = parent.hess - small.hess
 	}
