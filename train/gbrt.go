@@ -57,6 +57,9 @@ type GBRTOptions struct {
 	// objective, when not nil, replaces squared error (see objective.go);
 	// RankOptions and TopOptions set it for the rows they fit.
 	objective objective
+	// minHess and maxDelta guard the Newton steps of an objective with
+	// hessians (growOptions); RankOptions sets them.
+	minHess, maxDelta float64
 }
 
 // withDefaults returns o with zero fields set to their defaults, or an
@@ -221,7 +224,12 @@ func fitGBRT(s fitSet, opts GBRTOptions) (*Ensemble, error) {
 	}
 
 	b := newBuilder(s, opts.MaxBins, growOptions{
-		maxDepth: opts.MaxDepth, maxLeaves: opts.MaxLeaves, minLeaf: opts.MinLeaf, l2: opts.L2})
+		maxDepth: opts.MaxDepth, maxLeaves: opts.MaxLeaves, minLeaf: opts.MinLeaf, l2: opts.L2,
+		minHess: opts.minHess, maxDelta: opts.maxDelta})
+	newton, _ := opts.objective.(newtonObjective)
+	if newton != nil {
+		b.hess = make([]float64, n)
+	}
 	var trees []lightgbm.Tree
 	m := sampleSize(n, opts.Subsample)
 	nCols := sampleSize(len(b.perm), opts.ColSample)
@@ -236,9 +244,12 @@ func fitGBRT(s fitSet, opts GBRTOptions) (*Ensemble, error) {
 		if k == 0 {
 			base = mean
 		}
-		if opts.objective != nil {
+		switch {
+		case newton != nil:
+			newton.gradHess(b.grad, b.hess, y, pred, base)
+		case opts.objective != nil:
 			opts.objective.negGradient(b.grad, y, pred, base)
-		} else {
+		default:
 			for i := range b.grad {
 				b.grad[i] = y[i] - pred[i] - base
 			}

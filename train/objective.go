@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -10,7 +11,8 @@ import (
 // objective is a loss that FitGBRT boosts instead of squared error. The
 // tree grower fits every tree to the negative gradient with unit
 // hessians (a leaf predicts the mean of its rows' values), so an
-// objective scales its gradient to the units of the target.
+// objective scales its gradient to the units of the target, unless it is
+// a newtonObjective.
 type objective interface {
 	// check returns an error unless the objective was made for n rows.
 	check(n int) error
@@ -19,6 +21,16 @@ type objective interface {
 	// negGradient writes the negative gradient of the loss at the scores
 	// pred[i]+base into g.
 	negGradient(g, y, pred []float64, base float64)
+}
+
+// newtonObjective is an objective that also gives each row's hessian: the
+// grower then takes Newton steps, a leaf predicting sum(g)/(sum(h)+L2)
+// and a split's gain the same shrunk sums, as LightGBM and XGBoost do.
+type newtonObjective interface {
+	objective
+	// gradHess writes the negative gradient into g, as negGradient
+	// does, and the second derivative of the loss into h.
+	gradHess(g, h, y, pred []float64, base float64)
 }
 
 // GroupColumns returns the columns of d's feature vectors that name a
@@ -77,13 +89,18 @@ func groupBest(y []float64, groups [][]int32) []float64 {
 	return best
 }
 
-// lambdaRank is LambdaMART's gradient (Burges 2010, as LightGBM's
-// lambdarank): for every pair of a group's rows with one of them among
-// the top of the current scores, a push of the faster row up and the
-// slower down, weighted by how much swapping the two would change the
-// group's NDCG. The gain of a row is the metric a pick is judged by, its
-// speed as a fraction of the group's best (t_best/t), so NDCG@1 is the
-// pick's quality itself.
+// lambdaRank is LambdaMART's objective (Burges 2010) as LightGBM's
+// lambdarank computes it: for every pair of a group's rows with one of
+// them among the top of the current scores, the gradient and hessian of
+// the pair's logistic loss, sigma(s_hi-s_lo), weighted by how much
+// swapping the two would change the group's NDCG, divided by 0.01 plus
+// the pair's score gap, and each group's lambdas and hessians scaled by
+// log2(1+S)/S, S the group's total push (LightGBM's lambdarank_norm). The
+// gain of a row is the metric a pick is judged by, its speed as a
+// fraction of the group's best (t_best/t), so NDCG@1 is the pick's
+// quality itself. With mix, squared error on the target is added: the
+// loss is mix*(y-s)^2/2 + (1-mix)*ranking loss, gradients and hessians
+// alike.
 type lambdaRank struct {
 	n      int
 	groups [][]int32
@@ -93,12 +110,15 @@ type lambdaRank struct {
 	// by score are pushed, and the ideal DCG is taken over top rows.
 	top int
 	// mix is the weight of squared error on the target beside the
-	// ranking gradient, in [0, 1).
+	// ranking loss, in [0, 1).
 	mix float64
-	// order, disc and lam are scratch: a group's rows by score, the
-	// discount of each position and the push of the row at each.
-	order     []int32
-	disc, lam []float64
+	// order, disc, lam and hes are scratch: a group's rows by score, the
+	// discount of each position, and the gradient and hessian of the row
+	// at each.
+	order          []int32
+	disc, lam, hes []float64
+	// ideal[k] is group k's ideal DCG over its top rows.
+	ideal []float64
 }
 
 func newLambdaRank(x []float64, nf int, y []float64, cols []int, top int, mix float64) *lambdaRank {
@@ -108,7 +128,21 @@ func newLambdaRank(x []float64, nf int, y []float64, cols []int, top int, mix fl
 	for i := range y {
 		gain[i] = math.Exp(y[i] - best[i])
 	}
-	return &lambdaRank{n: len(y), groups: groups, gain: gain, top: top, mix: mix}
+	o := &lambdaRank{n: len(y), groups: groups, gain: gain, top: top, mix: mix}
+	var gains []float64
+	for _, rows := range groups {
+		gains = gains[:0]
+		for _, i := range rows {
+			gains = append(gains, gain[i])
+		}
+		slices.SortFunc(gains, func(a, b float64) int { return cmp.Compare(b, a) })
+		ideal := 0.0
+		for r := range min(top, len(rows)) {
+			ideal += gains[r] * (1 / math.Log2(float64(r)+2))
+		}
+		o.ideal = append(o.ideal, ideal)
+	}
+	return o
 }
 
 func (o *lambdaRank) check(n int) error {
@@ -121,62 +155,47 @@ func (o *lambdaRank) check(n int) error {
 func (o *lambdaRank) init(y []float64) float64 { return mean(y) }
 
 func (o *lambdaRank) negGradient(g, y, pred []float64, base float64) {
+	o.gradHess(g, make([]float64, len(g)), y, pred, base)
+}
+
+func (o *lambdaRank) gradHess(g, h, y, pred []float64, base float64) {
 	for i := range g {
 		g[i] = o.mix * (y[i] - pred[i] - base)
+		h[i] = o.mix
 	}
-	for _, rows := range o.groups {
-		o.group(g, rows, pred)
+	for k, rows := range o.groups {
+		o.group(g, h, rows, o.ideal[k], pred)
 	}
 }
 
-// group adds the ranking gradient of one group's rows to g.
-func (o *lambdaRank) group(g []float64, rows []int32, pred []float64) {
-	if len(rows) < 2 {
+// group adds the ranking gradient and hessian of one group's rows to g
+// and h.
+func (o *lambdaRank) group(g, h []float64, rows []int32, ideal float64, pred []float64) {
+	if len(rows) < 2 || ideal <= 0 {
 		return
 	}
+	// By score, ties in row order (rows are increasing): a stable sort,
+	// made by an unstable one on (score, row).
 	o.order = append(o.order[:0], rows...)
-	slices.SortStableFunc(o.order, func(a, b int32) int {
-		switch {
-		case pred[a] > pred[b]:
-			return -1
-		case pred[a] < pred[b]:
-			return 1
+	slices.SortFunc(o.order, func(a, b int32) int {
+		if c := cmp.Compare(pred[b], pred[a]); c != 0 {
+			return c
 		}
-		return 0
+		return cmp.Compare(a, b)
 	})
-	o.disc = o.disc[:0]
-	for r := range o.order {
-		o.disc = append(o.disc, 1/math.Log2(float64(r)+2))
+	for len(o.disc) < len(rows) {
+		o.disc = append(o.disc, 1/math.Log2(float64(len(o.disc))+2))
 	}
 	top := min(o.top, len(rows))
-	gains := make([]float64, 0, len(rows))
-	for _, i := range rows {
-		gains = append(gains, o.gain[i])
-	}
-	slices.SortFunc(gains, func(a, b float64) int {
-		switch {
-		case a > b:
-			return -1
-		case a < b:
-			return 1
-		}
-		return 0
-	})
-	ideal := 0.0
-	for r := range top {
-		ideal += gains[r] * o.disc[r]
-	}
-	if ideal <= 0 {
-		return
-	}
+	spread := pred[o.order[0]] != pred[o.order[len(rows)-1]]
 	var sum float64
 	o.lam = slices.Grow(o.lam[:0], len(rows))[:len(rows)]
+	o.hes = slices.Grow(o.hes[:0], len(rows))[:len(rows)]
 	clear(o.lam)
-	for a := range top {
-		i := o.order[a]
+	clear(o.hes)
+	for a := range min(top, len(rows)-1) {
 		for b := a + 1; b < len(o.order); b++ {
-			j := o.order[b]
-			gi, gj := o.gain[i], o.gain[j]
+			gi, gj := o.gain[o.order[a]], o.gain[o.order[b]]
 			if gi == gj {
 				continue
 			}
@@ -184,11 +203,18 @@ func (o *lambdaRank) group(g []float64, rows []int32, pred []float64) {
 			if gj > gi {
 				hi, lo = b, a
 			}
+			ds := pred[o.order[hi]] - pred[o.order[lo]]
 			delta := math.Abs(gi-gj) * (o.disc[a] - o.disc[b]) / ideal
-			rho := 1 / (1 + math.Exp(pred[o.order[hi]]-pred[o.order[lo]]))
+			if spread {
+				delta /= 0.01 + math.Abs(ds)
+			}
+			rho := 1 / (1 + math.Exp(ds))
 			l := delta * rho
+			hs := delta * rho * (1 - rho)
 			o.lam[hi] += l
 			o.lam[lo] -= l
+			o.hes[hi] += hs
+			o.hes[lo] += hs
 			sum += 2 * l
 		}
 	}
@@ -196,13 +222,14 @@ func (o *lambdaRank) group(g []float64, rows []int32, pred []float64) {
 		return
 	}
 	// LightGBM's normalisation: a group's total push grows with the log
-	// of its raw total, so that large groups do not drown small ones. A
-	// Newton step would also divide by the hessian; the grower takes it as
-	// 1 a row. Dividing each group's pushes by its mean hessian instead
-	// was tried and made far too large steps once the model separates a
-	// group's rows (bench/RESULTS.md, issue 25).
+	// of its raw total, so that large groups do not drown small ones; the
+	// hessians are scaled alike, so the Newton step within a group keeps
+	// its size.
 	scale := (1 - o.mix) * math.Log2(1+sum) / sum
 	for a, l := range o.lam {
 		g[o.order[a]] += scale * l
+		h[o.order[a]] += scale * o.hes[a]
 	}
 }
+
+var _ newtonObjective = (*lambdaRank)(nil)

@@ -3,6 +3,7 @@ package train
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -126,6 +127,8 @@ func TestGroupedOptionsErrors(t *testing.T) {
 		{"rank top", RankOptions{Top: -1}, "RankOptions.Top"},
 		{"rank mix", RankOptions{Mix: 1}, "RankOptions.Mix"},
 		{"rank early stop", RankOptions{GBRT: GBRTOptions{EarlyStop: 5}}, "EarlyStop"},
+		{"rank min hessian", RankOptions{MinHessian: -1}, "RankOptions.MinHessian"},
+		{"rank max delta step", RankOptions{MaxDeltaStep: math.Inf(1)}, "RankOptions.MaxDeltaStep"},
 		{"bag members", BagOptions{Members: 1}, "BagOptions.Members"},
 		{"bag gbrt", BagOptions{GBRT: GBRTOptions{MaxDepth: 99}}, "MaxDepth"},
 	}
@@ -213,4 +216,71 @@ func ExampleTopOptions() {
 	// Output:
 	// shape 0: p = 3
 	// shape 1: p = 12
+}
+
+// TestCalibrate checks that calibrate maps a model's scores onto the
+// targets of each group's top rows without changing any group's order: a
+// model fitted to 3y+5 reads as y afterwards, and picks the same rows.
+func TestCalibrate(t *testing.T) {
+	const perGroup, nf = 64, 3
+	x, y, best := groupedSynthetic(6, perGroup, 4)
+	off := make([]float64, len(y))
+	for i, v := range y {
+		off[i] = 3*v + 5
+	}
+	e, err := FitGBRT(x, nf, off, GBRTOptions{Trees: 80, MaxDepth: 4, MinLeaf: 2, LearningRate: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := make([]float64, len(y))
+	for i := range y {
+		before[i] = e.Predict(x[i*nf : (i+1)*nf])
+	}
+	groups := groupRowsBy(x, nf, []int{0})
+	calibrate(e, x, nf, y, groups, 5)
+	for i := range y {
+		for j := i + 1; j < len(y) && j/perGroup == i/perGroup; j++ {
+			after := cmp.Compare(e.Predict(x[i*nf:(i+1)*nf]), e.Predict(x[j*nf:(j+1)*nf]))
+			if want := cmp.Compare(before[i], before[j]); after != want && want != 0 {
+				t.Fatalf("rows %d and %d: order %d after calibration, %d before", i, j, after, want)
+			}
+		}
+	}
+	for _, bi := range best {
+		if got := e.Predict(x[bi*nf : (bi+1)*nf]); math.Abs(got-y[bi]) > 0.1 {
+			t.Errorf("row %d: calibrated score %.3f, target %.3f", bi, got, y[bi])
+		}
+	}
+}
+
+// A ranking model (LambdaMART with Newton steps) fitted to two shapes'
+// configurations picks each shape's fastest, and its calibrated score of
+// the pick reads as the pick's log-speedup.
+func ExampleRankOptions() {
+	var x, y []float64
+	for shape := range 2 {
+		for p := range 16 {
+			x = append(x, float64(shape), float64(p))
+			// Shape 0 runs fastest at p = 3, shape 1 at p = 12.
+			peak := 3.0 + 9*float64(shape)
+			y = append(y, 1-0.1*(float64(p)-peak)*(float64(p)-peak))
+		}
+	}
+	m, err := RankOptions{GBRT: GBRTOptions{Trees: 50, MinLeaf: 1}, Top: 4, GroupColumns: []int{0}}.Fit(x, 2, y)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for shape := range 2 {
+		pick := 0
+		for p := range 16 {
+			if m.Predict([]float64{float64(shape), float64(p)}) > m.Predict([]float64{float64(shape), float64(pick)}) {
+				pick = p
+			}
+		}
+		fmt.Printf("shape %d: p = %d, predicted log-speedup %.1f\n", shape, pick, m.Predict([]float64{float64(shape), float64(pick)}))
+	}
+	// Output:
+	// shape 0: p = 3, predicted log-speedup 1.0
+	// shape 1: p = 12, predicted log-speedup 1.1
 }

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -105,12 +106,23 @@ type growOptions struct {
 	// for every split (a random forest's mtry); rng draws them.
 	splitCols int
 	rng       *rand.Rand
+	// minHess and maxDelta guard Newton steps, with per-row hessians
+	// only: a split leaves at least minHess of hessian on each side (as
+	// LightGBM's min_sum_hessian_in_leaf), and a leaf's step before the
+	// learning rate is at most maxDelta in size (max_delta_step; 0: no
+	// bound).
+	minHess, maxDelta float64
 }
 
-// histBin accumulates the residuals of the rows in one bin.
+// histBin accumulates the residuals of the rows in one bin, and their
+// hessians when the objective gives them (builder.hess). Its 16 bytes are
+// what they were before hessians: a count fits 32 bits (at most
+// math.MaxInt32 rows) and a hessian sum a float32, as LightGBM keeps its
+// hessians.
 type histBin struct {
-	sum float64
-	n   int
+	sum  float64
+	n    int32
+	hess float32
 }
 
 // leafState is a leaf of the tree being grown: its rows are
@@ -118,6 +130,7 @@ type histBin struct {
 type leafState struct {
 	start, end int
 	sum        float64
+	hess       float64   // the rows' hessian sum, with builder.hess only
 	hist       []histBin // nil when the leaf will not be split
 	best       split     // the best split, when hist is not nil
 	depth      int
@@ -151,6 +164,11 @@ type builder struct {
 	// feature's bins, so that sums round as they always have.
 	sumRows bool
 	grad    []float64
+	// hess holds each row's hessian when the objective gives them (a
+	// Newton step: a leaf is sum(grad)/(sum(hess)+l2)); nil means 1 a
+	// row, the squared error's, and the grower's sums are then the exact
+	// ones it has always made.
+	hess []float64
 	// rows holds the row numbers of the tree being grown, a row appearing
 	// once per time it was drawn; scratch has the same length.
 	rows, scratch []int32
@@ -261,11 +279,25 @@ func (b *builder) putHist(h []histBin) {
 	}
 }
 
-// buildHist fills h with the residual sums and counts of rows.
+// buildHist fills h with the residual sums and counts of rows, and their
+// hessian sums when the objective gives them.
 func (b *builder) buildHist(h []histBin, rows []int32) {
 	clear(h)
 	nf := b.nFeat
 	off := b.offset[:nf]
+	if b.hess != nil {
+		for _, r := range rows {
+			g, hs := b.grad[r], float32(b.hess[r])
+			row := b.bins[int(r)*nf : int(r)*nf+nf]
+			for f, v := range row {
+				e := &h[off[f]+int(v)]
+				e.sum += g
+				e.n++
+				e.hess += hs
+			}
+		}
+		return
+	}
 	for _, r := range rows {
 		g := b.grad[r]
 		row := b.bins[int(r)*nf : int(r)*nf+nf]
@@ -289,6 +321,9 @@ type split struct {
 // the features the tree or this split may use. Ties go to the lowest
 // feature and bin, which keeps fitting deterministic.
 func (b *builder) bestSplit(l *leafState) (split, bool) {
+	if b.hess != nil {
+		return b.bestSplitNewton(l)
+	}
 	best := split{gain: 1e-12}
 	found := false
 	n := l.end - l.start
@@ -306,7 +341,7 @@ func (b *builder) bestSplit(l *leafState) (split, bool) {
 		nl := 0
 		for k := 0; k < len(hb)-1; k++ {
 			sl += hb[k].sum
-			nl += hb[k].n
+			nl += int(hb[k].n)
 			if nl < minLeaf || hb[k].n == 0 {
 				continue
 			}
@@ -325,6 +360,66 @@ func (b *builder) bestSplit(l *leafState) (split, bool) {
 	return best, found
 }
 
+// bestSplitNewton is bestSplit with per-row hessians: a side's gain is
+// sum(grad)^2/(sum(hess)+l2), as LightGBM's and XGBoost's, and each side
+// keeps minLeaf rows and minHess of hessian.
+func (b *builder) bestSplitNewton(l *leafState) (split, bool) {
+	best := split{gain: 1e-12}
+	found := false
+	n := l.end - l.start
+	s, hs := l.sum, l.hess
+	minLeaf, l2, minHess := b.g.minLeaf, b.g.l2, b.g.minHess
+	parent := s * s / (hs + l2)
+	feats := b.feats
+	if k := b.g.splitCols; k > 0 && k < len(b.perm) {
+		b.splitFeats = pickFeatures(b.splitFeats[:0], b.perm, k, b.g.rng)
+		feats = b.splitFeats
+	}
+	for _, f := range feats {
+		hb := l.hist[b.offset[f]:b.offset[f+1]]
+		var sl, hl float64
+		nl := 0
+		for k := 0; k < len(hb)-1; k++ {
+			sl += hb[k].sum
+			hl += float64(hb[k].hess)
+			nl += int(hb[k].n)
+			if nl < minLeaf || hb[k].n == 0 || hl < minHess {
+				continue
+			}
+			nr := n - nl
+			if nr < minLeaf {
+				break
+			}
+			sr, hr := s-sl, hs-hl
+			if hr < minHess {
+				continue
+			}
+			gain := sl*sl/(hl+l2) + sr*sr/(hr+l2) - parent
+			if gain > best.gain {
+				best = split{feature: f, bin: k, gain: gain}
+				found = true
+			}
+		}
+	}
+	return best, found
+}
+
+// newtonValue is a leaf's value less the base from its rows' gradient
+// sum s and hessian sum h: lr*s/(h+l2) (computed in the order the
+// squared-error path computes lr*s/(n+l2), so that unit hessians give the
+// same bits), 0 when h+l2 is not positive, and at most lr*maxDelta in
+// size when maxDelta is set.
+func (b *builder) newtonValue(lr, s, h float64) float64 {
+	d := h + b.g.l2
+	if !(d > 0) {
+		return 0
+	}
+	if m := b.g.maxDelta; m > 0 && math.Abs(s) > m*d {
+		return lr * math.Copysign(m, s)
+	}
+	return lr * s / d
+}
+
 // grow fits one tree to the residuals in b.grad of the rows b.rows[:m] and
 // returns it; b.leaves then holds its leaves' rows. Leaf values are lr
 // times the (L2 shrunk) mean residual, plus base.
@@ -337,11 +432,16 @@ func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
 	t := &b.tree
 	resetTree(t, lr)
 	l2 := b.g.l2
-	var sum float64
+	var sum, hess float64
 	for _, r := range b.rows[:m] {
 		sum += b.grad[r]
 	}
-	leaves := append(b.leaves[:0], leafState{start: 0, end: m, sum: sum, parent: -1})
+	if b.hess != nil {
+		for _, r := range b.rows[:m] {
+			hess += b.hess[r]
+		}
+	}
+	leaves := append(b.leaves[:0], leafState{start: 0, end: m, sum: sum, hess: hess, parent: -1})
 	open := b.open[:0]
 	if b.needsHist(0, m) {
 		leaves[0].hist = b.getHist()
@@ -365,8 +465,11 @@ func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
 		sp := l.best
 		mid := b.partition(l.start, l.end, sp)
 		n := l.end - l.start
-		node := addSplit(t, l.parent, l.isLeft, b.cols[sp.feature], b.upper[sp.feature][sp.bin], sp.gain,
-			base+lr*l.sum/(float64(n)+l2), n)
+		value := base + lr*l.sum/(float64(n)+l2)
+		if b.hess != nil {
+			value = base + b.newtonValue(lr, l.sum, l.hess)
+		}
+		node := addSplit(t, l.parent, l.isLeft, b.cols[sp.feature], b.upper[sp.feature][sp.bin], sp.gain, value, n)
 		// The left child keeps the leaf's number and the right one takes
 		// the next, as LightGBM numbers them.
 		t.LeftChild[node] = ^int32(li)
@@ -395,6 +498,13 @@ func (b *builder) grow(m int, lr, base float64) lightgbm.Tree {
 			s += b.grad[r]
 		}
 		leafValue[li] = base + lr*s/(float64(len(rows))+l2)
+		if b.hess != nil {
+			var h float64
+			for _, r := range rows {
+				h += b.hess[r]
+			}
+			leafValue[li] = base + b.newtonValue(lr, s, h)
+		}
 		leafCount[li] = len(rows)
 	}
 	b.leaves, b.open = leaves, open
@@ -459,11 +569,19 @@ func (b *builder) childHists(parent, left, right *leafState) {
 		small.sum = histSum(h, b.offset[1])
 	}
 	large.sum = parent.sum - small.sum
+	if b.hess != nil {
+		small.hess = 0
+		for _, e := range h[:b.offset[1]] {
+			small.hess += float64(e.hess)
+		}
+		large.hess = parent.hess - small.hess
+	}
 	if needLarge {
 		p := parent.hist
 		for i := range p {
 			p[i].sum -= h[i].sum
 			p[i].n -= h[i].n
+			p[i].hess -= h[i].hess
 		}
 		large.hist = p
 	} else {

@@ -10,11 +10,12 @@
 //
 // Usage:
 //
-//	trainsel --data DIR [--set all|default|new|rank] [--extra] [--workers N]
+//	trainsel --data DIR [--set all|default|new|rank|rankdef] [--extra] [--workers N]
 //	         [--folds K] [--repeats R]
 //
 // --set default is train.DefaultCandidates; new adds the ranking,
-// top-weighted and bagged settings of the issue; rank tries ranking
-// settings. --extra adds CPU-minded derived features (extra.go) to
+// top-weighted and bagged settings of the issue; rank tries LambdaMART
+// settings (Newton steps, calibrated scores) and rankdef the defaults
+// and those ranking settings together. --extra adds CPU-minded derived features (extra.go) to
 // conv2d's, an experiment for issue 25 item 3.
 package main

@@ -45,13 +45,21 @@ func main() {
 			train.BagCandidate(train.BagOptions{GBRT: train.GBRTOptions{Trees: 40, MaxDepth: 8, MinLeaf: 5, LearningRate: 0.25, Seed: seed}}),
 		)
 	}
-	if *set == "rank" {
-		c = append(c, train.DefaultCandidates(seed)[1],
-			train.RankCandidate(train.RankOptions{GBRT: train.GBRTOptions{Trees: 200, MaxDepth: 6, MinLeaf: 5, Seed: seed}}),
-			train.RankCandidate(train.RankOptions{GBRT: train.GBRTOptions{Trees: 200, MaxDepth: 6, MinLeaf: 5, Seed: seed}, Mix: 0.5}),
-			train.RankCandidate(train.RankOptions{GBRT: train.GBRTOptions{Trees: 150, MaxDepth: 8, MinLeaf: 5, Seed: seed}}),
-			train.RankCandidate(train.RankOptions{GBRT: train.GBRTOptions{Trees: 150, MaxDepth: 8, MinLeaf: 5, Seed: seed}, Top: 5}),
-			train.BagCandidate(train.BagOptions{GBRT: train.GBRTOptions{Trees: 150, MaxDepth: 8, MinLeaf: 5, Seed: seed}}),
+	if *set == "rank" || *set == "rankdef" {
+		// LambdaMART with Newton steps (per-row hessians), beside the
+		// defaults when -set rankdef.
+		if *set == "rankdef" {
+			c = append(c, train.DefaultCandidates(seed)...)
+		}
+		d8 := train.GBRTOptions{Trees: 150, MaxDepth: 8, MinLeaf: 5, Seed: seed}
+		d10 := train.GBRTOptions{Trees: 50, MaxDepth: 10, MinLeaf: 5, LearningRate: 0.2, Seed: seed}
+		c = append(c,
+			train.RankCandidate(train.RankOptions{GBRT: d8}),
+			train.RankCandidate(train.RankOptions{GBRT: d8, Top: 5}),
+			train.RankCandidate(train.RankOptions{GBRT: d8, MaxDeltaStep: 1}),
+			train.RankCandidate(train.RankOptions{GBRT: d10}),
+			train.RankCandidate(train.RankOptions{GBRT: d10, Top: 10}),
+			train.RankCandidate(train.RankOptions{GBRT: d10, Mix: 0.5}),
 		)
 	}
 	nf := *folds
