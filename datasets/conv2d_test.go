@@ -333,12 +333,17 @@ func TestConv2DDerivedVersions(t *testing.T) {
 }
 
 func BenchmarkConv2DDerive(b *testing.B) {
-	d := Deriver("conv2d")
-	dst := make([]float64, len(d.Names()))
+	latest := Deriver("conv2d").(features.VersionedDeriver)
 	pv := features.Platform{ComputeUnits: 132, LocalMemBytes: 48 << 10}.Vector()
 	t, c := features.Task{1920, 1080, 5, 5}, features.Config{16, 8, 4, 2, 1, 2, 1, 0}
-	b.ReportAllocs()
-	for b.Loop() {
-		d.Derive(dst, t, c, pv)
+	for _, id := range []string{"conv2d/1", "conv2d/2"} {
+		b.Run(id, func(b *testing.B) {
+			d := latest.Version(id)
+			dst := make([]float64, len(d.Names()))
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Derive(dst, t, c, pv)
+			}
+		})
 	}
 }
