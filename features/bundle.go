@@ -304,6 +304,7 @@ func (b *Bundle) Encoder(d Deriver) (Encoder, error) {
 			return Encoder{}, err
 		}
 	}
+	d = DeriverFor(d, b.Derived)
 	switch {
 	case d == nil && len(names) == 0:
 		return e, nil

@@ -259,3 +259,61 @@ func TestReadBundleFile(t *testing.T) {
 		}
 	}
 }
+
+// versionedStub is a stubDeriver that also knows earlier versions of its
+// definitions.
+type versionedStub struct {
+	stubDeriver
+	old []stubDeriver
+}
+
+func (d versionedStub) Version(id string) features.Deriver {
+	for _, o := range d.old {
+		if o.id == id {
+			return o
+		}
+	}
+	return nil
+}
+
+// TestBundleEncoderVersions checks that a bundle trained with an earlier
+// version of a kernel's derived features is encoded with that version
+// when the deriver knows it, and refused when it does not.
+func TestBundleEncoderVersions(t *testing.T) {
+	b, err := features.ReadBundleFile(testBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := stubDeriver{b.Derived, b.DerivedNames()}
+	newer := stubDeriver{b.Derived + "-next", append(b.DerivedNames(), "more")}
+	tests := []struct {
+		name   string
+		d      features.Deriver
+		wantID string // "" when refused
+	}{
+		{"its own", own, b.Derived},
+		{"a newer one that knows it", versionedStub{newer, []stubDeriver{own}}, b.Derived},
+		{"a newer one that does not", versionedStub{newer, nil}, ""},
+		{"another, unversioned", newer, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			enc, err := b.Encoder(tt.d)
+			if tt.wantID == "" {
+				if !errors.Is(err, features.ErrDerived) {
+					t.Errorf("Encoder = %v, want ErrDerived", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := enc.Derived.ID(); got != tt.wantID {
+				t.Errorf("encoder's derived features %q, want %q", got, tt.wantID)
+			}
+			if strings.Join(enc.Names(), ",") != strings.Join(b.Features, ",") {
+				t.Errorf("encoder names %v, the bundle's %v", enc.Names(), b.Features)
+			}
+		})
+	}
+}

@@ -28,6 +28,32 @@ type Deriver interface {
 	Derive(dst []float64, t Task, c Config, pv []float64)
 }
 
+// A VersionedDeriver also computes the earlier versions of its
+// definitions, so that a bundle trained with one keeps loading and scoring
+// with the features it was trained with (Bundle.Encoder asks for the
+// bundle's version).
+type VersionedDeriver interface {
+	Deriver
+	// Version returns the definitions whose ID is id, or nil when it knows
+	// no such version.
+	Version(id string) Deriver
+}
+
+// DeriverFor returns d's definitions of version id: d itself when its ID is
+// id, the version a VersionedDeriver gives, or d (which the caller's check
+// of the ID then refuses).
+func DeriverFor(d Deriver, id string) Deriver {
+	if d == nil || d.ID() == id {
+		return d
+	}
+	if v, ok := d.(VersionedDeriver); ok {
+		if old := v.Version(id); old != nil {
+			return old
+		}
+	}
+	return d
+}
+
 // A TaskDeriver is a Deriver whose first features depend on the task
 // alone, such as a stencil's size in points and its density (Garvey and
 // Abdelrahman's static features). A classifier, which picks a value before

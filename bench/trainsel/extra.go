@@ -6,7 +6,9 @@ import (
 	"github.com/augur-tuning/augur/features"
 )
 
-// extraDeriver adds CPU-minded features to conv2d's derived ones: the
+// extraDeriver adds CPU-minded features to conv2d's derived ones (session
+// 13's experiment; conv2d's version 2 now derives the input bytes of a
+// work-group and the flops of a work-item itself): the
 // log2 bytes of a work-group's tile with halo, vector loads per work-item,
 // the vector padding waste of a row, flops per work-item, log2 flops per
 // work-group and the halo's share of the tile.
