@@ -137,7 +137,7 @@ func (ht heldTargets) covered(space *features.Space, coverage float64) []*group 
 // copy policy forced, and the learner the selection chose.
 func fitDeviceChoosers(fleet *train.Data, plat features.Platform, rep *HoldoutReport, opt Options) ([3]*runtime.Chooser, string, error) {
 	var chs [3]*runtime.Chooser
-	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
+	topts := trainOptions(opt)
 	b, mr, err := train.FitFleetBundle(fleet, topts)
 	if err == nil {
 		err = opt.attach(b)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
@@ -646,7 +647,7 @@ func median(v []float64) float64 {
 func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Options) (*HoldoutReport, error) {
 	rep := &HoldoutReport{Mode: "shapes"}
 	var logPct, logTop, logRef []float64
-	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
+	topts := trainOptions(opt)
 	// With test data every shape of a platform gets the same model.
 	type fitted struct {
 		ch      *runtime.Chooser
@@ -792,4 +793,18 @@ func geomeanInterval(logs []float64) [2]float64 {
 	}
 	slices.Sort(means)
 	return [2]float64{math.Exp(means[draws*25/1000]), math.Exp(means[draws*975/1000-1])}
+}
+
+// selectBudget is the fitting time eval lets a learner selection spend:
+// enough that every candidate is scored, so that which model eval trains,
+// and so its figures, do not depend on the machine's load (train's default
+// budget is wall time, and a loaded machine would skip the last candidates).
+const selectBudget = 24 * time.Hour
+
+// trainOptions are the options of every model eval trains, as 'augur
+// train' would with opt's learner, save that the selection scores every
+// candidate (selectBudget).
+func trainOptions(opt Options) train.Options {
+	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed,
+		Select: train.SelectOptions{Budget: selectBudget}}
 }

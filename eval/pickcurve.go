@@ -142,7 +142,7 @@ type pickCurver struct {
 // learner returns the training options of the device's curve: its
 // learner setting chosen once when Options.Learner is "" or "auto".
 func (pc *pickCurver) learner(mine []*group) (train.Options, error) {
-	topts := train.Options{Kernel: pc.opt.Kernel, Model: pc.opt.Learner, GBRT: pc.opt.GBRT, Seed: pc.opt.Seed}
+	topts := trainOptions(pc.opt)
 	if topts.Model != "" && topts.Model != "auto" {
 		return topts, nil
 	}
@@ -156,7 +156,7 @@ func (pc *pickCurver) learner(mine []*group) (train.Options, error) {
 	}
 	slices.Sort(rows)
 	pc.opt.say("pick curve %s: selecting the learner on %d rows", pc.plat.Slug(), len(rows))
-	c, _, err := train.Select(pc.d.Subset(rows), train.SelectOptions{Seed: pc.opt.Seed})
+	c, _, err := train.Select(pc.d.Subset(rows), train.SelectOptions{Seed: pc.opt.Seed, Budget: selectBudget})
 	if err != nil {
 		return topts, fmt.Errorf("eval: pick curve: %w", err)
 	}

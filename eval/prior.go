@@ -113,7 +113,7 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		return nil, fmt.Errorf("%w: the fleet prior needs data of two devices or more, have only %s", ErrNoHoldout, d.Platforms[0].Slug())
 	}
 	var out []FleetPriorResult
-	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
+	topts := trainOptions(opt)
 	valid := space.All()
 	at := make(map[int]int, len(valid))
 	for i, c := range valid {
@@ -579,7 +579,7 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	}
 	out.fitted = true
 	sub := ts.d.Subset(rows)
-	topts := train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
+	topts := trainOptions(opt)
 	m, _, err := train.FitRegressor(sub, topts)
 	if err != nil {
 		return out, fmt.Errorf("eval: two-stage fit: %w", err)
