@@ -359,7 +359,61 @@ var (
 	_ dataLearner = GBRTOptions{}
 	_ dataLearner = ForestOptions{}
 	_ dataLearner = blendLearner{}
+	_ dataLearner = TopOptions{}
 )
+
+// fitSet fits on the rows of s, as Fit does on their feature vectors: the
+// groups come from the codes of the group columns, which two rows share
+// exactly when they share the values (a code stands for one value).
+func (o TopOptions) fitSet(s fitSet) (Regressor, error) {
+	g, err := o.GBRT.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	best := groupBest(s.y, s.groups(o.GroupColumns))
+	frac := make([]float64, len(s.y))
+	for i, y := range s.y {
+		frac[i] = math.Exp(y - best[i])
+		if o.Anchored {
+			frac[i] += best[i] - 1
+		}
+	}
+	s.y = frac
+	e, err := fitGBRT(s, g)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// groups returns the set's rows grouped by their values in cols, in order
+// of first appearance, as groupRowsBy does for a dense matrix.
+func (s fitSet) groups(cols []int) [][]int32 {
+	if s.cols == nil {
+		return groupRowsBy(s.x, s.nFeat, cols)
+	}
+	index := map[string]int{}
+	var groups [][]int32
+	key := make([]byte, 0, 4*len(cols))
+	for i, r := range s.rows {
+		key = key[:0]
+		for _, f := range cols {
+			k := s.cols[f].code(r)
+			key = append(key, byte(k), byte(k>>8), byte(k>>16), byte(k>>24))
+		}
+		g, ok := index[string(key)]
+		if !ok {
+			g = len(groups)
+			index[string(key)] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], int32(i))
+	}
+	return groups
+}
 
 // fitOn fits l on s: from its rows as they are when l can, else on a
 // dense copy of them.
@@ -371,8 +425,9 @@ func fitOn(l Learner, s fitSet) (Regressor, error) {
 }
 
 // FitRows fits l on the given rows of d, in that order (every row when
-// rows is nil). GBRTOptions, ForestOptions and their blends bin the rows
-// straight from d's coded features; another Learner gets a float64 copy.
+// rows is nil). GBRTOptions, ForestOptions, TopOptions and blends of them
+// bin the rows straight from d's coded features; another Learner gets a
+// float64 copy.
 // The model is the one l.Fit fits on the same rows' feature vectors.
 func FitRows(l Learner, d *Data, rows []int) (Regressor, error) {
 	return fitOn(l, d.fitSet(rows))

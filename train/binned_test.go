@@ -80,6 +80,8 @@ func TestFitRowsSameModel(t *testing.T) {
 		{"gbrt leaves", GBRTOptions{Trees: 10, MaxLeaves: 9, MinLeaf: 5}},
 		{"forest", ForestOptions{Trees: 10, MaxDepth: 8, Seed: 2}},
 		{"blend", blendLearner{GBRTOptions{Trees: 10}, ForestOptions{Trees: 5, MaxBins: 32}}},
+		{"top anchored", TopOptions{Anchored: true, GBRT: GBRTOptions{Trees: 10, MaxDepth: 4}, GroupColumns: []int{0, 3}}},
+		{"top one group", TopOptions{GBRT: GBRTOptions{Trees: 10, MaxDepth: 3}}},
 	}
 	for _, tt := range tests {
 		for _, rows := range [][]int{every, some, shuffled} {
