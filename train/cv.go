@@ -56,8 +56,11 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 		return CV{}, err
 	}
 	pred := make([]float64, d.Len())
-	var train, test []int
+	train, test := make([]int, 0, d.Len()), []int(nil)
 	var x []float64
+	// The folds are fitted one after the other: each reuses the last
+	// one's buffers.
+	buf := &fitBuffers{}
 	for k := 0; k < folds; k++ {
 		train, test = train[:0], test[:0]
 		for i, f := range fold {
@@ -67,7 +70,7 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 				train = append(train, i)
 			}
 		}
-		e, err := FitRows(learner, d, train)
+		e, err := fitRowsWith(learner, d, train, buf)
 		if err != nil {
 			return CV{}, fmt.Errorf("train: fold %d: %w", k, err)
 		}

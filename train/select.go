@@ -188,6 +188,11 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 		c := cands[slices.IndexFunc(cands, func(c Candidate) bool { return c.Cost <= maxCost })]
 		return c, Selection{Chosen: c.Name}, nil
 	}
+	// One set of buffers a worker, lent to every fold of every candidate.
+	pool := make(chan *fitBuffers, workers)
+	for range workers {
+		pool <- &fitBuffers{}
+	}
 	start := time.Now()
 	var sel Selection
 	var preds [][][]float64 // held-out predictions of each scored candidate in each deal; nil when skipped
@@ -209,7 +214,7 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 		var per []PickScore
 		var pred [][]float64
 		for _, folds := range deals {
-			s, p, err := scoreCandidate(d, folds, c, workers)
+			s, p, err := scoreCandidate(d, folds, c, pool)
 			if err != nil {
 				return Candidate{}, Selection{}, fmt.Errorf("train: candidate %s: %w", c.Name, err)
 			}
@@ -351,36 +356,36 @@ func shapeSize(t features.Task) float64 {
 }
 
 // scoreCandidate fits c once per fold and scores its picks on the
-// fold's shapes.
-func scoreCandidate(d *Data, folds [][]int, c Candidate, workers int) (PickScore, []float64, error) {
-	inFold := make([]int, d.Len())
+// fold's shapes. As many folds are fitted at once as pool holds buffers;
+// each fit borrows one.
+func scoreCandidate(d *Data, folds [][]int, c Candidate, pool chan *fitBuffers) (PickScore, []float64, error) {
+	inFold := make([]int32, d.Len())
 	for i := range inFold {
 		inFold[i] = -1
 	}
 	for k, rows := range folds {
 		for _, i := range rows {
-			inFold[i] = k
+			inFold[i] = int32(k)
 		}
 	}
 	pred := make([]float64, d.Len())
 	errs := make([]error, len(folds))
 	secs := make([]float64, len(folds))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, workers)
 	for k := range folds {
 		wg.Add(1)
-		sem <- struct{}{}
+		buf := <-pool
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			var rows []int
-			for i := range inFold {
-				// Unmeasured rows (zeta targets) train but are never scored.
-				if inFold[i] != k {
+			defer func() { pool <- buf; wg.Done() }()
+			// Unmeasured rows (zeta targets) train but are never scored.
+			rows := reuse(&buf.rows, d.Len()-len(folds[k]))[:0]
+			for i, f := range inFold {
+				if f != int32(k) {
 					rows = append(rows, i)
 				}
 			}
 			t0 := time.Now()
-			r, err := FitRows(c.Learner, d, rows)
+			r, err := fitRowsWith(c.Learner, d, rows, buf)
 			secs[k] = time.Since(t0).Seconds()
 			if err != nil {
 				errs[k] = err
