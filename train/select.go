@@ -70,6 +70,15 @@ func DefaultCandidates(seed uint64) []Candidate {
 // 108-182 us, against the runtime's promise of 100 us (README, "Choose").
 const DefaultMaxCost = 1200
 
+// DefaultSelectRows is the most rows Select scores candidates on unless
+// SelectOptions.MaxRows says otherwise: more than every conv2d row the
+// repository ships on one device (the largest model's selection,
+// the fleet model's, sees 95,581), so that the selection of any shipped
+// set is unchanged, while at a million rows (a load test of repeated
+// rows, bench/RESULTS.md, session 14) the selection's fits are a tenth
+// of their size.
+const DefaultSelectRows = 100_000
+
 // SelectOptions configures Select. The zero value tries DefaultCandidates
 // over at most 6 shape folds within 120 s of fitting, and chooses among
 // those that cost at most DefaultMaxCost.
@@ -96,6 +105,13 @@ type SelectOptions struct {
 	Repeats int
 	// Workers fit folds in parallel; 0 means 2.
 	Workers int
+	// MaxRows bounds the rows the candidates are scored on: with more,
+	// the selection keeps an even share of every (shape, device) group's
+	// rows, in their order (every shape still counts, each with about
+	// the same share of its configurations), and scores on those alone.
+	// The chosen learner is still fitted on every row; below the bound
+	// nothing changes. 0 means DefaultSelectRows; < 0 means no bound.
+	MaxRows int
 	Seed    uint64
 	// Progress, when not nil, hears of each candidate as its scoring
 	// starts: done of total candidates are finished.
@@ -181,6 +197,13 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	if workers == 0 {
 		workers = 2
 	}
+	maxRows := opt.MaxRows
+	if maxRows == 0 {
+		maxRows = DefaultSelectRows
+	}
+	if maxRows > 0 && d.Len() > maxRows {
+		d = d.Subset(groupShare(d, maxRows))
+	}
 	deals := shapeDeals(d, opt.Folds, opt.Repeats, opt.Seed)
 	folds := deals[0]
 	if len(folds) < 2 {
@@ -229,6 +252,28 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	chosen := chooseScore(sel.Scores)
 	sel.Chosen = cands[chosen].Name
 	return cands[chosen], sel, nil
+}
+
+// groupShare returns about n of d's rows, in order: of every (shape,
+// device) group's rows, measured or not, the same share, spread evenly
+// over the group in its order, and at least its first row.
+func groupShare(d *Data, n int) []int {
+	p := float64(n) / float64(d.Len())
+	type shape struct {
+		task     features.TaskKey
+		platform int
+	}
+	seen := map[shape]int{} // rows of the group so far
+	rows := make([]int, 0, n+n/16)
+	for i, s := range d.Samples {
+		k := shape{s.Task.Key(), s.Platform}
+		j := seen[k]
+		seen[k] = j + 1
+		if math.Ceil(float64(j)*p) < math.Ceil(float64(j+1)*p) {
+			rows = append(rows, i)
+		}
+	}
+	return rows
 }
 
 // scoreBlends scores every pair of scored candidates as a blend, the mean
