@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // CV holds the cross-validated errors of a model: every figure is computed
@@ -43,7 +44,8 @@ func (c CV) Stats() map[string]float64 {
 // GBRTOptions or ForestOptions) on configurations they have not seen: the
 // rows are split into folds (0 means 5) at random from seed, so that all
 // rows of one (task, config), on every platform, fall in the same fold,
-// and each fold is predicted by a model fitted to the others.
+// and each fold is predicted by a model fitted to the others. Two folds
+// are fitted at a time; the figures do not depend on the order.
 func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error) {
 	if folds == 0 {
 		folds = 5
@@ -56,27 +58,47 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 		return CV{}, err
 	}
 	pred := make([]float64, d.Len())
-	train, test := make([]int, 0, d.Len()), []int(nil)
-	var x []float64
-	// The folds are fitted one after the other: each reuses the last
-	// one's buffers.
-	buf := &fitBuffers{}
-	for k := 0; k < folds; k++ {
-		train, test = train[:0], test[:0]
-		for i, f := range fold {
-			if f == k {
-				test = append(test, i)
-			} else {
-				train = append(train, i)
+	// Two folds are fitted at a time, as the selection fits its folds;
+	// each worker reuses its buffers and row list from fold to fold.
+	const workers = 2
+	errs := make([]error, folds)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, folds) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := &fitBuffers{}
+			var x []float64
+			for k := range next {
+				train := reuse(&buf.rows, d.Len())[:0]
+				for i, f := range fold {
+					if f != k {
+						train = append(train, i)
+					}
+				}
+				e, err := fitRowsWith(learner, d, train, buf)
+				if err != nil {
+					errs[k] = fmt.Errorf("train: fold %d: %w", k, err)
+					continue
+				}
+				for i, f := range fold {
+					if f == k {
+						x = d.AppendRow(x[:0], i)
+						pred[i] = e.Predict(x)
+					}
+				}
 			}
-		}
-		e, err := fitRowsWith(learner, d, train, buf)
+		}()
+	}
+	for k := range folds {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return CV{}, fmt.Errorf("train: fold %d: %w", k, err)
-		}
-		for _, i := range test {
-			x = d.AppendRow(x[:0], i)
-			pred[i] = e.Predict(x)
+			return CV{}, err
 		}
 	}
 	cv := scores(d, pred)
