@@ -106,6 +106,12 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 	return cv, nil
 }
 
+// crossValidateAtMost is CrossValidate on at most maxRows of d's rows
+// (atMostRows: an even share of every shape's rows when d has more).
+func crossValidateAtMost(d *Data, maxRows, folds int, learner Learner, seed uint64) (CV, error) {
+	return CrossValidate(atMostRows(d, maxRows), folds, learner, seed)
+}
+
 // assignFolds gives every row a fold such that rows of the same (task,
 // config) share one, with the groups spread evenly over the folds.
 func assignFolds(d *Data, folds int, seed uint64) ([]int, error) {

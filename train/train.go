@@ -260,6 +260,8 @@ type fitter struct {
 	// progress hears of the steps of one model: the selection's
 	// candidates, then the cross-validation and the fit.
 	progress ProgressFunc
+	// cvRows bounds the cross-validation's rows (SelectOptions.MaxRows).
+	cvRows int
 }
 
 // candidates is the number of candidate settings the selection tries.
@@ -297,6 +299,7 @@ func newFitter(opt Options) (fitter, error) {
 	default:
 		return f, fmt.Errorf("train: Options.Model must be \"auto\", \"gbrt\", \"rf\" or empty, got %q", opt.Model)
 	}
+	f.cvRows = opt.Select.MaxRows
 	zeta, err := opt.Load.zeta()
 	if err != nil {
 		return f, err
@@ -330,7 +333,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	if folds > 1 {
 		f.progress.report(step, 0, fmt.Sprintf("%d-fold cross-validation", folds))
 		var err error
-		if cv, err = CrossValidate(d, folds, learner, seed); err != nil {
+		if cv, err = crossValidateAtMost(d, f.cvRows, folds, learner, seed); err != nil {
 			return features.Model{}, ModelReport{}, err
 		}
 	}
