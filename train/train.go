@@ -339,7 +339,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	}
 	f.progress.report(step+1, 0, fmt.Sprintf("fitting %s on %d rows", kind, d.Len()))
 	start := time.Now()
-	r, err := FitRows(learner, d, nil)
+	r, err := fitRowsWith(learner, d, nil, &fitBuffers{}) // a blend's second model reuses the first's buffers
 	if err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
