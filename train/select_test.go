@@ -196,3 +196,29 @@ func TestGroupShare(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainMaxRows checks that a bound on the rows leaves the final fit on
+// every row and cross-validates on the bounded share, as CrossValidate on
+// that share does.
+func TestTrainMaxRows(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 600)
+	d, err := Load(dir, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := d.Len() / 3
+	g := GBRTOptions{Trees: 10, MaxDepth: 3}
+	_, rep, err := TrainData(d, Options{Kernel: "synth", Model: "gbrt", GBRT: g, Folds: 3, Seed: 2, Select: SelectOptions{MaxRows: n}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := CrossValidate(d.Subset(groupShare(d, n)), 3, g, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Models[0]
+	if m.Rows != d.Len() || m.CV != want {
+		t.Errorf("MaxRows %d: fitted on %d rows with CV %+v; want %d rows, CV %+v", n, m.Rows, m.CV, d.Len(), want)
+	}
+}
