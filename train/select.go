@@ -76,9 +76,9 @@ const DefaultMaxCost = 1200
 // whole-space sets 24,256 and 21,422, the Xeon's 49,903) are below it, so
 // their selections are unchanged; a fleet model of every conv2d row the
 // repository ships (95,581) selects on half of them. At a million rows (a
-// load test of repeated rows, bench/RESULTS.md, session 14) the
-// selection and the cross-validation then cost about what they cost on
-// the shipped data, and the final fit on every row is most of the time.
+// load test of repeated rows) the default selection took 145 CPU seconds
+// with this bound, 522 with one of 100,000 and no bound on the
+// cross-validation (bench/RESULTS.md, session 14).
 const DefaultSelectRows = 50_000
 
 // SelectOptions configures Select. The zero value tries DefaultCandidates
