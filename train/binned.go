@@ -143,6 +143,75 @@ type fitSet struct {
 	// cols are a Data's columns and rows the set's rows of them, in order.
 	cols []codedCol
 	rows []int
+	// buf, when not nil, lends the fit its large buffers (see fitBuffers).
+	buf *fitBuffers
+}
+
+// fitBuffers are the large buffers of one fit at a time: its rows' bins,
+// residuals, predictions, row lists and targets, each about a row's worth.
+// A caller that fits many times in turn (the folds of the selection, every
+// candidate, the folds of the cross-validation) keeps one per concurrent
+// fit, so that each fit reuses the memory of the last instead of leaving
+// it to the collector, which lets the heap grow to about twice what is
+// live before it runs. A fitted model keeps none of them.
+type fitBuffers struct {
+	bins         []uint8
+	grad, pred   []float64
+	y, target    []float64
+	order, spare []int32
+	rows         []int
+}
+
+// reuse returns a zeroed slice of n elements in *p's memory when it has
+// room, else a new one, kept in *p for the next caller. A nil p (no
+// buffers) always makes a new slice.
+func reuse[T any](p *[]T, n int) []T {
+	if p == nil {
+		return make([]T, n)
+	}
+	if cap(*p) < n {
+		*p = make([]T, n)
+	}
+	s := (*p)[:n]
+	clear(s)
+	return s
+}
+
+// The buffers of a fit on a nil *fitBuffers are made anew.
+func (f *fitBuffers) binsOf(n int) []uint8 {
+	if f == nil {
+		return make([]uint8, n)
+	}
+	return reuse(&f.bins, n)
+}
+
+func (f *fitBuffers) gradOf(n int) []float64 {
+	if f == nil {
+		return make([]float64, n)
+	}
+	return reuse(&f.grad, n)
+}
+
+func (f *fitBuffers) predOf(n int) []float64 {
+	if f == nil {
+		return make([]float64, n)
+	}
+	return reuse(&f.pred, n)
+}
+
+// rowsOf and scratchOf are the builder's two row lists.
+func (f *fitBuffers) rowsOf(n int) []int32 {
+	if f == nil {
+		return make([]int32, n)
+	}
+	return reuse(&f.order, n)
+}
+
+func (f *fitBuffers) scratchOf(n int) []int32 {
+	if f == nil {
+		return make([]int32, n)
+	}
+	return reuse(&f.spare, n)
 }
 
 // denseSet is the fitSet of a row-major matrix x of nFeat columns.
@@ -359,7 +428,66 @@ var (
 	_ dataLearner = GBRTOptions{}
 	_ dataLearner = ForestOptions{}
 	_ dataLearner = blendLearner{}
+	_ dataLearner = TopOptions{}
 )
+
+// fitSet fits on the rows of s, as Fit does on their feature vectors: the
+// groups come from the codes of the group columns, which two rows share
+// exactly when they share the values (a code stands for one value).
+func (o TopOptions) fitSet(s fitSet) (Regressor, error) {
+	g, err := o.GBRT.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	best := groupBest(s.y, s.groups(o.GroupColumns))
+	var frac []float64
+	if s.buf != nil {
+		frac = reuse(&s.buf.target, len(s.y))
+	} else {
+		frac = make([]float64, len(s.y))
+	}
+	for i, y := range s.y {
+		frac[i] = math.Exp(y - best[i])
+		if o.Anchored {
+			frac[i] += best[i] - 1
+		}
+	}
+	s.y = frac
+	e, err := fitGBRT(s, g)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// groups returns the set's rows grouped by their values in cols, in order
+// of first appearance, as groupRowsBy does for a dense matrix.
+func (s fitSet) groups(cols []int) [][]int32 {
+	if s.cols == nil {
+		return groupRowsBy(s.x, s.nFeat, cols)
+	}
+	index := map[string]int{}
+	var groups [][]int32
+	key := make([]byte, 0, 4*len(cols))
+	for i, r := range s.rows {
+		key = key[:0]
+		for _, f := range cols {
+			k := s.cols[f].code(r)
+			key = append(key, byte(k), byte(k>>8), byte(k>>16), byte(k>>24))
+		}
+		g, ok := index[string(key)]
+		if !ok {
+			g = len(groups)
+			index[string(key)] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], int32(i))
+	}
+	return groups
+}
 
 // fitOn fits l on s: from its rows as they are when l can, else on a
 // dense copy of them.
@@ -371,9 +499,16 @@ func fitOn(l Learner, s fitSet) (Regressor, error) {
 }
 
 // FitRows fits l on the given rows of d, in that order (every row when
-// rows is nil). GBRTOptions, ForestOptions and their blends bin the rows
-// straight from d's coded features; another Learner gets a float64 copy.
+// rows is nil). GBRTOptions, ForestOptions, TopOptions and blends of them
+// bin the rows straight from d's coded features; another Learner gets a
+// float64 copy.
 // The model is the one l.Fit fits on the same rows' feature vectors.
 func FitRows(l Learner, d *Data, rows []int) (Regressor, error) {
-	return fitOn(l, d.fitSet(rows))
+	return fitOn(l, d.fitSet(rows, nil))
+}
+
+// fitRowsWith is FitRows with buf's buffers lent to the fit (none when
+// buf is nil); the model is the same.
+func fitRowsWith(l Learner, d *Data, rows []int, buf *fitBuffers) (Regressor, error) {
+	return fitOn(l, d.fitSet(rows, buf))
 }

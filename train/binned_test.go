@@ -80,6 +80,8 @@ func TestFitRowsSameModel(t *testing.T) {
 		{"gbrt leaves", GBRTOptions{Trees: 10, MaxLeaves: 9, MinLeaf: 5}},
 		{"forest", ForestOptions{Trees: 10, MaxDepth: 8, Seed: 2}},
 		{"blend", blendLearner{GBRTOptions{Trees: 10}, ForestOptions{Trees: 5, MaxBins: 32}}},
+		{"top anchored", TopOptions{Anchored: true, GBRT: GBRTOptions{Trees: 10, MaxDepth: 4}, GroupColumns: []int{0, 3}}},
+		{"top one group", TopOptions{GBRT: GBRTOptions{Trees: 10, MaxDepth: 3}}},
 	}
 	for _, tt := range tests {
 		for _, rows := range [][]int{every, some, shuffled} {
@@ -97,6 +99,44 @@ func TestFitRowsSameModel(t *testing.T) {
 					t.Errorf("%d rows: the coded fit's model differs from the dense fit's", len(y))
 				}
 			})
+		}
+	}
+}
+
+// TestFitBuffersSameModel checks that fits that borrow one set of buffers
+// in turn, larger and smaller, each give the model that a fit with buffers
+// of its own gives: nothing of one fit leaks into the next.
+func TestFitBuffersSameModel(t *testing.T) {
+	d := codedData(t, 2000, 11)
+	var half, most []int
+	for i := range d.Len() {
+		if i%2 == 0 {
+			half = append(half, i)
+		}
+		if i%7 != 3 {
+			most = append(most, i)
+		}
+	}
+	learners := []Learner{
+		GBRTOptions{Trees: 15, MaxDepth: 4},
+		TopOptions{Anchored: true, GBRT: GBRTOptions{Trees: 10, MaxDepth: 3}, GroupColumns: []int{0}},
+		ForestOptions{Trees: 5, MaxDepth: 6, Seed: 4},
+		blendLearner{GBRTOptions{Trees: 8}, TopOptions{GBRT: GBRTOptions{Trees: 5}}},
+	}
+	buf := &fitBuffers{}
+	for _, rows := range [][]int{most, half, nil, half} {
+		for _, l := range learners {
+			got, err := fitRowsWith(l, d, rows, buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := FitRows(l, d, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := modelText(t, got, d.Features), modelText(t, want, d.Features); g != w {
+				t.Errorf("%T on %d rows: the model fitted with lent buffers differs", l, len(rows))
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // CV holds the cross-validated errors of a model: every figure is computed
@@ -43,7 +44,8 @@ func (c CV) Stats() map[string]float64 {
 // GBRTOptions or ForestOptions) on configurations they have not seen: the
 // rows are split into folds (0 means 5) at random from seed, so that all
 // rows of one (task, config), on every platform, fall in the same fold,
-// and each fold is predicted by a model fitted to the others.
+// and each fold is predicted by a model fitted to the others. Two folds
+// are fitted at a time; the figures do not depend on the order.
 func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error) {
 	if folds == 0 {
 		folds = 5
@@ -56,29 +58,58 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 		return CV{}, err
 	}
 	pred := make([]float64, d.Len())
-	var train, test []int
-	var x []float64
-	for k := 0; k < folds; k++ {
-		train, test = train[:0], test[:0]
-		for i, f := range fold {
-			if f == k {
-				test = append(test, i)
-			} else {
-				train = append(train, i)
+	// Two folds are fitted at a time, as the selection fits its folds;
+	// each worker reuses its buffers and row list from fold to fold.
+	const workers = 2
+	errs := make([]error, folds)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, folds) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := &fitBuffers{}
+			var x []float64
+			for k := range next {
+				train := reuse(&buf.rows, d.Len())[:0]
+				for i, f := range fold {
+					if f != k {
+						train = append(train, i)
+					}
+				}
+				e, err := fitRowsWith(learner, d, train, buf)
+				if err != nil {
+					errs[k] = fmt.Errorf("train: fold %d: %w", k, err)
+					continue
+				}
+				for i, f := range fold {
+					if f == k {
+						x = d.AppendRow(x[:0], i)
+						pred[i] = e.Predict(x)
+					}
+				}
 			}
-		}
-		e, err := FitRows(learner, d, train)
+		}()
+	}
+	for k := range folds {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return CV{}, fmt.Errorf("train: fold %d: %w", k, err)
-		}
-		for _, i := range test {
-			x = d.AppendRow(x[:0], i)
-			pred[i] = e.Predict(x)
+			return CV{}, err
 		}
 	}
 	cv := scores(d, pred)
 	cv.Folds = folds
 	return cv, nil
+}
+
+// crossValidateAtMost is CrossValidate on at most maxRows of d's rows
+// (atMostRows: an even share of every shape's rows when d has more).
+func crossValidateAtMost(d *Data, maxRows, folds int, learner Learner, seed uint64) (CV, error) {
+	return CrossValidate(atMostRows(d, maxRows), folds, learner, seed)
 }
 
 // assignFolds gives every row a fold such that rows of the same (task,

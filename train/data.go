@@ -105,19 +105,25 @@ func (d *Data) codedRows() int {
 	return d.cols[0].len()
 }
 
-// fitSet is the fitSet of the given rows of d (every row when rows is nil).
-func (d *Data) fitSet(rows []int) fitSet {
+// fitSet is the fitSet of the given rows of d (every row when rows is
+// nil), its targets in buf when buf is not nil.
+func (d *Data) fitSet(rows []int, buf *fitBuffers) fitSet {
 	if rows == nil {
 		rows = make([]int, d.Len())
 		for i := range rows {
 			rows[i] = i
 		}
 	}
-	y := make([]float64, len(rows))
+	var y []float64
+	if buf != nil {
+		y = reuse(&buf.y, len(rows))
+	} else {
+		y = make([]float64, len(rows))
+	}
 	for j, i := range rows {
 		y[j] = d.Y[i]
 	}
-	return fitSet{nFeat: len(d.Features), y: y, cols: d.cols, rows: rows}
+	return fitSet{nFeat: len(d.Features), y: y, cols: d.cols, rows: rows, buf: buf}
 }
 
 // Encoder returns the encoder that lays d's rows out, whose Names are

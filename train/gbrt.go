@@ -236,7 +236,7 @@ func fitGBRT(s fitSet, opts GBRTOptions) (*Ensemble, error) {
 	// A tree that finds no split on all rows and features leaves the
 	// residuals as they were, so no later tree would split either.
 	deterministic := m == n && nCols >= len(b.perm)
-	pred := make([]float64, n)
+	pred := s.buf.predOf(n)
 	predV := make([]float64, len(yv))
 	bestLoss, bestTrees := math.Inf(1), 0
 	for k := 0; k < opts.Trees; k++ {

@@ -70,6 +70,17 @@ func DefaultCandidates(seed uint64) []Candidate {
 // 108-182 us, against the runtime's promise of 100 us (README, "Choose").
 const DefaultMaxCost = 1200
 
+// DefaultSelectRows is the most rows Select scores candidates on, and
+// Train cross-validates on, unless SelectOptions.MaxRows says otherwise.
+// The evaluation sets (testdata/h200 11,232 rows, the H200 and H100
+// whole-space sets 24,256 and 21,422, the Xeon's 49,903) are below it, so
+// their selections are unchanged; a fleet model of every conv2d row the
+// repository ships (95,581) selects on half of them. At a million rows (a
+// load test of repeated rows) the default selection took 145 CPU seconds
+// with this bound, 522 with one of 100,000 and no bound on the
+// cross-validation (bench/RESULTS.md, session 14).
+const DefaultSelectRows = 50_000
+
 // SelectOptions configures Select. The zero value tries DefaultCandidates
 // over at most 6 shape folds within 120 s of fitting, and chooses among
 // those that cost at most DefaultMaxCost.
@@ -96,6 +107,15 @@ type SelectOptions struct {
 	Repeats int
 	// Workers fit folds in parallel; 0 means 2.
 	Workers int
+	// MaxRows bounds the rows the candidates are scored on: with more,
+	// the selection keeps an even share of every (shape, device) group's
+	// rows, in their order (every shape still counts, each with about
+	// the same share of its configurations), and scores on those alone.
+	// The chosen learner is still fitted on every row; below the bound
+	// nothing changes. Train's cross-validation (Options.Folds), whose
+	// figures only describe the model, is bounded the same way, whatever
+	// the learner. 0 means DefaultSelectRows; < 0 means no bound.
+	MaxRows int
 	Seed    uint64
 	// Progress, when not nil, hears of each candidate as its scoring
 	// starts: done of total candidates are finished.
@@ -185,11 +205,17 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	if workers == 0 {
 		workers = 2
 	}
+	d = atMostRows(d, opt.MaxRows)
 	deals := shapeDeals(d, opt.Folds, opt.Repeats, opt.Seed)
 	folds := deals[0]
 	if len(folds) < 2 {
 		// One shape: no shape to hold out; hold out configurations.
 		return selectOne(d, cands, maxCost, workers, budget, opt)
+	}
+	// One set of buffers a worker, lent to every fold of every candidate.
+	pool := make(chan *fitBuffers, workers)
+	for range workers {
+		pool <- &fitBuffers{}
 	}
 	start := time.Now()
 	var sel Selection
@@ -212,7 +238,7 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 		var per []PickScore
 		var pred [][]float64
 		for _, folds := range deals {
-			s, p, err := scoreCandidate(d, folds, c, workers)
+			s, p, err := scoreCandidate(d, folds, c, pool)
 			if err != nil {
 				return Candidate{}, Selection{}, fmt.Errorf("train: candidate %s: %w", c.Name, err)
 			}
@@ -227,6 +253,41 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	chosen := chooseScore(sel.Scores)
 	sel.Chosen, sel.HeldOut = cands[chosen].Name, "shapes"
 	return cands[chosen], sel, nil
+}
+
+// atMostRows returns d, or groupShare's share of its rows as a new Data
+// when it has more than maxRows (SelectOptions.MaxRows: 0 means
+// DefaultSelectRows, < 0 no bound).
+func atMostRows(d *Data, maxRows int) *Data {
+	if maxRows == 0 {
+		maxRows = DefaultSelectRows
+	}
+	if maxRows < 0 || d.Len() <= maxRows {
+		return d
+	}
+	return d.Subset(groupShare(d, maxRows))
+}
+
+// groupShare returns about n of d's rows, in order: of every (shape,
+// device) group's rows, measured or not, the same share, spread evenly
+// over the group in its order, and at least its first row.
+func groupShare(d *Data, n int) []int {
+	p := float64(n) / float64(d.Len())
+	type shape struct {
+		task     features.TaskKey
+		platform int
+	}
+	seen := map[shape]int{} // rows of the group so far
+	rows := make([]int, 0, n+n/16)
+	for i, s := range d.Samples {
+		k := shape{s.Task.Key(), s.Platform}
+		j := seen[k]
+		seen[k] = j + 1
+		if math.Ceil(float64(j)*p) < math.Ceil(float64(j+1)*p) {
+			rows = append(rows, i)
+		}
+	}
+	return rows
 }
 
 // scoreBlends scores every pair of scored candidates as a blend, the mean
@@ -354,36 +415,36 @@ func shapeSize(t features.Task) float64 {
 }
 
 // scoreCandidate fits c once per fold and scores its picks on the
-// fold's shapes.
-func scoreCandidate(d *Data, folds [][]int, c Candidate, workers int) (PickScore, []float64, error) {
-	inFold := make([]int, d.Len())
+// fold's shapes. As many folds are fitted at once as pool holds buffers;
+// each fit borrows one.
+func scoreCandidate(d *Data, folds [][]int, c Candidate, pool chan *fitBuffers) (PickScore, []float64, error) {
+	inFold := make([]int32, d.Len())
 	for i := range inFold {
 		inFold[i] = -1
 	}
 	for k, rows := range folds {
 		for _, i := range rows {
-			inFold[i] = k
+			inFold[i] = int32(k)
 		}
 	}
 	pred := make([]float64, d.Len())
 	errs := make([]error, len(folds))
 	secs := make([]float64, len(folds))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, workers)
 	for k := range folds {
 		wg.Add(1)
-		sem <- struct{}{}
+		buf := <-pool
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			var rows []int
-			for i := range inFold {
-				// Unmeasured rows (zeta targets) train but are never scored.
-				if inFold[i] != k {
+			defer func() { pool <- buf; wg.Done() }()
+			// Unmeasured rows (zeta targets) train but are never scored.
+			rows := reuse(&buf.rows, d.Len()-len(folds[k]))[:0]
+			for i, f := range inFold {
+				if f != int32(k) {
 					rows = append(rows, i)
 				}
 			}
 			t0 := time.Now()
-			r, err := FitRows(c.Learner, d, rows)
+			r, err := fitRowsWith(c.Learner, d, rows, buf)
 			secs[k] = time.Since(t0).Seconds()
 			if err != nil {
 				errs[k] = err

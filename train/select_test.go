@@ -2,6 +2,7 @@ package train
 
 import (
 	"github.com/augur-tuning/augur/features"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,132 @@ func TestShapeGrid(t *testing.T) {
 	}
 	if g[0][0] != 640 || g[len(g)-1][0] != 4096 || g[0][1] != 480 || g[len(g)-1][1] != 3000 {
 		t.Errorf("grid spans %v to %v, want the shapes' least and largest sizes", g[0], g[len(g)-1])
+	}
+}
+
+// TestSelectMaxRows checks that a bound below the rows scores the
+// candidates on groupShare's rows alone (the report equals that of a
+// selection on them, fit times aside), and that a bound at or above the
+// rows, or none, changes nothing.
+func TestSelectMaxRows(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 600)
+	d, err := Load(dir, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := []Candidate{
+		GBRTCandidate(GBRTOptions{Trees: 10, MaxDepth: 2, Seed: 1}),
+		GBRTCandidate(GBRTOptions{Trees: 30, MaxDepth: 4, Seed: 1}),
+	}
+	sel := func(d *Data, maxRows int) Selection {
+		t.Helper()
+		_, s, err := Select(d, SelectOptions{Candidates: cands, Seed: 1, MaxRows: maxRows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s.Scores {
+			s.Scores[i].FitSeconds = 0
+		}
+		return s
+	}
+	all := sel(d, -1)
+	half := d.Len() / 2
+	tests := []struct {
+		name    string
+		maxRows int
+		want    Selection
+	}{
+		{"default, above the rows", 0, all},
+		{"at the rows", d.Len(), all},
+		{"half", half, sel(d.Subset(groupShare(d, half)), -1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sel(d, tt.maxRows); !equalSelections(got, tt.want) {
+				t.Errorf("MaxRows %d: %+v, want %+v", tt.maxRows, got, tt.want)
+			}
+		})
+	}
+}
+
+func equalSelections(a, b Selection) bool {
+	if a.Chosen != b.Chosen || len(a.Scores) != len(b.Scores) {
+		return false
+	}
+	for i := range a.Scores {
+		if a.Scores[i] != b.Scores[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGroupShare checks that every (shape, device) group keeps its first
+// row and about the same share of its rows, in order.
+func TestGroupShare(t *testing.T) {
+	d := &Data{Features: []string{"x"}}
+	sizes := []int{1, 7, 100, 1000} // rows of four shapes, interleaved
+	for i := range 1000 {
+		for s, n := range sizes {
+			if i < n {
+				if err := d.Append([]float64{float64(i)}, 0, Sample{Task: features.Task{s}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, n := range []int{10, 277, 554, d.Len()} {
+		rows := groupShare(d, n)
+		if len(rows) < n || len(rows) > n+len(sizes) {
+			t.Errorf("groupShare(%d): %d rows, want %d to %d", n, len(rows), n, n+len(sizes))
+		}
+		kept := map[int]int{}
+		first := map[int]bool{}
+		for j, i := range rows {
+			if j > 0 && i <= rows[j-1] {
+				t.Fatalf("groupShare(%d): rows out of order at %d", n, j)
+			}
+			s := d.Samples[i].Task[0]
+			if kept[s] == 0 && d.value(i, 0) == 0 {
+				first[s] = true
+			}
+			kept[s]++
+		}
+		p := float64(n) / float64(d.Len())
+		for s, m := range sizes {
+			if !first[s] {
+				t.Errorf("groupShare(%d): shape %d lost its first row", n, s)
+			}
+			if want := int(math.Ceil(float64(m) * p)); kept[s] != want {
+				t.Errorf("groupShare(%d): shape %d of %d rows keeps %d, want %d", n, s, m, kept[s], want)
+			}
+		}
+	}
+}
+
+// TestTrainMaxRows checks that a bound on the rows leaves the final fit on
+// every row and cross-validates on the bounded share, as CrossValidate on
+// that share does.
+func TestTrainMaxRows(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 600)
+	d, err := Load(dir, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := d.Len() / 3
+	g := GBRTOptions{Trees: 10, MaxDepth: 3}
+	_, rep, err := TrainData(d, Options{Kernel: "synth", Model: "gbrt", GBRT: g, Folds: 3, Seed: 2, Select: SelectOptions{MaxRows: n}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := CrossValidate(d.Subset(groupShare(d, n)), 3, g, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Models[0]
+	if m.Rows != d.Len() || m.CV != want {
+		t.Errorf("MaxRows %d: fitted on %d rows with CV %+v; want %d rows, CV %+v", n, m.Rows, m.CV, d.Len(), want)
 	}
 }

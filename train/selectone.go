@@ -34,6 +34,10 @@ func selectOne(d *Data, cands []Candidate, maxCost, workers int, budget time.Dur
 		return c, Selection{Chosen: c.Name}, nil
 	}
 	deals := configDeals(rows, k, max(opt.Repeats, 1), opt.Seed)
+	pool := make(chan *fitBuffers, workers) // one set of buffers a worker, as in Select
+	for range workers {
+		pool <- &fitBuffers{}
+	}
 	start := time.Now()
 	var sel Selection
 	var preds [][][]float64 // held-out predictions of each scored candidate in each deal; nil when skipped
@@ -55,7 +59,7 @@ func selectOne(d *Data, cands []Candidate, maxCost, workers int, budget time.Dur
 		var per []PickScore
 		var pred [][]float64
 		for _, folds := range deals {
-			s, p, err := scoreCandidate(d, folds, c, workers)
+			s, p, err := scoreCandidate(d, folds, c, pool)
 			if err != nil {
 				return Candidate{}, Selection{}, err
 			}

@@ -264,6 +264,8 @@ type fitter struct {
 	// progress hears of the steps of one model: the selection's
 	// candidates, then the cross-validation and the fit.
 	progress ProgressFunc
+	// cvRows bounds the cross-validation's rows (SelectOptions.MaxRows).
+	cvRows int
 }
 
 // candidates is the number of candidate settings the selection tries.
@@ -301,6 +303,7 @@ func newFitter(opt Options) (fitter, error) {
 	default:
 		return f, fmt.Errorf("train: Options.Model must be \"auto\", \"gbrt\", \"rf\" or empty, got %q", opt.Model)
 	}
+	f.cvRows = opt.Select.MaxRows
 	zeta, err := opt.Load.zeta()
 	if err != nil {
 		return f, err
@@ -334,13 +337,13 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	if folds > 1 {
 		f.progress.report(step, 0, fmt.Sprintf("%d-fold cross-validation", folds))
 		var err error
-		if cv, err = CrossValidate(d, folds, learner, seed); err != nil {
+		if cv, err = crossValidateAtMost(d, f.cvRows, folds, learner, seed); err != nil {
 			return features.Model{}, ModelReport{}, err
 		}
 	}
 	f.progress.report(step+1, 0, fmt.Sprintf("fitting %s on %d rows", kind, d.Len()))
 	start := time.Now()
-	r, err := FitRows(learner, d, nil)
+	r, err := fitRowsWith(learner, d, nil, &fitBuffers{}) // a blend's second model reuses the first's buffers
 	if err != nil {
 		return features.Model{}, ModelReport{}, err
 	}

@@ -183,14 +183,16 @@ type builder struct {
 	// tree is the tree being grown, its arrays reused by every tree and
 	// copied, at their size, into the tree grow returns.
 	tree lightgbm.Tree
+	// buf lends bins, grad, rows and scratch when not nil (fitBuffers).
+	buf *fitBuffers
 }
 
 // newBuilder returns a builder for the rows of s, binned into at most
 // maxBins bins a feature.
 func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
 	n, nFeat := s.len(), s.nFeat
-	b := &builder{n: n, g: g, lo: make([]float64, nFeat), hi: make([]float64, nFeat),
-		grad: make([]float64, n), rows: make([]int32, n), scratch: make([]int32, n)}
+	b := &builder{n: n, g: g, lo: make([]float64, nFeat), hi: make([]float64, nFeat), buf: s.buf,
+		grad: s.buf.gradOf(n), rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n)}
 	s.binInto(b, maxBins)
 	return b
 }
@@ -212,7 +214,7 @@ func (b *builder) layout(up [][]float64) {
 		b.offset[j+1] = b.offset[j] + len(up[f]) + 1
 		b.feats[j], b.perm[j] = j, j
 	}
-	b.bins = make([]uint8, b.n*k)
+	b.bins = b.buf.binsOf(b.n * k)
 }
 
 // binBounds returns the upper bounds of at most maxBins bins over the

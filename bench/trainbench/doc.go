@@ -11,7 +11,12 @@
 //
 //	trainbench --data DIR --kernel conv2d [--rows N] [--learner auto|gbrt|none]
 //	           [--trees N] [--depth D] [--lr R] [--min-leaf M] [--folds K]
+//	           [--select-rows N] [--select-budget D]
 //	           [--csv OUT.csv] [--cpuprofile FILE] [--memprofile FILE]
+//
+// --select-rows and --select-budget set the selection's
+// train.SelectOptions.MaxRows and Budget (0: their defaults, as augur
+// train uses).
 //
 // Stdout gets one line: the rows, the features, the seconds of loading and
 // of training, and the Go heap's peak-ish figures (runtime.MemStats after

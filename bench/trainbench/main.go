@@ -29,7 +29,8 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) error {
 	var (
 		dir, kernel, learner, csvPath string
-		rows, folds                   int
+		rows, folds, selectRows       int
+		selectBudget                  time.Duration
 		g                             train.GBRTOptions
 	)
 	fs := flag.NewFlagSet("trainbench", flag.ContinueOnError)
@@ -39,6 +40,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&rows, "rows", 0, "rows to train on: the first N, or the real rows repeated up to N; 0: as loaded")
 	fs.StringVar(&learner, "learner", "auto", "auto (the default selection, as augur train), gbrt (one fit) or none (load, and write --csv, only)")
 	fs.IntVar(&folds, "folds", 0, "cross-validation folds of --learner auto (augur train's --folds); 0: 5")
+	fs.IntVar(&selectRows, "select-rows", 0, "rows the selection of --learner auto scores candidates on (train.SelectOptions.MaxRows); 0: train.DefaultSelectRows, -1: every row")
+	fs.DurationVar(&selectBudget, "select-budget", 0, "fitting time the selection of --learner auto may spend (train.SelectOptions.Budget); 0: 2m")
 	fs.IntVar(&g.Trees, "trees", 100, "gbrt trees")
 	fs.IntVar(&g.MaxDepth, "depth", 4, "gbrt depth")
 	fs.Float64Var(&g.LearningRate, "lr", 0.1, "gbrt learning rate")
@@ -72,7 +75,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opt := train.Options{Kernel: kernel, Folds: folds}
+	opt := train.Options{Kernel: kernel, Folds: folds,
+		Select: train.SelectOptions{MaxRows: selectRows, Budget: selectBudget}}
 	switch learner {
 	case "auto":
 	case "none":
