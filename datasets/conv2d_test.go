@@ -199,13 +199,13 @@ func BenchmarkConv2DWant(b *testing.B) {
 }
 
 func TestConv2DDerived(t *testing.T) {
-	d := Deriver("conv2d")
-	if d == nil {
+	if Deriver("conv2d") == nil {
 		t.Fatal(`Deriver("conv2d") = nil`)
 	}
+	d := conv2dDerived{} // the newest version: every feature
 	k := Conv2D()
-	if k.Derived.ID() != d.ID() {
-		t.Errorf("Conv2D().Derived.ID() = %q, Deriver gives %q", k.Derived.ID(), d.ID())
+	if k.Derived.ID() != Deriver("conv2d").ID() {
+		t.Errorf("Conv2D().Derived.ID() = %q, Deriver gives %q", k.Derived.ID(), Deriver("conv2d").ID())
 	}
 	plat := features.Platform{ComputeUnits: 132, LocalMemBytes: 48 << 10}
 	pv := plat.Vector()
@@ -285,12 +285,16 @@ func TestConv2DDerived(t *testing.T) {
 // trained with it read: version 1's features are its 25, unchanged, and
 // version 2 appends to them.
 func TestConv2DDerivedVersions(t *testing.T) {
-	d, ok := Deriver("conv2d").(features.VersionedDeriver)
+	trained, ok := Deriver("conv2d").(features.VersionedDeriver)
 	if !ok {
 		t.Fatal(`Deriver("conv2d") is not a features.VersionedDeriver`)
 	}
+	if got, want := trained.ID(), "conv2d/1"; got != want {
+		t.Errorf("new models train with %q, want %q", got, want)
+	}
+	d := features.VersionedDeriver(conv2dDerived{})
 	if got, want := d.ID(), "conv2d/2"; got != want {
-		t.Errorf("ID() = %q, want %q", got, want)
+		t.Errorf("the newest version is %q, want %q", got, want)
 	}
 	k := Conv2D()
 	c, err := k.Space.Parse("Xwg=32,Ywg=8,Xwpt=8,Ywpt=2,LS=2,VW=8,PAD=0,UNR=1")
