@@ -3,7 +3,9 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/augur-tuning/augur/predict/lightgbm"
 )
@@ -185,6 +187,10 @@ type builder struct {
 	tree lightgbm.Tree
 	// buf lends bins, grad, rows and scratch when not nil (fitBuffers).
 	buf *fitBuffers
+	// parallelRows is the fewest rows of a leaf whose histograms are
+	// built by several goroutines (the constant parallelRows; tests
+	// lower it).
+	parallelRows int
 }
 
 // newBuilder returns a builder for the rows of s, binned into at most
@@ -192,7 +198,7 @@ type builder struct {
 func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
 	n, nFeat := s.len(), s.nFeat
 	b := &builder{n: n, g: g, lo: make([]float64, nFeat), hi: make([]float64, nFeat), buf: s.buf,
-		grad: s.buf.gradOf(n), rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n)}
+		grad: s.buf.gradOf(n), rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n), parallelRows: parallelRows}
 	s.binInto(b, maxBins)
 	return b
 }
@@ -286,11 +292,37 @@ func (b *builder) putHist(h []histBin) {
 func (b *builder) buildHist(h []histBin, rows []int32) {
 	clear(h)
 	nf := b.nFeat
-	off := b.offset[:nf]
+	w := min(runtime.GOMAXPROCS(0), maxHistWorkers, nf)
+	if len(rows) < b.parallelRows || w < 2 {
+		b.histFeatures(h, rows, 0, nf)
+		return
+	}
+	// Each goroutine sums its own features over every row, in the rows'
+	// order: the histograms are bit for bit the serial ones.
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := k*nf/w, (k+1)*nf/w
+		wg.Go(func() { b.histFeatures(h, rows, lo, hi) })
+	}
+	wg.Wait()
+}
+
+// parallelRows is the fewest rows of a leaf whose histograms several
+// goroutines build (builder.parallelRows): below it the goroutines cost
+// more than they save. maxHistWorkers bounds them.
+const (
+	parallelRows   = 1 << 16
+	maxHistWorkers = 4
+)
+
+// histFeatures adds rows into the histograms of features lo to hi-1.
+func (b *builder) histFeatures(h []histBin, rows []int32, lo, hi int) {
+	nf := b.nFeat
+	off := b.offset[lo:hi]
 	if b.hess != nil {
 		for _, r := range rows {
 			g, hs := b.grad[r], float32(b.hess[r])
-			row := b.bins[int(r)*nf : int(r)*nf+nf]
+			row := b.bins[int(r)*nf+lo : int(r)*nf+hi]
 			for f, v := range row {
 				e := &h[off[f]+int(v)]
 				e.sum += g
@@ -302,7 +334,7 @@ func (b *builder) buildHist(h []histBin, rows []int32) {
 	}
 	for _, r := range rows {
 		g := b.grad[r]
-		row := b.bins[int(r)*nf : int(r)*nf+nf]
+		row := b.bins[int(r)*nf+lo : int(r)*nf+hi]
 		for f, v := range row {
 			e := &h[off[f]+int(v)]
 			e.sum += g
