@@ -212,17 +212,35 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 		// One shape: no shape to hold out; hold out configurations.
 		return selectOne(d, cands, maxCost, workers, budget, opt)
 	}
-	// One set of buffers a worker, lent to every fold of every candidate.
+	byShape := func([][]int) [][]int { return d.measuredByShape() }
+	sel, preds, err := scoreDeals(d, cands, deals, byShape, maxCost, budget, workers, opt, "shapes")
+	if err != nil {
+		return Candidate{}, Selection{}, err
+	}
+	cands = scoreBlends(d, cands, deals, preds, byShape, maxCost, &sel)
+	chosen := chooseScore(sel.Scores)
+	sel.Chosen, sel.HeldOut = cands[chosen].Name, "shapes"
+	return cands[chosen], sel, nil
+}
+
+// scoreDeals scores each candidate within maxCost and the budget on every
+// deal of d's rows into folds: each fold's rows are predicted by a model
+// fitted on the others, and the picks are scored over groups(folds) (each
+// measured shape, or each fold), the candidate's figures being the means
+// over the deals. It returns the scores in cands' order and each scored
+// candidate's held-out predictions a deal (nil when skipped). One set of
+// buffers a worker is lent to every fold of every candidate.
+func scoreDeals(d *Data, cands []Candidate, deals [][][]int, groups func([][]int) [][]int, maxCost int, budget time.Duration, workers int, opt SelectOptions, heldOut string) (Selection, [][][]float64, error) {
 	pool := make(chan *fitBuffers, workers)
 	for range workers {
 		pool <- &fitBuffers{}
 	}
 	start := time.Now()
 	var sel Selection
-	var preds [][][]float64 // held-out predictions of each scored candidate in each deal; nil when skipped
+	var preds [][][]float64
 	scored := 0
 	for i, c := range cands {
-		opt.Progress.report(i, len(cands), "selecting the learner: "+c.Name+" on held-out shapes")
+		opt.Progress.report(i, len(cands), "selecting the learner: "+c.Name+" on held-out "+heldOut)
 		skip := ""
 		switch {
 		case c.Cost > maxCost:
@@ -240,8 +258,9 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 		for _, folds := range deals {
 			s, p, err := scoreCandidate(d, folds, c, pool)
 			if err != nil {
-				return Candidate{}, Selection{}, fmt.Errorf("train: candidate %s: %w", c.Name, err)
+				return Selection{}, nil, fmt.Errorf("train: candidate %s: %w", c.Name, err)
 			}
+			scoreGroups(d, groups(folds), p, &s)
 			per = append(per, s)
 			pred = append(pred, p)
 		}
@@ -249,10 +268,7 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 		preds = append(preds, pred)
 		scored++
 	}
-	cands = scoreBlends(d, cands, deals, preds, maxCost, &sel)
-	chosen := chooseScore(sel.Scores)
-	sel.Chosen, sel.HeldOut = cands[chosen].Name, "shapes"
-	return cands[chosen], sel, nil
+	return sel, preds, nil
 }
 
 // atMostRows returns d, or groupShare's share of its rows as a new Data
@@ -294,7 +310,7 @@ func groupShare(d *Data, n int) []int {
 // of the two models: its held-out predictions are the mean of theirs, so
 // scoring it costs no fit. It appends the blends' scores to sel and
 // returns cands with the blends appended.
-func scoreBlends(d *Data, cands []Candidate, deals [][][]int, preds [][][]float64, maxCost int, sel *Selection) []Candidate {
+func scoreBlends(d *Data, cands []Candidate, deals [][][]int, preds [][][]float64, groups func([][]int) [][]int, maxCost int, sel *Selection) []Candidate {
 	n := len(cands)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -309,7 +325,7 @@ func scoreBlends(d *Data, cands []Candidate, deals [][][]int, preds [][][]float6
 					mean[r] = (preds[i][k][r] + preds[j][k][r]) / 2
 				}
 				s := PickScore{Name: b.Name, Cost: b.Cost}
-				scorePreds(d, mean, &s)
+				scoreGroups(d, groups(deals[k]), mean, &s)
 				per = append(per, s)
 			}
 			s := meanScore(per)
@@ -465,17 +481,18 @@ func scoreCandidate(d *Data, folds [][]int, c Candidate, pool chan *fitBuffers) 
 		}
 		s.FitSeconds += secs[k]
 	}
-	scorePreds(d, pred, &s)
 	return s, pred, nil
 }
 
-// scorePreds fills s's pick figures from held-out predictions of every
-// measured row of d.
-func scorePreds(d *Data, pred []float64, s *PickScore) {
+// scoreGroups fills s's pick figures from held-out predictions of the
+// rows of groups (each a shape's measured rows, or a fold of one shape's):
+// the top-1 pick of each group as % of its fastest row, the worst, and
+// the mean rank correlation over the groups. Shapes counts the groups.
+func scoreGroups(d *Data, groups [][]int, pred []float64, s *PickScore) {
 	var logs []float64
 	s.PctWorst = 100
 	rho, nRho := 0.0, 0
-	for _, rows := range d.measuredByShape() {
+	for _, rows := range groups {
 		pct := pickPct(d, rows, pred)
 		logs = append(logs, math.Log(pct))
 		s.PctWorst = min(s.PctWorst, pct)

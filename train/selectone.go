@@ -1,7 +1,6 @@
 package train
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -34,66 +33,12 @@ func selectOne(d *Data, cands []Candidate, maxCost, workers int, budget time.Dur
 		return c, Selection{Chosen: c.Name}, nil
 	}
 	deals := configDeals(rows, k, max(opt.Repeats, 1), opt.Seed)
-	pool := make(chan *fitBuffers, workers) // one set of buffers a worker, as in Select
-	for range workers {
-		pool <- &fitBuffers{}
+	byFold := func(folds [][]int) [][]int { return folds }
+	sel, preds, err := scoreDeals(d, cands, deals, byFold, maxCost, budget, workers, opt, "configurations")
+	if err != nil {
+		return Candidate{}, Selection{}, err
 	}
-	start := time.Now()
-	var sel Selection
-	var preds [][][]float64 // held-out predictions of each scored candidate in each deal; nil when skipped
-	scored := 0
-	for i, c := range cands {
-		opt.Progress.report(i, len(cands), "selecting the learner: "+c.Name+" on held-out configurations")
-		skip := ""
-		switch {
-		case c.Cost > maxCost:
-			skip = SkippedCost
-		case scored > 0 && time.Since(start) > budget:
-			skip = SkippedBudget
-		}
-		if skip != "" {
-			sel.Scores = append(sel.Scores, PickScore{Name: c.Name, Cost: c.Cost, Skipped: skip})
-			preds = append(preds, nil)
-			continue
-		}
-		var per []PickScore
-		var pred [][]float64
-		for _, folds := range deals {
-			s, p, err := scoreCandidate(d, folds, c, pool)
-			if err != nil {
-				return Candidate{}, Selection{}, err
-			}
-			scoreFolds(d, folds, p, &s)
-			per = append(per, s)
-			pred = append(pred, p)
-		}
-		sel.Scores = append(sel.Scores, meanScore(per))
-		preds = append(preds, pred)
-		scored++
-	}
-	n := len(cands)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			b := BlendCandidate(cands[i], cands[j])
-			if preds[i] == nil || preds[j] == nil || b.Cost > maxCost {
-				continue
-			}
-			var per []PickScore
-			for k, folds := range deals {
-				mean := make([]float64, d.Len())
-				for r := range mean {
-					mean[r] = (preds[i][k][r] + preds[j][k][r]) / 2
-				}
-				s := PickScore{Name: b.Name, Cost: b.Cost}
-				scoreFolds(d, folds, mean, &s)
-				per = append(per, s)
-			}
-			s := meanScore(per)
-			s.FitSeconds = sel.Scores[i].FitSeconds + sel.Scores[j].FitSeconds
-			sel.Scores = append(sel.Scores, s)
-			cands = append(cands, b)
-		}
-	}
+	cands = scoreBlends(d, cands, deals, preds, byFold, maxCost, &sel)
 	chosen := chooseScore(sel.Scores)
 	sel.Chosen, sel.HeldOut = cands[chosen].Name, "configurations"
 	return cands[chosen], sel, nil
@@ -114,34 +59,4 @@ func configDeals(rows []int, k, repeats int, seed uint64) [][][]int {
 		deals[r] = folds
 	}
 	return deals
-}
-
-// scoreFolds fills s's pick figures from held-out predictions of every row
-// of folds: the top-1 pick of each fold as % of the fold's fastest row,
-// and the mean rank correlation over the folds. Shapes counts the folds.
-func scoreFolds(d *Data, folds [][]int, pred []float64, s *PickScore) {
-	var logs []float64
-	s.PctWorst = 100
-	rho, nRho := 0.0, 0
-	for _, rows := range folds {
-		pct := pickPct(d, rows, pred)
-		logs = append(logs, math.Log(pct))
-		s.PctWorst = min(s.PctWorst, pct)
-		if len(rows) >= 3 {
-			a, b := make([]float64, len(rows)), make([]float64, len(rows))
-			for j, i := range rows {
-				a[j], b[j] = pred[i], -math.Log(d.Samples[i].TimeNs)
-			}
-			if r, ok := spearman(a, b); ok {
-				rho += r
-				nRho++
-			}
-		}
-	}
-	s.Shapes = len(logs)
-	s.PctGeomean = min(100, math.Exp(mean(logs)))
-	s.Spearman = 0
-	if nRho > 0 {
-		s.Spearman = rho / float64(nRho)
-	}
 }
