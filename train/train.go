@@ -186,7 +186,7 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 	b := newBundle(d)
 	rep := &Report{Kernel: d.Kernel, KernelVersion: d.KernelVersion, Rows: d.Len()}
 	tasks := map[features.TaskKey]bool{}
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		tasks[s.Task.Key()] = true
 	}
 	rep.Shapes = len(tasks)
@@ -200,7 +200,7 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 	var jobs []job
 	for pi := range d.Platforms {
 		var rows []int
-		for i, s := range d.Samples {
+		for i, s := range d.Samples() {
 			if s.Platform == pi {
 				rows = append(rows, i)
 			}
@@ -476,7 +476,7 @@ func measuredBests(d *Data) []features.MeasuredBest {
 	}
 	at := map[key]int{}
 	var out []features.MeasuredBest
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		if !s.Measured() {
 			continue
 		}

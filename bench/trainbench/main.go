@@ -47,9 +47,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&g.LearningRate, "lr", 0.1, "gbrt learning rate")
 	fs.IntVar(&g.MinLeaf, "min-leaf", 10, "gbrt least rows a leaf")
 	fs.StringVar(&csvPath, "csv", "", "also write the rows (features, log_speedup) to this CSV")
-	var cpuProfile, memProfile string
+	var cpuProfile, memProfile, peakProfile string
 	fs.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the training to this file")
 	fs.StringVar(&memProfile, "memprofile", "", "write a heap profile (allocations of the whole run) to this file")
+	fs.StringVar(&peakProfile, "peakprofile", "", "write the heap profile of the collection that found the most live heap during training to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -98,6 +99,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	var peak *peakWatch
+	if peakProfile != "" {
+		peak = startPeakWatch(20 * time.Millisecond)
+	}
 	t1 := time.Now()
 	if learner == "gbrt" {
 		// One fit, as XGBoost is timed: no bundle, no cross-validation.
@@ -109,6 +114,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fit := time.Since(t1)
+	if peak != nil {
+		f, err := os.Create(peakProfile)
+		if err != nil {
+			return err
+		}
+		err = peak.Stop(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "peak live heap after a collection: %.0f MB\n", float64(peak.liveBytes)/(1<<20))
+	}
 	if memProfile != "" {
 		f, err := os.Create(memProfile)
 		if err != nil {

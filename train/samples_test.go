@@ -1,0 +1,70 @@
+package train
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// TestSamples checks the columnar samples: Sample and Samples give back
+// what Append added, rows of one task or configuration share one slice, a
+// Subset's samples are the rows it took, and an Append to the subset
+// leaves the original as it was.
+func TestSamples(t *testing.T) {
+	var d Data
+	d.Features = []string{"x"}
+	want := []Sample{
+		{Task: features.Task{512, 256}, Config: features.Config{16, 2}, Platform: 0, TimeNs: 1e6, RefTimeNs: 2e6},
+		{Task: features.Task{1024, 1024}, Config: features.Config{8, 1}, Platform: 1},
+		{Task: features.Task{512, 256}, Config: features.Config{8, 1}, Platform: 1, TimeNs: 3e6, RefTimeNs: 2e6},
+		{},
+	}
+	for i, s := range want {
+		if err := d.Append([]float64{float64(i)}, float64(i), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	equal := func(a, b Sample) bool {
+		return slices.Equal(a.Task, b.Task) && slices.Equal(a.Config, b.Config) && a.Platform == b.Platform &&
+			a.TimeNs == b.TimeNs && a.RefTimeNs == b.RefTimeNs
+	}
+	n := 0
+	for i, s := range d.Samples() {
+		if !equal(s, want[i]) || !equal(d.Sample(i), want[i]) {
+			t.Errorf("row %d: Samples %+v, Sample %+v; want %+v", i, s, d.Sample(i), want[i])
+		}
+		n++
+	}
+	if n != len(want) {
+		t.Errorf("Samples gave %d rows, want %d", n, len(want))
+	}
+	if &d.Sample(0).Task[0] != &d.Sample(2).Task[0] || &d.Sample(1).Config[0] != &d.Sample(2).Config[0] {
+		t.Error("rows of one task or configuration do not share its slice")
+	}
+	for i := range d.Samples() {
+		if i > 0 {
+			t.Fatal("Samples went on after its loop stopped")
+		}
+		break
+	}
+
+	rows := []int{2, 0, 2}
+	sub := d.Subset(rows)
+	for j, i := range rows {
+		if !equal(sub.Sample(j), want[i]) || sub.Y[j] != d.Y[i] {
+			t.Errorf("Subset row %d: %+v, target %g; want row %d's %+v, %g", j, sub.Sample(j), sub.Y[j], i, want[i], d.Y[i])
+		}
+	}
+	extra := Sample{Task: features.Task{7, 7}, Config: features.Config{1, 1}, Platform: 1, TimeNs: 5, RefTimeNs: 6}
+	if err := sub.Append([]float64{9}, 9, extra); err != nil {
+		t.Fatal(err)
+	}
+	if got := sub.Sample(3); !equal(got, extra) {
+		t.Errorf("Subset's appended row: %+v, want %+v", got, extra)
+	}
+	if len(d.samples.tasks) != 3 || len(d.samples.configs) != 3 || d.Len() != 4 {
+		t.Errorf("Append to a Subset changed the original: %d tasks, %d configurations, %d rows; want 3, 3, 4",
+			len(d.samples.tasks), len(d.samples.configs), d.Len())
+	}
+}
