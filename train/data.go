@@ -283,8 +283,7 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 			d.DerivedExprs = e.Definitions()
 		}
 	}
-	l := &loader{d: d, opt: opt, zeta: zeta, slugs: map[string]int{}, seen: map[rowKey]int{},
-	}
+	l := &loader{d: d, opt: opt, zeta: zeta, slugs: map[string]int{}, seen: map[rowKey]int{}}
 	// The files are read one at a time, so that one file's rows are alive
 	// beside the training set; the feature vectors are encoded at the end,
 	// once every file has described its device.
