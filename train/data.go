@@ -126,13 +126,11 @@ func (d *Data) codedRows() int {
 }
 
 // fitSet is the fitSet of the given rows of d (every row when rows is
-// nil), its targets in buf when buf is not nil.
+// nil), its targets in buf when buf is not nil. A fit on every row reads
+// d's rows and targets where they are, which no fit modifies.
 func (d *Data) fitSet(rows []int, buf *fitBuffers) fitSet {
 	if rows == nil {
-		rows = make([]int, d.Len())
-		for i := range rows {
-			rows[i] = i
-		}
+		return fitSet{nFeat: len(d.Features), y: slices.Clip(d.Y), cols: d.cols, buf: buf}
 	}
 	var y []float64
 	if buf != nil {

@@ -36,6 +36,7 @@ func (w *peakWatch) loop(period time.Duration) {
 	defer w.done.Done()
 	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}
 	var cycles uint64
+	pending := false
 	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
@@ -46,13 +47,19 @@ func (w *peakWatch) loop(period time.Duration) {
 		}
 		metrics.Read(s)
 		c, live := s[0].Value.Uint64(), s[1].Value.Uint64()
-		if c == cycles || live <= w.liveBytes {
-			cycles = c
+		if c == cycles {
 			continue
 		}
-		cycles, w.liveBytes = c, live
-		w.profile.Reset()
-		pprof.Lookup("heap").WriteTo(&w.profile, 0)
+		cycles = c
+		// The profile's frees are counted as the heap is swept after a
+		// collection, so the profile of the peak's collection is taken
+		// again at the next one.
+		if live > w.liveBytes || pending {
+			pending = live > w.liveBytes
+			w.liveBytes = max(w.liveBytes, live)
+			w.profile.Reset()
+			pprof.Lookup("heap").WriteTo(&w.profile, 0)
+		}
 	}
 }
 
