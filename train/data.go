@@ -482,3 +482,30 @@ func ExprDeriver(dir, kernel string, defs []string) (*features.ExprDeriver, erro
 	}
 	return features.NewExprDeriver(defs, m.TaskNames, s)
 }
+
+// Bytes is about the memory d's rows take: their coded feature vectors,
+// targets and samples.
+func (d *Data) Bytes() int64 {
+	n := int64(8*len(d.Y) + d.samples.bytes())
+	for f := range d.cols {
+		n += int64(d.cols[f].bytes())
+	}
+	return n
+}
+
+// MemoryLimit returns a soft memory limit, in bytes, for training on d,
+// for runtime/debug.SetMemoryLimit. Go's collector lets the heap grow to
+// about twice what it found live before it collects again (GOGC=100), so
+// without a limit training's peak is about twice its largest live heap:
+// d, one fit's buffers on every row, and the models with their text. The
+// limit is 5/4 of d's Bytes and a fit's buffers on all its rows (a byte a
+// feature and 40 bytes a row), plus 64 MiB for the models and the program,
+// and at least 256 MiB, which the evaluation sets never reach; the
+// collector runs sooner as the heap nears it. It is soft: a live heap
+// above it is not an error, the collector then uses more of the CPU (at
+// most about half, Go's bound). At a million rows (repeated) the default
+// selection peaked at ... (bench/RESULTS.md, session 15).
+func MemoryLimit(d *Data) int64 {
+	fit := int64(d.Len()) * int64(len(d.Features)+40)
+	return max(256<<20, (d.Bytes()+fit)*5/4+64<<20)
+}

@@ -100,3 +100,16 @@ func (c *sampleCols) gather(rows []int) sampleCols {
 	}
 	return g
 }
+
+// bytes is about the memory the columns take: the per-row columns and the
+// distinct tasks and configurations.
+func (c *sampleCols) bytes() int {
+	n := 4*len(c.task) + 4*len(c.config) + 4*len(c.platform) + 8*len(c.timeNs) + 8*len(c.refTimeNs)
+	for _, t := range c.tasks {
+		n += 24 + 8*len(t)
+	}
+	for _, k := range c.configs {
+		n += 24 + 8*len(k)
+	}
+	return n
+}

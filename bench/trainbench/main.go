@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"time"
@@ -71,6 +72,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	d = resize(d, rows)
 	load := time.Since(t0)
+	// As augur train: a soft memory limit from the data's size, unless
+	// the environment sets one (GOMEMLIMIT=off for none).
+	limit := int64(-1)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		limit = train.MemoryLimit(d)
+		debug.SetMemoryLimit(limit)
+	}
 	if csvPath != "" {
 		if err := writeCSV(csvPath, d); err != nil {
 			return err
@@ -140,8 +148,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f\n",
-		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20))
+	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f mem_limit_mb %.0f\n",
+		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20), float64(limit)/(1<<20))
 	return nil
 }
 
