@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -66,5 +67,41 @@ func TestSamples(t *testing.T) {
 	if len(d.samples.tasks) != 3 || len(d.samples.configs) != 3 || d.Len() != 4 {
 		t.Errorf("Append to a Subset changed the original: %d tasks, %d configurations, %d rows; want 3, 3, 4",
 			len(d.samples.tasks), len(d.samples.configs), d.Len())
+	}
+}
+
+// TestMemoryLimit: the testdata/h200 rows take about a hundred bytes a
+// row (a byte or two a feature and 28 a sample, 8 a target) and their
+// limit is the floor of 256 MiB; forty times the rows (repeated) take
+// forty times the bytes, and their limit is 5/4 of their bytes and a
+// fit's, plus 64 MiB, or the floor.
+func TestMemoryLimit(t *testing.T) {
+	k, err := datasets.Lookup("conv2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := LoadWith("../testdata/h200", "conv2d", LoadOptions{Derived: k.Derived})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRow := float64(d.Bytes()) / float64(d.Len())
+	if perRow < float64(len(d.Features)+36) || perRow > float64(2*len(d.Features)+36+8) {
+		t.Errorf("%d rows of %d features take %.1f bytes a row, want %d-%d", d.Len(), len(d.Features), perRow,
+			len(d.Features)+36, 2*len(d.Features)+44)
+	}
+	if got := MemoryLimit(d); got != 256<<20 {
+		t.Errorf("MemoryLimit of %d rows = %d, want the floor %d", d.Len(), got, 256<<20)
+	}
+	rows := make([]int, 40*d.Len()) // 449,280 rows: about 45 MB
+	for i := range rows {
+		rows[i] = i % d.Len()
+	}
+	big := d.Subset(rows)
+	if got, want := big.Bytes(), 40*d.Bytes(); got < want*99/100 || got > want*101/100 {
+		t.Errorf("%d rows take %d bytes, want about 40 x %d", big.Len(), got, d.Bytes())
+	}
+	want := max(256<<20, (big.Bytes()+int64(big.Len())*int64(len(big.Features)+40))*5/4+64<<20)
+	if got := MemoryLimit(big); got != want {
+		t.Errorf("MemoryLimit of %d rows = %d, want %d", big.Len(), got, want)
 	}
 }
