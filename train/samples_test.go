@@ -72,8 +72,8 @@ func TestSamples(t *testing.T) {
 
 // TestMemoryLimit: the testdata/h200 rows take about a hundred bytes a
 // row (a byte or two a feature and 28 a sample, 8 a target) and their
-// limit is the floor of 256 MiB; forty times the rows (repeated) take
-// forty times the bytes, and their limit is 5/4 of their bytes and a
+// limit is the floor of 256 MiB; forty times the rows (repeated) take up
+// to forty times the bytes, and their limit is 5/4 of their bytes and a
 // fit's, plus 64 MiB, or the floor.
 func TestMemoryLimit(t *testing.T) {
 	k, err := datasets.Lookup("conv2d")
@@ -97,8 +97,9 @@ func TestMemoryLimit(t *testing.T) {
 		rows[i] = i % d.Len()
 	}
 	big := d.Subset(rows)
-	if got, want := big.Bytes(), 40*d.Bytes(); got < want*99/100 || got > want*101/100 {
-		t.Errorf("%d rows take %d bytes, want about 40 x %d", big.Len(), got, d.Bytes())
+	// The distinct values, tasks and configurations are counted once.
+	if got := big.Bytes(); got < 30*d.Bytes() || got > 40*d.Bytes() {
+		t.Errorf("%d rows take %d bytes, want 30-40 x %d", big.Len(), got, d.Bytes())
 	}
 	want := max(256<<20, (big.Bytes()+int64(big.Len())*int64(len(big.Features)+40))*5/4+64<<20)
 	if got := MemoryLimit(big); got != want {
