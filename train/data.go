@@ -499,7 +499,7 @@ func (d *Data) Bytes() int64 {
 // without a limit training's peak is about twice its largest live heap:
 // d, one fit's buffers on every row, and the models with their text. The
 // limit is 5/4 of d's Bytes and a fit's buffers on all its rows (a byte a
-// feature and 40 bytes a row), plus 64 MiB for the models and the program,
+// feature and 40 bytes a row), plus 32 MiB for the models and the program,
 // and at least 256 MiB, which the evaluation sets never reach; the
 // collector runs sooner as the heap nears it. It is soft: a live heap
 // above it is not an error, the collector then uses more of the CPU (at
@@ -507,5 +507,5 @@ func (d *Data) Bytes() int64 {
 // selection peaked at ... (bench/RESULTS.md, session 15).
 func MemoryLimit(d *Data) int64 {
 	fit := int64(d.Len()) * int64(len(d.Features)+40)
-	return max(256<<20, (d.Bytes()+fit)*5/4+64<<20)
+	return max(256<<20, (d.Bytes()+fit)*5/4+32<<20)
 }

@@ -57,8 +57,9 @@ func intern[S ~[]int](vals *[]S, index *map[string]uint32, v S) uint32 {
 	if k, ok := (*index)[key]; ok {
 		return k
 	}
+	// A copy: v may be a view into a file's rows, which it would keep.
 	k := uint32(len(*vals))
-	*vals = append(*vals, v)
+	*vals = append(*vals, slices.Clone(v))
 	(*index)[key] = k
 	return k
 }

@@ -74,7 +74,7 @@ func TestSamples(t *testing.T) {
 // row (a byte or two a feature and 28 a sample, 8 a target) and their
 // limit is the floor of 256 MiB; forty times the rows (repeated) take up
 // to forty times the bytes, and their limit is 5/4 of their bytes and a
-// fit's, plus 64 MiB, or the floor.
+// fit's, plus 32 MiB, or the floor.
 func TestMemoryLimit(t *testing.T) {
 	k, err := datasets.Lookup("conv2d")
 	if err != nil {
@@ -101,7 +101,7 @@ func TestMemoryLimit(t *testing.T) {
 	if got := big.Bytes(); got < 30*d.Bytes() || got > 40*d.Bytes() {
 		t.Errorf("%d rows take %d bytes, want 30-40 x %d", big.Len(), got, d.Bytes())
 	}
-	want := max(256<<20, (big.Bytes()+int64(big.Len())*int64(len(big.Features)+40))*5/4+64<<20)
+	want := max(256<<20, (big.Bytes()+int64(big.Len())*int64(len(big.Features)+40))*5/4+32<<20)
 	if got := MemoryLimit(big); got != want {
 		t.Errorf("MemoryLimit of %d rows = %d, want %d", big.Len(), got, want)
 	}
