@@ -23,8 +23,9 @@
 //
 // Stdout gets one line: the rows, the features, the seconds of loading and
 // of training, the Go heap's peak-ish figures (runtime.MemStats after
-// training) and the soft memory limit (-1: none). --peakprofile writes the
-// heap profile of the collection that found the most live heap, to see
-// what the peak holds (go tool pprof -sample_index=inuse_space). --csv writes the same rows (features, then log_speedup) for
-// bench/xgbfit.py to fit XGBoost's hist on them.
+// training) and the soft memory limit in MiB (none: GOMEMLIMIT was set).
+// --peakprofile writes the heap profile of the collection that found the
+// most live heap, to see what the peak holds (go tool pprof
+// -sample_index=inuse_space). --csv writes the same rows (features, then
+// log_speedup) for bench/xgbfit.py to fit XGBoost's hist on them.
 package main

@@ -148,8 +148,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f mem_limit_mb %.0f\n",
-		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20), float64(limit)/(1<<20))
+	limitMB := "none"
+	if limit > 0 {
+		limitMB = strconv.FormatInt(limit>>20, 10)
+	}
+	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f mem_limit_mb %s\n",
+		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20), limitMB)
 	return nil
 }
 
