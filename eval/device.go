@@ -44,7 +44,7 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 		return nil, err
 	}
 	var rows []int
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		if s.Platform != ht.held {
 			rows = append(rows, i)
 		}

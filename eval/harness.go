@@ -330,7 +330,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		return nil, err // features names itself
 	}
 	var okRows []int
-	for i, s := range all.Samples {
+	for i, s := range all.Samples() {
 		if s.Measured() {
 			okRows = append(okRows, i)
 		}
@@ -417,7 +417,7 @@ func deviceCurves(d *train.Data, opt Options, rng *rand.Rand) []CurvePoint {
 	var out []CurvePoint
 	for pi, p := range d.Platforms {
 		var rows []int
-		for i, s := range d.Samples {
+		for i, s := range d.Samples() {
 			if s.Platform == pi {
 				rows = append(rows, i)
 			}
@@ -489,7 +489,7 @@ func groupRows(d *train.Data, space *features.Space) []*group {
 	}
 	byKey := map[key]*group{}
 	var out []*group
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		k := key{s.Platform, s.Task.Key()}
 		g := byKey[k]
 		if g == nil {
@@ -657,7 +657,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	for _, g := range groups {
 		plat := test.Platforms[g.platform]
 		var rows []int
-		for i, s := range d.Samples {
+		for i, s := range d.Samples() {
 			if d.Platforms[s.Platform].Slug() == plat.Slug() && (opt.Test != "" || s.Task.Key() != g.task.Key()) {
 				rows = append(rows, i)
 			}

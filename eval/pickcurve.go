@@ -149,7 +149,7 @@ func (pc *pickCurver) learner(mine []*group) (train.Options, error) {
 	var rows []int
 	for _, g := range mine {
 		for _, r := range g.rows {
-			if pc.d.Samples[r].Measured() {
+			if pc.d.Sample(r).Measured() {
 				rows = append(rows, r)
 			}
 		}
@@ -215,7 +215,7 @@ func (pc *pickCurver) sample(groups []*group, n int, frac float64) []int {
 	for _, gi := range order {
 		var ok []int
 		for _, r := range groups[gi].rows {
-			if pc.d.Samples[r].Measured() {
+			if pc.d.Sample(r).Measured() {
 				ok = append(ok, r)
 			}
 		}

@@ -136,7 +136,7 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 		var rows []int
 		var others []string
 		var fleet []features.Platform
-		for i, s := range d.Samples {
+		for i, s := range d.Samples() {
 			if d.Platforms[s.Platform].Slug() != plat.Slug() {
 				rows = append(rows, i)
 			}
@@ -516,7 +516,7 @@ func newTwoStage(d *train.Data, space *features.Space, g *group, enc features.En
 		enc.Encode(ts.x[i*ts.nf:(i+1)*ts.nf], g.task, c, pv)
 	}
 	for _, r := range g.rows {
-		ts.row[space.Format(d.Samples[r].Config)] = r
+		ts.row[space.Format(d.Sample(r).Config)] = r
 	}
 	for _, c := range ts.valid {
 		if t, ok := g.times[space.Format(c)]; ok {

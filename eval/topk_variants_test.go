@@ -83,7 +83,7 @@ func runVariants(t *testing.T, dir string, variants []variant) map[string][][len
 		t.Fatal(err)
 	}
 	var okRows []int
-	for i, s := range all.Samples {
+	for i, s := range all.Samples() {
 		if s.Measured() {
 			okRows = append(okRows, i)
 		}
@@ -95,7 +95,7 @@ func runVariants(t *testing.T, dir string, variants []variant) map[string][][len
 		var rows []int
 		byShape := map[features.TaskKey][]int{}
 		var shapes []features.Task
-		for i, s := range d.Samples {
+		for i, s := range d.Samples() {
 			if d.Platforms[s.Platform].Slug() == plat.Slug() && s.Task.Key() != g.task.Key() {
 				rows = append(rows, i)
 				k := s.Task.Key()
@@ -131,11 +131,11 @@ func runVariants(t *testing.T, dir string, variants []variant) map[string][][len
 		slices.SortStableFunc(shapes, func(a, b features.Task) int { return cmp.Compare(dist(a), dist(b)) })
 		for _, s := range shapes {
 			r := byShape[s.Key()]
-			slices.SortStableFunc(r, func(a, b int) int { return cmp.Compare(d.Samples[a].TimeNs, d.Samples[b].TimeNs) })
-			in.nnBest = append(in.nnBest, d.Samples[r[0]].Config)
+			slices.SortStableFunc(r, func(a, b int) int { return cmp.Compare(d.Sample(a).TimeNs, d.Sample(b).TimeNs) })
+			in.nnBest = append(in.nnBest, d.Sample(r[0]).Config)
 			var top []features.Config
 			for _, i := range r[:min(3, len(r))] {
-				top = append(top, d.Samples[i].Config)
+				top = append(top, d.Sample(i).Config)
 			}
 			in.nnTop3 = append(in.nnTop3, top)
 		}

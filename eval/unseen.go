@@ -66,7 +66,7 @@ func ChooseUnseen(b *features.Bundle, d *train.Data, fleet train.ModelReport) (*
 // two devices.
 func chooseUnseen(d *train.Data, fleet train.ModelReport) (*features.UnseenPolicy, *UnseenReport, error) {
 	present := map[int]bool{}
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		present[s.Platform] = true
 	}
 	if len(present) < 2 {
@@ -128,7 +128,7 @@ func unseenRule(devs []UnseenDevice) string {
 // nil when held measured no shape with its reference.
 func unseenDevice(d *train.Data, held int, fleet train.ModelReport) (*UnseenDevice, error) {
 	var rows, own []int
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		if s.Platform == held {
 			own = append(own, i)
 		} else {
@@ -197,7 +197,7 @@ func newShapeScores(d *train.Data) (*shapeScores, error) {
 	}
 	sc := &shapeScores{d: d, enc: enc, space: space, pv: d.Platforms[0].Vector()}
 	at := map[features.TaskKey]*shapeScore{}
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		sh := at[s.Task.Key()]
 		if sh == nil {
 			sh = &shapeScore{task: s.Task, timeNs: map[int]float64{}}

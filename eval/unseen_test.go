@@ -99,7 +99,7 @@ func TestChooseUnseen(t *testing.T) {
 	}
 
 	var one []int
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		if s.Platform == 0 {
 			one = append(one, i)
 		}

@@ -140,7 +140,9 @@ type fitSet struct {
 	y []float64
 	// x is the dense matrix, nil for a coded set.
 	x []float64
-	// cols are a Data's columns and rows the set's rows of them, in order.
+	// cols are a Data's columns and rows the set's rows of them, in
+	// order; nil rows are every row of the columns (a fit on all of a
+	// Data needs no list of them).
 	cols []codedCol
 	rows []int
 	// buf, when not nil, lends the fit its large buffers (see fitBuffers).
@@ -228,11 +230,19 @@ func (s fitSet) row(i int, buf []float64) []float64 {
 	if s.cols == nil {
 		return s.x[i*s.nFeat : (i+1)*s.nFeat : (i+1)*s.nFeat]
 	}
-	r := s.rows[i]
+	r := s.rowAt(i)
 	for f := range s.cols {
 		buf[f] = s.cols[f].value(r)
 	}
 	return buf
+}
+
+// rowAt returns the row of the columns that is the set's row i.
+func (s fitSet) rowAt(i int) int {
+	if s.rows == nil {
+		return i
+	}
+	return s.rows[i]
 }
 
 // split returns the rows with isVal false and those with isVal true, each
@@ -249,7 +259,7 @@ func (s fitSet) split(isVal []bool) (train, val fitSet) {
 		if s.cols == nil {
 			p.x = append(p.x, s.x[i*nf:(i+1)*nf]...)
 		} else {
-			p.rows = append(p.rows, s.rows[i])
+			p.rows = append(p.rows, s.rowAt(i))
 		}
 	}
 	return train, val
@@ -288,8 +298,8 @@ func (s fitSet) check() error {
 		if !slices.ContainsFunc(c.vals, notFinite) {
 			continue
 		}
-		for i, r := range s.rows {
-			if v := c.value(r); notFinite(v) {
+		for i := range n {
+			if v := c.value(s.rowAt(i)); notFinite(v) {
 				return fmt.Errorf("train: feature %d of row %d is %g", f, i, v)
 			}
 		}
@@ -338,9 +348,10 @@ func binDense(b *builder, x []float64, maxBins int) {
 	}
 }
 
-// binCoded bins the given rows of coded columns: a feature's codes are
-// counted over the rows, and the values they stand for, sorted, with their
-// counts, give the bounds that sorting the rows' values gives.
+// binCoded bins the given rows of coded columns (every row when rows is
+// nil): a feature's codes are counted over the rows, and the values they
+// stand for, sorted, with their counts, give the bounds that sorting the
+// rows' values gives.
 func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 	var counts []int
 	var present []uint32
@@ -355,17 +366,11 @@ func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 		clear(counts)
 		switch {
 		case c.u16 != nil:
-			for _, r := range rows {
-				counts[c.u16[r]]++
-			}
+			countCodes(counts, c.u16, rows)
 		case c.u32 != nil:
-			for _, r := range rows {
-				counts[c.u32[r]]++
-			}
+			countCodes(counts, c.u32, rows)
 		default:
-			for _, r := range rows {
-				counts[c.u8[r]]++
-			}
+			countCodes(counts, c.u8, rows)
 		}
 		present = present[:0]
 		for k, m := range counts {
@@ -379,7 +384,7 @@ func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 			distinct = append(distinct, c.vals[k])
 			dcount = append(dcount, counts[k])
 		}
-		u := boundsOf(distinct, dcount, len(rows), maxBins)
+		u := boundsOf(distinct, dcount, b.n, maxBins)
 		up[f] = u
 		b.lo[f], b.hi[f] = distinct[0], distinct[len(distinct)-1]
 		if len(u) == 0 {
@@ -402,18 +407,40 @@ func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 		c, table := &cols[f], tables[f]
 		switch {
 		case c.u16 != nil:
-			for i, r := range rows {
-				bins[i*nb+j] = table[c.u16[r]]
-			}
+			binCodes(bins, nb, j, table, c.u16, rows)
 		case c.u32 != nil:
-			for i, r := range rows {
-				bins[i*nb+j] = table[c.u32[r]]
-			}
+			binCodes(bins, nb, j, table, c.u32, rows)
 		default:
-			for i, r := range rows {
-				bins[i*nb+j] = table[c.u8[r]]
-			}
+			binCodes(bins, nb, j, table, c.u8, rows)
 		}
+	}
+}
+
+// countCodes adds to counts[k] the rows whose code is k, over the given
+// rows of codes (all of them when rows is nil).
+func countCodes[T uint8 | uint16 | uint32](counts []int, codes []T, rows []int) {
+	if rows == nil {
+		for _, k := range codes {
+			counts[k]++
+		}
+		return
+	}
+	for _, r := range rows {
+		counts[codes[r]]++
+	}
+}
+
+// binCodes sets column j of the row-major bins (nb a row) of the given
+// rows of codes (all of them when rows is nil) to their codes' bins.
+func binCodes[T uint8 | uint16 | uint32](bins []uint8, nb, j int, table []uint8, codes []T, rows []int) {
+	if rows == nil {
+		for i, k := range codes {
+			bins[i*nb+j] = table[k]
+		}
+		return
+	}
+	for i, r := range rows {
+		bins[i*nb+j] = table[codes[r]]
 	}
 }
 
@@ -472,7 +499,8 @@ func (s fitSet) groups(cols []int) [][]int32 {
 	index := map[string]int{}
 	var groups [][]int32
 	key := make([]byte, 0, 4*len(cols))
-	for i, r := range s.rows {
+	for i := range s.len() {
+		r := s.rowAt(i)
 		key = key[:0]
 		for _, f := range cols {
 			k := s.cols[f].code(r)

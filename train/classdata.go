@@ -103,7 +103,7 @@ func Classes(d *Data, target string) (*ClassData, error) {
 		t features.TaskKey
 	}
 	at := map[key]int{}
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		if !s.Measured() {
 			continue
 		}

@@ -62,9 +62,9 @@ var csvColumns = []string{"log_speedup", "time_ns", "ref_time_ns", "platform", "
 // float64.
 func (d *Data) WriteCSV(w io.Writer) error {
 	nf := len(d.Features)
-	if len(d.Y) != len(d.Samples) || d.codedRows() != len(d.Samples) || len(d.cols) != nf {
+	if n := d.samples.len(); len(d.Y) != n || d.codedRows() != n || len(d.cols) != nf {
 		return fmt.Errorf("train: write csv: %d samples, %d targets and %d feature vectors of %d features, want %d",
-			len(d.Samples), len(d.Y), d.codedRows(), len(d.cols), nf)
+			n, len(d.Y), d.codedRows(), len(d.cols), nf)
 	}
 	cw := csv.NewWriter(w)
 	rec := append(append(make([]string, 0, len(d.Features)+len(csvColumns)), d.Features...), csvColumns...)
@@ -80,7 +80,7 @@ func (d *Data) WriteCSV(w io.Writer) error {
 		slugs[i] = p.Slug()
 	}
 	var x []float64
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		rec = rec[:0]
 		x = d.AppendRow(x[:0], i)
 		for _, v := range x {

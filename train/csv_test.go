@@ -83,14 +83,14 @@ func TestWriteCSVErrors(t *testing.T) {
 	short := csvData()
 	short.Y = short.Y[:1]
 	badPlatform := csvData()
-	badPlatform.Samples[1].Platform = 2
+	badPlatform.Platforms = badPlatform.Platforms[:1] // row 1 is of the second
 	tests := []struct {
 		name string
 		d    *train.Data
 		want string
 	}{
 		{"short Y", short, "1 targets"},
-		{"platform out of range", badPlatform, "row 1 has platform 2"},
+		{"platform out of range", badPlatform, "row 1 has platform 1, data has 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

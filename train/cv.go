@@ -118,7 +118,7 @@ func assignFolds(d *Data, folds int, seed uint64) ([]int, error) {
 	group := make([]int, d.Len())
 	ids := map[string]int{}
 	var key []byte
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		key = key[:0]
 		for _, v := range s.Task {
 			key = strconv.AppendInt(key, int64(v), 36)
@@ -151,7 +151,7 @@ func assignFolds(d *Data, folds int, seed uint64) ([]int, error) {
 func scores(d *Data, pred []float64) CV {
 	var cv CV
 	var sumRel, sumSq float64
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		if !s.Measured() {
 			continue
 		}

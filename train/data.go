@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"math"
 	"path/filepath"
 	"slices"
@@ -36,8 +37,10 @@ type Data struct {
 	cols []codedCol
 	// Y is the target of each row: the log-speedup ln(t_ref/t), or Zeta
 	// for an invalid row loaded with InvalidZeta.
-	Y       []float64
-	Samples []Sample
+	Y []float64
+	// samples hold what each row was measured on, in columns (see
+	// sampleCols); Sample and Samples give them row by row.
+	samples sampleCols
 	// Platforms are the devices the rows come from, in the order their
 	// files were read; Sample.Platform indexes it.
 	Platforms []features.Platform
@@ -62,6 +65,23 @@ func (s Sample) Measured() bool { return s.TimeNs > 0 && s.RefTimeNs > 0 }
 // Len is the number of rows.
 func (d *Data) Len() int { return len(d.Y) }
 
+// Sample returns what row i was measured on. Its Task and Config are
+// shared with every row of the same task or configuration: read them, do
+// not modify them.
+func (d *Data) Sample(i int) Sample { return d.samples.at(i) }
+
+// Samples returns an iterator over the rows' samples, in order, with each
+// row's index, as Sample gives them.
+func (d *Data) Samples() iter.Seq2[int, Sample] {
+	return func(yield func(int, Sample) bool) {
+		for i := range d.samples.len() {
+			if !yield(i, d.samples.at(i)) {
+				return
+			}
+		}
+	}
+}
+
 // Row returns row i's feature vector, decoded into a new slice.
 func (d *Data) Row(i int) []float64 { return d.AppendRow(nil, i) }
 
@@ -83,8 +103,8 @@ func (d *Data) Append(x []float64, y float64, s Sample) error {
 	if len(x) != len(d.Features) {
 		return fmt.Errorf("train: row of %d features, data has %d", len(x), len(d.Features))
 	}
-	if len(d.Y) != len(d.Samples) || d.codedRows() != len(d.Y) {
-		return fmt.Errorf("train: data has %d samples, %d targets and %d feature vectors", len(d.Samples), len(d.Y), d.codedRows())
+	if d.samples.len() != len(d.Y) || d.codedRows() != len(d.Y) {
+		return fmt.Errorf("train: data has %d samples, %d targets and %d feature vectors", d.samples.len(), len(d.Y), d.codedRows())
 	}
 	if d.cols == nil {
 		d.cols = make([]codedCol, len(d.Features))
@@ -93,7 +113,7 @@ func (d *Data) Append(x []float64, y float64, s Sample) error {
 		d.cols[f].push(v)
 	}
 	d.Y = append(d.Y, y)
-	d.Samples = append(d.Samples, s)
+	d.samples.push(s)
 	return nil
 }
 
@@ -106,13 +126,11 @@ func (d *Data) codedRows() int {
 }
 
 // fitSet is the fitSet of the given rows of d (every row when rows is
-// nil), its targets in buf when buf is not nil.
+// nil), its targets in buf when buf is not nil. A fit on every row reads
+// d's rows and targets where they are, which no fit modifies.
 func (d *Data) fitSet(rows []int, buf *fitBuffers) fitSet {
 	if rows == nil {
-		rows = make([]int, d.Len())
-		for i := range rows {
-			rows[i] = i
-		}
+		return fitSet{nFeat: len(d.Features), y: slices.Clip(d.Y), cols: d.cols, buf: buf}
 	}
 	var y []float64
 	if buf != nil {
@@ -145,12 +163,11 @@ func (d *Data) Subset(rows []int) *Data {
 	for f := range d.cols {
 		s.cols[f] = d.cols[f].gather(rows)
 	}
-	s.Y = make([]float64, 0, len(rows))
-	s.Samples = make([]Sample, 0, len(rows))
-	for _, i := range rows {
-		s.Y = append(s.Y, d.Y[i])
-		s.Samples = append(s.Samples, d.Samples[i])
+	s.Y = make([]float64, len(rows))
+	for j, i := range rows {
+		s.Y[j] = d.Y[i]
 	}
+	s.samples = d.samples.gather(rows)
 	return &s
 }
 
@@ -264,8 +281,7 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 			d.DerivedExprs = e.Definitions()
 		}
 	}
-	l := &loader{d: d, opt: opt, zeta: zeta, slugs: map[string]int{}, seen: map[rowKey]int{},
-		tasks: map[features.TaskKey]features.Task{}, configs: map[string]features.Config{}}
+	l := &loader{d: d, opt: opt, zeta: zeta, slugs: map[string]int{}, seen: map[rowKey]int{}}
 	// The files are read one at a time, so that one file's rows are alive
 	// beside the training set; the feature vectors are encoded at the end,
 	// once every file has described its device.
@@ -296,10 +312,6 @@ type loader struct {
 	seen  map[rowKey]int // row index in d
 	// repeats are the repeats of each row of d.
 	repeats []int
-	// One slice a distinct task and configuration, which every row of it
-	// shares: a row's sample then costs its own fields alone.
-	tasks   map[features.TaskKey]features.Task
-	configs map[string]features.Config
 }
 
 // addFile adds the rows of file f, the fi'th read, to the training set.
@@ -349,18 +361,10 @@ func (l *loader) addRow(path string, pi int, r record.Row) error {
 		return fmt.Errorf("train: %s: row of %d task and %d parameter values, want %d and %d",
 			path, len(r.Task), len(r.Config), len(l.enc.TaskNames), len(l.enc.ParamNames))
 	}
-	tk, ck := r.Task.Key(), fmt.Sprint(r.Config)
-	task, ok := l.tasks[tk]
-	if !ok {
-		task = r.Task
-		l.tasks[tk] = task
-	}
-	config, ok := l.configs[ck]
-	if !ok {
-		config = r.Config
-		l.configs[ck] = config
-	}
-	s.Task, s.Config, s.Platform = task, config, pi
+	// Rows of one task or configuration share one slice of it (d.samples
+	// keeps each once), and a row's key is their indexes.
+	tk, ck := d.samples.taskOf(r.Task), d.samples.configOf(r.Config)
+	s.Task, s.Config, s.Platform = d.samples.tasks[tk], d.samples.configs[ck], pi
 	// A later row of the same (platform, task, config) timed with at least
 	// as many repeats supersedes the earlier: a confirmation pass re-times
 	// the best configurations with more repeats.
@@ -369,14 +373,14 @@ func (l *loader) addRow(path string, pi int, r record.Row) error {
 		if r.Repeats >= l.repeats[at] {
 			l.repeats[at] = r.Repeats
 			d.Y[at] = y
-			d.Samples[at] = s
+			d.samples.set(at, s)
 		}
 		return nil
 	}
 	l.seen[key] = len(d.Y)
 	l.repeats = append(l.repeats, r.Repeats)
 	d.Y = append(d.Y, y)
-	d.Samples = append(d.Samples, s)
+	d.samples.push(s)
 	return nil
 }
 
@@ -397,7 +401,7 @@ func (l *loader) encode() {
 	}
 	d.cols = make([]codedCol, l.enc.Len())
 	x := make([]float64, l.enc.Len())
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		l.enc.Encode(x, s.Task, s.Config, pvs[s.Platform])
 		for f, v := range x {
 			d.cols[f].push(v)
@@ -411,9 +415,8 @@ func (l *loader) encode() {
 // rowKey identifies a row of LoadWith: a configuration on a task and a
 // platform.
 type rowKey struct {
-	platform int
-	task     features.TaskKey
-	config   string
+	platform     int
+	task, config uint32 // indexes into Data.samples' tasks and configs
 }
 
 // target returns a row's target and times, or false when the row is left
@@ -478,4 +481,33 @@ func ExprDeriver(dir, kernel string, defs []string) (*features.ExprDeriver, erro
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return features.NewExprDeriver(defs, m.TaskNames, s)
+}
+
+// Bytes is about the memory d's rows take: their coded feature vectors,
+// targets and samples.
+func (d *Data) Bytes() int64 {
+	n := int64(8*len(d.Y) + d.samples.bytes())
+	for f := range d.cols {
+		n += int64(d.cols[f].bytes())
+	}
+	return n
+}
+
+// MemoryLimit returns a soft memory limit, in bytes, for training on d,
+// for runtime/debug.SetMemoryLimit. Go's collector lets the heap grow to
+// about twice what it found live before it collects again (GOGC=100), so
+// without a limit training's peak is about twice its largest live heap:
+// d, one fit's buffers on every row, and the models with their text. The
+// limit is 5/4 of d's Bytes and a fit's buffers on all its rows (a byte a
+// feature and 40 bytes a row), plus 32 MiB for the models and the program,
+// and at least 256 MiB, which the evaluation sets never reach; the
+// collector runs sooner as the heap nears it. It is soft: a live heap
+// above it is not an error, the collector then uses more of the CPU (at
+// most about half, Go's bound). At a million rows (repeated) the default
+// selection peaked at 277 bytes a row under this limit (the floor) and
+// at 403 without, for 213 and 203 CPU seconds (bench/RESULTS.md, session
+// 15).
+func MemoryLimit(d *Data) int64 {
+	fit := int64(d.Len()) * int64(len(d.Features)+40)
+	return max(256<<20, (d.Bytes()+fit)*5/4+32<<20)
 }

@@ -58,7 +58,7 @@ func TestLoadSupersedes(t *testing.T) {
 		if d.Len() != tt.rows {
 			t.Fatalf("MaxCV %g: %d rows, want %d", tt.maxCV, d.Len(), tt.rows)
 		}
-		for i, s := range d.Samples {
+		for i, s := range d.Samples() {
 			if s.Config.Equal(c) && (s.TimeNs != 250 || d.Y[i] != math.Log(4)) {
 				t.Errorf("MaxCV %g: row of %v has time %g, target %g; want the 15-repeat row (250 ns)", tt.maxCV, c, s.TimeNs, d.Y[i])
 			}

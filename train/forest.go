@@ -20,7 +20,19 @@ type ForestOptions struct {
 	// from overfitting.
 	MaxDepth int
 	// MinLeaf is the least number of drawn rows in a leaf; 0 means 5.
+	// Above MinLeafScale rows it grows with the rows.
 	MinLeaf int
+	// MinLeafScale is the number of rows above which MinLeaf scales with
+	// the rows: a forest fitted on n > MinLeafScale rows needs MinLeaf x
+	// n / MinLeafScale drawn rows a leaf (rounded down), so that its trees
+	// are about as fine as on MinLeafScale rows and its size stops
+	// growing with the rows (the default selection's forest, 50 trees of
+	// depth 14 and 3 rows a leaf, made 1.1M nodes on a million rows,
+	// bench/RESULTS.md, session 14). 0 means DefaultSelectRows, the most
+	// rows Select scores a candidate on, so that the forest fitted on
+	// every row is as fine as the one scored; < 0 means MinLeaf at any
+	// size.
+	MinLeafScale int
 	// Subsample is the size of each tree's bootstrap sample (rows drawn
 	// with replacement) as a fraction of the rows; 0 means 1, else in
 	// (0, 1].
@@ -52,6 +64,9 @@ func (o ForestOptions) withDefaults() (ForestOptions, error) {
 	if o.MinLeaf == 0 {
 		o.MinLeaf = 5
 	}
+	if o.MinLeafScale == 0 {
+		o.MinLeafScale = DefaultSelectRows
+	}
 	if o.Subsample == 0 {
 		o.Subsample = 1
 	}
@@ -76,6 +91,15 @@ func (o ForestOptions) withDefaults() (ForestOptions, error) {
 		return o, fmt.Errorf("train: ForestOptions.MaxBins must be in [2, 255], got %d", o.MaxBins)
 	}
 	return o, nil
+}
+
+// minLeafAt is the least drawn rows a leaf of a forest fitted on n rows
+// (see MinLeafScale); o is resolved.
+func (o ForestOptions) minLeafAt(n int) int {
+	if o.MinLeafScale < 0 || n <= o.MinLeafScale {
+		return o.MinLeaf
+	}
+	return int(int64(o.MinLeaf) * int64(n) / int64(o.MinLeafScale))
 }
 
 // options returns the resolved options by name, for the bundle.
@@ -130,6 +154,7 @@ func (o ForestOptions) fitSet(s fitSet) (Regressor, error) {
 // fitForest is FitForest on checked rows with resolved options.
 func fitForest(s fitSet, opts ForestOptions) (*Forest, error) {
 	y, n := s.y, s.len()
+	opts.MinLeaf = opts.minLeafAt(n) // written as min_data_in_leaf
 	rng := rand.New(rand.NewPCG(opts.Seed, 0xbb67ae8584caa73b))
 	m := sampleSize(n, opts.Subsample)
 	b := newBuilder(s, opts.MaxBins, growOptions{

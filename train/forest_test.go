@@ -119,3 +119,45 @@ func BenchmarkFitForest(b *testing.B) {
 		}
 	}
 }
+
+// TestForestMinLeafScale fits forests on 3,000 rows: a scale at or above
+// the rows (and the default, 50,000) leaves the forest as with MinLeaf at
+// any size (the same text); a scale of 500 needs 6 times the rows a leaf,
+// which gives fewer leaves and is written as min_data_in_leaf.
+func TestForestMinLeafScale(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	const n, nf = 3000, 3
+	x, y := make([]float64, 0, n*nf), make([]float64, 0, n)
+	for range n {
+		a, b, c := rng.Float64(), rng.Float64(), float64(rng.IntN(8))
+		x, y = append(x, a, b, c), append(y, a*b+c/4+0.1*rng.NormFloat64())
+	}
+	fit := func(scale int) (text string, leaves int) {
+		f, err := FitForest(x, nf, y, ForestOptions{Trees: 5, MaxDepth: 12, MinLeaf: 3, MinLeafScale: scale, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := f.WriteLightGBM(&b, []string{"a", "b", "c"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range f.model.Trees {
+			leaves += len(tr.SplitFeature) + 1
+		}
+		return b.String(), leaves
+	}
+	unscaled, all := fit(-1)
+	for _, scale := range []int{0, n, 50_000} {
+		if got, _ := fit(scale); got != unscaled {
+			t.Errorf("MinLeafScale %d on %d rows: the forest differs from MinLeaf at any size", scale, n)
+		}
+	}
+	text, fewer := fit(500)
+	if !(fewer < all) || !strings.Contains(text, "[min_data_in_leaf: 18]") {
+		t.Errorf("MinLeafScale 500 on %d rows: %d leaves (unscaled %d), [min_data_in_leaf: 18] written: %v; want fewer leaves, written",
+			n, fewer, all, strings.Contains(text, "[min_data_in_leaf: 18]"))
+	}
+	if !strings.Contains(unscaled, "[min_data_in_leaf: 3]") {
+		t.Error("the unscaled forest does not write min_data_in_leaf=3")
+	}
+}

@@ -33,7 +33,7 @@ func TestSmallSampleMeasuredShape(t *testing.T) {
 	}
 	d := all.Subset(rows)
 	best := map[features.TaskKey]train.Sample{}
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		if b, ok := best[s.Task.Key()]; !ok || s.TimeNs < b.TimeNs {
 			best[s.Task.Key()] = s
 		}

@@ -21,7 +21,7 @@ func Candidates(d *Data, max int) []features.Config {
 	}
 	groups := d.measuredByShape()
 	for _, rows := range groups {
-		slices.SortStableFunc(rows, func(a, b int) int { return cmp.Compare(d.Samples[a].TimeNs, d.Samples[b].TimeNs) })
+		slices.SortStableFunc(rows, func(a, b int) int { return cmp.Compare(d.Sample(a).TimeNs, d.Sample(b).TimeNs) })
 	}
 	var out []features.Config
 	seen := map[string]bool{}
@@ -32,7 +32,7 @@ func Candidates(d *Data, max int) []features.Config {
 				continue
 			}
 			added = true
-			c := d.Samples[rows[rank]].Config
+			c := d.Sample(rows[rank]).Config
 			if key := fmt.Sprint(c); !seen[key] {
 				seen[key] = true
 				out = append(out, c)
@@ -54,7 +54,7 @@ func (d *Data) measuredByShape() [][]int {
 	}
 	index := map[shape]int{}
 	var groups [][]int
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		if !s.Measured() {
 			continue
 		}
@@ -74,7 +74,7 @@ func (d *Data) measuredByShape() [][]int {
 func (d *Data) Shapes() []features.Task {
 	seen := map[features.TaskKey]bool{}
 	var out []features.Task
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		if k := s.Task.Key(); !seen[k] {
 			seen[k] = true
 			out = append(out, s.Task)

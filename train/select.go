@@ -295,7 +295,7 @@ func groupShare(d *Data, n int) []int {
 	}
 	seen := map[shape]int{} // rows of the group so far
 	rows := make([]int, 0, n+n/16)
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		k := shape{s.Task.Key(), s.Platform}
 		j := seen[k]
 		seen[k] = j + 1
@@ -414,7 +414,7 @@ func shapeFolds(d *Data, n int) [][]int {
 	// Shapes in order of size, dealt round-robin, so that every fold
 	// holds small and large shapes alike.
 	slices.SortStableFunc(groups, func(a, b []int) int {
-		return cmp.Compare(shapeSize(d.Samples[a[0]].Task), shapeSize(d.Samples[b[0]].Task))
+		return cmp.Compare(shapeSize(d.Sample(a[0]).Task), shapeSize(d.Sample(b[0]).Task))
 	})
 	for i, g := range groups {
 		folds[i%n] = append(folds[i%n], g...)
@@ -499,7 +499,7 @@ func scoreGroups(d *Data, groups [][]int, pred []float64, s *PickScore) {
 		if len(rows) >= 3 {
 			a, b := make([]float64, len(rows)), make([]float64, len(rows))
 			for j, i := range rows {
-				a[j], b[j] = pred[i], -math.Log(d.Samples[i].TimeNs)
+				a[j], b[j] = pred[i], -math.Log(d.Sample(i).TimeNs)
 			}
 			if r, ok := spearman(a, b); ok {
 				rho += r
@@ -522,12 +522,12 @@ func scoreGroups(d *Data, groups [][]int, pred []float64, s *PickScore) {
 func pickPct(d *Data, rows []int, pred []float64) float64 {
 	best, pick := math.Inf(1), rows[0]
 	for _, i := range rows {
-		best = min(best, d.Samples[i].TimeNs)
+		best = min(best, d.Sample(i).TimeNs)
 		if pred[i] > pred[pick] {
 			pick = i
 		}
 	}
-	return 100 * best / d.Samples[pick].TimeNs
+	return 100 * best / d.Sample(pick).TimeNs
 }
 
 func mean(v []float64) float64 {

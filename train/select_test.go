@@ -179,7 +179,7 @@ func TestGroupShare(t *testing.T) {
 			if j > 0 && i <= rows[j-1] {
 				t.Fatalf("groupShare(%d): rows out of order at %d", n, j)
 			}
-			s := d.Samples[i].Task[0]
+			s := d.Sample(i).Task[0]
 			if kept[s] == 0 && d.value(i, 0) == 0 {
 				first[s] = true
 			}

@@ -16,9 +16,9 @@ func TestSelectOneShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shape := all.Samples[0].Task.Key()
+	shape := all.Sample(0).Task.Key()
 	var rows []int
-	for i, s := range all.Samples {
+	for i, s := range all.Samples() {
 		if s.Task.Key() == shape {
 			rows = append(rows, i)
 		}

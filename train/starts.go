@@ -16,7 +16,7 @@ import (
 func (d *Data) Known() []features.Config {
 	seen := map[string]bool{}
 	var out []features.Config
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		if !s.Measured() {
 			continue
 		}
@@ -51,7 +51,7 @@ func (d *Data) limits() map[string]float64 {
 			continue
 		}
 		m := math.Inf(-1)
-		for i, s := range d.Samples {
+		for i, s := range d.Samples() {
 			if s.Measured() {
 				m = max(m, d.value(i, col))
 			}

@@ -186,7 +186,7 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 	b := newBundle(d)
 	rep := &Report{Kernel: d.Kernel, KernelVersion: d.KernelVersion, Rows: d.Len()}
 	tasks := map[features.TaskKey]bool{}
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		tasks[s.Task.Key()] = true
 	}
 	rep.Shapes = len(tasks)
@@ -194,23 +194,16 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 	type job struct {
 		name     string
 		platform *features.Platform
-		data     *Data // nil: d.Subset(rows)
-		rows     []int
+		pi       int // the platform's rows, or all rows when -1
 	}
 	var jobs []job
 	for pi := range d.Platforms {
-		var rows []int
-		for i, s := range d.Samples {
-			if s.Platform == pi {
-				rows = append(rows, i)
-			}
-		}
 		p := d.Platforms[pi]
 		rep.Platforms = append(rep.Platforms, p.Slug())
-		jobs = append(jobs, job{p.Slug(), &p, nil, rows})
+		jobs = append(jobs, job{p.Slug(), &p, pi})
 	}
 	if len(d.Platforms) >= 2 {
-		jobs = append(jobs, job{FleetModel, nil, d, nil})
+		jobs = append(jobs, job{FleetModel, nil, -1})
 	}
 	// Each model's steps: its selection's candidates, its cross-validation
 	// and its fit; then the classifier.
@@ -226,12 +219,19 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 		fit.progress = func(done, _ int, step string) {
 			opt.Progress.report(i*per+done, total, "model "+j.name+": "+step)
 		}
-		if j.data == nil {
-			// One device's rows are copied when its model is fitted, so
-			// that one copy of a device's rows is alive at a time.
-			j.data = d.Subset(j.rows)
+		data := d
+		if j.pi >= 0 {
+			// One device's rows are listed and copied when its model is
+			// fitted, so that one copy of a device's rows is alive at a time.
+			var rows []int
+			for i, s := range d.Samples() {
+				if s.Platform == j.pi {
+					rows = append(rows, i)
+				}
+			}
+			data = d.Subset(rows)
 		}
-		m, mr, err := fit.model(j.data, folds, opt.Seed)
+		m, mr, err := fit.model(data, folds, opt.Seed)
 		if err != nil {
 			return nil, nil, fmt.Errorf("train: model %s: %w", j.name, err)
 		}
@@ -476,7 +476,7 @@ func measuredBests(d *Data) []features.MeasuredBest {
 	}
 	at := map[key]int{}
 	var out []features.MeasuredBest
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		if !s.Measured() {
 			continue
 		}

@@ -162,7 +162,7 @@ func TestTrainTwoPlatforms(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range b.Measured {
-		for _, s := range d.Samples {
+		for _, s := range d.Samples() {
 			if d.Platforms[s.Platform].Slug() == e.Device && s.Task.Key() == e.Task.Key() && s.TimeNs < e.TimeNs {
 				t.Errorf("measured best of %s on %v is %v ns, but %v ran in %v ns", e.Device, e.Task, e.TimeNs, s.Config, s.TimeNs)
 			}
@@ -291,7 +291,7 @@ func TestLoad(t *testing.T) {
 		if got, want := len(d.Features), len(synthTasks)+len(synthParams)+len(features.PlatformNames()); got != want {
 			t.Errorf("%s: %d features, want %d", tt.name, got, want)
 		}
-		for i, s := range d.Samples {
+		for i, s := range d.Samples() {
 			row := d.Row(i)
 			if row[0] != float64(s.Task[0]) || row[2] != float64(s.Config[0]) {
 				t.Fatalf("%s: row %d = %v, want task %v config %v first", tt.name, i, row, s.Task, s.Config)
@@ -344,7 +344,7 @@ func TestLoadSpecs(t *testing.T) {
 			if d.Features[at] != "platform.global_bw_gbs" {
 				t.Fatalf("column %d is %q, want platform.global_bw_gbs", at, d.Features[at])
 			}
-			for i, s := range d.Samples {
+			for i, s := range d.Samples() {
 				if got, want := d.Row(i)[at], d.Platforms[s.Platform].GlobalBandwidthGBs; got != want {
 					t.Fatalf("row %d: global_bw_gbs %v, want its device's %v", i, got, want)
 				}
@@ -454,8 +454,8 @@ func TestFitRegressor(t *testing.T) {
 	}
 	// One shape, as the two-stage tuner's first stage has.
 	var rows []int
-	for i, s := range d.Samples {
-		if s.Task.Key() == d.Samples[0].Task.Key() {
+	for i, s := range d.Samples() {
+		if s.Task.Key() == d.Sample(0).Task.Key() {
 			rows = append(rows, i)
 		}
 	}

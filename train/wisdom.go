@@ -100,7 +100,7 @@ func (d *Data) AddWisdom(recs []features.WisdomRecord) (WisdomReport, error) {
 		t features.TaskKey
 	}
 	refs := map[shapeKey]float64{}
-	for _, s := range d.Samples {
+	for _, s := range d.Samples() {
 		if s.RefTimeNs > 0 {
 			refs[shapeKey{s.Platform, s.Task.Key()}] = s.RefTimeNs
 		}

@@ -15,10 +15,10 @@ func TestAddWisdom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := base.Samples[0]
+	s := base.Sample(0)
 	slug := base.Platforms[s.Platform].Slug()
 	var cfg features.Config
-	for _, x := range base.Samples {
+	for _, x := range base.Samples() {
 		if !x.Config.Equal(base.Reference) {
 			cfg = x.Config
 			break
@@ -66,7 +66,7 @@ func TestAddWisdom(t *testing.T) {
 				t.Errorf("%d rows, %d values a row, want %d rows", d.Len(), len(d.Row(d.Len()-1)), base.Len()+tc.want.Added)
 			}
 			if !math.IsNaN(tc.logSpd) {
-				if got := d.Y[d.Len()-1]; math.Abs(got-tc.logSpd) > 1e-9 || !d.Samples[d.Len()-1].Measured() {
+				if got := d.Y[d.Len()-1]; math.Abs(got-tc.logSpd) > 1e-9 || !d.Sample(d.Len()-1).Measured() {
 					t.Errorf("last row's log-speedup %g, want %g", got, tc.logSpd)
 				}
 			}

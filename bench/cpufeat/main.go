@@ -70,7 +70,7 @@ func main() {
 	}
 	shapes := map[string][]int{}
 	var order []string
-	for i, s := range d.Samples {
+	for i, s := range d.Samples() {
 		k := fmt.Sprint(s.Task)
 		if _, ok := shapes[k]; !ok {
 			order = append(order, k)
@@ -98,7 +98,7 @@ func main() {
 			}
 			best, pickP, pickT, pickC := math.Inf(1), math.Inf(-1), 0.0, features.Config(nil)
 			for _, i := range shapes[k] {
-				s := d.Samples[i]
+				s := d.Sample(i)
 				if s.Measured() && s.TimeNs < best {
 					best = s.TimeNs
 				}

@@ -5,7 +5,9 @@
 // trains as 'augur train' would with the default learner selection, or
 // fits one GBRT model (--learner gbrt) with the given depth, trees and
 // learning rate; --learner none only loads (and writes --csv). Run it
-// under /usr/bin/time -v for the peak memory.
+// under /usr/bin/time -v for the peak memory. As augur train, it sets
+// train.MemoryLimit of the rows as the Go runtime's soft memory limit
+// unless GOMEMLIMIT is set (GOMEMLIMIT=off trains with none).
 //
 // Usage:
 //
@@ -13,13 +15,17 @@
 //	           [--trees N] [--depth D] [--lr R] [--min-leaf M] [--folds K]
 //	           [--select-rows N] [--select-budget D]
 //	           [--csv OUT.csv] [--cpuprofile FILE] [--memprofile FILE]
+//	           [--peakprofile FILE]
 //
 // --select-rows and --select-budget set the selection's
 // train.SelectOptions.MaxRows and Budget (0: their defaults, as augur
 // train uses).
 //
 // Stdout gets one line: the rows, the features, the seconds of loading and
-// of training, and the Go heap's peak-ish figures (runtime.MemStats after
-// training). --csv writes the same rows (features, then log_speedup) for
-// bench/xgbfit.py to fit XGBoost's hist on them.
+// of training, the Go heap's peak-ish figures (runtime.MemStats after
+// training) and the soft memory limit in MiB (none: GOMEMLIMIT was set).
+// --peakprofile writes the heap profile of the collection that found the
+// most live heap, to see what the peak holds (go tool pprof
+// -sample_index=inuse_space). --csv writes the same rows (features, then
+// log_speedup) for bench/xgbfit.py to fit XGBoost's hist on them.
 package main

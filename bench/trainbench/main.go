@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"time"
@@ -47,9 +48,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&g.LearningRate, "lr", 0.1, "gbrt learning rate")
 	fs.IntVar(&g.MinLeaf, "min-leaf", 10, "gbrt least rows a leaf")
 	fs.StringVar(&csvPath, "csv", "", "also write the rows (features, log_speedup) to this CSV")
-	var cpuProfile, memProfile string
+	var cpuProfile, memProfile, peakProfile string
 	fs.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the training to this file")
 	fs.StringVar(&memProfile, "memprofile", "", "write a heap profile (allocations of the whole run) to this file")
+	fs.StringVar(&peakProfile, "peakprofile", "", "write the heap profile of the collection that found the most live heap during training to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -70,6 +72,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	d = resize(d, rows)
 	load := time.Since(t0)
+	// As augur train: a soft memory limit from the data's size, unless
+	// the environment sets one (GOMEMLIMIT=off for none).
+	limit := int64(-1)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		limit = train.MemoryLimit(d)
+		debug.SetMemoryLimit(limit)
+	}
 	if csvPath != "" {
 		if err := writeCSV(csvPath, d); err != nil {
 			return err
@@ -98,6 +107,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	var peak *peakWatch
+	if peakProfile != "" {
+		peak = startPeakWatch(20 * time.Millisecond)
+	}
 	t1 := time.Now()
 	if learner == "gbrt" {
 		// One fit, as XGBoost is timed: no bundle, no cross-validation.
@@ -109,6 +122,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fit := time.Since(t1)
+	if peak != nil {
+		f, err := os.Create(peakProfile)
+		if err != nil {
+			return err
+		}
+		err = peak.Stop(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "peak live heap after a collection: %.0f MB\n", float64(peak.liveBytes)/(1<<20))
+	}
 	if memProfile != "" {
 		f, err := os.Create(memProfile)
 		if err != nil {
@@ -121,8 +148,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f\n",
-		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20))
+	limitMB := "none"
+	if limit > 0 {
+		limitMB = strconv.FormatInt(limit>>20, 10)
+	}
+	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f mem_limit_mb %s\n",
+		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20), limitMB)
 	return nil
 }
 

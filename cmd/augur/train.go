@@ -111,6 +111,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := addWisdom(d, *wisdom, stderr); err != nil {
 		return err
 	}
+	setMemoryLimit(d)
 	b, rep, unseen, err := eval.Bundle(d, opt, kernel)
 	if err != nil {
 		return err

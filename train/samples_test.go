@@ -1,0 +1,108 @@
+package train
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+)
+
+// TestSamples checks the columnar samples: Sample and Samples give back
+// what Append added, rows of one task or configuration share one slice, a
+// Subset's samples are the rows it took, and an Append to the subset
+// leaves the original as it was.
+func TestSamples(t *testing.T) {
+	var d Data
+	d.Features = []string{"x"}
+	want := []Sample{
+		{Task: features.Task{512, 256}, Config: features.Config{16, 2}, Platform: 0, TimeNs: 1e6, RefTimeNs: 2e6},
+		{Task: features.Task{1024, 1024}, Config: features.Config{8, 1}, Platform: 1},
+		{Task: features.Task{512, 256}, Config: features.Config{8, 1}, Platform: 1, TimeNs: 3e6, RefTimeNs: 2e6},
+		{},
+	}
+	for i, s := range want {
+		if err := d.Append([]float64{float64(i)}, float64(i), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	equal := func(a, b Sample) bool {
+		return slices.Equal(a.Task, b.Task) && slices.Equal(a.Config, b.Config) && a.Platform == b.Platform &&
+			a.TimeNs == b.TimeNs && a.RefTimeNs == b.RefTimeNs
+	}
+	n := 0
+	for i, s := range d.Samples() {
+		if !equal(s, want[i]) || !equal(d.Sample(i), want[i]) {
+			t.Errorf("row %d: Samples %+v, Sample %+v; want %+v", i, s, d.Sample(i), want[i])
+		}
+		n++
+	}
+	if n != len(want) {
+		t.Errorf("Samples gave %d rows, want %d", n, len(want))
+	}
+	if &d.Sample(0).Task[0] != &d.Sample(2).Task[0] || &d.Sample(1).Config[0] != &d.Sample(2).Config[0] {
+		t.Error("rows of one task or configuration do not share its slice")
+	}
+	for i := range d.Samples() {
+		if i > 0 {
+			t.Fatal("Samples went on after its loop stopped")
+		}
+		break
+	}
+
+	rows := []int{2, 0, 2}
+	sub := d.Subset(rows)
+	for j, i := range rows {
+		if !equal(sub.Sample(j), want[i]) || sub.Y[j] != d.Y[i] {
+			t.Errorf("Subset row %d: %+v, target %g; want row %d's %+v, %g", j, sub.Sample(j), sub.Y[j], i, want[i], d.Y[i])
+		}
+	}
+	extra := Sample{Task: features.Task{7, 7}, Config: features.Config{1, 1}, Platform: 1, TimeNs: 5, RefTimeNs: 6}
+	if err := sub.Append([]float64{9}, 9, extra); err != nil {
+		t.Fatal(err)
+	}
+	if got := sub.Sample(3); !equal(got, extra) {
+		t.Errorf("Subset's appended row: %+v, want %+v", got, extra)
+	}
+	if len(d.samples.tasks) != 3 || len(d.samples.configs) != 3 || d.Len() != 4 {
+		t.Errorf("Append to a Subset changed the original: %d tasks, %d configurations, %d rows; want 3, 3, 4",
+			len(d.samples.tasks), len(d.samples.configs), d.Len())
+	}
+}
+
+// TestMemoryLimit: the testdata/h200 rows take about a hundred bytes a
+// row (a byte or two a feature and 28 a sample, 8 a target) and their
+// limit is the floor of 256 MiB; forty times the rows (repeated) take up
+// to forty times the bytes, and their limit is 5/4 of their bytes and a
+// fit's, plus 32 MiB, or the floor.
+func TestMemoryLimit(t *testing.T) {
+	k, err := datasets.Lookup("conv2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := LoadWith("../testdata/h200", "conv2d", LoadOptions{Derived: k.Derived})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRow := float64(d.Bytes()) / float64(d.Len())
+	if perRow < float64(len(d.Features)+36) || perRow > float64(2*len(d.Features)+36+8) {
+		t.Errorf("%d rows of %d features take %.1f bytes a row, want %d-%d", d.Len(), len(d.Features), perRow,
+			len(d.Features)+36, 2*len(d.Features)+44)
+	}
+	if got := MemoryLimit(d); got != 256<<20 {
+		t.Errorf("MemoryLimit of %d rows = %d, want the floor %d", d.Len(), got, 256<<20)
+	}
+	rows := make([]int, 40*d.Len()) // 449,280 rows: about 45 MB
+	for i := range rows {
+		rows[i] = i % d.Len()
+	}
+	big := d.Subset(rows)
+	// The distinct values, tasks and configurations are counted once.
+	if got := big.Bytes(); got < 30*d.Bytes() || got > 40*d.Bytes() {
+		t.Errorf("%d rows take %d bytes, want 30-40 x %d", big.Len(), got, d.Bytes())
+	}
+	want := max(256<<20, (big.Bytes()+int64(big.Len())*int64(len(big.Features)+40))*5/4+32<<20)
+	if got := MemoryLimit(big); got != want {
+		t.Errorf("MemoryLimit of %d rows = %d, want %d", big.Len(), got, want)
+	}
+}
