@@ -223,7 +223,7 @@ func bundleCopies(b *features.Bundle, slug string, t features.Task, space *featu
 			devices = append(devices, db)
 		}
 		db.tasks = append(db.tasks, m.Task)
-		db.logs = append(db.logs, logTask(m.Task))
+		db.logs = append(db.logs, features.TaskLogs(nil, m.Task))
 		db.config = append(db.config, space.Format(m.Config))
 	}
 	var out []int
