@@ -99,8 +99,8 @@ type SelectOptions struct {
 	// not scored in time are skipped (in the order given, so put the
 	// cheap ones first). It makes which model wins depend on the
 	// machine's speed and load, so it is opt-in: 0 means no bound, and
-	// MaxRows bounds the selection's work instead (1M rows: 140 s on 2
-	// cores, bench/RESULTS.md, session 14). < 0 is an error.
+	// MaxRows bounds the selection's work instead (bench/RESULTS.md,
+	// "Training memory and time, session 14"). < 0 is an error.
 	Budget time.Duration
 	// Repeats is the number of times the shapes are dealt into Folds:
 	// the first deal is by size, each later one in a random order drawn
