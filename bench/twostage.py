@@ -10,6 +10,15 @@ usage: twostage.py NAME=FILE.json ...
 """
 import json, math, sys, collections
 
+
+def top1(rs):
+    """The sample model's favourite: geometric mean over the shapes where it
+    ran, and how many it failed on (0%, a configuration that does not run)."""
+    ok = [r["model_top1_pct_of_best"] for r in rs if r["model_top1_pct_of_best"] > 0]
+    gm = math.exp(sum(math.log(v) for v in ok) / len(ok)) if ok else 0
+    return f"{gm:.1f} (failed {len(rs) - len(ok)})"
+
+
 for arg in sys.argv[1:]:
     name, path = arg.split("=", 1)
     groups = collections.defaultdict(list)
@@ -22,4 +31,4 @@ for arg in sys.argv[1:]:
         print(f"{name} {plat} T={t} shapes={len(rs)} measured={sum(r['measurements'] for r in rs) / len(rs):.0f} "
               f"tuner={gm('pct_of_best'):.1f} random={gm('random_pct_of_best'):.1f} "
               f"random_median={gm('random_median_pct_of_best'):.1f} below={below('random_pct_of_best')}/{below('random_median_pct_of_best')} "
-              f"sample_model_top1={gm('model_top1_pct_of_best'):.1f}")
+              f"sample_model_top1={top1(rs)}")

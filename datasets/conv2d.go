@@ -113,12 +113,8 @@ func conv2dDefinition() definition {
 			// The inputs are non-negative, so the float32 sums of at most
 			// 121 products stay within a few ulp of the exact value
 			// whatever the order of summation.
-			Tolerance: 1e-4,
-			// Version 1: version 2's counts of the kernel's work lowered
-			// the held-out picks on three of four conv2d sets
-			// (bench/RESULTS.md, "conv2d's derived features, version 1 or
-			// 2"); bundles of either version load and score.
-			Derived:     conv2dDerived{1},
+			Tolerance:   1e-4,
+			Derived:     conv2dDerived{},
 			GroupParams: []string{"Xwg", "Ywg"},
 			impl:        conv2d{},
 		},
@@ -232,23 +228,17 @@ func conv2dShape(t features.Task, p conv2dParams) conv2dGeom {
 	return g
 }
 
-// conv2dDerived computes conv2d's derived features, in one of their
-// versions: 1 ("conv2d/1") or 2 ("conv2d/2"), which appends the features
-// of a work-item's private state and of its global loads under the kernel
-// as conv2d.cl now writes it. Kernel.Derived is the newest; Version gives
-// the older ones, so that a bundle trained with them keeps loading and
-// scoring with its own features.
-type conv2dDerived struct{ version int }
+// conv2dDerived computes conv2d's derived features. Its loads of a
+// configuration without local memory count a load per tap and output, as
+// conv2d.cl did before it read a work-item's window once. A version 2 that
+// counted the kernel's work as it is now (private floats, global loads,
+// a group's input bytes, flops) lowered the held-out picks on three of
+// four sets and was removed (bench/RESULTS.md, sessions 14 and 15): a
+// bundle recording "conv2d/2" is refused with features.ErrDerived.
+type conv2dDerived struct{}
 
-// conv2dDerivedLatest is the newest version (conv2dDefinition says which
-// one new models are trained with).
-const conv2dDerivedLatest = 2
-
-var _ features.VersionedDeriver = conv2dDerived{}
-
-// conv2dDerivedNames are the features of version 1, in the order Derive
-// writes them. Never change them: bundles trained with "conv2d/1" read
-// them. A change is a new version.
+// conv2dDerivedNames are the derived features, in the order Derive writes
+// them. Change conv2dDerivedID with any change here or in Derive.
 var conv2dDerivedNames = []string{
 	"tile_x", "tile_y", "tile", "wg_items", "halo_items",
 	"groups_x", "groups_y", "groups", "items",
@@ -259,63 +249,23 @@ var conv2dDerivedNames = []string{
 	"vector_loads_per_row", "pixels", "filter_area",
 }
 
-// conv2dDerivedNames2 are the features version 2 appends, each a count of
-// the work conv2d.cl does, with no fitted constant (see Derive).
-var conv2dDerivedNames2 = []string{
-	"private_floats", "global_loads_per_output", "global_loads_per_item",
-	"group_input_bytes", "flops_per_item", "group_flops",
-}
+const conv2dDerivedID = "conv2d/1"
 
 var (
 	platCU       = features.PlatformIndex("compute_units")
 	platLocalKiB = features.PlatformIndex("local_mem_kib")
 )
 
-func (d conv2dDerived) ID() string { return "conv2d/" + strconv.Itoa(d.v()) }
+func (conv2dDerived) ID() string { return conv2dDerivedID }
 
-// v is the version, the latest for the zero value.
-func (d conv2dDerived) v() int {
-	if d.version == 0 {
-		return conv2dDerivedLatest
-	}
-	return d.version
-}
-
-func (d conv2dDerived) Names() []string {
-	out := append([]string(nil), conv2dDerivedNames...)
-	if d.v() >= 2 {
-		out = append(out, conv2dDerivedNames2...)
-	}
-	return out
-}
-
-// Version implements features.VersionedDeriver.
-func (conv2dDerived) Version(id string) features.Deriver {
-	for v := 1; v <= conv2dDerivedLatest; v++ {
-		if d := (conv2dDerived{v}); d.ID() == id {
-			return d
-		}
-	}
-	return nil
-}
+func (conv2dDerived) Names() []string { return append([]string(nil), conv2dDerivedNames...) }
 
 // Derive writes the features for (t, c) on the platform pv. A platform
 // vector of zeros (no device known) counts one compute unit and no local
 // memory limit.
-func (d conv2dDerived) Derive(dst []float64, t features.Task, c features.Config, pv []float64) {
+func (conv2dDerived) Derive(dst []float64, t features.Task, c features.Config, pv []float64) {
 	p := conv2dParamsOf(c)
 	g := conv2dShape(t, p)
-	conv2dDerive1(dst[:len(conv2dDerivedNames)], t, p, g, pv)
-	if d.v() >= 2 {
-		conv2dDerive2(dst[len(conv2dDerivedNames):], t, p, g)
-	}
-}
-
-// conv2dDerive1 writes version 1's features. Its loads of a configuration
-// without local memory count a load per tap and output, as conv2d.cl did
-// before it read a work-item's window once; version 2 counts them as the
-// kernel does now.
-func conv2dDerive1(dst []float64, t features.Task, p conv2dParams, g conv2dGeom, pv []float64) {
 	w, h := float64(t[conv2dWidth]), float64(t[conv2dHeight])
 	fw, fh := float64(t[conv2dFilterW]), float64(t[conv2dFilterH])
 	cu, localBytes := 1.0, 0.0
@@ -356,53 +306,6 @@ func conv2dDerive1(dst []float64, t features.Task, p conv2dParams, g conv2dGeom,
 		lmem, lmemFrac, byLmem,
 		outputs, loadsItem, loadsOut, fw * fh / loadsOut,
 		float64(p.xwpt / p.vw), w * h, fw * fh,
-	}
-	copy(dst, v[:])
-}
-
-// conv2dDerive2 writes the features version 2 appends, as conv2d.cl does
-// the work:
-//
-//   - private_floats: the floats a work-item keeps in private memory, its
-//     Xwpt x Ywpt accumulators and, without local memory, the
-//     (Xwpt+FW-1) x (Ywpt+FH-1) window it reads once. They live in
-//     registers (a GPU's, or a CPU's vector registers when the compiler
-//     vectorizes across work-items) until they spill.
-//   - global_loads_per_output, global_loads_per_item: the loads of the
-//     input image from global memory per output and per work-item that
-//     computes outputs, a VW-wide vector load counting one (LS 0: the
-//     window; LS 1: the tile and its halo, shared by the work-group; LS 2:
-//     every work-item's block, the halo work-items' included, in VW-wide
-//     vectors).
-//   - group_input_bytes: the bytes of input a work-group reads, its tile
-//     and halo, which a CPU's core works through in its caches.
-//   - flops_per_item, group_flops: the multiply-adds of a work-item and a
-//     work-group, counted as 2 flops each.
-func conv2dDerive2(dst []float64, t features.Task, p conv2dParams, g conv2dGeom) {
-	fw, fh := float64(t[conv2dFilterW]), float64(t[conv2dFilterH])
-	xwpt, ywpt := float64(p.xwpt), float64(p.ywpt)
-	outputs := xwpt * ywpt
-	tx, ty := float64(g.tx), float64(g.ty)
-	compute := float64(p.xwg * p.ywg) // work-items that compute outputs
-	input := (tx + 2*float64(g.hx)) * (ty + 2*float64(g.hy))
-	private := outputs
-	var loadsOut, loadsItem float64
-	switch p.ls {
-	case 0:
-		window := (xwpt + fw - 1) * (ywpt + fh - 1)
-		private += window
-		loadsOut, loadsItem = window/outputs, window
-	case 1:
-		loadsOut, loadsItem = input/(tx*ty), input/compute
-	default:
-		loaded := float64(g.lx*g.ly) * outputs
-		loadsOut = loaded / (tx * ty)
-		loadsItem = loaded / float64(p.vw) / compute
-	}
-	flopsItem := 2 * outputs * fw * fh
-	v := [...]float64{
-		private, loadsOut, loadsItem,
-		4 * input, flopsItem, flopsItem * compute,
 	}
 	copy(dst, v[:])
 }

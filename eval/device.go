@@ -343,7 +343,7 @@ func deviceBests(groups []*group, ps []features.Platform, skip int) []*deviceBes
 			}
 		}
 		db.tasks = append(db.tasks, g.task)
-		db.logs = append(db.logs, logTask(g.task))
+		db.logs = append(db.logs, features.TaskLogs(nil, g.task))
 		db.config = append(db.config, best)
 	}
 	return out
@@ -352,25 +352,6 @@ func deviceBests(groups []*group, ps []features.Platform, skip int) []*deviceBes
 // nearest returns the device's shape nearest t in log space (t itself when
 // measured) and its best configuration.
 func (db *deviceBest) nearest(t features.Task) (features.Task, string) {
-	l := logTask(t)
-	bi, bd := 0, math.Inf(1)
-	for i, g := range db.logs {
-		d := 0.0
-		for f := range l {
-			x := l[f] - g[f]
-			d += x * x
-		}
-		if d < bd {
-			bi, bd = i, d
-		}
-	}
+	bi := features.LogShapes(db.logs).NearestOne(features.TaskLogs(nil, t))
 	return db.tasks[bi], db.config[bi]
-}
-
-func logTask(t features.Task) []float64 {
-	out := make([]float64, len(t))
-	for i, v := range t {
-		out[i] = math.Log(float64(max(v, 1)))
-	}
-	return out
 }

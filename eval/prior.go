@@ -223,7 +223,7 @@ func bundleCopies(b *features.Bundle, slug string, t features.Task, space *featu
 			devices = append(devices, db)
 		}
 		db.tasks = append(db.tasks, m.Task)
-		db.logs = append(db.logs, logTask(m.Task))
+		db.logs = append(db.logs, features.TaskLogs(nil, m.Task))
 		db.config = append(db.config, space.Format(m.Config))
 	}
 	var out []int
@@ -578,28 +578,19 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 		return out, nil
 	}
 	out.fitted = true
-	sub := ts.d.Subset(rows)
-	topts := trainOptions(opt)
-	m, _, err := train.FitRegressor(sub, topts)
+	fs, err := FitFirstStage(ts.d.Subset(rows), opt)
 	if err != nil {
-		return out, fmt.Errorf("eval: two-stage fit: %w", err)
+		return out, err
 	}
 	ranked := make([]predict.Scored, len(valid))
 	for i := range valid {
-		ranked[i] = predict.Scored{Config: valid[i], LogSpeedup: m.Predict(ts.x[i*nf : (i+1)*nf])}
-	}
-	var sq float64
-	for j := range sub.Y {
-		e := m.Predict(sub.Row(j)) - sub.Y[j]
-		sq += e * e
+		ranked[i] = predict.Scored{Config: valid[i], LogSpeedup: fs.Model.Predict(ts.x[i*nf : (i+1)*nf])}
 	}
 	sortScored(ranked)
 	if v, err := logSpeed(ranked[0].Config); err == nil {
 		out.top1 = 100 * math.Exp(v) * g.bestNs / g.refNs
 	}
-	// The in-sample error underestimates the model's error on new
-	// configurations; it only seeds the running estimate.
-	sigma := max(0.05, math.Sqrt(sq/float64(sub.Len())))
+	sigma := fs.Sigma
 	// The random draws continue the first stage's random order.
 	random := make([]features.Config, 0, len(valid)-n0)
 	for _, i := range perm[n0:] {

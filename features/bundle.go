@@ -304,7 +304,6 @@ func (b *Bundle) Encoder(d Deriver) (Encoder, error) {
 			return Encoder{}, err
 		}
 	}
-	d = DeriverFor(d, b.Derived)
 	switch {
 	case d == nil && len(names) == 0:
 		return e, nil

@@ -17,7 +17,7 @@ import (
 // runtime call the same Deriver, and a bundle records its ID so that a model
 // is never scored with other definitions than it was trained with.
 type Deriver interface {
-	// ID names the definitions and their version, e.g. "conv2d/2". It
+	// ID names the definitions and their version, e.g. "conv2d/1". It
 	// changes whenever a definition changes.
 	ID() string
 	// Names lists the derived features, without the "derived." prefix.
@@ -26,32 +26,6 @@ type Deriver interface {
 	// vector (Platform.Vector) is pv into dst. It must not allocate: the
 	// runtime calls it for every configuration it scores.
 	Derive(dst []float64, t Task, c Config, pv []float64)
-}
-
-// A VersionedDeriver also computes the earlier versions of its
-// definitions, so that a bundle trained with one keeps loading and scoring
-// with the features it was trained with (Bundle.Encoder asks for the
-// bundle's version).
-type VersionedDeriver interface {
-	Deriver
-	// Version returns the definitions whose ID is id, or nil when it knows
-	// no such version.
-	Version(id string) Deriver
-}
-
-// DeriverFor returns d's definitions of version id: d itself when its ID is
-// id, the version a VersionedDeriver gives, or d (which the caller's check
-// of the ID then refuses).
-func DeriverFor(d Deriver, id string) Deriver {
-	if d == nil || d.ID() == id {
-		return d
-	}
-	if v, ok := d.(VersionedDeriver); ok {
-		if old := v.Version(id); old != nil {
-			return old
-		}
-	}
-	return d
 }
 
 // A TaskDeriver is a Deriver whose first features depend on the task

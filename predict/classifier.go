@@ -72,7 +72,6 @@ func LoadClassifier(b *features.Bundle, param string, d features.Deriver) (*Clas
 		if !slices.Equal(e.Classes, s.Params[pi].Values) {
 			return nil, fmt.Errorf("predict: classifier of %q has classes %v, the parameter's values are %v", param, e.Classes, s.Params[pi].Values)
 		}
-		d = features.DeriverFor(d, b.Derived)
 		if d != nil && d.ID() != b.Derived {
 			return nil, fmt.Errorf("predict: classifier of %q: %w: bundle was trained with derived features %q, this augur has %q", param, features.ErrDerived, b.Derived, d.ID())
 		}

@@ -325,7 +325,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	}
 	if ch.starts != nil {
 		for _, t := range ch.starts.Shapes {
-			ch.startLogs = append(ch.startLogs, logs(t))
+			ch.startLogs = append(ch.startLogs, features.TaskLogs(nil, t))
 		}
 	}
 	return ch, nil
@@ -357,7 +357,7 @@ func (opt Options) withDefaults() (Options, error) {
 // over shapes (nil for none).
 func shapeRange(shapes []features.Task) (lo, hi []float64) {
 	for i, t := range shapes {
-		l := logs(t)
+		l := features.TaskLogs(nil, t)
 		if i == 0 {
 			lo, hi = l, append([]float64(nil), l...)
 			continue
@@ -522,14 +522,6 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 		return &b.Models[0], nil, source(&b.Models[0]), nil
 	}
 	return nil, nil, SourceReference, nil
-}
-
-func logs(t features.Task) []float64 {
-	out := make([]float64, len(t))
-	for i, v := range t {
-		out[i] = math.Log(float64(max(v, 1)))
-	}
-	return out
 }
 
 // Space returns the tuning space of the bundle's kernel.
@@ -885,40 +877,11 @@ func (c *Chooser) fixedParam(t features.Task) (int, int) {
 // on a log scale.
 func (c *Chooser) nearest(t features.Task) []int {
 	var idx [16]int
-	var dist [16]float64
-	k := min(c.opt.Starts, len(idx), len(c.startLogs))
 	// The shape's logarithms once, not once a grid shape: the grid has
 	// hundreds of shapes.
 	var lbuf [8]float64
-	var lt []float64
-	if len(t) <= len(lbuf) {
-		lt = lbuf[:len(t)]
-	} else {
-		lt = make([]float64, len(t))
-	}
-	for f, v := range t {
-		lt[f] = math.Log(float64(max(v, 1)))
-	}
-	n := 0
-	for gi, g := range c.startLogs {
-		d := 0.0
-		for f, l := range lt {
-			x := l - g[f]
-			d += x * x
-		}
-		// Insert into the k best so far, kept sorted.
-		if n < k {
-			n++
-		} else if d >= dist[n-1] {
-			continue
-		}
-		j := n - 1
-		for j > 0 && dist[j-1] > d {
-			idx[j], dist[j] = idx[j-1], dist[j-1]
-			j--
-		}
-		idx[j], dist[j] = gi, d
-	}
+	lt := features.TaskLogs(lbuf[:0], t)
+	n := features.LogShapes(c.startLogs).Nearest(lt, idx[:min(c.opt.Starts, len(idx))])
 	return idx[:n]
 }
 

@@ -71,7 +71,7 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 			at[m.Device] = i
 			c.copies = append(c.copies, copySource{source: SourceCopy + ":" + m.Device})
 		}
-		c.copies[i].logs = append(c.copies[i].logs, logs(m.Task))
+		c.copies[i].logs = append(c.copies[i].logs, features.TaskLogs(nil, m.Task))
 		c.copies[i].tasks = append(c.copies[i].tasks, m.Task)
 		c.copies[i].configs = append(c.copies[i].configs, m.Config)
 	}
@@ -102,7 +102,7 @@ func (c *Chooser) rankCopies() {
 	for i, src := range c.copies {
 		n := 0
 		for _, t := range tasks {
-			cfg := src.configs[src.nearest(logs(t))]
+			cfg := src.configs[src.nearest(features.TaskLogs(nil, t))]
 			c.model.Scorer(t).ScoreBatch([]features.Config{cfg}, vals, oks)
 			if oks[0] {
 				mean[i] += vals[0]
@@ -127,21 +127,9 @@ func (c *Chooser) rankCopies() {
 	c.copies = ranked
 }
 
-// nearest is the index of src's measured shape nearest l (log scale).
-func (src copySource) nearest(l []float64) int {
-	bi, bd := -1, math.Inf(1)
-	for i, g := range src.logs {
-		d := 0.0
-		for f := range l {
-			x := l[f] - g[f]
-			d += x * x
-		}
-		if d < bd {
-			bi, bd = i, d
-		}
-	}
-	return bi
-}
+// nearest is the index of src's measured shape nearest l (log scale), -1
+// when it has none.
+func (src copySource) nearest(l []float64) int { return features.LogShapes(src.logs).NearestOne(l) }
 
 // policy is the unseen-device policy in force: Options.Unseen, else the
 // bundle's, else copying.
@@ -159,7 +147,7 @@ func (c *Chooser) policy(b *features.Bundle, opt Options) string {
 // nearest t (log scale), the first source's (rankCopies) that runs on the
 // device; the fleet model's search when none can.
 func (c *Chooser) copy(t features.Task) Pick {
-	l := logs(t)
+	l := features.TaskLogs(nil, t)
 	batch := make([]features.Config, 0, len(c.copies))
 	from := make([]string, 0, len(c.copies))
 	for _, src := range c.copies {

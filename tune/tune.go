@@ -75,6 +75,10 @@ type TuneResult struct {
 	TaskNames    []string
 	Space        *features.Space
 	PlatformSlug string
+	// Learner is the two-stage tuner's first-stage model: the setting
+	// train's selection chose on the first stage's measurements
+	// (eval.FitFirstStage); empty for the fleet-prior tuner.
+	Learner string
 	// Prior is the model the fleet-prior tuner ranked with ("fleet" or
 	// "model:NAME"), empty for the two-stage tuner; Stopped says whether
 	// its error model stopped it before the budget.
@@ -116,17 +120,22 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	plat := devs[opt.Device]
 	res := &TuneResult{Task: t, FirstStage: len(first), SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
 
-	enc := features.NewEncoder(k.TaskNames, k.Space)
+	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
 	pv := plat.Vector()
-	fs := encodeFirstStage(enc, k.Space, t, pv, rows)
-	res.RefNs = fs.refNs
-	if len(fs.y) < 2 {
-		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", len(fs.y), len(first))
+	fs, err := encodeFirstStage(k, enc, plat, t, rows)
+	if err != nil {
+		return nil, err
 	}
-	ranked, sigma, err := fs.rank(enc, t, pv, valid)
+	res.RefNs = fs.refNs
+	if fs.d.Len() < 2 {
+		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), len(first))
+	}
+	opt.say("tune: first stage: selecting the learner on %d measured configurations", fs.d.Len())
+	ranked, fit, err := fs.rank(enc, t, pv, valid, opt.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
+	res.Learner = fit.Learner
 	// The second stage's random draws, interleaved with the ranking's
 	// (search.SecondStage.Random); the first stage's configurations are
 	// skipped.
@@ -136,7 +145,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	}
 	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, random: random, seen: fs.seen, batch: opt.Batch,
 		cache: map[string]record.Row{}, all: append([]record.Row(nil), rows...), say: opt.say}
-	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: sigma, Random: random}.Run(ranked, fs.best, fs.bestC,
+	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: fit.Sigma, Random: random}.Run(ranked, fs.best, fs.bestC,
 		func(c features.Config) bool { return fs.seen[k.Space.Format(c)] }, bm.measure)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
@@ -176,58 +185,59 @@ func (o *TuneOptions) twoStageDefaults(n int) error {
 	return nil
 }
 
-// firstStage is the two-stage tuner's random sample, encoded for training.
+// firstStage is the two-stage tuner's random sample, encoded for training
+// as eval's replays of the tuner encode it (the kernel's derived features
+// included).
 type firstStage struct {
-	x, y  []float64 // feature rows and log-speedups of the configurations that ran
-	nf    int
-	best  float64 // the best log-speedup measured, -Inf when none ran
+	d     *train.Data // the configurations that ran, one row each
+	best  float64     // the best log-speedup measured, -Inf when none ran
 	bestC features.Config
 	seen  map[string]bool // every configuration measured, ran or not
 	refNs float64
 }
 
-// encodeFirstStage encodes the rows of the first stage on task t.
-func encodeFirstStage(enc features.Encoder, space *features.Space, t features.Task, pv []float64, rows []record.Row) *firstStage {
-	fs := &firstStage{nf: enc.Len(), best: math.Inf(-1), seen: map[string]bool{}}
-	vec := make([]float64, fs.nf)
+// encodeFirstStage encodes the rows of the first stage on task t and
+// device plat with enc.
+func encodeFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Platform, t features.Task, rows []record.Row) (*firstStage, error) {
+	d := &train.Data{Kernel: k.Name, TaskNames: k.TaskNames, Params: k.Space.Params, Reference: k.Reference,
+		Features: enc.Names(), Platforms: []features.Platform{plat}}
+	fs := &firstStage{d: d, best: math.Inf(-1), seen: map[string]bool{}}
+	pv := plat.Vector()
+	vec := make([]float64, enc.Len())
 	for _, r := range rows {
-		fs.seen[space.Format(r.Config)] = true
+		fs.seen[k.Space.Format(r.Config)] = true
 		fs.refNs = r.RefTimeNs
 		if r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup) {
 			continue
 		}
 		enc.Encode(vec, t, r.Config, pv)
-		fs.x = append(fs.x, vec...)
-		fs.y = append(fs.y, r.LogSpeedup)
+		s := train.Sample{Task: t, Config: r.Config, TimeNs: r.TimeNs, RefTimeNs: r.RefTimeNs}
+		if err := d.Append(vec, r.LogSpeedup, s); err != nil {
+			return nil, fmt.Errorf("tune: %w", err)
+		}
 		if r.LogSpeedup > fs.best {
 			fs.best, fs.bestC = r.LogSpeedup, r.Config
 		}
 	}
-	return fs
+	return fs, nil
 }
 
-// rank fits the first stage's model and returns the valid configurations
-// in predicted order with the model's training RMSE (at least 0.05) as the
-// second stage's sigma.
-func (fs *firstStage) rank(enc features.Encoder, t features.Task, pv []float64, valid []features.Config) ([]predict.Scored, float64, error) {
-	nf := fs.nf
-	m, err := train.GBRTOptions{MinLeaf: min(10, max(1, len(fs.y)/10))}.Fit(fs.x, nf, fs.y)
+// rank fits the first stage's model with eval.FitFirstStage (the learner
+// train's selection chooses on the sample, as eval's replays do) and
+// returns the valid configurations in predicted order with the fit.
+func (fs *firstStage) rank(enc features.Encoder, t features.Task, pv []float64, valid []features.Config, seed uint64) ([]predict.Scored, eval.FirstStage, error) {
+	m, err := eval.FitFirstStage(fs.d, eval.Options{Kernel: fs.d.Kernel, Seed: seed})
 	if err != nil {
-		return nil, 0, err
-	}
-	var sq float64
-	for i := range fs.y {
-		e := m.Predict(fs.x[i*nf:(i+1)*nf]) - fs.y[i]
-		sq += e * e
+		return nil, eval.FirstStage{}, err
 	}
 	ranked := make([]predict.Scored, 0, len(valid))
-	vec := make([]float64, nf)
+	vec := make([]float64, enc.Len())
 	for _, c := range valid {
 		enc.Encode(vec, t, c, pv)
-		ranked = append(ranked, predict.Scored{Config: c, LogSpeedup: m.Predict(vec)})
+		ranked = append(ranked, predict.Scored{Config: c, LogSpeedup: m.Model.Predict(vec)})
 	}
 	sortScored(ranked)
-	return ranked, max(0.05, math.Sqrt(sq/float64(len(fs.y)))), nil
+	return ranked, m, nil
 }
 
 // batchMeasurer serves the second stage from batches: asked for one
@@ -435,8 +445,8 @@ func (r *TuneResult) String() string {
 		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%) from the ranking of %s and at random; stopped by %s\n",
 			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Prior, stop)
 	} else {
-		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in predicted order\n",
-			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage)
+		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in the order %s predicted\n",
+			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage, r.Learner)
 	}
 	if r.Best != nil {
 		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", r.Space.Format(r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)

@@ -40,14 +40,10 @@ func (s *subset) Derive(dst []float64, t features.Task, c features.Config, pv []
 func main() {
 	data := flag.String("data", "", "dir")
 	drop := flag.String("drop", "", "comma-separated features to drop")
-	v1 := flag.Bool("v1", false, "conv2d/1's features")
 	picks := flag.Bool("picks", false, "print each shape's pick")
 	only := flag.Int("learner", -1, "only this learner (0 or 1)")
 	flag.Parse()
 	var der features.Deriver = datasets.Deriver("conv2d")
-	if *v1 {
-		der = der.(features.VersionedDeriver).Version("conv2d/1")
-	}
 	if *drop != "" {
 		dl := strings.Split(*drop, ",")
 		s := &subset{base: der, buf: make([]float64, len(der.Names()))}

@@ -41,7 +41,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&opt.Model, "learner", "auto", "learner: auto (the setting whose picks on held-out shapes are best, on held-out configurations with one shape; see README), gbrt (gradient-boosted trees) or rf (random forest)")
 	var derive multiFlag
 	fs.Var(&derive, "derive", "a derived feature 'name = expression' over the task features and parameters, for kernels augur has no definitions for (repeatable)")
-	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: fitting time the selection may spend (0: 2m)")
+	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: wall time the selection may spend, skipping the candidates it has not reached; makes the model chosen depend on the machine's speed and load (0: no bound, every candidate scored, the same bundle on any machine)")
 	maxCost := fs.Int("max-cost", 0, fmt.Sprintf("with --learner auto: the most a chosen setting may cost in trees times depth, which bounds Choose's latency (0: %d, see README; -1: no bound)", train.DefaultMaxCost))
 	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of folds and learner")

@@ -31,7 +31,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&top, "top", 0, "measure the K best candidates of --model's model for the device (runtime Candidates) once each and append them, with the reference, to --wisdom; no tuner runs")
 	fs.StringVar(&model, "model", "", "with --top: the model bundle whose candidates are measured")
 	fs.StringVar(&wisdom, "wisdom", "", "with --top: the wisdom file (JSON lines) the measurements are appended to")
-	asJSON := fs.Bool("json", false, "print one JSON object: shape, device, config, best_ns, ref_ns, first_stage, second_stage, space_size, prior, path")
+	asJSON := fs.Bool("json", false, "print one JSON object: shape, device, config, best_ns, ref_ns, first_stage, second_stage, space_size, learner (the two-stage tuner's first-stage model), prior, path")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}

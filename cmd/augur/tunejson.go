@@ -20,6 +20,9 @@ type tuneJSON struct {
 	FirstStage  int     `json:"first_stage"`
 	SecondStage int     `json:"second_stage"`
 	SpaceSize   int     `json:"space_size"`
+	// Learner is the two-stage tuner's first-stage model (the setting
+	// train's selection chose on its measurements).
+	Learner     string  `json:"learner,omitempty"`
 	Prior       string  `json:"prior,omitempty"`
 	Stopped     bool    `json:"stopped,omitempty"`
 	Path        string  `json:"path,omitempty"`
@@ -29,7 +32,7 @@ type tuneJSON struct {
 // writeTuneJSON writes r as one JSON object.
 func writeTuneJSON(w io.Writer, r *tune.TuneResult) error {
 	j := tuneJSON{Shape: features.FormatTask(r.TaskNames, r.Task), Device: r.PlatformSlug, BestNs: r.BestNs, RefNs: r.RefNs,
-		FirstStage: r.FirstStage, SecondStage: r.SecondStage, SpaceSize: r.SpaceSize, Prior: r.Prior, Stopped: r.Stopped,
+		FirstStage: r.FirstStage, SecondStage: r.SecondStage, SpaceSize: r.SpaceSize, Learner: r.Learner, Prior: r.Prior, Stopped: r.Stopped,
 		Path: r.Path, WallSeconds: r.Wall.Seconds()}
 	if r.Best != nil && r.Space != nil {
 		j.Config = map[string]int{}

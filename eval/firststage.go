@@ -1,0 +1,73 @@
+package eval
+
+import (
+	"fmt"
+
+	"github.com/augur-tuning/augur/train"
+)
+
+// FirstStage is the two-stage tuner's model of one shape on one device,
+// fitted on its first stage's measurements (FitFirstStage).
+type FirstStage struct {
+	// Model predicts a configuration's log-speedup from its feature
+	// vector, laid out as the data's Features.
+	Model train.Regressor
+	// Learner names the setting fitted: the selection's choice with the
+	// learner "auto", else "gbrt" or "rf".
+	Learner string
+	// Sigma is the root-mean-square error of the learner's predictions
+	// on the rows held out of 5 folds of d (train.CrossValidate), at
+	// least 0.05: the second stage's first estimate of the model's error
+	// on configurations not measured (search.SecondStage.Sigma). The
+	// error on its own rows, which a forest or deep trees all but fit,
+	// stopped the stage before it measured anything.
+	Sigma float64
+}
+
+// FitFirstStage fits the two-stage tuner's model on d, the first stage's
+// rows of one shape on one device: with opt.Learner "" or "auto" the
+// setting train.Select chooses by cross-validated top-1 over folds of the
+// shape's configurations, every candidate scored, as 'augur train' would
+// choose it on that data; "gbrt" or "rf" fit that learner (opt.GBRT for
+// gbrt). eval's replays of the tuner and 'augur tune' on a device both
+// call it, so that the tuner measured here is the one users run. Only
+// opt.Learner, GBRT and Seed are read.
+func FitFirstStage(d *train.Data, opt Options) (FirstStage, error) {
+	if d.Len() < 2 {
+		return FirstStage{}, fmt.Errorf("eval: first stage of %d rows; the tuner needs at least 2 to fit", d.Len())
+	}
+	learner, name, err := firstStageLearner(d, opt)
+	if err != nil {
+		return FirstStage{}, fmt.Errorf("eval: first-stage fit: %w", err)
+	}
+	m, err := train.FitRows(learner, d, nil)
+	if err != nil {
+		return FirstStage{}, fmt.Errorf("eval: first-stage fit: %w", err)
+	}
+	cv, err := train.CrossValidate(d, min(5, d.Len()), learner, opt.Seed)
+	if err != nil {
+		return FirstStage{}, fmt.Errorf("eval: first-stage fit: %w", err)
+	}
+	return FirstStage{Model: m, Learner: name, Sigma: max(0.05, cv.RMSELogSpeedup)}, nil
+}
+
+// firstStageLearner is the learner FitFirstStage fits, as train.Options
+// maps opt's (trainOptions): the selection's choice for "" or "auto"
+// (save that GBRT options without a learner mean gbrt), else gbrt or rf
+// with their options.
+func firstStageLearner(d *train.Data, opt Options) (train.Learner, string, error) {
+	model := opt.Learner
+	if model == "" && opt.GBRT != (train.GBRTOptions{}) {
+		model = "gbrt"
+	}
+	switch model {
+	case "", "auto":
+		c, _, err := train.Select(d, train.SelectOptions{Budget: selectBudget, Seed: opt.Seed})
+		return c.Learner, c.Name, err
+	case "gbrt":
+		return opt.GBRT, "gbrt", nil
+	case "rf":
+		return train.ForestOptions{}, "rf", nil
+	}
+	return nil, "", fmt.Errorf("Options.Learner must be \"auto\", \"gbrt\", \"rf\" or empty, got %q", opt.Learner)
+}

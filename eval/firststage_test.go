@@ -1,0 +1,70 @@
+package eval
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/train"
+)
+
+// TestFitFirstStage fits first stages of one recorded shape, as the
+// two-stage tuner measures them, and checks that sigma is the learner's
+// cross-validated error: above its error on its own rows (which a forest
+// or deep trees all but fit, and which stopped the second stage before it
+// measured anything), and never below 0.05.
+func TestFitFirstStage(t *testing.T) {
+	all, err := train.LoadWith("../testdata/h200", "conv2d", train.LoadOptions{Derived: datasets.Deriver("conv2d")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := all.Sample(0).Task.Key()
+	var shape []int
+	for i, s := range all.Samples() {
+		if s.Task.Key() == task && s.Measured() {
+			shape = append(shape, i)
+		}
+	}
+	tests := []struct {
+		name    string
+		rows    int
+		learner string
+	}{
+		{"10 rows, selected", 10, "auto"},
+		{"128 rows, selected", 128, ""},
+		{"40 rows, gbrt", 40, "gbrt"},
+		{"40 rows, rf", 40, "rf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rows []int
+			for i := range tt.rows {
+				rows = append(rows, shape[i*len(shape)/tt.rows])
+			}
+			d := all.Subset(rows)
+			fs, err := FitFirstStage(d, Options{Learner: tt.learner, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := strings.TrimPrefix(tt.learner, "auto"); want != "" && fs.Learner != want || fs.Learner == "" {
+				t.Errorf("learner %q, want %q (or a selected one)", fs.Learner, tt.learner)
+			}
+			var sq float64
+			for j := range d.Y {
+				e := fs.Model.Predict(d.Row(j)) - d.Y[j]
+				sq += e * e
+			}
+			own := math.Sqrt(sq / float64(d.Len()))
+			if !(fs.Sigma >= 0.05 && fs.Sigma > own) {
+				t.Errorf("sigma %g, own-row error %g: want the held-out error, above it and >= 0.05", fs.Sigma, own)
+			}
+		})
+	}
+	if _, err := FitFirstStage(all.Subset(shape[:1]), Options{}); err == nil || !strings.HasPrefix(err.Error(), "eval: ") {
+		t.Errorf("one row: err = %v, want an eval error", err)
+	}
+	if _, err := FitFirstStage(all.Subset(shape[:10]), Options{Learner: "xgb"}); err == nil || !strings.Contains(err.Error(), "Learner") {
+		t.Errorf("unknown learner: err = %v, want one naming Learner", err)
+	}
+}
