@@ -62,7 +62,7 @@ func firstStageLearner(d *train.Data, opt Options) (train.Learner, string, error
 	}
 	switch model {
 	case "", "auto":
-		c, _, err := train.Select(d, train.SelectOptions{Budget: selectBudget, Seed: opt.Seed})
+		c, _, err := train.Select(d, train.SelectOptions{Seed: opt.Seed})
 		return c.Learner, c.Name, err
 	case "gbrt":
 		return opt.GBRT, "gbrt", nil

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
@@ -795,16 +794,10 @@ func geomeanInterval(logs []float64) [2]float64 {
 	return [2]float64{math.Exp(means[draws*25/1000]), math.Exp(means[draws*975/1000-1])}
 }
 
-// selectBudget is the fitting time eval lets a learner selection spend:
-// enough that every candidate is scored, so that which model eval trains,
-// and so its figures, do not depend on the machine's load (train's default
-// budget is wall time, and a loaded machine would skip the last candidates).
-const selectBudget = 24 * time.Hour
-
 // trainOptions are the options of every model eval trains, as 'augur
-// train' would with opt's learner, save that the selection scores every
-// candidate (selectBudget).
+// train' would with opt's learner: its selection has no time bound, so
+// which model eval trains, and so its figures, do not depend on the
+// machine's load.
 func trainOptions(opt Options) train.Options {
-	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed,
-		Select: train.SelectOptions{Budget: selectBudget}}
+	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
 }

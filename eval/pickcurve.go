@@ -156,7 +156,7 @@ func (pc *pickCurver) learner(mine []*group) (train.Options, error) {
 	}
 	slices.Sort(rows)
 	pc.opt.say("pick curve %s: selecting the learner on %d rows", pc.plat.Slug(), len(rows))
-	c, _, err := train.Select(pc.d.Subset(rows), train.SelectOptions{Seed: pc.opt.Seed, Budget: selectBudget})
+	c, _, err := train.Select(pc.d.Subset(rows), train.SelectOptions{Seed: pc.opt.Seed})
 	if err != nil {
 		return topts, fmt.Errorf("eval: pick curve: %w", err)
 	}
