@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict/lightgbm"
 )
@@ -329,4 +330,33 @@ func TestGrowParallelForest(t *testing.T) {
 	if !reflect.DeepEqual(serial, shared) {
 		t.Error("the forest's trees grown on several goroutines differ from the serial ones")
 	}
+}
+
+// BenchmarkBuildHist measures one histogram pass of one goroutine over
+// every row of testdata/h200 (11,232 rows, every varying feature): the
+// inner loop of a fit, where most of a large fit's time goes.
+func BenchmarkBuildHist(b *testing.B) {
+	k, err := datasets.Lookup("conv2d")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := LoadWith("../testdata/h200", "conv2d", LoadOptions{Derived: k.Derived})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bl := newBuilder(d.fitSet(nil, &fitBuffers{}), 255, growOptions{parallelRows: math.MaxInt})
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range bl.grad {
+		bl.grad[i] = rng.NormFloat64()
+	}
+	rows := make([]int32, bl.n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	h := make([]histBin, bl.offset[bl.nFeat])
+	b.ReportAllocs()
+	for b.Loop() {
+		bl.buildHist(h, rows)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*bl.n*bl.nFeat), "ns/update")
 }
