@@ -360,3 +360,55 @@ func BenchmarkBuildHist(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*bl.n*bl.nFeat), "ns/update")
 }
+
+// TestGrowConstantFeatures grows trees on real rows of several shapes
+// (testdata/h200) with the features that hold a single bin on a child's
+// rows left out of its histogram pass, and with every feature summed: the
+// trees are the same, bit for bit, with and without hessians, on one
+// goroutine and on several.
+func TestGrowConstantFeatures(t *testing.T) {
+	k, err := datasets.Lookup("conv2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := LoadWith("../testdata/h200", "conv2d", LoadOptions{Derived: k.Derived})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grow := func(constRows, parallelRows int, withHess bool) ([]lightgbm.Tree, int) {
+		b := newBuilder(d.fitSet(nil, &fitBuffers{}), 255, growOptions{maxDepth: 10, minLeaf: 3, parallelRows: parallelRows})
+		b.constRows = constRows
+		rng := rand.New(rand.NewPCG(7, 8))
+		if withHess {
+			b.hess = make([]float64, b.n)
+		}
+		var out []lightgbm.Tree
+		skipped := 0
+		for range 3 {
+			for i := range b.grad {
+				b.grad[i] = d.Y[i] + 0.1*rng.NormFloat64()
+			}
+			for i := range b.hess {
+				b.hess[i] = rng.Float64()
+			}
+			for i := range b.rows {
+				b.rows[i] = int32(i)
+			}
+			out = append(out, b.grow(b.n, 0.1, 0))
+			skipped += len(b.constBins)
+		}
+		return out, skipped
+	}
+	for _, withHess := range []bool{false, true} {
+		want, _ := grow(math.MaxInt, math.MaxInt, withHess)
+		for _, parallelRows := range []int{math.MaxInt, 1} {
+			got, skipped := grow(1, parallelRows, withHess)
+			if skipped == 0 {
+				t.Fatal("no feature was left out of a pass: the test compares nothing")
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("hessians %v, parallelRows %d: the trees differ from those of passes over every feature", withHess, parallelRows)
+			}
+		}
+	}
+}
