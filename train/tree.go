@@ -192,14 +192,6 @@ type builder struct {
 	tree lightgbm.Tree
 	// buf lends bins, grad, rows and scratch when not nil (fitBuffers).
 	buf *fitBuffers
-	// active and activeOff are the features whose bins a child's
-	// histogram pass sums and the offsets of their histograms; constBins
-	// are the histogram entries of the features that hold a single bin
-	// on the child's rows (childFeatures).
-	active, activeOff, constBins []int
-	// constRows is the fewest rows of a child whose features are sorted
-	// (the constant constRows; tests change it).
-	constRows int
 	// parallelRows is the fewest rows of a leaf whose histograms and
 	// partition several goroutines share: parallelLeafRows in a fit of
 	// parallelFitRows rows or more, none (math.MaxInt) in a smaller one,
@@ -212,8 +204,7 @@ type builder struct {
 func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
 	n, nFeat := s.len(), s.nFeat
 	b := &builder{n: n, g: g, lo: make([]float64, nFeat), hi: make([]float64, nFeat), buf: s.buf,
-		grad: s.buf.gradOf(n), rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n),
-		parallelRows: math.MaxInt, constRows: constRows}
+		grad: s.buf.gradOf(n), rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n), parallelRows: math.MaxInt}
 	switch {
 	case g.parallelRows > 0:
 		b.parallelRows = g.parallelRows
@@ -338,115 +329,6 @@ func (b *builder) buildHist(h []histBin, rows []int32) {
 	wg.Wait()
 }
 
-// buildChildHist is buildHist for a child whose features b.childFeatures
-// has sorted: the rows' pass sums the active features only, and each
-// other feature's single bin gets the rows' sums, added in the rows'
-// order from 0 as the pass would have added them.
-func (b *builder) buildChildHist(h []histBin, rows []int32) {
-	if len(b.constBins) == 0 {
-		b.buildHist(h, rows)
-		return
-	}
-	clear(h)
-	feats, offs := b.active, b.activeOff
-	w := min(b.workers(len(rows)), len(feats))
-	if w < 2 {
-		b.histList(h, rows, feats, offs)
-	} else {
-		var wg sync.WaitGroup
-		for k := range w {
-			lo, hi := k*len(feats)/w, (k+1)*len(feats)/w
-			wg.Go(func() { b.histList(h, rows, feats[lo:hi], offs[lo:hi]) })
-		}
-		wg.Wait()
-	}
-	var s float64
-	var hs float32
-	for _, r := range rows {
-		s += b.grad[r]
-	}
-	if b.hess != nil {
-		for _, r := range rows {
-			hs += float32(b.hess[r])
-		}
-	}
-	for _, i := range b.constBins {
-		h[i] = histBin{sum: s, n: int32(len(rows)), hess: hs}
-	}
-}
-
-// histList adds rows into the histograms of feats, whose histograms start
-// at offs.
-func (b *builder) histList(h []histBin, rows []int32, feats, offs []int) {
-	nf, grad, bins := b.nFeat, b.grad, b.bins
-	offs = offs[:len(feats)]
-	if hess := b.hess; hess != nil {
-		for _, r := range rows {
-			g, hs := grad[r], float32(hess[r])
-			i := int(r) * nf
-			row := bins[i : i+nf]
-			for k, f := range feats {
-				e := &h[offs[k]+int(row[f])]
-				e.sum += g
-				e.n++
-				e.hess += hs
-			}
-		}
-		return
-	}
-	for _, r := range rows {
-		g := grad[r]
-		i := int(r) * nf
-		row := bins[i : i+nf]
-		for k, f := range feats {
-			e := &h[offs[k]+int(row[f])]
-			e.sum += g
-			e.n++
-		}
-	}
-}
-
-// childFeatures sorts the features for the histogram pass of a child of
-// parent, the left one when left: a feature whose bins on the parent's
-// rows that go to that side hold a single non-empty bin (from the parent's
-// histogram, and the split's bin for the split's feature) has every row of
-// the child in that bin, so the pass need not read it (b.constBins);
-// the others are b.active. On data of several devices or shapes, a
-// subtree below a split on a device or shape feature has every feature of
-// the device or shape constant.
-func (b *builder) childFeatures(parent *leafState, left bool) {
-	b.active, b.activeOff, b.constBins = b.active[:0], b.activeOff[:0], b.constBins[:0]
-	sp := parent.best
-	for f := range b.nFeat {
-		o := b.offset[f]
-		hb := parent.hist[o:b.offset[f+1]]
-		lo := 0
-		if f == sp.feature {
-			if left {
-				hb = hb[:sp.bin+1]
-			} else {
-				lo = sp.bin + 1
-				hb = hb[lo:]
-			}
-		}
-		one, seen := -1, 0
-		for j, e := range hb {
-			if e.n != 0 {
-				one = j
-				if seen++; seen > 1 {
-					break
-				}
-			}
-		}
-		if seen == 1 {
-			b.constBins = append(b.constBins, o+lo+one)
-			continue
-		}
-		b.active = append(b.active, f)
-		b.activeOff = append(b.activeOff, o)
-	}
-}
-
 // A fit of parallelFitRows rows or more shares the histograms and the
 // partition of each leaf of parallelLeafRows rows or more among up to
 // maxWorkers goroutines (builder.parallelRows). Smaller fits stay on one
@@ -457,11 +339,6 @@ const (
 	parallelLeafRows = 1 << 13
 	maxWorkers       = 4
 )
-
-// constRows is the fewest rows of a child whose features childFeatures
-// sorts: below it, reading the parent's histogram costs more than the
-// features it spares the pass.
-const constRows = 256
 
 // histFeatures adds rows into the histograms of features lo to hi-1.
 //
@@ -771,13 +648,7 @@ func (b *builder) childHists(parent, left, right *leafState) {
 		return
 	}
 	h := b.getHist()
-	rows := b.rows[small.start:small.end]
-	if len(rows) >= b.constRows {
-		b.childFeatures(parent, small == left)
-		b.buildChildHist(h, rows)
-	} else {
-		b.buildHist(h, rows)
-	}
+	b.buildHist(h, b.rows[small.start:small.end])
 	if b.sumRows {
 		var s float64
 		for _, r := range b.rows[small.start:small.end] {
