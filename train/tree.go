@@ -341,19 +341,13 @@ const (
 )
 
 // histFeatures adds rows into the histograms of features lo to hi-1.
-//
-// It is the inner loop of a fit: the builder's fields are read into
-// locals, and off is cut to the length of a row's bins, so that the loop
-// does no bounds check but the histogram's.
 func (b *builder) histFeatures(h []histBin, rows []int32, lo, hi int) {
-	nf, grad, bins := b.nFeat, b.grad, b.bins
+	nf := b.nFeat
 	off := b.offset[lo:hi]
-	if hess := b.hess; hess != nil {
+	if b.hess != nil {
 		for _, r := range rows {
-			g, hs := grad[r], float32(hess[r])
-			i := int(r) * nf
-			row := bins[i+lo : i+hi]
-			off := off[:len(row)]
+			g, hs := b.grad[r], float32(b.hess[r])
+			row := b.bins[int(r)*nf+lo : int(r)*nf+hi]
 			for f, v := range row {
 				e := &h[off[f]+int(v)]
 				e.sum += g
@@ -364,25 +358,8 @@ func (b *builder) histFeatures(h []histBin, rows []int32, lo, hi int) {
 		return
 	}
 	for _, r := range rows {
-		g := grad[r]
-		i := int(r) * nf
-		row := bins[i+lo : i+hi]
-		off := off[:len(row)]
-		// Four features a step: the features' bins are distinct
-		// entries, so the order of their updates changes no sum.
-		for len(row) >= 4 && len(off) >= 4 {
-			e0, e1 := &h[off[0]+int(row[0])], &h[off[1]+int(row[1])]
-			e2, e3 := &h[off[2]+int(row[2])], &h[off[3]+int(row[3])]
-			e0.sum += g
-			e0.n++
-			e1.sum += g
-			e1.n++
-			e2.sum += g
-			e2.n++
-			e3.sum += g
-			e3.n++
-			row, off = row[4:], off[4:]
-		}
+		g := b.grad[r]
+		row := b.bins[int(r)*nf+lo : int(r)*nf+hi]
 		for f, v := range row {
 			e := &h[off[f]+int(v)]
 			e.sum += g
