@@ -60,6 +60,9 @@ type GBRTOptions struct {
 	// minHess and maxDelta guard the Newton steps of an objective with
 	// hessians (growOptions); RankOptions sets them.
 	minHess, maxDelta float64
+	// parallelRows, when not 0, is the fewest rows of a leaf that several
+	// goroutines share (growOptions.parallelRows); tests set it.
+	parallelRows int
 }
 
 // withDefaults returns o with zero fields set to their defaults, or an
@@ -225,7 +228,7 @@ func fitGBRT(s fitSet, opts GBRTOptions) (*Ensemble, error) {
 
 	b := newBuilder(s, opts.MaxBins, growOptions{
 		maxDepth: opts.MaxDepth, maxLeaves: opts.MaxLeaves, minLeaf: opts.MinLeaf, l2: opts.L2,
-		minHess: opts.minHess, maxDelta: opts.maxDelta})
+		minHess: opts.minHess, maxDelta: opts.maxDelta, parallelRows: opts.parallelRows})
 	newton, _ := opts.objective.(newtonObjective)
 	if newton != nil {
 		b.hess = make([]float64, n)

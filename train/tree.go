@@ -114,6 +114,11 @@ type growOptions struct {
 	// learning rate is at most maxDelta in size (max_delta_step; 0: no
 	// bound).
 	minHess, maxDelta float64
+	// parallelRows, when not 0, replaces the builder's choice of the
+	// fewest rows of a leaf that several goroutines work on (see
+	// builder.parallelRows); tests set it to 1 to make every leaf take
+	// the parallel paths.
+	parallelRows int
 }
 
 // histBin accumulates the residuals of the rows in one bin, and their
@@ -187,9 +192,10 @@ type builder struct {
 	tree lightgbm.Tree
 	// buf lends bins, grad, rows and scratch when not nil (fitBuffers).
 	buf *fitBuffers
-	// parallelRows is the fewest rows of a leaf whose histograms are
-	// built by several goroutines (the constant parallelRows; tests
-	// lower it).
+	// parallelRows is the fewest rows of a leaf whose histograms and
+	// partition several goroutines share: parallelLeafRows in a fit of
+	// parallelFitRows rows or more, none (math.MaxInt) in a smaller one,
+	// or growOptions.parallelRows when set.
 	parallelRows int
 }
 
@@ -198,7 +204,13 @@ type builder struct {
 func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
 	n, nFeat := s.len(), s.nFeat
 	b := &builder{n: n, g: g, lo: make([]float64, nFeat), hi: make([]float64, nFeat), buf: s.buf,
-		grad: s.buf.gradOf(n), rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n), parallelRows: parallelRows}
+		grad: s.buf.gradOf(n), rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n), parallelRows: math.MaxInt}
+	switch {
+	case g.parallelRows > 0:
+		b.parallelRows = g.parallelRows
+	case n >= parallelFitRows:
+		b.parallelRows = parallelLeafRows
+	}
 	s.binInto(b, maxBins)
 	return b
 }
@@ -287,13 +299,23 @@ func (b *builder) putHist(h []histBin) {
 	}
 }
 
+// workers is the number of goroutines that share the work on a leaf of
+// n rows: 1 below builder.parallelRows, else GOMAXPROCS, at most
+// maxWorkers.
+func (b *builder) workers(n int) int {
+	if n < b.parallelRows {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), maxWorkers)
+}
+
 // buildHist fills h with the residual sums and counts of rows, and their
 // hessian sums when the objective gives them.
 func (b *builder) buildHist(h []histBin, rows []int32) {
 	clear(h)
 	nf := b.nFeat
-	w := min(runtime.GOMAXPROCS(0), maxHistWorkers, nf)
-	if len(rows) < b.parallelRows || w < 2 {
+	w := min(b.workers(len(rows)), nf)
+	if w < 2 {
 		b.histFeatures(h, rows, 0, nf)
 		return
 	}
@@ -307,12 +329,15 @@ func (b *builder) buildHist(h []histBin, rows []int32) {
 	wg.Wait()
 }
 
-// parallelRows is the fewest rows of a leaf whose histograms several
-// goroutines build (builder.parallelRows): below it the goroutines cost
-// more than they save. maxHistWorkers bounds them.
+// A fit of parallelFitRows rows or more shares the histograms and the
+// partition of each leaf of parallelLeafRows rows or more among up to
+// maxWorkers goroutines (builder.parallelRows). Smaller fits stay on one
+// goroutine: the selection and the cross-validation, whose fits are
+// smaller (SelectOptions.MaxRows), already run two fits at a time.
 const (
-	parallelRows   = 1 << 16
-	maxHistWorkers = 4
+	parallelFitRows  = 1 << 16
+	parallelLeafRows = 1 << 13
+	maxWorkers       = 4
 )
 
 // histFeatures adds rows into the histograms of features lo to hi-1.
@@ -590,6 +615,15 @@ func (b *builder) childHists(parent, left, right *leafState) {
 	}
 	needSmall := b.needsHist(small.depth, small.end-small.start)
 	needLarge := b.needsHist(large.depth, large.end-large.start)
+	if !needSmall && !needLarge {
+		// Neither child will be split, so nothing reads their sums (a
+		// leaf's value is summed over its rows in grow): building the
+		// smaller child's histogram only to sum it is a pass over its
+		// rows for nothing, at the last level of every tree.
+		b.putHist(parent.hist)
+		parent.hist = nil
+		return
+	}
 	h := b.getHist()
 	b.buildHist(h, b.rows[small.start:small.end])
 	if b.sumRows {
@@ -641,20 +675,67 @@ func histSum(h []histBin, firstFeatureBins int) float64 {
 
 // partition reorders b.rows[start:end] so that the rows going left come
 // first, each side keeping its order, and returns where the right side
-// starts. Keeping the order keeps histogram passes walking memory forwards.
+// starts. Keeping the order keeps histogram passes walking memory forwards,
+// and makes the children's rows, and so their sums, the same whether one
+// goroutine partitions or several.
 func (b *builder) partition(start, end int, sp split) int {
+	w := b.workers(end - start)
+	if w < 2 {
+		return start + b.partitionChunk(b.rows[start:end], b.scratch[start:end], sp)
+	}
+	// Each goroutine partitions its own chunk in place; then each copies
+	// its chunk's left rows and right rows to where they go in scratch,
+	// after the left rows of the chunks before it, and copies its share
+	// of scratch back.
+	var bounds [maxWorkers + 1]int
+	var nl [maxWorkers]int
+	for k := range w + 1 {
+		bounds[k] = start + k*(end-start)/w
+	}
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := bounds[k], bounds[k+1]
+		wg.Go(func() { nl[k] = b.partitionChunk(b.rows[lo:hi], b.scratch[lo:hi], sp) })
+	}
+	wg.Wait()
+	left := 0
+	for k := range w {
+		left += nl[k]
+	}
+	l, r := start, start+left
+	for k := range w {
+		lo, hi, n := bounds[k], bounds[k+1], nl[k]
+		dl, dr := l, r
+		wg.Go(func() {
+			copy(b.scratch[dl:], b.rows[lo:lo+n])
+			copy(b.scratch[dr:], b.rows[lo+n:hi])
+		})
+		l, r = l+n, r+hi-lo-n
+	}
+	wg.Wait()
+	for k := range w {
+		lo, hi := bounds[k], bounds[k+1]
+		wg.Go(func() { copy(b.rows[lo:hi], b.scratch[lo:hi]) })
+	}
+	wg.Wait()
+	return start + left
+}
+
+// partitionChunk reorders rows as partition does, with scratch (as long
+// as rows) to hold the right side meanwhile, and returns the number of
+// rows that go left.
+func (b *builder) partitionChunk(rows, scratch []int32, sp split) int {
 	nf, f, k := b.nFeat, sp.feature, uint8(sp.bin)
-	rows := b.rows[start:end]
 	nl, nr := 0, 0
 	for _, r := range rows {
 		if b.bins[int(r)*nf+f] <= k {
 			rows[nl] = r
 			nl++
 		} else {
-			b.scratch[nr] = r
+			scratch[nr] = r
 			nr++
 		}
 	}
-	copy(rows[nl:], b.scratch[:nr])
-	return start + nl
+	copy(rows[nl:], scratch[:nr])
+	return nl
 }

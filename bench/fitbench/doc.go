@@ -15,6 +15,8 @@
 // Stdout gets one line per split, "split K rows N fit_s SECONDS", the time
 // of the Fit call alone.
 //
-// --threads sets GOMAXPROCS (0: all CPUs); augur's learners fit on one
-// goroutine, so it shows what the runtime costs beside them.
+// --threads sets GOMAXPROCS (0: all CPUs; the default 1 fits on one
+// goroutine). A fit of 65,536 rows or more shares the histograms and the
+// partition of each leaf of 8,192 rows or more among up to GOMAXPROCS
+// goroutines (at most 4); smaller fits use one whatever --threads says.
 package main
