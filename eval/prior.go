@@ -550,8 +550,10 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 		return math.Log(g.refNs / t), nil
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x2574))
-	perm := rng.Perm(len(valid))
 	n0 = min(n0, len(valid))
+	// The first stage is a random sample stratified by parameter value
+	// (search.Stratify), as 'augur tune' measures it.
+	perm := search.Stratify(valid, rng.Perm(len(valid)), n0)
 	var rows []int
 	best, bestC := math.Inf(-1), features.Config(nil)
 	seen := map[string]bool{}

@@ -107,7 +107,14 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	}
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
-	first := k.Space.Sample(rng, opt.Budget)
+	// The first stage is a random sample stratified by parameter value
+	// (search.Stratify), as eval's replays of the tuner measure it; the
+	// second stage's random draws continue the same order.
+	order := search.Stratify(valid, rng.Perm(len(valid)), opt.Budget)
+	first := make([]features.Config, 0, min(opt.Budget, len(valid)))
+	for _, i := range order[:min(opt.Budget, len(valid))] {
+		first = append(first, valid[i])
+	}
 	opt.say("tune: first stage: %d random configurations of %d", len(first), len(valid))
 	rows, err := collect.Measure(ctx, k, t, first, copt)
 	if err != nil {
@@ -140,7 +147,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	// (search.SecondStage.Random); the first stage's configurations are
 	// skipped.
 	random := make([]features.Config, 0, len(valid))
-	for _, i := range rng.Perm(len(valid)) {
+	for _, i := range order[len(first):] {
 		random = append(random, valid[i])
 	}
 	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, random: random, seen: fs.seen, batch: opt.Batch,
