@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -138,7 +137,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), len(first))
 	}
 	opt.say("tune: first stage: selecting the learner on %d measured configurations", fs.d.Len())
-	ranked, fit, err := fs.rank(enc, t, pv, valid, opt.Seed)
+	ranked, fit, err := fs.rank(enc, t, pv, valid, order, opt.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
@@ -231,19 +230,18 @@ func encodeFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Pl
 
 // rank fits the first stage's model with eval.FitFirstStage (the learner
 // train's selection chooses on the sample, as eval's replays do) and
-// returns the valid configurations in predicted order with the fit.
-func (fs *firstStage) rank(enc features.Encoder, t features.Task, pv []float64, valid []features.Config, seed uint64) ([]predict.Scored, eval.FirstStage, error) {
+// returns the configurations valid[order[j]] in predicted order, ties in
+// order's (search.RankInOrder), with the fit.
+func (fs *firstStage) rank(enc features.Encoder, t features.Task, pv []float64, valid []features.Config, order []int, seed uint64) ([]predict.Scored, eval.FirstStage, error) {
 	m, err := eval.FitFirstStage(fs.d, eval.Options{Kernel: fs.d.Kernel, Seed: seed})
 	if err != nil {
 		return nil, eval.FirstStage{}, err
 	}
-	ranked := make([]predict.Scored, 0, len(valid))
 	vec := make([]float64, enc.Len())
-	for _, c := range valid {
-		enc.Encode(vec, t, c, pv)
-		ranked = append(ranked, predict.Scored{Config: c, LogSpeedup: m.Model.Predict(vec)})
-	}
-	sortScored(ranked)
+	ranked := search.RankInOrder(valid, order, func(i int) float64 {
+		enc.Encode(vec, t, valid[i], pv)
+		return m.Model.Predict(vec)
+	})
 	return ranked, m, nil
 }
 
@@ -431,12 +429,6 @@ func dedupe(rows []record.Row) []record.Row {
 		}
 	}
 	return out
-}
-
-func sortScored(s []predict.Scored) {
-	// Stable, so that ties keep the space's order and a run is
-	// reproducible.
-	sort.SliceStable(s, func(i, j int) bool { return s[i].LogSpeedup > s[j].LogSpeedup })
 }
 
 // String prints the result in a few lines.
