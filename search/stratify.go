@@ -11,18 +11,18 @@ import (
 // Stratify reorders order, a random order of the indices of valid, so that
 // its first k configurations cover every parameter's values as evenly as
 // the space allows: each is, of the configurations left, the first in
-// order whose values have been taken least often so far, each value
-// counted relative to its share of valid (a value that no configuration
-// taken has yet counts 0). The rest follow in order. It returns a new
-// slice; order is not modified. k is capped at len(order).
+// order whose values have been taken least so far, each value's count
+// divided by its share of valid (a value not yet taken counts 0, however
+// rare). The rest follow in order. It returns a new slice; order is not
+// modified. k is capped at len(order).
 //
 // This is the two-stage tuner's first stage (eval's replays and 'augur
-// tune'): on a small space the sample is ten configurations, and ten
+// tune'). On a small space the sample is ten configurations, and ten
 // uniform draws from the 189 of examples/rowsum often miss a work-group
 // size or a vector width altogether, which leaves both the sample's best
-// and the model fitted on it to luck. Stratified, every value of a
-// parameter with at most k values is tried before any is tried twice; ties
-// keep order's randomness, so that the sample is still a random one.
+// and the model fitted on it to luck; stratified, the ten hold every
+// value of every parameter (TestStratify). Ties keep order's randomness,
+// so that the sample is still a random one (TestStratifyCoversTheSpace).
 func Stratify(valid []features.Config, order []int, k int) []int {
 	out := slices.Clone(order)
 	k = min(k, len(out))

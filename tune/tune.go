@@ -66,7 +66,7 @@ type TuneResult struct {
 	Best         features.Config
 	BestNs       float64
 	RefNs        float64
-	FirstStage   int // configurations measured at random
+	FirstStage   int // configurations measured at random, stratified by parameter value (search.Stratify)
 	SecondStage  int // configurations measured after the first stage: in predicted order and, interleaved, at random
 	SpaceSize    int
 	Path         string
@@ -86,10 +86,12 @@ type TuneResult struct {
 }
 
 // Tune is Falch and Elster's two-stage tuner on a real device: it measures
-// a random sample of the space on one shape, trains a model on it, and
-// then measures configurations in predicted order, every other one drawn at
-// random instead (search.SecondStage.Random), while the chance that the
-// next one beats the best so far stays above the threshold.
+// a random sample of the space on one shape, stratified by parameter value
+// (search.Stratify), trains a model on it, and then measures
+// configurations in predicted order (ties in the sample's random order,
+// search.RankInOrder), every other one drawn at random instead
+// (search.SecondStage.Random), while the chance that the next one beats
+// the best so far stays above the threshold.
 //
 // With opt.Prior it runs the fleet-prior tuner instead: see TuneOptions.
 func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions) (*TuneResult, error) {
