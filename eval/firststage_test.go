@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,5 +68,40 @@ func TestFitFirstStage(t *testing.T) {
 	}
 	if _, err := FitFirstStage(all.Subset(shape[:10]), Options{Learner: "xgb"}); err == nil || !strings.Contains(err.Error(), "Learner") {
 		t.Errorf("unknown learner: err = %v, want one naming Learner", err)
+	}
+}
+
+// TestSplitting checks which candidates the first stage's selection
+// scores: only those whose trees can split a fold's training rows, all of
+// them when none can.
+func TestSplitting(t *testing.T) {
+	cs := train.DefaultCandidates(1)
+	names := func(cs []train.Candidate) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	all := names(cs)
+	tests := []struct {
+		rows int
+		want []string
+	}{
+		{2, all},                          // one fold: Select does not fold
+		{3, all},                          // one fold
+		{6, all},                          // 3 folds of 4 training rows: none splits, all kept
+		{10, []string{"rf-d14-t50-min3"}}, // 5 folds of 8 training rows
+		{12, []string{"rf-d14-t50-min3"}}, // 9 training rows
+		{13, []string{"gbrt-d6-t200-lr0.1-min5", "gbrt-d10-t50-lr0.2-min5", "gbrt-d8-t150-lr0.1-min5", "rf-d14-t50-min3", "topa-d8-t150-lr0.1-min5", "topa-d10-t50-lr0.2-min5"}}, // 10: min 5 splits
+		{25, all}, // 20 training rows: min 10 splits
+		{128, all},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.rows), func(t *testing.T) {
+			if got := names(splitting(cs, tt.rows)); !slices.Equal(got, tt.want) {
+				t.Errorf("%d rows: got %v, want %v", tt.rows, got, tt.want)
+			}
+		})
 	}
 }

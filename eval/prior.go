@@ -5,12 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
-	"github.com/augur-tuning/augur/predict"
 	"github.com/augur-tuning/augur/runtime"
 	"github.com/augur-tuning/augur/search"
 	"github.com/augur-tuning/augur/train"
@@ -550,8 +548,10 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 		return math.Log(g.refNs / t), nil
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x2574))
-	perm := rng.Perm(len(valid))
 	n0 = min(n0, len(valid))
+	// The first stage is a random sample stratified by parameter value
+	// (search.Stratify), as 'augur tune' measures it.
+	perm := search.Stratify(valid, rng.Perm(len(valid)), n0)
 	var rows []int
 	best, bestC := math.Inf(-1), features.Config(nil)
 	seen := map[string]bool{}
@@ -582,11 +582,9 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	if err != nil {
 		return out, err
 	}
-	ranked := make([]predict.Scored, len(valid))
-	for i := range valid {
-		ranked[i] = predict.Scored{Config: valid[i], LogSpeedup: fs.Model.Predict(ts.x[i*nf : (i+1)*nf])}
-	}
-	sortScored(ranked)
+	// Ranked in the random order's ties (search.RankInOrder), as 'augur
+	// tune' ranks.
+	ranked := search.RankInOrder(valid, perm, func(i int) float64 { return fs.Model.Predict(ts.x[i*nf : (i+1)*nf]) })
 	if v, err := logSpeed(ranked[0].Config); err == nil {
 		out.top1 = 100 * math.Exp(v) * g.bestNs / g.refNs
 	}
@@ -615,10 +613,4 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	out.randomPct = 100 * g.bestNs / rbest
 	out.randomMed = 100 * g.bestNs / search.RandomMedian(ts.times, len(valid), out.total)
 	return out, nil
-}
-
-// sortScored sorts by predicted log-speedup, best first. Stable, so that
-// ties keep the space's order and a run is reproducible.
-func sortScored(s []predict.Scored) {
-	sort.SliceStable(s, func(i, j int) bool { return s[i].LogSpeedup > s[j].LogSpeedup })
 }

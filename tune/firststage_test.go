@@ -3,6 +3,7 @@ package tune
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/augur-tuning/augur/collect"
@@ -51,7 +52,7 @@ func TestFirstStageAsEval(t *testing.T) {
 		t.Fatalf("first stage of %d rows, best %g; want %d, %g", fs.d.Len(), fs.best, len(rows), maxOf(all.Y, rows))
 	}
 	valid := k.Space.All()[:200]
-	ranked, got, err := fs.rank(enc, task, plat.Vector(), valid, 3)
+	ranked, got, err := fs.rank(enc, task, plat.Vector(), valid, rand.New(rand.NewPCG(1, 2)).Perm(len(valid)), 3)
 	if err != nil {
 		t.Fatal(err)
 	}

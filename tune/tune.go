@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -67,7 +66,7 @@ type TuneResult struct {
 	Best         features.Config
 	BestNs       float64
 	RefNs        float64
-	FirstStage   int // configurations measured at random
+	FirstStage   int // configurations measured at random, stratified by parameter value (search.Stratify)
 	SecondStage  int // configurations measured after the first stage: in predicted order and, interleaved, at random
 	SpaceSize    int
 	Path         string
@@ -87,10 +86,12 @@ type TuneResult struct {
 }
 
 // Tune is Falch and Elster's two-stage tuner on a real device: it measures
-// a random sample of the space on one shape, trains a model on it, and
-// then measures configurations in predicted order, every other one drawn at
-// random instead (search.SecondStage.Random), while the chance that the
-// next one beats the best so far stays above the threshold.
+// a random sample of the space on one shape, stratified by parameter value
+// (search.Stratify), trains a model on it, and then measures
+// configurations in predicted order (ties in the sample's random order,
+// search.RankInOrder), every other one drawn at random instead
+// (search.SecondStage.Random), while the chance that the next one beats
+// the best so far stays above the threshold.
 //
 // With opt.Prior it runs the fleet-prior tuner instead: see TuneOptions.
 func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions) (*TuneResult, error) {
@@ -107,7 +108,14 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	}
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
-	first := k.Space.Sample(rng, opt.Budget)
+	// The first stage is a random sample stratified by parameter value
+	// (search.Stratify), as eval's replays of the tuner measure it; the
+	// second stage's random draws continue the same order.
+	order := search.Stratify(valid, rng.Perm(len(valid)), opt.Budget)
+	first := make([]features.Config, 0, min(opt.Budget, len(valid)))
+	for _, i := range order[:min(opt.Budget, len(valid))] {
+		first = append(first, valid[i])
+	}
 	opt.say("tune: first stage: %d random configurations of %d", len(first), len(valid))
 	rows, err := collect.Measure(ctx, k, t, first, copt)
 	if err != nil {
@@ -131,7 +139,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), len(first))
 	}
 	opt.say("tune: first stage: selecting the learner on %d measured configurations", fs.d.Len())
-	ranked, fit, err := fs.rank(enc, t, pv, valid, opt.Seed)
+	ranked, fit, err := fs.rank(enc, t, pv, valid, order, opt.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
@@ -140,7 +148,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	// (search.SecondStage.Random); the first stage's configurations are
 	// skipped.
 	random := make([]features.Config, 0, len(valid))
-	for _, i := range rng.Perm(len(valid)) {
+	for _, i := range order[len(first):] {
 		random = append(random, valid[i])
 	}
 	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, random: random, seen: fs.seen, batch: opt.Batch,
@@ -224,19 +232,18 @@ func encodeFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Pl
 
 // rank fits the first stage's model with eval.FitFirstStage (the learner
 // train's selection chooses on the sample, as eval's replays do) and
-// returns the valid configurations in predicted order with the fit.
-func (fs *firstStage) rank(enc features.Encoder, t features.Task, pv []float64, valid []features.Config, seed uint64) ([]predict.Scored, eval.FirstStage, error) {
+// returns the configurations valid[order[j]] in predicted order, ties in
+// order's (search.RankInOrder), with the fit.
+func (fs *firstStage) rank(enc features.Encoder, t features.Task, pv []float64, valid []features.Config, order []int, seed uint64) ([]predict.Scored, eval.FirstStage, error) {
 	m, err := eval.FitFirstStage(fs.d, eval.Options{Kernel: fs.d.Kernel, Seed: seed})
 	if err != nil {
 		return nil, eval.FirstStage{}, err
 	}
-	ranked := make([]predict.Scored, 0, len(valid))
 	vec := make([]float64, enc.Len())
-	for _, c := range valid {
-		enc.Encode(vec, t, c, pv)
-		ranked = append(ranked, predict.Scored{Config: c, LogSpeedup: m.Model.Predict(vec)})
-	}
-	sortScored(ranked)
+	ranked := search.RankInOrder(valid, order, func(i int) float64 {
+		enc.Encode(vec, t, valid[i], pv)
+		return m.Model.Predict(vec)
+	})
 	return ranked, m, nil
 }
 
@@ -424,12 +431,6 @@ func dedupe(rows []record.Row) []record.Row {
 		}
 	}
 	return out
-}
-
-func sortScored(s []predict.Scored) {
-	// Stable, so that ties keep the space's order and a run is
-	// reproducible.
-	sort.SliceStable(s, func(i, j int) bool { return s[i].LogSpeedup > s[j].LogSpeedup })
 }
 
 // String prints the result in a few lines.
