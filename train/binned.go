@@ -496,25 +496,14 @@ func (s fitSet) groups(cols []int) [][]int32 {
 	if s.cols == nil {
 		return groupRowsBy(s.x, s.nFeat, cols)
 	}
-	index := map[string]int{}
-	var groups [][]int32
-	key := make([]byte, 0, 4*len(cols))
-	for i := range s.len() {
+	return groupByKey(s.len(), func(i int, key []byte) []byte {
 		r := s.rowAt(i)
-		key = key[:0]
 		for _, f := range cols {
 			k := s.cols[f].code(r)
 			key = append(key, byte(k), byte(k>>8), byte(k>>16), byte(k>>24))
 		}
-		g, ok := index[string(key)]
-		if !ok {
-			g = len(groups)
-			index[string(key)] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], int32(i))
-	}
-	return groups
+		return key
+	})
 }
 
 // fitOn fits l on s: from its rows as they are when l can, else on a

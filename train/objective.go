@@ -50,22 +50,29 @@ func GroupColumns(d *Data) []int {
 // groupRows groups the n rows of x (nf values a row) by their values in
 // cols, in order of first appearance. No cols: one group of all rows.
 func groupRowsBy(x []float64, nf int, cols []int) [][]int32 {
-	n := len(x) / nf
-	index := map[string]int{}
-	var groups [][]int32
-	key := make([]byte, 0, 8*len(cols))
-	for i := range n {
-		key = key[:0]
+	return groupByKey(len(x)/nf, func(i int, key []byte) []byte {
 		for _, c := range cols {
 			b := math.Float64bits(x[i*nf+c])
 			for s := 0; s < 64; s += 8 {
 				key = append(key, byte(b>>s))
 			}
 		}
-		g, ok := index[string(key)]
+		return key
+	})
+}
+
+// groupByKey groups rows 0..n-1 by the key that key appends for each to
+// an empty buffer, in order of first appearance.
+func groupByKey(n int, key func(i int, buf []byte) []byte) [][]int32 {
+	index := map[string]int{}
+	var groups [][]int32
+	var buf []byte
+	for i := range n {
+		buf = key(i, buf[:0])
+		g, ok := index[string(buf)]
 		if !ok {
 			g = len(groups)
-			index[string(key)] = g
+			index[string(buf)] = g
 			groups = append(groups, nil)
 		}
 		groups[g] = append(groups[g], int32(i))
