@@ -80,14 +80,24 @@ func TestLockDirStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := exec.LookPath("flock"); err == nil {
-		cmd := exec.Command("flock", "--nonblock", path, "sleep", "60")
+		// flock waits for the lock: the loop below holds it for moments
+		// while it looks whether flock has it yet (with --nonblock flock
+		// gave up when it came at such a moment, and the test hung).
+		cmd := exec.Command("flock", path, "sleep", "60")
 		// Its own process group, killed whole: sleep inherits the lock.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
 		deadline := time.Now().Add(2 * time.Minute) // a loaded CI machine starts processes slowly
 		for {
+			select {
+			case err := <-exited:
+				t.Fatalf("flock(1) ended before the test killed it: %v", err)
+			default:
+			}
 			l, err := LockDir(dir, LockOptions{})
 			if err != nil {
 				if !strings.Contains(err.Error(), "pid 1 on host gone") {
@@ -103,7 +113,7 @@ func TestLockDirStale(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		cmd.Wait()
+		<-exited
 	}
 	// The kernel drops the lock once the killed processes are gone, a
 	// moment after the kill.
