@@ -1,14 +1,16 @@
 package importer
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
 // kerneltunerDir holds the benchmark hub's Kernel Tuner cache files (see
-// testdata/README.md); the tests that read them skip when it is absent.
-const kerneltunerDir = "/work/shared/datasets/kerneltuner"
+// testdata/README.md): $AUGUR_KERNELTUNER_DIR, or shared/datasets/kerneltuner
+// beside the repository. The tests that read them skip when it is absent.
+var kerneltunerDir = cmp.Or(os.Getenv("AUGUR_KERNELTUNER_DIR"), "../../../shared/datasets/kerneltuner")
 
 var (
 	a4000 = filepath.Join(kerneltunerDir, "convolution_milo_A4000.json.gz")
