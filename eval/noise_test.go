@@ -1,0 +1,195 @@
+package eval
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/augur-tuning/augur/collect/record"
+)
+
+// timing3 is the row collect writes for three timed runs.
+func timing3(runs ...float64) Timing {
+	med, lo, cv := record.Summarize(append([]float64(nil), runs...))
+	return Timing{MedianNs: med, MinNs: lo, CV: cv, Repeats: len(runs)}
+}
+
+func TestRebuildRuns(t *testing.T) {
+	tests := []struct {
+		name string
+		runs []float64
+	}{
+		{"equal", []float64{100, 100, 100}},
+		{"one slow", []float64{100, 100, 180}},
+		{"one fast", []float64{60, 130, 130}},
+		{"spread", []float64{91, 97, 250}},
+		{"two", []float64{90, 110}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := RebuildRuns(timing3(tt.runs...))
+			if len(got) != len(tt.runs) {
+				t.Fatalf("RebuildRuns(%v) = %v", tt.runs, got)
+			}
+			for i := range tt.runs {
+				if math.Abs(got[i]-tt.runs[i]) > 1e-6*tt.runs[i] {
+					t.Fatalf("RebuildRuns = %v, want %v", got, tt.runs)
+				}
+			}
+		})
+	}
+}
+
+// TestRebuildRunsSummary checks that runs rebuilt for more than 3 timed
+// runs have the row's summary, and none is faster than its minimum.
+func TestRebuildRunsSummary(t *testing.T) {
+	tests := []struct {
+		name string
+		runs []float64
+	}{
+		{"5 equal", []float64{100, 100, 100, 100, 100}},
+		{"5 one slow", []float64{100, 100, 100, 100, 300}},
+		{"5 spread", []float64{95, 99, 100, 104, 120}},
+		{"7 spread", []float64{80, 90, 97, 100, 101, 130, 160}},
+		{"4", []float64{90, 100, 102, 140}},
+		{"6", []float64{90, 95, 100, 102, 110, 140}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := timing3(tt.runs...)
+			got := RebuildRuns(want)
+			if len(got) != len(tt.runs) {
+				t.Fatalf("RebuildRuns(%+v) = %v", want, got)
+			}
+			if again := timing3(got...); math.Abs(again.MedianNs-want.MedianNs) > 1e-9*want.MedianNs ||
+				again.MinNs != want.MinNs || math.Abs(again.CV-want.CV) > 1e-9 {
+				t.Errorf("RebuildRuns = %v, summary %+v, want %+v", got, again, want)
+			}
+		})
+	}
+}
+
+func TestSplitHalf(t *testing.T) {
+	// X runs 100 ns every time; Y's runs are 60, 130 and 130: its median,
+	// 130, loses, but one lucky run (60), or the pair holding it (mean 95),
+	// beats X. Choosing by one run, judged by the other two's mean: Y's
+	// lucky run is the chosen one with probability 1/3 (Y picked, 100/130),
+	// else X is picked and Y's pair (95) beats it (0.95). Choosing by the
+	// pair: Y's pair holds the lucky run with probability 2/3 (Y picked,
+	// judged by a 130 run: 100/130), else X is picked and judged against
+	// the lucky run (0.6). The two ways are averaged in log.
+	x, y := timing3(100, 100, 100), timing3(60, 130, 130)
+	oracle := 100 * math.Exp((math.Log(1/1.3)+2.0/3*math.Log(0.95)+1.0/3*math.Log(0.6))/2)
+	// X, the recorded optimum, loses 0.95 or 0.6 as above; Y scores
+	// 100/130 whenever judged by a 130 run or pair, half the time.
+	xScore := 100 * math.Exp((2.0/3*math.Log(0.95)+1.0/3*math.Log(0.6))/2)
+	yScore := 100 * math.Sqrt(1/1.3)
+	noisy := Timing{MedianNs: 100, MinNs: 80, CV: 0.1, Repeats: 5}
+	tests := []struct {
+		name       string
+		runs       string
+		ts         []Timing
+		judged     []int
+		oracle     float64
+		scores     []float64
+		recorded   int
+		tolerance  float64
+		lowerBound bool // oracle is a strict upper bound only
+	}{
+		{"no noise, recorded", "", []Timing{timing3(100, 100, 100), timing3(120, 120, 120)}, []int{0, 1}, 100, []float64{100, 100 * 100.0 / 120}, 2, 1e-9, false},
+		{"no noise, drawn", "lognormal", []Timing{{MedianNs: 100, MinNs: 100, Repeats: 5}, {MedianNs: 150, MinNs: 150, Repeats: 5}}, []int{1}, 100, []float64{100 * 100.0 / 150}, 0, 1e-9, false},
+		{"one lucky run", "", []Timing{x, y}, []int{0, 1}, oracle, []float64{xScore, yScore}, 2, 0.8, false},
+		{"noise, rebuilt", "", []Timing{noisy, noisy, noisy}, nil, 0, nil, 0, 0, true},
+		{"noise, drawn", "lognormal", []Timing{noisy, noisy, noisy}, nil, 0, nil, 0, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sp, err := SplitHalf(tt.ts, tt.judged, NoiseOptions{Draws: 4000, Runs: tt.runs, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			oracle, scores := sp.Oracle, sp.Scores
+			if sp.Recorded != tt.recorded {
+				t.Errorf("recorded = %d, want %d", sp.Recorded, tt.recorded)
+			}
+			if tt.lowerBound {
+				// Three equal configurations: every pick is as good as
+				// any, but the judging half's best is a lucky draw.
+				if !(oracle < 100 && oracle > 85) {
+					t.Errorf("oracle = %.2f, want in (85, 100)", oracle)
+				}
+				return
+			}
+			if math.Abs(oracle-tt.oracle) > tt.tolerance {
+				t.Errorf("oracle = %.3f, want %.3f", oracle, tt.oracle)
+			}
+			for k := range tt.scores {
+				if math.Abs(scores[k]-tt.scores[k]) > tt.tolerance {
+					t.Errorf("score of %d = %.3f, want %.3f", tt.judged[k], scores[k], tt.scores[k])
+				}
+			}
+		})
+	}
+}
+
+func TestSplitHalfErrors(t *testing.T) {
+	one := Timing{MedianNs: 100, MinNs: 100, Repeats: 1}
+	ok := Timing{MedianNs: 100, MinNs: 100, Repeats: 3}
+	tests := []struct {
+		name   string
+		ts     []Timing
+		judged []int
+		opt    NoiseOptions
+		is     error
+	}{
+		{"one run", []Timing{ok, one}, nil, NoiseOptions{}, ErrNoRepeats},
+		{"no configuration", nil, nil, NoiseOptions{}, nil},
+		{"judged outside", []Timing{ok}, []int{1}, NoiseOptions{}, nil},
+		{"negative draws", []Timing{ok}, nil, NoiseOptions{Draws: -1}, nil},
+		{"unknown runs", []Timing{ok}, nil, NoiseOptions{Runs: "normal"}, nil},
+		{"zero median", []Timing{{Repeats: 3}}, nil, NoiseOptions{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := SplitHalf(tt.ts, tt.judged, tt.opt)
+			if err == nil {
+				t.Fatal("SplitHalf: no error")
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("SplitHalf: %v, want %v", err, tt.is)
+			}
+		})
+	}
+}
+
+// FuzzRebuildRuns checks that rebuilt runs have the summary they were
+// rebuilt from, and none is faster than its minimum.
+func FuzzRebuildRuns(f *testing.F) {
+	f.Add(uint8(5), 100.0, 5.0, 2.0, 30.0, 1.0, 0.5, 0.0)
+	f.Add(uint8(3), 60.0, 70.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+	f.Add(uint8(7), 100.0, 10.0, 1.0, 1.0, 0.0, 40.0, 80.0)
+	f.Add(uint8(5), 90.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+	f.Fuzz(func(t *testing.T, n uint8, base, d1, d2, d3, d4, d5, d6 float64) {
+		steps := []float64{d1, d2, d3, d4, d5, d6}
+		if n < 2 || int(n) > len(steps)+1 || !(base > 1e-3 && base < 1e12) {
+			t.Skip()
+		}
+		runs := []float64{base}
+		for _, s := range steps[:n-1] {
+			if !(s >= 0 && s < 1e12) {
+				t.Skip()
+			}
+			runs = append(runs, runs[len(runs)-1]+s)
+		}
+		want := timing3(runs...)
+		got := RebuildRuns(want)
+		if got == nil {
+			t.Skipf("no runs found for %+v", want) // the lognormal draws stand in
+		}
+		again := timing3(got...)
+		if math.Abs(again.MedianNs-want.MedianNs) > 1e-6*want.MedianNs || math.Abs(again.MinNs-want.MinNs) > 1e-6*want.MinNs ||
+			math.Abs(again.CV-want.CV) > 1e-6*max(want.CV, 1e-3) {
+			t.Fatalf("runs %v: rebuilt %v, summary %+v, want %+v", runs, got, again, want)
+		}
+	})
+}
