@@ -86,37 +86,39 @@ func TestSplitHalf(t *testing.T) {
 	yScore := 100 * math.Sqrt(1/1.3)
 	noisy := Timing{MedianNs: 100, MinNs: 80, CV: 0.1, Repeats: 5}
 	tests := []struct {
-		name       string
-		runs       string
-		ts         []Timing
-		judged     []int
-		oracle     float64
-		scores     []float64
-		recorded   int
-		tolerance  float64
-		lowerBound bool // oracle is a strict upper bound only
+		name      string
+		ts        []Timing
+		judged    []int
+		oracle    float64
+		scores    []float64
+		tolerance float64
+		// Where the answer is not known: the oracle's range, open.
+		between [2]float64
+		// The configurations whose runs are recorded, rebuilt and drawn.
+		counts [3]int
 	}{
-		{"no noise, recorded", "", []Timing{timing3(100, 100, 100), timing3(120, 120, 120)}, []int{0, 1}, 100, []float64{100, 100 * 100.0 / 120}, 2, 1e-9, false},
-		{"no noise, drawn", "lognormal", []Timing{{MedianNs: 100, MinNs: 100, Repeats: 5}, {MedianNs: 150, MinNs: 150, Repeats: 5}}, []int{1}, 100, []float64{100 * 100.0 / 150}, 0, 1e-9, false},
-		{"one lucky run", "", []Timing{x, y}, []int{0, 1}, oracle, []float64{xScore, yScore}, 2, 0.8, false},
-		{"noise, rebuilt", "", []Timing{noisy, noisy, noisy}, nil, 0, nil, 0, 0, true},
-		{"noise, drawn", "lognormal", []Timing{noisy, noisy, noisy}, nil, 0, nil, 0, 0, true},
+		{"no noise, recorded", []Timing{timing3(100, 100, 100), timing3(120, 120, 120)}, []int{0, 1}, 100, []float64{100, 100 * 100.0 / 120}, 1e-9, [2]float64{}, [3]int{2, 0, 0}},
+		{"no noise, rebuilt", []Timing{{MedianNs: 100, MinNs: 100, Repeats: 5}, {MedianNs: 150, MinNs: 150, Repeats: 5}}, []int{1}, 100, []float64{100 * 100.0 / 150}, 1e-9, [2]float64{}, [3]int{0, 2, 0}},
+		{"one lucky run", []Timing{x, y}, []int{0, 1}, oracle, []float64{xScore, yScore}, 0.8, [2]float64{}, [3]int{2, 0, 0}},
+		// Three equal configurations: any pick is as good as another, but
+		// the judging half's best is a lucky draw.
+		{"noise, rebuilt", []Timing{noisy, noisy, noisy}, nil, 0, nil, 0, [2]float64{85, 100}, [3]int{0, 3, 0}},
+		// No 5 runs of median and minimum 100 ns have a CV of 1.9: drawn.
+		{"no runs, drawn", []Timing{{MedianNs: 100, MinNs: 100, CV: 1.9, Repeats: 5}, {MedianNs: 150, MinNs: 150, Repeats: 5}}, nil, 0, nil, 0, [2]float64{0, 100}, [3]int{0, 1, 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sp, err := SplitHalf(tt.ts, tt.judged, NoiseOptions{Draws: 4000, Runs: tt.runs, Seed: 3})
+			sp, err := SplitHalf(tt.ts, tt.judged, NoiseOptions{Draws: 4000, Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
 			oracle, scores := sp.Oracle, sp.Scores
-			if sp.Recorded != tt.recorded {
-				t.Errorf("recorded = %d, want %d", sp.Recorded, tt.recorded)
+			if got := [3]int{sp.Recorded, sp.Rebuilt, sp.Drawn}; got != tt.counts {
+				t.Errorf("recorded, rebuilt, drawn = %v, want %v", got, tt.counts)
 			}
-			if tt.lowerBound {
-				// Three equal configurations: every pick is as good as
-				// any, but the judging half's best is a lucky draw.
-				if !(oracle < 100 && oracle > 85) {
-					t.Errorf("oracle = %.2f, want in (85, 100)", oracle)
+			if tt.between != [2]float64{} {
+				if !(oracle > tt.between[0] && oracle < tt.between[1]) {
+					t.Errorf("oracle = %.2f, want in (%g, %g)", oracle, tt.between[0], tt.between[1])
 				}
 				return
 			}
@@ -146,7 +148,6 @@ func TestSplitHalfErrors(t *testing.T) {
 		{"no configuration", nil, nil, NoiseOptions{}, nil},
 		{"judged outside", []Timing{ok}, []int{1}, NoiseOptions{}, nil},
 		{"negative draws", []Timing{ok}, nil, NoiseOptions{Draws: -1}, nil},
-		{"unknown runs", []Timing{ok}, nil, NoiseOptions{Runs: "normal"}, nil},
 		{"zero median", []Timing{{Repeats: 3}}, nil, NoiseOptions{}, nil},
 	}
 	for _, tt := range tests {

@@ -32,7 +32,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&opt.SampleFraction, "two-stage-sample", 0.02, "share of the space the two-stage tuner measures first")
 	deprecatedAlias(fs, "sample", "two-stage-sample", stderr) // collect's --sample is a sampling plan
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
-	fs.StringVar(&opt.Noise.Runs, "noise-runs", "rebuild", "the noise ceiling's runs of rows timed more than 3 times: rebuild (from the row's minimum, median and CV) or lognormal (drawn; harsher)")
 	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
 	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the models eval trains (holdout, fleet, two-stage, learning curve): auto (selected per model, as 'augur train' does), gbrt or rf")
 	fs.BoolVar(&smaller, "smaller-groups", false, "train the models as 'augur train --smaller-groups' does")
