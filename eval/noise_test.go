@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/train"
 )
 
 // timing3 is the row collect writes for three timed runs.
@@ -193,4 +195,82 @@ func FuzzRebuildRuns(f *testing.F) {
 			t.Fatalf("runs %v: rebuilt %v, summary %+v, want %+v", runs, got, again, want)
 		}
 	})
+}
+
+// TestNoiseCeilingData reads testdata/h200's rows and matches the held-out
+// picks to them by platform, shape and configuration.
+func TestNoiseCeilingData(t *testing.T) {
+	all, err := train.LoadWith("../testdata/h200", "conv2d", train.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	space, err := features.NewSpace(all.Params, all.Constraints)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const shape = "width=1024,height=1024,filter_w=5,filter_h=5"
+	opt := Options{Kernel: "conv2d", Noise: NoiseOptions{Draws: 10}}
+	best, err := noiseCeiling("../testdata/h200", space, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(best.Shapes) != 6 {
+		t.Fatalf("%d shapes, want 6", len(best.Shapes))
+	}
+	optimum := fastestRecorded(t, shape)
+	tests := []struct {
+		name          string
+		h             *HoldoutReport
+		shapes, picks int
+		pickIsOptimum bool
+	}{
+		{"every shape", nil, 6, 0, false},
+		{"one held out, its optimum picked", &HoldoutReport{Shapes: []HoldoutShape{{Platform: "nvidia-h200", Shape: shape, Chosen: optimum}}}, 1, 1, true},
+		{"a pick never recorded", &HoldoutReport{Shapes: []HoldoutShape{{Platform: "nvidia-h200", Shape: shape, Chosen: "none"}}}, 1, 0, false},
+		{"another device", &HoldoutReport{Shapes: []HoldoutShape{{Platform: "nvidia-h100", Shape: shape, Chosen: optimum}}}, 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, err := noiseCeiling("../testdata/h200", space, tt.h, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.shapes == 0 {
+				if n != nil {
+					t.Fatalf("noiseCeiling = %+v, want nil", n)
+				}
+				return
+			}
+			if len(n.Shapes) != tt.shapes || n.Picks != tt.picks || n.RowsRebuilt == 0 || n.RowsRecorded+n.RowsDrawn != 0 {
+				t.Fatalf("shapes %d, picks %d, rows %d/%d/%d; want %d shapes, %d picks, rebuilt rows only",
+					len(n.Shapes), n.Picks, n.RowsRecorded, n.RowsRebuilt, n.RowsDrawn, tt.shapes, tt.picks)
+			}
+			if !(n.Pct > 50 && n.Pct <= n.RecordedBestPct+1 && n.RecordedBestPct <= 100) {
+				t.Errorf("oracle %.1f, recorded optimum %.1f: want 50 < oracle <= optimum <= 100", n.Pct, n.RecordedBestPct)
+			}
+			if tt.pickIsOptimum && n.PickPct != n.RecordedBestPct {
+				t.Errorf("the optimum picked scores %.2f, the recorded optimum %.2f: want equal", n.PickPct, n.RecordedBestPct)
+			}
+		})
+	}
+}
+
+// fastestRecorded returns testdata/h200's fastest configuration of shape.
+func fastestRecorded(t *testing.T, shape string) string {
+	t.Helper()
+	all, err := train.LoadWith("../testdata/h200", "conv2d", train.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	space, err := features.NewSpace(all.Params, all.Constraints)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, bestNs := "", math.Inf(1)
+	for _, s := range all.Samples() {
+		if features.FormatTask(all.TaskNames, s.Task) == shape && s.Measured() && s.TimeNs < bestNs {
+			best, bestNs = space.Format(s.Config), s.TimeNs
+		}
+	}
+	return best
 }
