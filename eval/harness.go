@@ -323,8 +323,9 @@ func (o *Options) say(format string, args ...any) {
 
 // Evaluate runs the evaluation over the recorded data of opt.Kernel under
 // dir: a learning curve, search strategies and the two-stage tuner replayed
-// on every shape whose space is (nearly) fully recorded, and optionally
-// leave-one-shape-out Choose.
+// on every shape whose space is (nearly) fully recorded, optionally
+// leave-one-shape-out Choose, and the split-half noise ceiling of the
+// judged shapes where their rows have repeats (Report.Noise).
 func Evaluate(dir string, opt Options) (*Report, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
