@@ -14,3 +14,7 @@ var ErrNoRoles = errors.New("eval: kernel names no roles for the grouped heurist
 // ErrNoPrior is returned, wrapped with the reason, when the fleet-prior
 // tuner has no model to rank the device's space with.
 var ErrNoPrior = errors.New("eval: no prior")
+
+// ErrNoRepeats is returned by SplitHalf for a configuration timed fewer
+// than twice: its runs cannot be split in two.
+var ErrNoRepeats = errors.New("eval: a configuration has fewer than 2 timed runs")

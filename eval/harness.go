@@ -97,6 +97,9 @@ type Options struct {
 	// Tasks returns the task space that each dataset file's shapes are
 	// checked against when read (train.LoadOptions.Tasks); nil: none.
 	Tasks func(record.Meta) record.TaskChecker
+	// Noise configures the noise ceiling (Report.Noise); its Seed is
+	// replaced by Seed.
+	Noise NoiseOptions
 	// Seed drives every random choice.
 	Seed uint64
 	// Progress receives one line per stage; nil means quiet.
@@ -117,6 +120,9 @@ type Report struct {
 	// FleetPriorSummary its means over the shapes, one a share of the space.
 	FleetPrior        []FleetPriorResult  `json:"fleet_prior,omitempty"`
 	FleetPriorSummary []PriorSummaryPoint `json:"fleet_prior_summary,omitempty"`
+	// Noise is the split-half noise ceiling of the judged shapes (and the
+	// held-out picks re-judged by it); nil where no shape has repeats.
+	Noise *NoiseReport `json:"noise_ceiling,omitempty"`
 }
 
 // ShapeInfo describes one (platform, task) of the data.
@@ -281,6 +287,9 @@ func (o *Options) defaults() error {
 	if o.Coverage == 0 {
 		o.Coverage = 0.9
 	}
+	if err := o.Noise.check(); err != nil {
+		return err
+	}
 	switch {
 	case o.Seeds < 1 || o.TwoStageSeeds < 1:
 		return fmt.Errorf("eval: Seeds and TwoStageSeeds must be >= 1")
@@ -314,8 +323,9 @@ func (o *Options) say(format string, args ...any) {
 
 // Evaluate runs the evaluation over the recorded data of opt.Kernel under
 // dir: a learning curve, search strategies and the two-stage tuner replayed
-// on every shape whose space is (nearly) fully recorded, and optionally
-// leave-one-shape-out Choose.
+// on every shape whose space is (nearly) fully recorded, optionally
+// leave-one-shape-out Choose, and the split-half noise ceiling of the
+// judged shapes where their rows have repeats (Report.Noise).
 func Evaluate(dir string, opt Options) (*Report, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
@@ -369,6 +379,13 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		if rep.Holdout, err = holdoutDevice(hd, groups, space, opt); err != nil {
 			return nil, err
 		}
+	}
+	src := dir
+	if opt.Test != "" {
+		src = opt.Test
+	}
+	if rep.Noise, err = noiseCeiling(src, space, rep.Holdout, opt); err != nil {
+		return nil, err
 	}
 	return rep, nil
 }

@@ -75,7 +75,21 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 			h.Pct, holdoutInterval(h), h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
 		writeTopK(w, h.TopK)
 	}
+	writeNoise(w, r.Noise)
 	return nil
+}
+
+// writeNoise prints the split-half noise ceiling (eval.NoiseReport).
+func writeNoise(w io.Writer, n *eval.NoiseReport) {
+	if n == nil {
+		return
+	}
+	fmt.Fprintf(w, "noise ceiling (split-half repeats, %d shapes): an oracle judged on other repeats scores %.1f%% (worst %.1f%%), the recorded optimum %.1f%% (worst %.1f%%)",
+		len(n.Shapes), n.Pct, n.Worst, n.RecordedBestPct, n.RecordedBestWorst)
+	if n.Picks > 0 {
+		fmt.Fprintf(w, ", the picks re-judged %.1f%% (worst %.1f%%)", n.PickPct, n.PickWorst)
+	}
+	fmt.Fprintln(w)
 }
 
 // writeHoldoutDevice prints a leave-one-device-out holdout: the fleet

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/augur-tuning/augur/eval"
+)
+
+// TestWriteNoise checks eval's noise-ceiling line: absent without repeats,
+// the picks' figures only with a holdout.
+func TestWriteNoise(t *testing.T) {
+	shapes := make([]eval.NoiseShape, 6)
+	tests := []struct {
+		name string
+		n    *eval.NoiseReport
+		want string
+	}{
+		{"no repeats", nil, ""},
+		{"no holdout", &eval.NoiseReport{Shapes: shapes, Pct: 95.26, Worst: 86.04, RecordedBestPct: 97.3, RecordedBestWorst: 91.6},
+			"noise ceiling (split-half repeats, 6 shapes): an oracle judged on other repeats scores 95.3% (worst 86.0%), the recorded optimum 97.3% (worst 91.6%)\n"},
+		{"holdout", &eval.NoiseReport{Shapes: shapes, Pct: 95.26, Worst: 86.04, RecordedBestPct: 97.3, RecordedBestWorst: 91.6, Picks: 6, PickPct: 96.04, PickWorst: 91.6},
+			"noise ceiling (split-half repeats, 6 shapes): an oracle judged on other repeats scores 95.3% (worst 86.0%), the recorded optimum 97.3% (worst 91.6%), the picks re-judged 96.0% (worst 91.6%)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			writeNoise(&b, tt.n)
+			if got := b.String(); got != tt.want {
+				t.Errorf("writeNoise =\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+}
