@@ -60,7 +60,7 @@ fuzz: deps
 # and no failing input (golang/go#51484, #56238; what FuzzRead did once).
 # With counts, load only makes the pass slower.
 FUZZSHORT ?= 500x
-FUZZ_CHEAP = ./features:FuzzParseTask ./features:FuzzParseConfig \
+FUZZ_CHEAP = ./eval:FuzzRebuildRuns ./features:FuzzParseTask ./features:FuzzParseConfig \
 	./features:FuzzParseWisdomLine ./features:FuzzParseSignature \
 	./predict/lightgbm:FuzzRead ./collect/record:FuzzReadFile
 fuzz-short:
