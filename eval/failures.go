@@ -28,10 +28,9 @@ type FailureForest struct {
 	x      []float64
 	y      []int
 	failed int // rows of class 1
-	// The forest fitted on the first fitRows rows; nil before a failure.
-	forest  *train.ClassForest
-	fitRows int
-	// fitFailed is the number of failures the forest was fitted with.
+	// The forest; nil before a failure. fitFailed is the number of
+	// failures it was fitted with.
+	forest    *train.ClassForest
 	fitFailed int
 	cache     map[string]float64
 	vec, prob []float64
@@ -51,11 +50,14 @@ func NewFailureForest(nf int, encode func(dst []float64, c features.Config), see
 }
 
 // Observe implements search.FailureModel: it adds c's outcome to the rows
-// the next fit reads. The forest is refitted, at the next PFail, when a
-// failure came since the last fit and the rows grew by a sixteenth
-// (every failure on a small first stage; one fit in some dozens of rows
-// on a large one), so that the fits' cost grows with the log of the
-// measurements; changed reports a refit to come.
+// the next fit reads. The forest is refitted, at the next PFail, when the
+// failures grew by an eighth since the last fit (at least one: every
+// failure on a first stage of ten rows with a few failures; on conv2d's
+// first stages of 128 rows, ~91 of them failures on the H200, hardly
+// ever), so that the number of fits grows with the log of the failures;
+// changed reports a refit to come. Refitting at every failure, or when
+// the rows grew by a sixteenth, cost 6-7 times main's wall time on
+// conv2d's replays (bench/RESULTS.md, session 16).
 func (f *FailureForest) Observe(c features.Config, failed bool) (changed bool) {
 	f.x = append(f.x, make([]float64, f.nf)...)
 	f.encode(f.x[len(f.x)-f.nf:], c)
@@ -70,7 +72,7 @@ func (f *FailureForest) Observe(c features.Config, failed bool) (changed bool) {
 
 // stale says whether the next PFail refits.
 func (f *FailureForest) stale() bool {
-	return f.failed > f.fitFailed && len(f.y) >= f.fitRows+max(1, f.fitRows/16)
+	return f.failed-f.fitFailed >= max(1, f.fitFailed/8)
 }
 
 // PFail implements search.FailureModel: the forest's probability that c
@@ -90,7 +92,7 @@ func (f *FailureForest) PFail(c features.Config) float64 {
 			// leaves the model with no word, as before any failure.
 			return 0
 		}
-		f.forest, f.fitRows, f.fitFailed = forest, len(f.y), f.failed
+		f.forest, f.fitFailed = forest, f.failed
 		clear(f.cache)
 	}
 	k := configKey(c)

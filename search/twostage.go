@@ -152,10 +152,24 @@ type stage struct {
 	next, nextRand int
 	passed         []int
 	q              map[int]float64
-	passedOver     map[string]bool // every configuration passed over, for Passed
+	// keys holds key(ranked[j].Config) once computed: the passed-over
+	// configurations are looked up at every step.
+	keys       []string
+	passedOver map[string]bool // every configuration passed over, for Passed
 }
 
 func key(c features.Config) string { return fmt.Sprint([]int(c)) }
+
+// rankKey is key(ranked[j].Config), computed once.
+func (s *stage) rankKey(j int) string {
+	if s.keys == nil {
+		s.keys = make([]string, len(s.ranked))
+	}
+	if s.keys[j] == "" {
+		s.keys[j] = key(s.ranked[j].Config)
+	}
+	return s.keys[j]
+}
 
 func (s *stage) fresh(c features.Config) bool {
 	return !s.measured[key(c)] && (s.skip == nil || !s.skip(c))
@@ -200,7 +214,7 @@ func (s *stage) nextRanked() (int, bool) {
 		return (1-s.pFail(j))*p >= s.t, false
 	}
 	for k, j := range s.passed {
-		if !s.fresh(s.ranked[j].Config) {
+		if s.measured[s.rankKey(j)] {
 			continue // measured since as a random draw
 		}
 		take, stop := try(j)
