@@ -4,7 +4,10 @@ threshold, the mean count measured, then the geometric means over shapes of
 the tuner's figure, random search's with one random order a seed
 (random_pct_of_best) and its exact median (random_median_pct_of_best), and
 how many shapes the tuner ends below each (by more than 0.05 points, so that
-an optimum rounded to 99.99999 is not "below" 100).
+an optimum rounded to 99.99999 is not "below" 100), and the mean over shapes
+of the measurements that failed on the device (both stages) and of the
+configurations the second stage passed over as predicted to fail (files
+written before session 16 have neither: "-").
 
 usage: twostage.py NAME=FILE.json ...
 """
@@ -19,6 +22,13 @@ def top1(rs):
     return f"{gm:.1f} (failed {len(rs) - len(ok)})"
 
 
+def mean(rs, k):
+    """The mean over shapes of field k, "-" where the file lacks it."""
+    if any(k not in r for r in rs):
+        return "-"
+    return f"{sum(r[k] for r in rs) / len(rs):.1f}"
+
+
 for arg in sys.argv[1:]:
     name, path = arg.split("=", 1)
     groups = collections.defaultdict(list)
@@ -31,4 +41,4 @@ for arg in sys.argv[1:]:
         print(f"{name} {plat} T={t} shapes={len(rs)} measured={sum(r['measurements'] for r in rs) / len(rs):.0f} "
               f"tuner={gm('pct_of_best'):.1f} random={gm('random_pct_of_best'):.1f} "
               f"random_median={gm('random_median_pct_of_best'):.1f} below={below('random_pct_of_best')}/{below('random_median_pct_of_best')} "
-              f"sample_model_top1={top1(rs)}")
+              f"sample_model_top1={top1(rs)} failed={mean(rs, 'failed_measurements')} passed={mean(rs, 'passed_over')}")

@@ -177,6 +177,12 @@ type TwoStageResult struct {
 	// exact (search.RandomMedian) rather than one random order a seed.
 	RandomMedianPct float64 `json:"random_median_pct_of_best"`
 	Seeds           int     `json:"seeds"`
+	// Failed is the median over seeds of the measurements, both stages,
+	// of configurations that failed on the device; Passed those the
+	// second stage passed over as predicted to fail (search.SecondStage's
+	// Failures).
+	Failed float64 `json:"failed_measurements"`
+	Passed float64 `json:"passed_over"`
 }
 
 // HoldoutReport is Choose with zero measurements on shapes left out of
@@ -623,7 +629,7 @@ func twoStage(d *train.Data, space *features.Space, g *group, threshold float64,
 	n0 := max(10, int(math.Round(opt.SampleFraction*float64(len(ts.valid)))))
 	res := TwoStageResult{Platform: d.Platforms[g.platform].Slug(), Shape: features.FormatTask(d.TaskNames, g.task),
 		Threshold: threshold, SpaceSize: len(ts.valid), Sample: n0, Seeds: opt.TwoStageSeeds}
-	var meas, pcts, top1s, rands, meds []float64
+	var meas, pcts, top1s, rands, meds, failed, passed []float64
 	for seed := range opt.TwoStageSeeds {
 		r, err := ts.run(opt, n0, 0, threshold, opt.Seed+uint64(seed))
 		if err != nil {
@@ -637,6 +643,7 @@ func twoStage(d *train.Data, space *features.Space, g *group, threshold float64,
 		top1s = append(top1s, r.top1)
 		rands = append(rands, r.randomPct)
 		meds = append(meds, r.randomMed)
+		failed, passed = append(failed, float64(r.failed)), append(passed, float64(r.passed))
 	}
 	if len(pcts) == 0 {
 		return res, nil
@@ -644,6 +651,7 @@ func twoStage(d *train.Data, space *features.Space, g *group, threshold float64,
 	res.Measurements = median(meas)
 	res.MeasuredPct = 100 * res.Measurements / float64(len(ts.valid))
 	res.Pct, res.Top1Pct, res.RandomPct, res.RandomMedianPct = median(pcts), median(top1s), median(rands), median(meds)
+	res.Failed, res.Passed = median(failed), median(passed)
 	return res, nil
 }
 

@@ -501,14 +501,17 @@ type twoStageSpace struct {
 	nf    int
 	row   map[string]int
 	times []float64 // of the valid configurations that ran, for search.RandomMedian
+	enc   features.Encoder
+	pv    []float64
 }
 
 func newTwoStage(d *train.Data, space *features.Space, g *group, enc features.Encoder) (*twoStageSpace, error) {
-	ts := &twoStageSpace{d: d, space: space, g: g, valid: space.All(), nf: enc.Len(), row: map[string]int{}}
+	ts := &twoStageSpace{d: d, space: space, g: g, valid: space.All(), nf: enc.Len(), row: map[string]int{}, enc: enc}
 	if ts.nf != len(d.Features) {
 		return nil, fmt.Errorf("eval: two-stage encoder has %d features, the data %d", ts.nf, len(d.Features))
 	}
 	pv := d.Platforms[g.platform].Vector()
+	ts.pv = pv
 	ts.x = make([]float64, len(ts.valid)*ts.nf)
 	for i, c := range ts.valid {
 		enc.Encode(ts.x[i*ts.nf:(i+1)*ts.nf], g.task, c, pv)
@@ -532,6 +535,8 @@ type twoStageRun struct {
 	randomMed  float64 // the median of that over random orders (search.RandomMedian)
 	firstStage int
 	fitted     bool // false when too few first-stage measurements ran
+	failed     int  // measurements, both stages, that failed
+	passed     int  // configurations passed over as predicted to fail
 }
 
 // run replays the tuner with n0 random measurements first, then at most
@@ -555,11 +560,17 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	var rows []int
 	best, bestC := math.Inf(-1), features.Config(nil)
 	seen := map[string]bool{}
+	// What failed teaches the second stage (FailureForest), as in 'augur
+	// tune'.
+	fails := NewFailureForest(nf, func(dst []float64, c features.Config) { ts.enc.Encode(dst, g.task, c, ts.pv) }, seed)
+	firstFailed := 0
 	for _, i := range perm[:n0] {
 		name := space.Format(valid[i])
 		seen[name] = true
 		v, err := logSpeed(valid[i])
+		fails.Observe(valid[i], err != nil)
 		if err != nil {
+			firstFailed++
 			continue
 		}
 		if r, ok := ts.row[name]; ok {
@@ -569,7 +580,7 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 			best, bestC = v, valid[i]
 		}
 	}
-	out := twoStageRun{firstStage: n0}
+	out := twoStageRun{firstStage: n0, failed: firstFailed}
 	if len(rows) < 2 {
 		out.total = n0
 		if bestC != nil {
@@ -594,11 +605,13 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	for _, i := range perm[n0:] {
 		random = append(random, valid[i])
 	}
-	st, err := search.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget, Random: random}.Run(ranked, best, bestC,
+	st, err := search.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget, Random: random, Failures: fails}.Run(ranked, best, bestC,
 		func(c features.Config) bool { return seen[space.Format(c)] }, logSpeed)
 	if err != nil {
 		return out, fmt.Errorf("eval: %w", err)
 	}
+	out.failed += st.Failed
+	out.passed = st.Passed
 	out.total = n0 + len(st.Measured)
 	if !math.IsInf(st.LogSpeedup, -1) {
 		out.pct = 100 * math.Exp(st.LogSpeedup) * g.bestNs / g.refNs

@@ -17,7 +17,8 @@
 //
 // Two tuners search a ranking instead of a space: SecondStage, the second
 // stage of Falch and Elster's two-stage tuner, measures a model's ranking
-// in order, interleaved with random draws, while a Gaussian error model
+// in order, interleaved with random draws, passing over those a failure
+// model (FailureModel) predicts to fail, while a Gaussian error model
 // says the next configuration may still beat the best measured; PriorSearch tunes a device with no
 // measurements from a fleet model's prior, measuring in batches and
 // refitting a correction of the prior after each.

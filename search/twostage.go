@@ -45,6 +45,31 @@ type SecondStage struct {
 	// 0.25 and the ranking alone it kept the tuner at or above random
 	// search at equal count on the most (platform, threshold) pairs.
 	Explore float64
+	// Failures, when set, predicts which configurations fail on the
+	// device (a build error, an invalid work-group size, out of
+	// resources) from those measured so far; the stage tells it every
+	// outcome. A configuration can beat the best only if it runs, so the
+	// ranking's next configuration is measured when P(it runs) x P(it
+	// beats the best | it runs) is at least Threshold, and passed over
+	// otherwise (reconsidered when the model changes); a random draw is
+	// passed over when P(it runs) is below Threshold. The stage still
+	// stops at the first configuration of the ranking whose P(beats the
+	// best | it runs) is below Threshold, as without it. nil measures
+	// every configuration the ranking or the random order proposes.
+	Failures FailureModel
+}
+
+// FailureModel predicts whether a configuration fails on the device from
+// the outcomes of the configurations measured so far (SecondStage's
+// Failures). eval.FailureForest, a random-forest classifier of the
+// measured configurations, is the one eval's replays and 'augur tune'
+// use.
+type FailureModel interface {
+	// Observe records that c was measured and whether it failed, and
+	// reports whether PFail's answers may have changed.
+	Observe(c features.Config, failed bool) (changed bool)
+	// PFail returns the probability, in [0, 1], that c fails.
+	PFail(c features.Config) float64
 }
 
 // Measured is one configuration measured by the second stage.
@@ -61,6 +86,12 @@ type StageResult struct {
 	Measured []Measured
 	// Drawn is the number of Measured drawn from SecondStage.Random.
 	Drawn int
+	// Failed is the number of Measured that failed.
+	Failed int
+	// Passed is the number of configurations of the ranking or of the
+	// random draws passed over as predicted to fail (SecondStage.Failures)
+	// at least once; some may be measured later.
+	Passed int
 }
 
 // Run measures ranked (fastest predicted first) with measure, starting from
@@ -92,67 +123,185 @@ func (o SecondStage) Run(ranked []predict.Scored, best float64, bestConfig featu
 	if !(explore >= 0 && explore < 1) {
 		return StageResult{}, fmt.Errorf("search: SecondStage.Explore must be in [0, 1), got %g", o.Explore)
 	}
-	res := StageResult{Best: bestConfig, LogSpeedup: best}
-	// Running variance of the errors: the prior counts as one observation
-	// of sigma^2, so that the first measurements do not collapse it.
-	n, sumSq := 1.0, sigma*sigma
+	st := &stage{o: o, t: t, explore: explore, ranked: ranked, skip: skip, measure: measure,
+		res: StageResult{Best: bestConfig, LogSpeedup: best}, n: 1, sumSq: sigma * sigma,
+		measured: map[string]bool{}, q: map[int]float64{}, passedOver: map[string]bool{}}
+	st.loop()
+	return st.res, nil
+}
+
+// stage is one run of a SecondStage.
+type stage struct {
+	o          SecondStage
+	t, explore float64
+	ranked     []predict.Scored
+	skip       func(features.Config) bool
+	measure    func(features.Config) (float64, error)
+	res        StageResult
+	// Running variance of the ranking's errors: the prior counts as one
+	// observation of sigma^2, so that the first measurements do not
+	// collapse it.
+	n, sumSq float64
 	// Configurations measured by this stage, so that the ranking and the
 	// random draws skip each other's.
-	measured := map[string]bool{}
-	key := func(c features.Config) string { return fmt.Sprint([]int(c)) }
-	fresh := func(c features.Config) bool { return !measured[key(c)] && (skip == nil || !skip(c)) }
-	next, nextRand := 0, 0
-	for o.Budget == 0 || len(res.Measured) < o.Budget {
-		for next < len(ranked) && !fresh(ranked[next].Config) {
-			next++
+	measured map[string]bool
+	// next is the first index of ranked not yet measured or passed over;
+	// passed holds the indices before it passed over as predicted to fail,
+	// in rank order, and q their P(fail) since the failure model last
+	// changed.
+	next, nextRand int
+	passed         []int
+	q              map[int]float64
+	// keys holds key(ranked[j].Config) once computed: the passed-over
+	// configurations are looked up at every step.
+	keys       []string
+	passedOver map[string]bool // every configuration passed over, for Passed
+}
+
+func key(c features.Config) string { return fmt.Sprint([]int(c)) }
+
+// rankKey is key(ranked[j].Config), computed once.
+func (s *stage) rankKey(j int) string {
+	if s.keys == nil {
+		s.keys = make([]string, len(s.ranked))
+	}
+	if s.keys[j] == "" {
+		s.keys[j] = key(s.ranked[j].Config)
+	}
+	return s.keys[j]
+}
+
+func (s *stage) fresh(c features.Config) bool {
+	return !s.measured[key(c)] && (s.skip == nil || !s.skip(c))
+}
+
+func (s *stage) loop() {
+	for s.o.Budget == 0 || len(s.res.Measured) < s.o.Budget {
+		j, ok := s.nextRanked()
+		if !ok {
+			return
 		}
-		if next == len(ranked) {
-			break
-		}
-		c := ranked[next]
-		sd := math.Sqrt(sumSq / n)
-		// P(y > best) for y ~ N(prediction, sd^2).
-		if !math.IsInf(res.LogSpeedup, -1) {
-			p := 0.5 * math.Erfc((res.LogSpeedup-c.LogSpeedup)/(sd*math.Sqrt2))
-			if p < t {
-				break
-			}
-		}
-		if o.Random != nil && float64(res.Drawn) < explore*float64(len(res.Measured)+1) {
-			for nextRand < len(o.Random) && !fresh(o.Random[nextRand]) {
-				nextRand++
-			}
-			if nextRand < len(o.Random) {
-				r := o.Random[nextRand]
-				measured[key(r)] = true
-				res.Drawn++
-				y, err := measure(r)
-				if err != nil {
-					res.Measured = append(res.Measured, Measured{Config: r, LogSpeedup: math.NaN()})
-					continue
-				}
-				res.Measured = append(res.Measured, Measured{Config: r, LogSpeedup: y})
-				if y > res.LogSpeedup {
-					res.LogSpeedup, res.Best = y, r
-				}
+		if s.o.Random != nil && float64(s.res.Drawn) < s.explore*float64(len(s.res.Measured)+1) {
+			if r, ok := s.nextRandom(); ok {
+				s.res.Drawn++
+				s.take(r, math.NaN())
 				continue
 			}
 		}
-		measured[key(c.Config)] = true
-		y, err := measure(c.Config)
-		if err != nil {
-			res.Measured = append(res.Measured, Measured{Config: c.Config, LogSpeedup: math.NaN()})
+		s.take(s.ranked[j].Config, s.ranked[j].LogSpeedup)
+	}
+}
+
+// nextRanked returns the index of the ranking's next configuration to
+// measure: the first, passed-over ones included, whose chance of beating
+// the best is at least T; false when the stage stops (the chance given
+// that it runs is below T for the first of them, so for every later one)
+// or the ranking is done.
+func (s *stage) nextRanked() (int, bool) {
+	sd := math.Sqrt(s.sumSq / s.n)
+	keep := s.passed[:0]
+	defer func() { s.passed = keep }()
+	try := func(j int) (take, stop bool) {
+		c := s.ranked[j]
+		// P(y > best) for y ~ N(prediction, sd^2).
+		p := 1.0
+		if !math.IsInf(s.res.LogSpeedup, -1) {
+			p = 0.5 * math.Erfc((s.res.LogSpeedup-c.LogSpeedup)/(sd*math.Sqrt2))
+		}
+		if p < s.t {
+			return false, true
+		}
+		return (1-s.pFail(j))*p >= s.t, false
+	}
+	for k, j := range s.passed {
+		if s.measured[s.rankKey(j)] {
+			continue // measured since as a random draw
+		}
+		take, stop := try(j)
+		if take || stop {
+			keep = append(keep, s.passed[k:]...)
+			return j, take
+		}
+		keep = append(keep, j)
+	}
+	for ; s.next < len(s.ranked); s.next++ {
+		j := s.next
+		if !s.fresh(s.ranked[j].Config) {
 			continue
 		}
-		res.Measured = append(res.Measured, Measured{Config: c.Config, LogSpeedup: y})
-		e := y - c.LogSpeedup
-		n++
-		sumSq += e * e
-		if y > res.LogSpeedup {
-			res.LogSpeedup, res.Best = y, c.Config
+		take, stop := try(j)
+		if take || stop {
+			return j, take
 		}
+		keep = append(keep, j)
+		s.passOver(s.ranked[j].Config)
 	}
-	return res, nil
+	return 0, false
+}
+
+// pFail is the failure model's P(fail) of ranked[j], kept until the model
+// changes; 0 without a model.
+func (s *stage) pFail(j int) float64 {
+	if s.o.Failures == nil {
+		return 0
+	}
+	q, ok := s.q[j]
+	if !ok {
+		q = s.o.Failures.PFail(s.ranked[j].Config)
+		s.q[j] = q
+	}
+	return q
+}
+
+// nextRandom returns the next random draw to measure, passing over those
+// whose chance to run is below T; false when none is left.
+func (s *stage) nextRandom() (features.Config, bool) {
+	for ; s.nextRand < len(s.o.Random); s.nextRand++ {
+		r := s.o.Random[s.nextRand]
+		if !s.fresh(r) {
+			continue
+		}
+		if s.o.Failures != nil && 1-s.o.Failures.PFail(r) < s.t {
+			s.passOver(r)
+			continue
+		}
+		s.nextRand++
+		return r, true
+	}
+	return nil, false
+}
+
+// passOver counts c, passed over as predicted to fail, once.
+func (s *stage) passOver(c features.Config) {
+	if k := key(c); !s.passedOver[k] {
+		s.passedOver[k] = true
+		s.res.Passed++
+	}
+}
+
+// take measures c, predicted at pred (NaN for a random draw, which does
+// not update the error model), and records the outcome.
+func (s *stage) take(c features.Config, pred float64) {
+	s.measured[key(c)] = true
+	y, err := s.measure(c)
+	failed := err != nil
+	if s.o.Failures != nil && s.o.Failures.Observe(c, failed) {
+		clear(s.q)
+	}
+	if failed {
+		s.res.Failed++
+		s.res.Measured = append(s.res.Measured, Measured{Config: c, LogSpeedup: math.NaN()})
+		return
+	}
+	s.res.Measured = append(s.res.Measured, Measured{Config: c, LogSpeedup: y})
+	if !math.IsNaN(pred) {
+		e := y - pred
+		s.n++
+		s.sumSq += e * e
+	}
+	if y > s.res.LogSpeedup {
+		s.res.LogSpeedup, s.res.Best = y, c
+	}
 }
 
 // RandomMedian returns the median of the best time that random search

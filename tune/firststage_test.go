@@ -44,7 +44,7 @@ func TestFirstStageAsEval(t *testing.T) {
 	}
 	plat := all.Platforms[all.Sample(rows[0]).Platform]
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
-	fs, err := encodeFirstStage(k, enc, plat, task, recs)
+	fs, err := encodeFirstStage(k, enc, plat, task, recs, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

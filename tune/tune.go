@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -83,6 +84,11 @@ type TuneResult struct {
 	// its error model stopped it before the budget.
 	Prior   string
 	Stopped bool
+	// Failed is the number of configurations measured, both stages, that
+	// failed on the device (status other than ok); Passed the number the
+	// second stage passed over, unmeasured, as predicted to fail
+	// (eval.FailureForest).
+	Failed, Passed int
 }
 
 // Tune is Falch and Elster's two-stage tuner on a real device: it measures
@@ -91,7 +97,10 @@ type TuneResult struct {
 // configurations in predicted order (ties in the sample's random order,
 // search.RankInOrder), every other one drawn at random instead
 // (search.SecondStage.Random), while the chance that the next one beats
-// the best so far stays above the threshold.
+// the best so far stays above the threshold. Configurations that failed,
+// in either stage, teach a classifier (eval.FailureForest), and the second
+// stage passes over those it predicts to fail (search.SecondStage's
+// Failures), as eval's replays of the tuner do.
 //
 // With opt.Prior it runs the fleet-prior tuner instead: see TuneOptions.
 func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOptions) (*TuneResult, error) {
@@ -130,7 +139,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
 	pv := plat.Vector()
-	fs, err := encodeFirstStage(k, enc, plat, t, rows)
+	fs, err := encodeFirstStage(k, enc, plat, t, rows, opt.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -152,13 +161,19 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		random = append(random, valid[i])
 	}
 	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, random: random, seen: fs.seen, batch: opt.Batch,
-		cache: map[string]record.Row{}, all: append([]record.Row(nil), rows...), say: opt.say}
-	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: fit.Sigma, Random: random}.Run(ranked, fs.best, fs.bestC,
+		cache: map[string]record.Row{}, all: append([]record.Row(nil), rows...), say: opt.say,
+		fails: fs.fails, threshold: cmp.Or(opt.Threshold, 0.1)}
+	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: fit.Sigma, Random: random, Failures: fs.fails}.Run(ranked, fs.best, fs.bestC,
 		func(c features.Config) bool { return fs.seen[k.Space.Format(c)] }, bm.measure)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	res.SecondStage = len(bm.cache)
+	res.SecondStage, res.Passed = len(bm.cache), st.Passed
+	for _, r := range bm.all {
+		if r.Status != record.StatusOK {
+			res.Failed++
+		}
+	}
 	best := st.LogSpeedup
 	res.Best = st.Best
 	// A batch measures ahead of the stage, which may stop before it asks
@@ -202,20 +217,26 @@ type firstStage struct {
 	bestC features.Config
 	seen  map[string]bool // every configuration measured, ran or not
 	refNs float64
+	// fails learns which configurations fail from every row measured,
+	// ran or not, as eval's replays do.
+	fails *eval.FailureForest
 }
 
 // encodeFirstStage encodes the rows of the first stage on task t and
-// device plat with enc.
-func encodeFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Platform, t features.Task, rows []record.Row) (*firstStage, error) {
+// device plat with enc; seed seeds the failure model's forests.
+func encodeFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Platform, t features.Task, rows []record.Row, seed uint64) (*firstStage, error) {
 	d := &train.Data{Kernel: k.Name, TaskNames: k.TaskNames, Params: k.Space.Params, Reference: k.Reference,
 		Features: enc.Names(), Platforms: []features.Platform{plat}}
-	fs := &firstStage{d: d, best: math.Inf(-1), seen: map[string]bool{}}
 	pv := plat.Vector()
+	fs := &firstStage{d: d, best: math.Inf(-1), seen: map[string]bool{},
+		fails: eval.NewFailureForest(enc.Len(), func(dst []float64, c features.Config) { enc.Encode(dst, t, c, pv) }, seed)}
 	vec := make([]float64, enc.Len())
 	for _, r := range rows {
 		fs.seen[k.Space.Format(r.Config)] = true
 		fs.refNs = r.RefTimeNs
-		if r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup) {
+		failed := r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup)
+		fs.fails.Observe(r.Config, failed)
+		if failed {
 			continue
 		}
 		enc.Encode(vec, t, r.Config, pv)
@@ -264,10 +285,20 @@ type batchMeasurer struct {
 	all      []record.Row          // every row measured, both stages
 	next     int                   // the next index of ranked to batch
 	nextRand int                   // the next index of random to batch
+	// A batch leaves out the configurations the stage would pass over,
+	// those whose chance to run by fails is below threshold.
+	fails     search.FailureModel
+	threshold float64
 }
 
 // fresh says whether the configuration named n is still to be measured.
 func (bm *batchMeasurer) fresh(n string) bool { return !bm.seen[n] && bm.cache[n].Config == nil }
+
+// worth says whether c may fill a batch: the failure model gives it a
+// chance to run of at least the stage's threshold.
+func (bm *batchMeasurer) worth(c features.Config) bool {
+	return bm.fails == nil || 1-bm.fails.PFail(c) >= bm.threshold
+}
 
 // measure returns c's score, measuring it with the batch it starts when
 // it was not measured yet.
@@ -285,14 +316,14 @@ func (bm *batchMeasurer) measure(c features.Config) (float64, error) {
 	batch := []features.Config{c}
 	if bm.next < len(bm.ranked) && space.Format(bm.ranked[bm.next].Config) == key {
 		for ; bm.next < len(bm.ranked) && len(batch) < bm.batch; bm.next++ {
-			if n := space.Format(bm.ranked[bm.next].Config); n != key && bm.fresh(n) {
+			if n := space.Format(bm.ranked[bm.next].Config); n != key && bm.fresh(n) && bm.worth(bm.ranked[bm.next].Config) {
 				batch = append(batch, bm.ranked[bm.next].Config)
 			}
 		}
 		bm.say("tune: second stage: %d measured, %d more in predicted order", len(bm.cache), len(batch))
 	} else {
 		for ; bm.nextRand < len(bm.random) && len(batch) < bm.batch; bm.nextRand++ {
-			if n := space.Format(bm.random[bm.nextRand]); n != key && bm.fresh(n) {
+			if n := space.Format(bm.random[bm.nextRand]); n != key && bm.fresh(n) && bm.worth(bm.random[bm.nextRand]) {
 				batch = append(batch, bm.random[bm.nextRand])
 			}
 		}
@@ -446,8 +477,8 @@ func (r *TuneResult) String() string {
 		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%) from the ranking of %s and at random; stopped by %s\n",
 			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Prior, stop)
 	} else {
-		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in the order %s predicted\n",
-			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage, r.Learner)
+		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in the order %s predicted; %d failed, %d passed over as predicted to fail\n",
+			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage, r.Learner, r.Failed, r.Passed)
 	}
 	if r.Best != nil {
 		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", r.Space.Format(r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
