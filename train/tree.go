@@ -340,8 +340,43 @@ const (
 	maxWorkers       = 4
 )
 
-// histFeatures adds rows into the histograms of features lo to hi-1.
+// aheadRows is the block of rows whose bins and residuals a histogram
+// pass or a partition loads before it works on the block before them.
+// The rows of a leaf deep in a large fit are scattered over memory that
+// no cache holds: one row at a time, each row's loads wait for memory
+// one after the other, while a block's loads, issued together, wait
+// once. BenchmarkBuildHistSparse and BenchmarkPartitionSparse measure it.
+const aheadRows = 16
+
+// touchRows loads, and so brings into the cache, the bins lo to hi-1 of
+// each of rows and its residual, and returns a value of them all that the
+// caller keeps alive (runtime.KeepAlive), so that the loads are not
+// dropped as unused.
+func (b *builder) touchRows(rows []int32, lo, hi int) uint64 {
+	nf, bins, grad := b.nFeat, b.bins, b.grad
+	var t uint64
+	for _, r := range rows {
+		i := int(r) * nf
+		t += uint64(bins[i+lo]) + uint64(bins[i+hi-1]) + math.Float64bits(grad[r])
+	}
+	return t
+}
+
+// histFeatures adds rows into the histograms of features lo to hi-1, a
+// block of aheadRows rows at a time, each block's rows fetched (touchRows)
+// while the block before them is added.
 func (b *builder) histFeatures(h []histBin, rows []int32, lo, hi int) {
+	var touched uint64
+	for start := 0; start < len(rows); start += aheadRows {
+		end := min(start+aheadRows, len(rows))
+		touched += b.touchRows(rows[end:min(end+aheadRows, len(rows))], lo, hi)
+		b.histBlock(h, rows[start:end], lo, hi)
+	}
+	runtime.KeepAlive(touched)
+}
+
+// histBlock adds rows into the histograms of features lo to hi-1.
+func (b *builder) histBlock(h []histBin, rows []int32, lo, hi int) {
 	nf := b.nFeat
 	off := b.offset[lo:hi]
 	if b.hess != nil {
