@@ -340,8 +340,47 @@ const (
 	maxWorkers       = 4
 )
 
-// histFeatures adds rows into the histograms of features lo to hi-1.
+// aheadRows is the block of rows whose bins and residuals a histogram
+// pass loads before it adds the block before them. The rows of a leaf
+// deep in a large fit are scattered over memory that no cache holds, and
+// one row's updates (about 700 instructions for 51 features) fill the
+// CPU's window: one row at a time, each row's loads wait for memory in
+// turn, while a block's loads, issued together, wait about once
+// (BenchmarkBuildHistSparse; 16 did better than 8 or 32 in whole fits).
+// The partition does not fetch ahead: its loop is a few instructions a
+// row, so the CPU keeps many rows' loads in flight already, and fetching
+// ahead there measured no faster.
+const aheadRows = 16
+
+// touchRows loads, and so brings into the cache, the bins lo to hi-1 of
+// each of rows and its residual, and returns a value of them all that the
+// caller keeps alive (runtime.KeepAlive), so that the loads are not
+// dropped as unused.
+func (b *builder) touchRows(rows []int32, lo, hi int) uint64 {
+	nf, bins, grad := b.nFeat, b.bins, b.grad
+	var t uint64
+	for _, r := range rows {
+		i := int(r) * nf
+		t += uint64(bins[i+lo]) + uint64(bins[i+hi-1]) + math.Float64bits(grad[r])
+	}
+	return t
+}
+
+// histFeatures adds rows into the histograms of features lo to hi-1, a
+// block of aheadRows rows at a time, each block's rows fetched (touchRows)
+// while the block before them is added.
 func (b *builder) histFeatures(h []histBin, rows []int32, lo, hi int) {
+	var touched uint64
+	for start := 0; start < len(rows); start += aheadRows {
+		end := min(start+aheadRows, len(rows))
+		touched += b.touchRows(rows[end:min(end+aheadRows, len(rows))], lo, hi)
+		b.histBlock(h, rows[start:end], lo, hi)
+	}
+	runtime.KeepAlive(touched)
+}
+
+// histBlock adds rows into the histograms of features lo to hi-1.
+func (b *builder) histBlock(h []histBin, rows []int32, lo, hi int) {
 	nf := b.nFeat
 	off := b.offset[lo:hi]
 	if b.hess != nil {
