@@ -20,33 +20,17 @@ import (
 // every fit copied and sorted its own rows.
 type codedCol struct {
 	vals []float64
-	u8   []uint8
-	u16  []uint16
-	u32  []uint32
+	// indexCol holds the rows' codes.
+	indexCol
 	// index maps a value to its code while rows are added; nil in a column
 	// made by gather, which builds its own on its first append.
 	index map[float64]uint32
 }
 
-// len is the number of rows.
-func (c *codedCol) len() int { return len(c.u8) + len(c.u16) + len(c.u32) }
-
-// code returns row i's index into vals.
-func (c *codedCol) code(i int) uint32 {
-	switch {
-	case c.u16 != nil:
-		return uint32(c.u16[i])
-	case c.u32 != nil:
-		return c.u32[i]
-	}
-	return uint32(c.u8[i])
-}
-
 // value returns row i's value.
 func (c *codedCol) value(i int) float64 { return c.vals[c.code(i)] }
 
-// codeOf returns the code of v, adding v to the values when it is new and
-// widening the codes when their width no longer holds it.
+// codeOf returns the code of v, adding v to the values when it is new.
 func (c *codedCol) codeOf(v float64) uint32 {
 	if c.index == nil {
 		c.index = make(map[float64]uint32, len(c.vals))
@@ -60,26 +44,73 @@ func (c *codedCol) codeOf(v float64) uint32 {
 	k := uint32(len(c.vals))
 	c.vals = append(c.vals, v)
 	c.index[v] = k
-	switch {
-	case k == math.MaxUint8+1 && c.u16 == nil && c.u32 == nil:
-		c.u16 = make([]uint16, len(c.u8), max(cap(c.u8), 16))
-		for i, x := range c.u8 {
-			c.u16[i] = uint16(x)
-		}
-		c.u8 = nil
-	case k == math.MaxUint16+1 && c.u32 == nil:
-		c.u32 = make([]uint32, len(c.u16), max(cap(c.u16), 16))
-		for i, x := range c.u16 {
-			c.u32[i] = uint32(x)
-		}
-		c.u16 = nil
-	}
 	return k
 }
 
 // push appends a row of value v.
-func (c *codedCol) push(v float64) {
-	k := c.codeOf(v)
+func (c *codedCol) push(v float64) { c.indexCol.push(c.codeOf(v)) }
+
+// set gives row i the value v.
+func (c *codedCol) set(i int, v float64) { c.indexCol.set(i, c.codeOf(v)) }
+
+// gather returns a column of the given rows of c, in that order, sharing
+// c's values (an append to either copies them first).
+func (c *codedCol) gather(rows []int) codedCol {
+	return codedCol{vals: c.vals[:len(c.vals):len(c.vals)], indexCol: c.indexCol.gather(rows)}
+}
+
+// bytes is the memory the column's codes and values take.
+func (c *codedCol) bytes() int { return c.indexCol.bytes() + 8*len(c.vals) }
+
+// indexCol holds an index a row (a code, a task's or a configuration's
+// number) in the narrowest of 1, 2 or 4 bytes that holds every index it
+// has been given: one of u8, u16 and u32 is in use, u8 while the others
+// are nil.
+type indexCol struct {
+	u8  []uint8
+	u16 []uint16
+	u32 []uint32
+}
+
+// len is the number of rows.
+func (c *indexCol) len() int { return len(c.u8) + len(c.u16) + len(c.u32) }
+
+// code returns row i's index.
+func (c *indexCol) code(i int) uint32 {
+	switch {
+	case c.u16 != nil:
+		return uint32(c.u16[i])
+	case c.u32 != nil:
+		return c.u32[i]
+	}
+	return uint32(c.u8[i])
+}
+
+// hold widens the indexes, when their width cannot hold k, to one that
+// can, keeping the capacity.
+func (c *indexCol) hold(k uint32) {
+	if k <= math.MaxUint8 || c.u32 != nil || (k <= math.MaxUint16 && c.u16 != nil) {
+		return
+	}
+	n, room := c.len(), max(cap(c.u8), cap(c.u16), 16)
+	if k <= math.MaxUint16 {
+		u16 := make([]uint16, n, room)
+		for i, x := range c.u8 {
+			u16[i] = uint16(x)
+		}
+		c.u8, c.u16 = nil, u16
+		return
+	}
+	u32 := make([]uint32, n, room)
+	for i := range u32 {
+		u32[i] = c.code(i)
+	}
+	c.u8, c.u16, c.u32 = nil, nil, u32
+}
+
+// push appends a row of index k.
+func (c *indexCol) push(k uint32) {
+	c.hold(k)
 	switch {
 	case c.u16 != nil:
 		c.u16 = append(c.u16, uint16(k))
@@ -90,9 +121,9 @@ func (c *codedCol) push(v float64) {
 	}
 }
 
-// set gives row i the value v.
-func (c *codedCol) set(i int, v float64) {
-	k := c.codeOf(v)
+// set gives row i the index k.
+func (c *indexCol) set(i int, k uint32) {
+	c.hold(k)
 	switch {
 	case c.u16 != nil:
 		c.u16[i] = uint16(k)
@@ -103,10 +134,10 @@ func (c *codedCol) set(i int, v float64) {
 	}
 }
 
-// gather returns a column of the given rows of c, in that order, sharing
-// c's values (an append to either copies them first).
-func (c *codedCol) gather(rows []int) codedCol {
-	g := codedCol{vals: c.vals[:len(c.vals):len(c.vals)]}
+// gather returns the indexes of the given rows of c, in that order, in
+// c's width.
+func (c *indexCol) gather(rows []int) indexCol {
+	var g indexCol
 	switch {
 	case c.u16 != nil:
 		g.u16 = make([]uint16, len(rows))
@@ -127,10 +158,8 @@ func (c *codedCol) gather(rows []int) codedCol {
 	return g
 }
 
-// bytes is the memory the column's codes and values take.
-func (c *codedCol) bytes() int {
-	return len(c.u8) + 2*len(c.u16) + 4*len(c.u32) + 8*len(c.vals)
-}
+// bytes is the memory the indexes take.
+func (c *indexCol) bytes() int { return len(c.u8) + 2*len(c.u16) + 4*len(c.u32) }
 
 // fitSet is the training rows of one fit: a dense row-major matrix, or
 // rows of a Data's coded columns, which no fit copies as float64s.

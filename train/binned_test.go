@@ -196,6 +196,48 @@ func TestCodedColWidens(t *testing.T) {
 	}
 }
 
+// TestIndexColWidens checks that indexes keep their values as the column
+// widens, by push or by set, from a byte to two or straight to four.
+func TestIndexColWidens(t *testing.T) {
+	tests := []struct {
+		name  string
+		ks    []uint32 // pushed in order
+		set   uint32   // then given to row 0
+		width int
+	}{
+		{"byte", []uint32{0, 255, 7}, 1, 1},
+		{"two bytes by push", []uint32{3, 256, 9}, 65535, 2},
+		{"two bytes by set", []uint32{3, 4}, 300, 2},
+		{"four bytes from one", []uint32{5, 1 << 20, 6}, 2, 4},
+		{"four bytes from two by set", []uint32{5, 1000}, 70000, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c indexCol
+			for _, k := range tt.ks {
+				c.push(k)
+			}
+			c.set(0, tt.set)
+			want := slices.Clone(tt.ks)
+			want[0] = tt.set
+			width := c.bytes() / c.len()
+			if width != tt.width || c.len() != len(want) {
+				t.Fatalf("%d rows in %d-byte indexes, want %d in %d", c.len(), width, len(want), tt.width)
+			}
+			for i, w := range want {
+				if got := c.code(i); got != w {
+					t.Errorf("row %d: got %d, want %d", i, got, w)
+				}
+			}
+			g := c.gather([]int{2 % len(want), 0})
+			if g.code(0) != want[2%len(want)] || g.code(1) != want[0] || g.bytes() != 2*tt.width {
+				t.Errorf("gathered %d, %d in %d bytes; want %d, %d in %d", g.code(0), g.code(1), g.bytes(),
+					want[2%len(want)], want[0], 2*tt.width)
+			}
+		})
+	}
+}
+
 func TestSubsetAndAppend(t *testing.T) {
 	d := codedData(t, 300, 1)
 	rows := []int{299, 5, 5, 17}

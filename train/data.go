@@ -103,6 +103,9 @@ func (d *Data) Append(x []float64, y float64, s Sample) error {
 	if len(x) != len(d.Features) {
 		return fmt.Errorf("train: row of %d features, data has %d", len(x), len(d.Features))
 	}
+	if s.Platform < 0 || s.Platform > math.MaxUint32 {
+		return fmt.Errorf("train: sample's platform %d must be in [0, %d]", s.Platform, uint32(math.MaxUint32))
+	}
 	if d.samples.len() != len(d.Y) || d.codedRows() != len(d.Y) {
 		return fmt.Errorf("train: data has %d samples, %d targets and %d feature vectors", d.samples.len(), len(d.Y), d.codedRows())
 	}

@@ -64,6 +64,9 @@ func TestSamples(t *testing.T) {
 	if got := sub.Sample(3); !equal(got, extra) {
 		t.Errorf("Subset's appended row: %+v, want %+v", got, extra)
 	}
+	if err := d.Append([]float64{1}, 1, Sample{Platform: -1}); err == nil {
+		t.Error("Append of a sample of platform -1: no error")
+	}
 	if len(d.samples.tasks) != 3 || len(d.samples.configs) != 3 || d.Len() != 4 {
 		t.Errorf("Append to a Subset changed the original: %d tasks, %d configurations, %d rows; want 3, 3, 4",
 			len(d.samples.tasks), len(d.samples.configs), d.Len())
@@ -71,7 +74,9 @@ func TestSamples(t *testing.T) {
 }
 
 // TestMemoryLimit: the testdata/h200 rows take about a hundred bytes a
-// row (a byte or two a feature and 28 a sample, 8 a target) and their
+// row (a byte or two a feature, 8 a target and 12-16 a sample: a time,
+// a byte or two for each of task, configuration, platform and the
+// reference time) and their
 // limit is the floor of 256 MiB; forty times the rows (repeated) take up
 // to forty times the bytes, and their limit is 5/4 of their bytes and a
 // fit's, plus 32 MiB, or the floor.
@@ -85,10 +90,12 @@ func TestMemoryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	perRow := float64(d.Bytes()) / float64(d.Len())
-	if perRow < float64(len(d.Features)+36) || perRow > float64(2*len(d.Features)+36+8) {
+	if perRow < float64(len(d.Features)+20) || perRow > float64(2*len(d.Features)+24) {
 		t.Errorf("%d rows of %d features take %.1f bytes a row, want %d-%d", d.Len(), len(d.Features), perRow,
-			len(d.Features)+36, 2*len(d.Features)+44)
+			len(d.Features)+20, 2*len(d.Features)+24)
 	}
+	t.Logf("%d rows of %d features: %.1f bytes a row, samples %.1f", d.Len(), len(d.Features), perRow,
+		float64(d.samples.bytes())/float64(d.Len()))
 	if got := MemoryLimit(d); got != 256<<20 {
 		t.Errorf("MemoryLimit of %d rows = %d, want the floor %d", d.Len(), got, 256<<20)
 	}
