@@ -32,8 +32,9 @@ type Data struct {
 	derive       features.Deriver
 	groupParams  []string
 	// cols hold the feature vectors, one coded column a feature: about a
-	// byte a value and no float64 matrix (see codedCol). Row decodes a row;
-	// Append adds one.
+	// byte a value, none for a feature of the task or the device alone
+	// (keyed by the sample's), and no float64 matrix (see codedCol). Row
+	// decodes a row; Append adds one.
 	cols []codedCol
 	// Y is the target of each row: the log-speedup ln(t_ref/t), or Zeta
 	// for an invalid row loaded with InvalidZeta.
@@ -162,15 +163,15 @@ func (d *Data) Encoder() features.Encoder {
 // shared.
 func (d *Data) Subset(rows []int) *Data {
 	s := *d
+	s.samples = d.samples.gather(rows)
 	s.cols = make([]codedCol, len(d.cols))
 	for f := range d.cols {
-		s.cols[f] = d.cols[f].gather(rows)
+		s.cols[f] = d.cols[f].gather(rows, s.samples.key(d.cols[f].keyedBy))
 	}
 	s.Y = make([]float64, len(rows))
 	for j, i := range rows {
 		s.Y[j] = d.Y[i]
 	}
-	s.samples = d.samples.gather(rows)
 	return &s
 }
 
@@ -413,6 +414,22 @@ func (l *loader) encode() {
 	for f := range d.cols {
 		d.cols[f].index = nil // rebuilt by the first Append
 	}
+	d.keyColumns()
+}
+
+// keyColumns keys every feature that takes one value a device, or one a
+// task, by the rows' platforms or tasks (codedCol.keyBy), and returns the
+// number it keyed.
+func (d *Data) keyColumns() int {
+	n := 0
+	for f := range d.cols {
+		c := &d.cols[f]
+		if c.keyBy(d.samples.platform, keyPlatform, len(d.Platforms)) ||
+			c.keyBy(d.samples.task, keyTask, len(d.samples.tasks)) {
+			n++
+		}
+	}
+	return n
 }
 
 // rowKey identifies a row of LoadWith: a configuration on a task and a

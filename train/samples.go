@@ -28,6 +28,18 @@ type sampleCols struct {
 	taskIndex, configIndex map[string]uint32
 }
 
+// key returns the column of keys k names: the rows' tasks or platforms;
+// none for keyNone.
+func (c *sampleCols) key(k sampleKey) indexCol {
+	switch k {
+	case keyTask:
+		return c.task
+	case keyPlatform:
+		return c.platform
+	}
+	return indexCol{}
+}
+
 // len is the number of rows.
 func (c *sampleCols) len() int { return len(c.timeNs) }
 
@@ -102,7 +114,7 @@ func (c *sampleCols) set(i int, s Sample) {
 func (c *sampleCols) gather(rows []int) sampleCols {
 	g := sampleCols{tasks: slices.Clip(c.tasks), configs: slices.Clip(c.configs),
 		task: c.task.gather(rows), config: c.config.gather(rows), platform: c.platform.gather(rows),
-		timeNs: make([]float64, len(rows)), refTimeNs: c.refTimeNs.gather(rows)}
+		timeNs: make([]float64, len(rows)), refTimeNs: c.refTimeNs.gather(rows, indexCol{})}
 	for j, i := range rows {
 		g.timeNs[j] = c.timeNs[i]
 	}
