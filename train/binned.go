@@ -24,10 +24,11 @@ type codedCol struct {
 	// keys (a copy of the Data's task or platform column, sharing its
 	// memory), each standing for the code byKey[key].
 	indexCol
-	// byKey, when not nil, makes the column keyed: a feature of the task
-	// or of the device alone (the shape's sizes, the device's features:
-	// 20 of conv2d's 51 features) takes one value a task or device, so its
-	// rows need no codes of their own. keyedBy says which of the Data's
+	// byKey, when not nil, makes the column keyed: a feature of the task,
+	// of the device or of the configuration alone (the shape's sizes, the
+	// device's features, the parameters and what derives from them: 37 of
+	// conv2d's 51 features) takes one value a task, device or
+	// configuration, so its rows need no codes of their own. keyedBy says which of the Data's
 	// sample columns the keys are. A keyed column becomes a plain one
 	// before a row is added or changed (own).
 	byKey   []uint32
@@ -44,6 +45,7 @@ const (
 	keyNone sampleKey = iota
 	keyTask
 	keyPlatform
+	keyConfig
 )
 
 // code returns row i's index into vals.

@@ -238,26 +238,27 @@ func TestIndexColWidens(t *testing.T) {
 	}
 }
 
-// TestKeyedColumns checks the columns keyed by the rows' platforms or
-// tasks: a fit on keyed columns gives the model a fit on plain ones gives,
+// TestKeyedColumns checks the columns keyed by the rows' platforms, tasks
+// or configurations: a fit on keyed columns gives the model a fit on plain ones gives,
 // on every row, some rows and shuffled rows; a Subset keeps them keyed by
 // its own rows' keys; an Append makes them plain and keeps their values.
 func TestKeyedColumns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	d := &Data{Features: []string{"few", "device", "shape", "many"}}
+	d := &Data{Features: []string{"few", "device", "shape", "many", "param"}}
 	devs, shapes := []float64{3, 1, 2}, []float64{10, 20, 10, 40, 50}
 	for i := range 3000 {
 		p, task := rng.IntN(3), rng.IntN(5)
-		x := []float64{float64(rng.IntN(7)), devs[p], shapes[task], rng.NormFloat64()}
-		y := math.Sin(x[0]) + x[1] + x[2]/20 + 0.5*x[3] + 0.1*rng.NormFloat64()
-		if err := d.Append(x, y, Sample{Task: features.Task{task}, Config: features.Config{i}, Platform: p}); err != nil {
+		x := []float64{float64(rng.IntN(7)), devs[p], shapes[task], rng.NormFloat64(), float64(i % 50 * 3)}
+		y := math.Sin(x[0]) + x[1] + x[2]/20 + 0.5*x[3] + x[4]/100 + 0.1*rng.NormFloat64()
+		if err := d.Append(x, y, Sample{Task: features.Task{task}, Config: features.Config{i % 50}, Platform: p}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	plain := d.Subset(allRows(d.Len())) // a copy, before d's columns are keyed
-	if n := d.keyColumns(); n != 2 || d.cols[1].keyedBy != keyPlatform || d.cols[2].keyedBy != keyTask {
-		t.Fatalf("%d columns keyed (device by %d, shape by %d), want 2: by platform and by task", n,
-			d.cols[1].keyedBy, d.cols[2].keyedBy)
+	if n := d.keyColumns(); n != 3 || d.cols[1].keyedBy != keyPlatform || d.cols[2].keyedBy != keyTask ||
+		d.cols[4].keyedBy != keyConfig {
+		t.Fatalf("%d columns keyed (device by %d, shape by %d, param by %d), want 3: by platform, task and configuration",
+			n, d.cols[1].keyedBy, d.cols[2].keyedBy, d.cols[4].keyedBy)
 	}
 	for f := range d.cols {
 		for i := range d.Len() {
@@ -274,7 +275,7 @@ func TestKeyedColumns(t *testing.T) {
 	}
 	shuffled := rng.Perm(d.Len())[:800]
 	for _, l := range []Learner{GBRTOptions{Trees: 10, MaxDepth: 4}, ForestOptions{Trees: 5, MaxDepth: 6, Seed: 1},
-		TopOptions{Anchored: true, GBRT: GBRTOptions{Trees: 5, MaxDepth: 3}, GroupColumns: []int{1, 2}}} {
+		TopOptions{Anchored: true, GBRT: GBRTOptions{Trees: 5, MaxDepth: 3}, GroupColumns: []int{1, 2, 4}}} {
 		for _, rows := range [][]int{nil, some, shuffled} {
 			got, err := FitRows(l, d, rows)
 			if err != nil {
@@ -291,7 +292,7 @@ func TestKeyedColumns(t *testing.T) {
 	}
 
 	sub := d.Subset(shuffled)
-	if sub.cols[1].byKey == nil || sub.cols[2].byKey == nil {
+	if sub.cols[1].byKey == nil || sub.cols[2].byKey == nil || sub.cols[4].byKey == nil {
 		t.Fatal("a Subset's columns are no longer keyed")
 	}
 	for j, i := range shuffled {
@@ -302,7 +303,7 @@ func TestKeyedColumns(t *testing.T) {
 	if &sub.cols[1].u8[0] != &sub.samples.platform.u8[0] || &sub.cols[2].u8[0] != &sub.samples.task.u8[0] {
 		t.Error("a Subset's keyed columns do not share its samples' platforms and tasks")
 	}
-	x := []float64{1, 7, 99, 0.5} // a new device value for platform 0
+	x := []float64{1, 7, 99, 0.5, 3} // a new device value for platform 0
 	if err := sub.Append(x, 1, Sample{Task: features.Task{0}, Config: features.Config{0}, Platform: 0}); err != nil {
 		t.Fatal(err)
 	}

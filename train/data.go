@@ -32,8 +32,9 @@ type Data struct {
 	derive       features.Deriver
 	groupParams  []string
 	// cols hold the feature vectors, one coded column a feature: about a
-	// byte a value, none for a feature of the task or the device alone
-	// (keyed by the sample's), and no float64 matrix (see codedCol). Row
+	// byte a value, none for a feature of the task, the device or the
+	// configuration alone (keyed by the sample's), and no float64 matrix
+	// (see codedCol). Row
 	// decodes a row; Append adds one.
 	cols []codedCol
 	// Y is the target of each row: the log-speedup ln(t_ref/t), or Zeta
@@ -417,15 +418,17 @@ func (l *loader) encode() {
 	d.keyColumns()
 }
 
-// keyColumns keys every feature that takes one value a device, or one a
-// task, by the rows' platforms or tasks (codedCol.keyBy), and returns the
-// number it keyed.
+// keyColumns keys every feature that takes one value a device, a task or
+// a configuration by the rows' platforms, tasks or configurations
+// (codedCol.keyBy), the fewest keys first, and returns the number it
+// keyed.
 func (d *Data) keyColumns() int {
 	n := 0
 	for f := range d.cols {
 		c := &d.cols[f]
 		if c.keyBy(d.samples.platform, keyPlatform, len(d.Platforms)) ||
-			c.keyBy(d.samples.task, keyTask, len(d.samples.tasks)) {
+			c.keyBy(d.samples.task, keyTask, len(d.samples.tasks)) ||
+			c.keyBy(d.samples.config, keyConfig, len(d.samples.configs)) {
 			n++
 		}
 	}

@@ -28,14 +28,16 @@ type sampleCols struct {
 	taskIndex, configIndex map[string]uint32
 }
 
-// key returns the column of keys k names: the rows' tasks or platforms;
-// none for keyNone.
+// key returns the column of keys k names: the rows' tasks, platforms or
+// configurations; none for keyNone.
 func (c *sampleCols) key(k sampleKey) indexCol {
 	switch k {
 	case keyTask:
 		return c.task
 	case keyPlatform:
 		return c.platform
+	case keyConfig:
+		return c.config
 	}
 	return indexCol{}
 }
