@@ -1,6 +1,7 @@
 package train
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -124,5 +125,51 @@ func TestMemoryLimit(t *testing.T) {
 	want := max(256<<20, (big.Bytes()+int64(big.Len())*int64(len(big.Features)+40))*5/4+32<<20)
 	if got := MemoryLimit(big); got != want {
 		t.Errorf("MemoryLimit of %d rows = %d, want %d", big.Len(), got, want)
+	}
+}
+
+// TestMeasuredByShape checks the groups of measured rows against grouping
+// each row's (task, platform) by map, in the order shapes first appear,
+// with rows that are not measured left out; appending to a group leaves
+// the next one as it was.
+func TestMeasuredByShape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	var d Data
+	d.Features = []string{"x"}
+	for i := range 500 {
+		s := Sample{Task: features.Task{rng.IntN(4), 7}, Config: features.Config{i % 9}, Platform: rng.IntN(3)}
+		if rng.IntN(5) > 0 {
+			s.TimeNs, s.RefTimeNs = 1+rng.Float64(), 1+rng.Float64()
+		}
+		if err := d.Append([]float64{0}, 0, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type shape struct {
+		task     features.TaskKey
+		platform int
+	}
+	index := map[shape]int{}
+	var want [][]int
+	for i, s := range d.Samples() {
+		if !s.Measured() {
+			continue
+		}
+		k := shape{s.Task.Key(), s.Platform}
+		g, ok := index[k]
+		if !ok {
+			g = len(want)
+			index[k] = g
+			want = append(want, nil)
+		}
+		want[g] = append(want[g], i)
+	}
+	got := d.measuredByShape()
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("groups %v, want %v", got, want)
+	}
+	got[0] = append(got[0], -1)
+	if !slices.Equal(got[1], want[1]) {
+		t.Errorf("appending to the first group changed the second: %v, want %v", got[1], want[1])
 	}
 }
