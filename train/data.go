@@ -527,9 +527,9 @@ func (d *Data) Bytes() int64 {
 // collector runs sooner as the heap nears it. It is soft: a live heap
 // above it is not an error, the collector then uses more of the CPU (at
 // most about half, Go's bound). At a million rows (repeated) the default
-// selection peaked at 277 bytes a row under this limit (the floor) and
-// at 403 without, for 213 and 203 CPU seconds (bench/RESULTS.md, session
-// 15).
+// selection peaked at 272 bytes a row under this limit (the floor) and
+// at 292-325 without, for 243 and 239-252 CPU seconds (bench/RESULTS.md,
+// session 16).
 func MemoryLimit(d *Data) int64 {
 	fit := int64(d.Len()) * int64(len(d.Features)+40)
 	return max(256<<20, (d.Bytes()+fit)*5/4+32<<20)
