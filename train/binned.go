@@ -20,33 +20,47 @@ import (
 // every fit copied and sorted its own rows.
 type codedCol struct {
 	vals []float64
-	u8   []uint8
-	u16  []uint16
-	u32  []uint32
+	// indexCol holds the rows' codes, or, in a keyed column, the rows'
+	// keys (a copy of the Data's task or platform column, sharing its
+	// memory), each standing for the code byKey[key].
+	indexCol
+	// byKey, when not nil, makes the column keyed: a feature of the task,
+	// of the device or of the configuration alone (the shape's sizes, the
+	// device's features, the parameters and what derives from them: 37 of
+	// conv2d's 51 features) takes one value a task, device or
+	// configuration, so its rows need no codes of their own. keyedBy says which of the Data's
+	// sample columns the keys are. A keyed column becomes a plain one
+	// before a row is added or changed (own).
+	byKey   []uint32
+	keyedBy sampleKey
 	// index maps a value to its code while rows are added; nil in a column
 	// made by gather, which builds its own on its first append.
 	index map[float64]uint32
 }
 
-// len is the number of rows.
-func (c *codedCol) len() int { return len(c.u8) + len(c.u16) + len(c.u32) }
+// sampleKey names a sample column a keyed codedCol's keys come from.
+type sampleKey uint8
+
+const (
+	keyNone sampleKey = iota
+	keyTask
+	keyPlatform
+	keyConfig
+)
 
 // code returns row i's index into vals.
 func (c *codedCol) code(i int) uint32 {
-	switch {
-	case c.u16 != nil:
-		return uint32(c.u16[i])
-	case c.u32 != nil:
-		return c.u32[i]
+	k := c.indexCol.code(i)
+	if c.byKey != nil {
+		return c.byKey[k]
 	}
-	return uint32(c.u8[i])
+	return k
 }
 
 // value returns row i's value.
 func (c *codedCol) value(i int) float64 { return c.vals[c.code(i)] }
 
-// codeOf returns the code of v, adding v to the values when it is new and
-// widening the codes when their width no longer holds it.
+// codeOf returns the code of v, adding v to the values when it is new.
 func (c *codedCol) codeOf(v float64) uint32 {
 	if c.index == nil {
 		c.index = make(map[float64]uint32, len(c.vals))
@@ -60,26 +74,139 @@ func (c *codedCol) codeOf(v float64) uint32 {
 	k := uint32(len(c.vals))
 	c.vals = append(c.vals, v)
 	c.index[v] = k
-	switch {
-	case k == math.MaxUint8+1 && c.u16 == nil && c.u32 == nil:
-		c.u16 = make([]uint16, len(c.u8), max(cap(c.u8), 16))
-		for i, x := range c.u8 {
-			c.u16[i] = uint16(x)
-		}
-		c.u8 = nil
-	case k == math.MaxUint16+1 && c.u32 == nil:
-		c.u32 = make([]uint32, len(c.u16), max(cap(c.u16), 16))
-		for i, x := range c.u16 {
-			c.u32[i] = uint32(x)
-		}
-		c.u16 = nil
-	}
 	return k
 }
 
 // push appends a row of value v.
 func (c *codedCol) push(v float64) {
-	k := c.codeOf(v)
+	c.own()
+	c.indexCol.push(c.codeOf(v))
+}
+
+// set gives row i the value v.
+func (c *codedCol) set(i int, v float64) {
+	c.own()
+	c.indexCol.set(i, c.codeOf(v))
+}
+
+// own makes a keyed column a plain one, with a code a row of its own,
+// which the keys' column may then change without it.
+func (c *codedCol) own() {
+	if c.byKey == nil {
+		return
+	}
+	var own indexCol
+	for i := range c.len() {
+		own.push(c.code(i))
+	}
+	c.indexCol, c.byKey, c.keyedBy = own, nil, keyNone
+}
+
+// keyBy makes c a keyed column of the given keys (a sample column of the
+// same rows, of about nKeys distinct keys) when every row of one key has
+// the same code, and reports whether it did.
+func (c *codedCol) keyBy(keys indexCol, by sampleKey, nKeys int) bool {
+	if c.byKey != nil || keys.len() != c.len() {
+		return false
+	}
+	const unset = math.MaxUint32
+	byKey := make([]uint32, nKeys)
+	for k := range byKey {
+		byKey[k] = unset
+	}
+	for i := range c.len() {
+		k, code := keys.code(i), c.code(i)
+		for int(k) >= len(byKey) { // a key beyond nKeys, which was a hint
+			byKey = append(byKey, unset)
+		}
+		switch byKey[k] {
+		case unset:
+			byKey[k] = code
+		case code:
+		default:
+			return false
+		}
+	}
+	for k := range byKey {
+		if byKey[k] == unset {
+			byKey[k] = 0 // a key no row has: never read
+		}
+	}
+	c.indexCol, c.byKey, c.keyedBy = keys, byKey, by
+	return true
+}
+
+// gather returns a column of the given rows of c, in that order, sharing
+// c's values (an append to either copies them first). A keyed column's
+// rows are keyed by keys, the gathered rows' sample column it is keyed by.
+func (c *codedCol) gather(rows []int, keys indexCol) codedCol {
+	g := codedCol{vals: c.vals[:len(c.vals):len(c.vals)]}
+	if c.byKey != nil {
+		g.indexCol, g.byKey, g.keyedBy = keys, c.byKey[:len(c.byKey):len(c.byKey)], c.keyedBy
+		return g
+	}
+	g.indexCol = c.indexCol.gather(rows)
+	return g
+}
+
+// bytes is the memory the column's codes and values take.
+// A keyed column's keys are counted with the samples.
+func (c *codedCol) bytes() int {
+	if c.byKey != nil {
+		return 4*len(c.byKey) + 8*len(c.vals)
+	}
+	return c.indexCol.bytes() + 8*len(c.vals)
+}
+
+// indexCol holds an index a row (a code, a task's or a configuration's
+// number) in the narrowest of 1, 2 or 4 bytes that holds every index it
+// has been given: one of u8, u16 and u32 is in use, u8 while the others
+// are nil.
+type indexCol struct {
+	u8  []uint8
+	u16 []uint16
+	u32 []uint32
+}
+
+// len is the number of rows.
+func (c *indexCol) len() int { return len(c.u8) + len(c.u16) + len(c.u32) }
+
+// code returns row i's index.
+func (c *indexCol) code(i int) uint32 {
+	switch {
+	case c.u16 != nil:
+		return uint32(c.u16[i])
+	case c.u32 != nil:
+		return c.u32[i]
+	}
+	return uint32(c.u8[i])
+}
+
+// hold widens the indexes, when their width cannot hold k, to one that
+// can, keeping the capacity.
+func (c *indexCol) hold(k uint32) {
+	if k <= math.MaxUint8 || c.u32 != nil || (k <= math.MaxUint16 && c.u16 != nil) {
+		return
+	}
+	n, room := c.len(), max(cap(c.u8), cap(c.u16), 16)
+	if k <= math.MaxUint16 {
+		u16 := make([]uint16, n, room)
+		for i, x := range c.u8 {
+			u16[i] = uint16(x)
+		}
+		c.u8, c.u16 = nil, u16
+		return
+	}
+	u32 := make([]uint32, n, room)
+	for i := range u32 {
+		u32[i] = c.code(i)
+	}
+	c.u8, c.u16, c.u32 = nil, nil, u32
+}
+
+// push appends a row of index k.
+func (c *indexCol) push(k uint32) {
+	c.hold(k)
 	switch {
 	case c.u16 != nil:
 		c.u16 = append(c.u16, uint16(k))
@@ -90,9 +217,9 @@ func (c *codedCol) push(v float64) {
 	}
 }
 
-// set gives row i the value v.
-func (c *codedCol) set(i int, v float64) {
-	k := c.codeOf(v)
+// set gives row i the index k.
+func (c *indexCol) set(i int, k uint32) {
+	c.hold(k)
 	switch {
 	case c.u16 != nil:
 		c.u16[i] = uint16(k)
@@ -103,10 +230,10 @@ func (c *codedCol) set(i int, v float64) {
 	}
 }
 
-// gather returns a column of the given rows of c, in that order, sharing
-// c's values (an append to either copies them first).
-func (c *codedCol) gather(rows []int) codedCol {
-	g := codedCol{vals: c.vals[:len(c.vals):len(c.vals)]}
+// gather returns the indexes of the given rows of c, in that order, in
+// c's width.
+func (c *indexCol) gather(rows []int) indexCol {
+	var g indexCol
 	switch {
 	case c.u16 != nil:
 		g.u16 = make([]uint16, len(rows))
@@ -127,10 +254,8 @@ func (c *codedCol) gather(rows []int) codedCol {
 	return g
 }
 
-// bytes is the memory the column's codes and values take.
-func (c *codedCol) bytes() int {
-	return len(c.u8) + 2*len(c.u16) + 4*len(c.u32) + 8*len(c.vals)
-}
+// bytes is the memory the indexes take.
+func (c *indexCol) bytes() int { return len(c.u8) + 2*len(c.u16) + 4*len(c.u32) }
 
 // fitSet is the training rows of one fit: a dense row-major matrix, or
 // rows of a Data's coded columns, which no fit copies as float64s.
@@ -353,7 +478,7 @@ func binDense(b *builder, x []float64, maxBins int) {
 // stand for, sorted, with their counts, give the bounds that sorting the
 // rows' values gives.
 func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
-	var counts []int
+	var counts, keyCounts []int
 	var present []uint32
 	var distinct []float64
 	var dcount []int
@@ -364,13 +489,16 @@ func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 		c := &cols[f]
 		counts = slices.Grow(counts[:0], len(c.vals))[:len(c.vals)]
 		clear(counts)
-		switch {
-		case c.u16 != nil:
-			countCodes(counts, c.u16, rows)
-		case c.u32 != nil:
-			countCodes(counts, c.u32, rows)
-		default:
-			countCodes(counts, c.u8, rows)
+		if c.byKey == nil {
+			countIndexes(counts, &c.indexCol, rows)
+		} else {
+			// The keys' counts, each added to its code's.
+			keyCounts = slices.Grow(keyCounts[:0], len(c.byKey))[:len(c.byKey)]
+			clear(keyCounts)
+			countIndexes(keyCounts, &c.indexCol, rows)
+			for k, m := range keyCounts {
+				counts[c.byKey[k]] += m
+			}
 		}
 		present = present[:0]
 		for k, m := range counts {
@@ -399,6 +527,14 @@ func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 			}
 			table[k] = uint8(j)
 		}
+		if c.byKey != nil {
+			// A keyed column's rows are binned by their keys.
+			keyTable := make([]uint8, len(c.byKey))
+			for k, code := range c.byKey {
+				keyTable[k] = table[code]
+			}
+			table = keyTable
+		}
 		tables[f] = table
 	}
 	b.layout(up)
@@ -413,6 +549,19 @@ func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 		default:
 			binCodes(bins, nb, j, table, c.u8, rows)
 		}
+	}
+}
+
+// countIndexes adds to counts[k] the rows whose index in c is k, over the
+// given rows (all of them when rows is nil).
+func countIndexes(counts []int, c *indexCol, rows []int) {
+	switch {
+	case c.u16 != nil:
+		countCodes(counts, c.u16, rows)
+	case c.u32 != nil:
+		countCodes(counts, c.u32, rows)
+	default:
+		countCodes(counts, c.u8, rows)
 	}
 }
 

@@ -178,7 +178,7 @@ func TestCodedColWidens(t *testing.T) {
 				}
 			}
 			rows := []int{n - 1, 0, 3}
-			g := c.gather(rows)
+			g := c.gather(rows, indexCol{})
 			g.set(1, -1) // a new value: g's own copy of the values
 			for j, i := range rows {
 				want := c.value(i)
@@ -194,6 +194,136 @@ func TestCodedColWidens(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIndexColWidens checks that indexes keep their values as the column
+// widens, by push or by set, from a byte to two or straight to four.
+func TestIndexColWidens(t *testing.T) {
+	tests := []struct {
+		name  string
+		ks    []uint32 // pushed in order
+		set   uint32   // then given to row 0
+		width int
+	}{
+		{"byte", []uint32{0, 255, 7}, 1, 1},
+		{"two bytes by push", []uint32{3, 256, 9}, 65535, 2},
+		{"two bytes by set", []uint32{3, 4}, 300, 2},
+		{"four bytes from one", []uint32{5, 1 << 20, 6}, 2, 4},
+		{"four bytes from two by set", []uint32{5, 1000}, 70000, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c indexCol
+			for _, k := range tt.ks {
+				c.push(k)
+			}
+			c.set(0, tt.set)
+			want := slices.Clone(tt.ks)
+			want[0] = tt.set
+			width := c.bytes() / c.len()
+			if width != tt.width || c.len() != len(want) {
+				t.Fatalf("%d rows in %d-byte indexes, want %d in %d", c.len(), width, len(want), tt.width)
+			}
+			for i, w := range want {
+				if got := c.code(i); got != w {
+					t.Errorf("row %d: got %d, want %d", i, got, w)
+				}
+			}
+			g := c.gather([]int{2 % len(want), 0})
+			if g.code(0) != want[2%len(want)] || g.code(1) != want[0] || g.bytes() != 2*tt.width {
+				t.Errorf("gathered %d, %d in %d bytes; want %d, %d in %d", g.code(0), g.code(1), g.bytes(),
+					want[2%len(want)], want[0], 2*tt.width)
+			}
+		})
+	}
+}
+
+// TestKeyedColumns checks the columns keyed by the rows' platforms, tasks
+// or configurations: a fit on keyed columns gives the model a fit on plain ones gives,
+// on every row, some rows and shuffled rows; a Subset keeps them keyed by
+// its own rows' keys; an Append makes them plain and keeps their values.
+func TestKeyedColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	d := &Data{Features: []string{"few", "device", "shape", "many", "param"}}
+	devs, shapes := []float64{3, 1, 2}, []float64{10, 20, 10, 40, 50}
+	for i := range 3000 {
+		p, task := rng.IntN(3), rng.IntN(5)
+		x := []float64{float64(rng.IntN(7)), devs[p], shapes[task], rng.NormFloat64(), float64(i % 50 * 3)}
+		y := math.Sin(x[0]) + x[1] + x[2]/20 + 0.5*x[3] + x[4]/100 + 0.1*rng.NormFloat64()
+		if err := d.Append(x, y, Sample{Task: features.Task{task}, Config: features.Config{i % 50}, Platform: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain := d.Subset(allRows(d.Len())) // a copy, before d's columns are keyed
+	if n := d.keyColumns(); n != 3 || d.cols[1].keyedBy != keyPlatform || d.cols[2].keyedBy != keyTask ||
+		d.cols[4].keyedBy != keyConfig {
+		t.Fatalf("%d columns keyed (device by %d, shape by %d, param by %d), want 3: by platform, task and configuration",
+			n, d.cols[1].keyedBy, d.cols[2].keyedBy, d.cols[4].keyedBy)
+	}
+	for f := range d.cols {
+		for i := range d.Len() {
+			if got, want := d.value(i, f), plain.value(i, f); got != want {
+				t.Fatalf("feature %d of row %d: keyed %g, plain %g", f, i, got, want)
+			}
+		}
+	}
+	var some []int
+	for i := range d.Len() {
+		if i%3 != 1 {
+			some = append(some, i)
+		}
+	}
+	shuffled := rng.Perm(d.Len())[:800]
+	for _, l := range []Learner{GBRTOptions{Trees: 10, MaxDepth: 4}, ForestOptions{Trees: 5, MaxDepth: 6, Seed: 1},
+		TopOptions{Anchored: true, GBRT: GBRTOptions{Trees: 5, MaxDepth: 3}, GroupColumns: []int{1, 2, 4}}} {
+		for _, rows := range [][]int{nil, some, shuffled} {
+			got, err := FitRows(l, d, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := FitRows(l, plain, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := modelText(t, got, d.Features), modelText(t, want, d.Features); g != w {
+				t.Errorf("%T on %d rows: the keyed columns' model differs from the plain columns'", l, len(rows))
+			}
+		}
+	}
+
+	sub := d.Subset(shuffled)
+	if sub.cols[1].byKey == nil || sub.cols[2].byKey == nil || sub.cols[4].byKey == nil {
+		t.Fatal("a Subset's columns are no longer keyed")
+	}
+	for j, i := range shuffled {
+		if !slices.Equal(sub.Row(j), d.Row(i)) {
+			t.Fatalf("Subset row %d: %v, want row %d's %v", j, sub.Row(j), i, d.Row(i))
+		}
+	}
+	if &sub.cols[1].u8[0] != &sub.samples.platform.u8[0] || &sub.cols[2].u8[0] != &sub.samples.task.u8[0] {
+		t.Error("a Subset's keyed columns do not share its samples' platforms and tasks")
+	}
+	x := []float64{1, 7, 99, 0.5, 3} // a new device value for platform 0
+	if err := sub.Append(x, 1, Sample{Task: features.Task{0}, Config: features.Config{0}, Platform: 0}); err != nil {
+		t.Fatal(err)
+	}
+	if sub.cols[1].byKey != nil || !slices.Equal(sub.Row(sub.Len()-1), x) {
+		t.Errorf("after Append: keyed %v, last row %v; want plain, %v", sub.cols[1].byKey != nil, sub.Row(sub.Len()-1), x)
+	}
+	for j, i := range shuffled {
+		if !slices.Equal(sub.Row(j), d.Row(i)) {
+			t.Fatalf("after Append, Subset row %d: %v, want row %d's %v", j, sub.Row(j), i, d.Row(i))
+		}
+	}
+}
+
+// allRows returns 0, 1, ..., n-1.
+func allRows(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
 }
 
 func TestSubsetAndAppend(t *testing.T) {

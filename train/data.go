@@ -32,8 +32,10 @@ type Data struct {
 	derive       features.Deriver
 	groupParams  []string
 	// cols hold the feature vectors, one coded column a feature: about a
-	// byte a value and no float64 matrix (see codedCol). Row decodes a row;
-	// Append adds one.
+	// byte a value, none for a feature of the task, the device or the
+	// configuration alone (keyed by the sample's), and no float64 matrix
+	// (see codedCol). Row
+	// decodes a row; Append adds one.
 	cols []codedCol
 	// Y is the target of each row: the log-speedup ln(t_ref/t), or Zeta
 	// for an invalid row loaded with InvalidZeta.
@@ -103,6 +105,9 @@ func (d *Data) Append(x []float64, y float64, s Sample) error {
 	if len(x) != len(d.Features) {
 		return fmt.Errorf("train: row of %d features, data has %d", len(x), len(d.Features))
 	}
+	if s.Platform < 0 || s.Platform > math.MaxUint32 {
+		return fmt.Errorf("train: sample's platform %d must be in [0, %d]", s.Platform, uint32(math.MaxUint32))
+	}
 	if d.samples.len() != len(d.Y) || d.codedRows() != len(d.Y) {
 		return fmt.Errorf("train: data has %d samples, %d targets and %d feature vectors", d.samples.len(), len(d.Y), d.codedRows())
 	}
@@ -159,15 +164,15 @@ func (d *Data) Encoder() features.Encoder {
 // shared.
 func (d *Data) Subset(rows []int) *Data {
 	s := *d
+	s.samples = d.samples.gather(rows)
 	s.cols = make([]codedCol, len(d.cols))
 	for f := range d.cols {
-		s.cols[f] = d.cols[f].gather(rows)
+		s.cols[f] = d.cols[f].gather(rows, s.samples.key(d.cols[f].keyedBy))
 	}
 	s.Y = make([]float64, len(rows))
 	for j, i := range rows {
 		s.Y[j] = d.Y[i]
 	}
-	s.samples = d.samples.gather(rows)
 	return &s
 }
 
@@ -410,6 +415,24 @@ func (l *loader) encode() {
 	for f := range d.cols {
 		d.cols[f].index = nil // rebuilt by the first Append
 	}
+	d.keyColumns()
+}
+
+// keyColumns keys every feature that takes one value a device, a task or
+// a configuration by the rows' platforms, tasks or configurations
+// (codedCol.keyBy), the fewest keys first, and returns the number it
+// keyed.
+func (d *Data) keyColumns() int {
+	n := 0
+	for f := range d.cols {
+		c := &d.cols[f]
+		if c.keyBy(d.samples.platform, keyPlatform, len(d.Platforms)) ||
+			c.keyBy(d.samples.task, keyTask, len(d.samples.tasks)) ||
+			c.keyBy(d.samples.config, keyConfig, len(d.samples.configs)) {
+			n++
+		}
+	}
+	return n
 }
 
 // rowKey identifies a row of LoadWith: a configuration on a task and a
@@ -504,9 +527,9 @@ func (d *Data) Bytes() int64 {
 // collector runs sooner as the heap nears it. It is soft: a live heap
 // above it is not an error, the collector then uses more of the CPU (at
 // most about half, Go's bound). At a million rows (repeated) the default
-// selection peaked at 277 bytes a row under this limit (the floor) and
-// at 403 without, for 213 and 203 CPU seconds (bench/RESULTS.md, session
-// 15).
+// selection peaked at 272 bytes a row under this limit (the floor) and
+// at 292-325 without, for 243 and 239-252 CPU seconds (bench/RESULTS.md,
+// session 16).
 func MemoryLimit(d *Data) int64 {
 	fit := int64(d.Len()) * int64(len(d.Features)+40)
 	return max(256<<20, (d.Bytes()+fit)*5/4+32<<20)

@@ -7,21 +7,39 @@ import (
 	"github.com/augur-tuning/augur/features"
 )
 
-// sampleCols holds a Data's samples in columns: each row's task and
-// configuration as an index into the distinct ones, its platform and its
-// two times, 28 bytes a row where a []Sample took 72 (two slice headers,
-// an int and two times). Rows of one task or configuration share one slice
-// of it, as the loader always made them share.
+// sampleCols holds a Data's samples in columns: each row's task,
+// configuration and platform as an index into the distinct ones, each in
+// a byte or two (indexCol), its time, and its reference time coded as the
+// features are (codedCol: the reference is timed once a task and device,
+// so a file's rows share a few values): 13 bytes a row on conv2d's data
+// (tasks and platforms in a byte, configurations in two), where a []Sample
+// took 72 (two slice headers, an int and two times). Rows of one task or
+// configuration share one slice of it, as the loader always made them
+// share.
 type sampleCols struct {
-	task, config      []uint32
-	platform          []int32
-	timeNs, refTimeNs []float64
-	tasks             []features.Task
-	configs           []features.Config
+	task, config, platform indexCol
+	timeNs                 []float64
+	refTimeNs              codedCol
+	tasks                  []features.Task
+	configs                []features.Config
 	// taskIndex and configIndex map a task's or configuration's key
 	// (intsKey) to its index while rows are added; nil in columns made by
 	// gather, which build them on their first add.
 	taskIndex, configIndex map[string]uint32
+}
+
+// key returns the column of keys k names: the rows' tasks, platforms or
+// configurations; none for keyNone.
+func (c *sampleCols) key(k sampleKey) indexCol {
+	switch k {
+	case keyTask:
+		return c.task
+	case keyPlatform:
+		return c.platform
+	case keyConfig:
+		return c.config
+	}
+	return indexCol{}
 }
 
 // len is the number of rows.
@@ -29,8 +47,8 @@ func (c *sampleCols) len() int { return len(c.timeNs) }
 
 // at returns row i's sample.
 func (c *sampleCols) at(i int) Sample {
-	return Sample{Task: c.tasks[c.task[i]], Config: c.configs[c.config[i]], Platform: int(c.platform[i]),
-		TimeNs: c.timeNs[i], RefTimeNs: c.refTimeNs[i]}
+	return Sample{Task: c.tasks[c.task.code(i)], Config: c.configs[c.config.code(i)], Platform: int(c.platform.code(i)),
+		TimeNs: c.timeNs[i], RefTimeNs: c.refTimeNs.value(i)}
 }
 
 // taskOf returns the index of task t, adding it when it is new.
@@ -73,19 +91,23 @@ func intsKey[S ~[]int](v S) string {
 	return string(b)
 }
 
-// push appends a row of sample s.
+// push appends a row of sample s, whose Platform must be in [0,
+// math.MaxUint32] (Data.Append checks it).
 func (c *sampleCols) push(s Sample) {
-	c.task = append(c.task, c.taskOf(s.Task))
-	c.config = append(c.config, c.configOf(s.Config))
-	c.platform = append(c.platform, int32(s.Platform))
+	c.task.push(c.taskOf(s.Task))
+	c.config.push(c.configOf(s.Config))
+	c.platform.push(uint32(s.Platform))
 	c.timeNs = append(c.timeNs, s.TimeNs)
-	c.refTimeNs = append(c.refTimeNs, s.RefTimeNs)
+	c.refTimeNs.push(s.RefTimeNs)
 }
 
 // set gives row i the sample s.
 func (c *sampleCols) set(i int, s Sample) {
-	c.task[i], c.config[i] = c.taskOf(s.Task), c.configOf(s.Config)
-	c.platform[i], c.timeNs[i], c.refTimeNs[i] = int32(s.Platform), s.TimeNs, s.RefTimeNs
+	c.task.set(i, c.taskOf(s.Task))
+	c.config.set(i, c.configOf(s.Config))
+	c.platform.set(i, uint32(s.Platform))
+	c.timeNs[i] = s.TimeNs
+	c.refTimeNs.set(i, s.RefTimeNs)
 }
 
 // gather returns the columns of the given rows of c, in that order,
@@ -93,11 +115,10 @@ func (c *sampleCols) set(i int, s Sample) {
 // them first).
 func (c *sampleCols) gather(rows []int) sampleCols {
 	g := sampleCols{tasks: slices.Clip(c.tasks), configs: slices.Clip(c.configs),
-		task: make([]uint32, len(rows)), config: make([]uint32, len(rows)), platform: make([]int32, len(rows)),
-		timeNs: make([]float64, len(rows)), refTimeNs: make([]float64, len(rows))}
+		task: c.task.gather(rows), config: c.config.gather(rows), platform: c.platform.gather(rows),
+		timeNs: make([]float64, len(rows)), refTimeNs: c.refTimeNs.gather(rows, indexCol{})}
 	for j, i := range rows {
-		g.task[j], g.config[j], g.platform[j] = c.task[i], c.config[i], c.platform[i]
-		g.timeNs[j], g.refTimeNs[j] = c.timeNs[i], c.refTimeNs[i]
+		g.timeNs[j] = c.timeNs[i]
 	}
 	return g
 }
@@ -105,7 +126,7 @@ func (c *sampleCols) gather(rows []int) sampleCols {
 // bytes is about the memory the columns take: the per-row columns and the
 // distinct tasks and configurations.
 func (c *sampleCols) bytes() int {
-	n := 4*len(c.task) + 4*len(c.config) + 4*len(c.platform) + 8*len(c.timeNs) + 8*len(c.refTimeNs)
+	n := c.task.bytes() + c.config.bytes() + c.platform.bytes() + 8*len(c.timeNs) + c.refTimeNs.bytes()
 	for _, t := range c.tasks {
 		n += 24 + 8*len(t)
 	}

@@ -46,26 +46,45 @@ func Candidates(d *Data, max int) []features.Config {
 }
 
 // measuredByShape groups the measured rows by shape (a task on a
-// platform), in the order the shapes first appear.
+// platform), in the order the shapes first appear. The groups share one
+// list of rows, made at its size (each group's capacity ends where it
+// does): at a million rows, appending to each group took 35 MB, a third
+// of what was allocated after the fleet model's fit (bench/RESULTS.md,
+// session 16).
 func (d *Data) measuredByShape() [][]int {
-	type shape struct {
-		task     features.TaskKey
-		platform int
-	}
-	index := map[shape]int{}
-	var groups [][]int
-	for i, s := range d.Samples() {
-		if !s.Measured() {
+	c := &d.samples
+	type shape struct{ task, platform uint32 }
+	index := map[shape]int32{}
+	group := make([]int32, d.Len()) // each row's group; -1: not measured
+	var counts []int
+	total := 0
+	for i := range group {
+		if !(c.timeNs[i] > 0 && c.refTimeNs.value(i) > 0) { // Sample.Measured
+			group[i] = -1
 			continue
 		}
-		k := shape{s.Task.Key(), s.Platform}
+		k := shape{c.task.code(i), c.platform.code(i)}
 		g, ok := index[k]
 		if !ok {
-			g = len(groups)
+			g = int32(len(counts))
 			index[k] = g
-			groups = append(groups, nil)
+			counts = append(counts, 0)
 		}
-		groups[g] = append(groups[g], i)
+		group[i] = g
+		counts[g]++
+		total++
+	}
+	rows := make([]int, total)
+	groups := make([][]int, len(counts))
+	off := 0
+	for g, n := range counts {
+		groups[g] = rows[off : off : off+n]
+		off += n
+	}
+	for i, g := range group {
+		if g >= 0 {
+			groups[g] = append(groups[g], i)
+		}
 	}
 	return groups
 }

@@ -23,7 +23,8 @@
 //
 // Stdout gets one line: the rows, the features, the seconds of loading and
 // of training, the Go heap's peak-ish figures (runtime.MemStats after
-// training) and the soft memory limit in MiB (none: GOMEMLIMIT was set).
+// training), the soft memory limit in MiB (none: GOMEMLIMIT was set) and
+// the bytes a row of the training set (train.Data.Bytes over its rows).
 // --peakprofile writes the heap profile of the collection that found the
 // most live heap, to see what the peak holds (go tool pprof
 // -sample_index=inuse_space). --csv writes the same rows (features, then

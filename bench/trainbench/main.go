@@ -152,8 +152,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if limit > 0 {
 		limitMB = strconv.FormatInt(limit>>20, 10)
 	}
-	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f mem_limit_mb %s\n",
-		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20), limitMB)
+	fmt.Fprintf(stdout, "rows %d features %d load_s %.2f train_s %.2f heap_sys_mb %.0f mem_limit_mb %s data_bytes_per_row %.1f\n",
+		d.Len(), len(d.Features), load.Seconds(), fit.Seconds(), float64(ms.HeapSys)/(1<<20), limitMB,
+		float64(d.Bytes())/float64(d.Len()))
 	return nil
 }
 

@@ -134,6 +134,42 @@ func TestWriteKeepsText(t *testing.T) {
 	}
 }
 
+// TestWriteGrowsOnce checks that Write grows a writer with a Grow method
+// once, to the text's size, and writes the same text to a writer without
+// one.
+func TestWriteGrowsOnce(t *testing.T) {
+	for i, text := range append(bundleModels(t), small) {
+		m, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := m.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		var once strings.Builder
+		once.Grow(b.Len()) // rounded up to the allocator's size class
+		if b.Cap() != once.Cap() {
+			t.Errorf("model %d: builder capacity %d, want %d, that of one Grow(%d)", i, b.Cap(), once.Cap(), b.Len())
+		}
+		var plain plainWriter
+		if err := m.Write(&plain); err != nil {
+			t.Fatal(err)
+		}
+		if string(plain.b) != text {
+			t.Errorf("model %d: the text written to a plain writer differs", i)
+		}
+	}
+}
+
+// plainWriter is an io.Writer without a Grow method.
+type plainWriter struct{ b []byte }
+
+func (w *plainWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
 // TestLeavesAgrees checks that leaves loads what Write writes and predicts
 // what Model.Predict does, on vectors on, beside and between the
 // thresholds, and with NaN.

@@ -20,45 +20,68 @@ import (
 // and leaves predicts exactly what m.Predict does. Write returns an error
 // wrapping ErrInvalidModel, and writes nothing, for a model Read would
 // refuse.
+//
+// The text streams into w a tree at a time: the header's tree_sizes are
+// measured by formatting each tree once beforehand into one reused
+// buffer, so that Write holds one tree's text, never the model's (a
+// million-node forest writes tens of megabytes). A w with a Grow(int)
+// method (strings.Builder, bytes.Buffer) is grown to the text's exact
+// size first, so that the caller's copy is made once, without the slack
+// of repeated growth.
 func (m *Model) Write(w io.Writer) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	blocks := make([][]byte, len(m.Trees))
-	sizes := make([]string, len(m.Trees))
+	var blk []byte
+	sizes := make([]byte, 0, 8*len(m.Trees))
+	total := 0
 	for i := range m.Trees {
-		blocks[i] = m.Trees[i].block(i)
-		sizes[i] = strconv.Itoa(len(blocks[i]))
+		blk = m.Trees[i].appendBlock(blk[:0], i)
+		if i > 0 {
+			sizes = append(sizes, ' ')
+		}
+		sizes = strconv.AppendInt(sizes, int64(len(blk)), 10)
+		total += len(blk)
 	}
 
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "tree\nversion=%s\nnum_class=%d\nnum_tree_per_iteration=%d\nlabel_index=%d\nmax_feature_idx=%d\n",
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "tree\nversion=%s\nnum_class=%d\nnum_tree_per_iteration=%d\nlabel_index=%d\nmax_feature_idx=%d\n",
 		m.Version, m.NumClass, m.NumTreePerIteration, m.LabelIndex, m.MaxFeatureIdx)
 	if m.Objective != "" {
-		fmt.Fprintf(bw, "objective=%s\n", m.Objective)
+		fmt.Fprintf(&head, "objective=%s\n", m.Objective)
 	}
 	if m.Average {
-		bw.WriteString("average_output\n")
+		head.WriteString("average_output\n")
 	}
-	fmt.Fprintf(bw, "feature_names=%s\n", strings.Join(m.FeatureNames, " "))
+	fmt.Fprintf(&head, "feature_names=%s\n", strings.Join(m.FeatureNames, " "))
 	if m.MonotoneConstraints != nil {
-		fmt.Fprintf(bw, "monotone_constraints=%s\n", strings.Join(join(m.MonotoneConstraints, func(v int8) string { return strconv.Itoa(int(v)) }), " "))
+		fmt.Fprintf(&head, "monotone_constraints=%s\n", strings.Join(join(m.MonotoneConstraints, func(v int8) string { return strconv.Itoa(int(v)) }), " "))
 	}
-	fmt.Fprintf(bw, "feature_infos=%s\ntree_sizes=%s\n\n", strings.Join(m.FeatureInfos, " "), strings.Join(sizes, " "))
-	for _, b := range blocks {
-		bw.Write(b)
-	}
-	bw.WriteString("end of trees\n\nfeature_importances:\n")
-	m.writeImportances(bw)
-	bw.WriteString("\n")
+	fmt.Fprintf(&head, "feature_infos=%s\ntree_sizes=%s\n\n", strings.Join(m.FeatureInfos, " "), sizes)
+
+	var tail bytes.Buffer
+	tail.WriteString("end of trees\n\nfeature_importances:\n")
+	m.writeImportances(&tail)
+	tail.WriteString("\n")
 	if m.Params != nil {
-		bw.WriteString("parameters:\n")
+		tail.WriteString("parameters:\n")
 		for _, p := range m.Params {
-			fmt.Fprintf(bw, "[%s: %s]\n", p.Key, p.Value)
+			fmt.Fprintf(&tail, "[%s: %s]\n", p.Key, p.Value)
 		}
-		bw.WriteString("\nend of parameters\n\n")
+		tail.WriteString("\nend of parameters\n\n")
 	}
-	bw.WriteString("pandas_categorical:null\n")
+	tail.WriteString("pandas_categorical:null\n")
+
+	if g, ok := w.(interface{ Grow(int) }); ok {
+		g.Grow(head.Len() + total + tail.Len())
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(head.Bytes())
+	for i := range m.Trees {
+		blk = m.Trees[i].appendBlock(blk[:0], i)
+		bw.Write(blk)
+	}
+	bw.Write(tail.Bytes())
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("lightgbm: write model: %w", err)
 	}
@@ -90,7 +113,7 @@ func (m *Model) check() error {
 // writeImportances writes LightGBM's split-count importances: every
 // feature used by a split, with its number of splits, most first; ties
 // keep column order.
-func (m *Model) writeImportances(bw *bufio.Writer) {
+func (m *Model) writeImportances(bw *bytes.Buffer) {
 	splits := make([]int, m.NumFeatures())
 	for i := range m.Trees {
 		for _, f := range m.Trees[i].SplitFeature {
@@ -109,36 +132,73 @@ func (m *Model) writeImportances(bw *bufio.Writer) {
 	}
 }
 
-// block returns the "Tree=i" block of t with the two blank lines that end
-// it; tree_sizes counts these bytes.
-func (t *Tree) block(i int) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "Tree=%d\nnum_leaves=%d\nnum_cat=0\n", i, t.NumLeaves)
-	line := func(key string, vals []string, present bool) {
-		if !present {
-			return
-		}
-		b.WriteString(key)
-		b.WriteByte('=')
-		b.WriteString(strings.Join(vals, " "))
-		b.WriteByte('\n')
+// appendBlock appends the "Tree=i" block of t, with the two blank lines
+// that end it, to b and returns the extended slice; tree_sizes counts
+// these bytes.
+func (t *Tree) appendBlock(b []byte, i int) []byte {
+	b = append(b, "Tree="...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, "\nnum_leaves="...)
+	b = strconv.AppendInt(b, int64(t.NumLeaves), 10)
+	b = append(b, "\nnum_cat=0\n"...)
+	if t.SplitFeature != nil {
+		b = appendLine(b, "split_feature", t.SplitFeature, appendInt)
 	}
-	i32 := func(v int32) string { return strconv.Itoa(int(v)) }
-	line("split_feature", join(t.SplitFeature, i32), t.SplitFeature != nil)
-	line("split_gain", join(t.SplitGain, ftoa), t.SplitGain != nil)
-	line("threshold", join(t.Threshold, ftoa), t.Threshold != nil)
-	line("decision_type", join(t.DecisionType, func(v int8) string { return strconv.Itoa(int(v)) }), t.DecisionType != nil)
-	line("left_child", join(t.LeftChild, i32), t.LeftChild != nil)
-	line("right_child", join(t.RightChild, i32), t.RightChild != nil)
-	line("leaf_value", join(t.LeafValue, ftoa), true)
-	line("leaf_weight", join(t.LeafWeight, ftoa), t.LeafWeight != nil)
-	line("leaf_count", join(t.LeafCount, strconv.Itoa), t.LeafCount != nil)
-	line("internal_value", join(t.InternalValue, ftoa), t.InternalValue != nil)
-	line("internal_weight", join(t.InternalWeight, ftoa), t.InternalWeight != nil)
-	line("internal_count", join(t.InternalCount, strconv.Itoa), t.InternalCount != nil)
-	fmt.Fprintf(&b, "shrinkage=%s\n\n\n", ftoa(t.Shrinkage))
-	return b.Bytes()
+	if t.SplitGain != nil {
+		b = appendLine(b, "split_gain", t.SplitGain, appendFloat)
+	}
+	if t.Threshold != nil {
+		b = appendLine(b, "threshold", t.Threshold, appendFloat)
+	}
+	if t.DecisionType != nil {
+		b = appendLine(b, "decision_type", t.DecisionType, appendInt)
+	}
+	if t.LeftChild != nil {
+		b = appendLine(b, "left_child", t.LeftChild, appendInt)
+	}
+	if t.RightChild != nil {
+		b = appendLine(b, "right_child", t.RightChild, appendInt)
+	}
+	b = appendLine(b, "leaf_value", t.LeafValue, appendFloat) // written even when empty
+	if t.LeafWeight != nil {
+		b = appendLine(b, "leaf_weight", t.LeafWeight, appendFloat)
+	}
+	if t.LeafCount != nil {
+		b = appendLine(b, "leaf_count", t.LeafCount, appendInt)
+	}
+	if t.InternalValue != nil {
+		b = appendLine(b, "internal_value", t.InternalValue, appendFloat)
+	}
+	if t.InternalWeight != nil {
+		b = appendLine(b, "internal_weight", t.InternalWeight, appendFloat)
+	}
+	if t.InternalCount != nil {
+		b = appendLine(b, "internal_count", t.InternalCount, appendInt)
+	}
+	b = append(b, "shrinkage="...)
+	b = appendFloat(b, t.Shrinkage)
+	return append(b, "\n\n\n"...)
 }
+
+// appendLine appends "key=v0 v1 ...\n" to b, each value by app.
+func appendLine[T any](b []byte, key string, vals []T, app func([]byte, T) []byte) []byte {
+	b = append(b, key...)
+	b = append(b, '=')
+	for k, v := range vals {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		b = app(b, v)
+	}
+	return append(b, '\n')
+}
+
+// appendInt appends v in decimal.
+func appendInt[T int | int8 | int32](b []byte, v T) []byte { return strconv.AppendInt(b, int64(v), 10) }
+
+// appendFloat appends v in the shortest form that parses back to v, as
+// ftoa writes it.
+func appendFloat(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'g', -1, 64) }
 
 // ftoa writes v in the shortest form that parses back to v.
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
