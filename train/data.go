@@ -528,7 +528,7 @@ func (d *Data) Bytes() int64 {
 // above it is not an error, the collector then uses more of the CPU (at
 // most about half, Go's bound). At a million rows (repeated) the default
 // selection peaked at 272 bytes a row under this limit (the floor) and
-// at 292-325 without, for 243 and 239-252 CPU seconds (bench/RESULTS.md,
+// at 284-325 without, for 243 and 232-252 CPU seconds (bench/RESULTS.md,
 // session 16).
 func MemoryLimit(d *Data) int64 {
 	fit := int64(d.Len()) * int64(len(d.Features)+40)
