@@ -20,7 +20,7 @@ kfold   K folds grouped by (shape, config), drawn from a fixed seed (the
         thread and on all threads (each fold is fitted again for the
         latter; the median keeps a busy neighbour's spike out).
 
-sample  The protocol of /work/shared/datasets/README.md, per platform: fit
+sample  The protocol of the shared datasets' README.md, per platform: fit
         on a random 2% or 10% of the platform's rows, pick the row with the
         best prediction over all of them, report t_best/t_pick as a
         percentage, median over 10 seeds.

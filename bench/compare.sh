@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
 py=/usr/bin/python3
-kt=/work/shared/datasets/kerneltuner
+kt=${AUGUR_KERNELTUNER_DIR:-../shared/datasets/kerneltuner} # the Kernel Tuner cache files
 
 go build -o "$work/augur" ./cmd/augur
 go build -o "$work/fitbench" ./bench/fitbench
