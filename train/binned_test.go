@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/predict/lightgbm"
 )
@@ -466,14 +465,7 @@ func TestGrowParallelForest(t *testing.T) {
 // every row of testdata/h200 (11,232 rows, every varying feature): the
 // inner loop of a fit, where most of a large fit's time goes.
 func BenchmarkBuildHist(b *testing.B) {
-	k, err := datasets.Lookup("conv2d")
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := LoadWith("../testdata/h200", "conv2d", LoadOptions{Derived: k.Derived})
-	if err != nil {
-		b.Fatal(err)
-	}
+	d := loadH200(b)
 	bl := newBuilder(d.fitSet(nil, &fitBuffers{}), 255, growOptions{parallelRows: math.MaxInt})
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range bl.grad {

@@ -13,14 +13,7 @@ import (
 // over its own features, are bit for bit the serial ones, with and without
 // hessians, on any subset of rows.
 func TestBuildHistParallel(t *testing.T) {
-	k, err := datasets.Lookup("conv2d")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := LoadWith("../testdata/h200", "conv2d", LoadOptions{Derived: k.Derived})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := loadH200(t)
 	b := newBuilder(d.fitSet(nil, &fitBuffers{}), 255, growOptions{})
 	if b.nFeat < 2 {
 		t.Fatalf("%d binned features: nothing to share", b.nFeat)
@@ -110,4 +103,19 @@ func BenchmarkPartitionSparse(b *testing.B) {
 		bl.partition(0, len(rows), split{feature: 25, bin: 7})
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rows)), "ns/row")
+}
+
+// loadH200 loads testdata/h200's conv2d rows with the kernel's derived
+// features, as augur train does.
+func loadH200(tb testing.TB) *Data {
+	tb.Helper()
+	k, err := datasets.Lookup("conv2d")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := LoadWith("../testdata/h200", "conv2d", LoadOptions{Derived: k.Derived})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -83,14 +82,7 @@ func TestSamples(t *testing.T) {
 // take at most forty times the bytes, and their limit is 5/4 of their
 // bytes and a fit's, plus 32 MiB, or the floor.
 func TestMemoryLimit(t *testing.T) {
-	k, err := datasets.Lookup("conv2d")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := LoadWith("../testdata/h200", "conv2d", LoadOptions{Derived: k.Derived})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := loadH200(t)
 	keyed := 0
 	for f := range d.cols {
 		if d.cols[f].byKey != nil {
