@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/augur-tuning/augur/collect/opencl"
 	"github.com/augur-tuning/augur/collect/record"
@@ -440,5 +441,34 @@ func TestRunRandomEach(t *testing.T) {
 	}
 	if again.Rows() != 0 {
 		t.Errorf("second run measured %d rows, want 0 (all recorded)", again.Rows())
+	}
+}
+
+func TestRunWarmUp(t *testing.T) {
+	skipWithoutDevice(t)
+	k := scaleKernel(t)
+	const warm = 20 * time.Millisecond
+	tests := []struct {
+		name    string
+		warmUp  time.Duration
+		atLeast bool // the device's busy time is >= warm a configuration run
+	}{
+		{"warm", warm, true},
+		{"first run only", -1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sum, err := Run(context.Background(), k, t.TempDir(), Options{Sample: "all", Repeats: 2, Workers: 1, WarmUp: tt.warmUp, Where: "MODE == 0 and WG < 64"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ran := time.Duration(sum.Counts[record.StatusOK]) * warm
+			if sum.Counts[record.StatusOK] == 0 {
+				t.Fatalf("no configuration ran: %v", sum.Counts)
+			}
+			if got := sum.DeviceBusy >= ran; got != tt.atLeast {
+				t.Errorf("device busy %v for %d configurations that ran, want >= %v: %v", sum.DeviceBusy, sum.Counts[record.StatusOK], ran, tt.atLeast)
+			}
+		})
 	}
 }

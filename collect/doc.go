@@ -15,7 +15,9 @@
 //     batch while the device times the current one, on a CPU device it
 //     compiles a batch and then stands idle while the batch is timed, because
 //     compiler and kernel would otherwise share the cores;
-//  5. run one warm-up and Repeats timed runs, timed with profiling events;
+//  5. run once (the run verified), keep running untimed, back to back, for
+//     Options.WarmUp of device time (a GPU's first runs vary), then time
+//     Repeats runs with profiling events;
 //  6. verify the output against the kernel's plain-Go implementation;
 //  7. write each row with collect/record as soon as it is measured, so that
 //     a killed run loses at most the configuration in flight; the next run

@@ -95,6 +95,7 @@ type engine struct {
 	tasks         []*task
 	sink          func(slot int, r record.Row) error
 	bar           *progress
+	batch         []int64
 	times         []float64
 	busyNs        float64
 	builds        int
@@ -446,7 +447,7 @@ func interrupted(ctx context.Context) error {
 	return fmt.Errorf("collect: interrupted: %w", context.Cause(ctx))
 }
 
-// measure runs one pair: a warm-up and Repeats timed runs, then verifies
+// measure runs one pair: a verified run, the warm-up and Repeats timed runs, then verifies
 // the output of the last. Each run may take Options.Timeout; a run that
 // has not finished by then is recorded as a timeout and the session
 // replaced. The error is for a cancelled ctx and infrastructure faults.
@@ -506,9 +507,9 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 	}
 	timeoutNs := float64(e.opt.Timeout.Nanoseconds())
 	e.times = e.times[:0]
-	// Run 0 is the warm-up, and the run verified: a kernel that updates
-	// its output in place gives the reference's answer on the first run
-	// only.
+	// Run 0 is the run verified, and the first of the warm-up: a kernel
+	// that updates its output in place gives the reference's answer on the
+	// first run only.
 	for run := 0; run <= repeats; run++ {
 		rctx, cancel := context.WithTimeout(ctx, e.opt.Timeout)
 		ns, err := e.sess.Run(rctx, g.prog, t.args, p.launch)
@@ -546,6 +547,17 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 			r.Status = record.StatusOK
 			return r, nil
 		}
+		err = e.warmUp(ctx, g, t, p, ns)
+		switch {
+		case ctx.Err() != nil:
+			return r, interrupted(ctx)
+		case opencl.KindOf(err) == opencl.TimedOut:
+			r.Status = record.StatusTimeout
+			r.Error = fmt.Sprintf("the warm-up's runs did not finish within %v", e.opt.Timeout+e.opt.WarmUp)
+			return r, nil
+		case err != nil:
+			return fail(err)
+		}
 	}
 	r.Status = record.StatusOK
 	r.Repeats = len(e.times)
@@ -558,6 +570,34 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 		r.LogSpeedup = math.Log(t.refNs / r.TimeNs)
 	}
 	return r, nil
+}
+
+// warmUp runs p untimed, back to back, until the configuration's untimed
+// device time, its first run's firstNs included, reaches Options.WarmUp or
+// MaxWarmUpRuns have run. A batch is sized by the runs before it: a
+// first run is often slower than the rest.
+func (e *engine) warmUp(ctx context.Context, g *group, t *task, p pair, firstNs int64) error {
+	left := float64(e.opt.WarmUp.Nanoseconds()) - float64(firstNs)
+	per := float64(max(firstNs, 1))
+	rctx, cancel := context.WithTimeout(ctx, e.opt.Timeout+e.opt.WarmUp)
+	defer cancel()
+	for runs := 0; left > 0 && runs < MaxWarmUpRuns; {
+		n := min(int(math.Ceil(left/per)), MaxWarmUpRuns-runs)
+		var err error
+		e.batch, err = e.sess.RunBatch(rctx, g.prog, t.args, p.launch, e.batch[:0], n)
+		if err != nil {
+			return err
+		}
+		sum := 0.0
+		for _, ns := range e.batch {
+			sum += float64(ns)
+		}
+		e.busyNs += sum
+		left -= sum
+		runs += n
+		per = max(sum/float64(n), 1)
+	}
+	return nil
 }
 
 // errInfra marks a check that failed for want of the device (a read-back),

@@ -19,6 +19,10 @@ const (
 	DefaultRepeats   = 5
 	DefaultTimeout   = 10 * time.Second
 	DefaultBatchRows = 1024
+	// DefaultWarmUp is Options.WarmUp's default.
+	DefaultWarmUp = time.Millisecond
+	// MaxWarmUpRuns bounds the untimed runs of Options.WarmUp.
+	MaxWarmUpRuns = 4096
 	// MaxRepeats bounds Options.Repeats.
 	MaxRepeats = 1000
 )
@@ -52,15 +56,24 @@ type Options struct {
 	// Configs, when not nil, are the configurations to measure on every
 	// task, in place of Sample. Run ignores those outside the space.
 	Configs []features.Config
-	// Repeats is the number of timed runs after one warm-up run; 0 means
+	// Repeats is the number of timed runs after the warm-up; 0 means
 	// 5 (a caller that wants to reject 0, as the CLI does, checks before).
 	// At most MaxRepeats.
 	Repeats int
+	// WarmUp is the device time a configuration runs untimed before its
+	// timed runs, its verified first run included: the rest run back to
+	// back (at most MaxWarmUpRuns). A GPU's first runs after the host has
+	// read back an output vary: on an NVIDIA H100 (2026-11-27), 400
+	// configurations of 10-60 us kernels varied by 11-35% (median
+	// coefficient of variation of a row's runs) with the first run only,
+	// and by 1.4-4.5% after 0.2-3 ms of warm-up. 0 means
+	// DefaultWarmUp; a negative value runs the first run only.
+	WarmUp time.Duration
 	// Seed seeds the sample and the kernels' input data.
 	Seed uint64
 	// Workers is the number of compile workers; 0 means GOMAXPROCS.
 	Workers int
-	// Timeout is the longest one kernel run may take, warm-up included; 0
+	// Timeout is the longest one kernel run may take, the first included; 0
 	// means 10 s. A run that has not finished by then is recorded as a
 	// timeout without further repeats. OpenCL cannot stop a running
 	// kernel, and what runs beside it is timed wrong (on a CPU device it
@@ -210,6 +223,9 @@ func (o Options) resolve() (Options, sampling, error) {
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.WarmUp == 0 {
+		o.WarmUp = DefaultWarmUp
 	}
 	if o.BatchRows == 0 {
 		o.BatchRows = DefaultBatchRows

@@ -23,7 +23,8 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
 	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';' (default: the kernel's own list); repeats are measured once")
 	fs.StringVar(&sample, "sample", "random:100", "configurations per shape: all (in a seeded order), random:N (the same N for every shape), random-each:N (N drawn anew for each shape: together they cover more of the space, at the cost of more builds), refine:K (after a sampled run: the configurations one parameter away from each shape's K fastest recorded, that the shape has not measured), or grid (the kernel's hand-chosen points, e.g. fbcorr's 73)")
-	fs.IntVar(&opt.Repeats, "repeats", collect.DefaultRepeats, "timed runs per configuration, after one warm-up (>= 1)")
+	fs.IntVar(&opt.Repeats, "repeats", collect.DefaultRepeats, "timed runs per configuration, after the warm-up (>= 1)")
+	fs.DurationVar(&opt.WarmUp, "warm-up", collect.DefaultWarmUp, "device time each configuration runs untimed, back to back, before its timed runs (its verified first run included; 0: the first run only)")
 	var co collect.ConfirmOptions
 	fs.IntVar(&co.Top, "confirm", 0, "then time each shape's N fastest configurations again with --confirm-repeats (0: no second pass)")
 	fs.IntVar(&co.Repeats, "confirm-repeats", 0, "timed runs of the second pass (0: three times --repeats)")
@@ -107,6 +108,13 @@ func collectLimits(opt *collect.Options, co collect.ConfirmOptions, shard, compr
 	// flag rejects 0 itself rather than have it silently mean 5.
 	if opt.Repeats < 1 {
 		return fmt.Errorf("collect: --repeats must be >= 1, got %d", opt.Repeats)
+	}
+	// Likewise a zero warm-up means the default to the library.
+	switch {
+	case opt.WarmUp < 0:
+		return fmt.Errorf("collect: --warm-up must be >= 0, got %v", opt.WarmUp)
+	case opt.WarmUp == 0:
+		opt.WarmUp = -1
 	}
 	for name, v := range map[string]int{"programs-per-process": perProcess, "memory-per-process": growthMiB, "max-programs": opt.MaxPrograms, "max-growth": maxGrowthMiB} {
 		if v < 0 {

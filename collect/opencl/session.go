@@ -24,6 +24,8 @@ type Session struct {
 	// stuck is the event of a kernel Run gave up waiting for; nil while
 	// the queue is usable.
 	stuck *cl.Event
+	// events is RunBatch's list of a batch's events, kept for the next.
+	events []*cl.Event
 }
 
 // Open creates a context and a profiling command queue on d.
@@ -448,17 +450,32 @@ func (s *Session) Drain(ctx context.Context, d time.Duration) bool {
 // before anything is enqueued. When ctx is done first, Run fails with
 // TimedOut and the session is Stuck.
 func (s *Session) Run(ctx context.Context, p *Program, a *Args, l datasets.Launch) (int64, error) {
+	var one [1]int64
+	ns, err := s.RunBatch(ctx, p, a, l, one[:0], 1)
+	if err != nil {
+		return 0, err
+	}
+	return ns[0], nil
+}
+
+// RunBatch launches p n times back to back, as Run does once: the queue
+// gets every launch before the host waits, so the device runs them with no
+// wait on the host between them (a GPU idle between short kernels lowers
+// its clocks). It waits for the last until ctx is done and appends each
+// launch's execution time to dst. On a CPU device, where a flush runs the
+// commands to their end (see Session.await), n > 1 runs one at a time.
+func (s *Session) RunBatch(ctx context.Context, p *Program, a *Args, l datasets.Launch, dst []int64, n int) ([]int64, error) {
 	if s.stuck != nil {
-		return 0, &Error{Kind: LaunchFailed, Op: "run on a queue stuck behind an unfinished kernel"}
+		return dst, &Error{Kind: LaunchFailed, Op: "run on a queue stuck behind an unfinished kernel"}
 	}
 	if l.Dims < 1 || l.Dims > 3 {
-		return 0, &Error{Kind: LaunchFailed, Op: fmt.Sprintf("launch with %d dimensions, want 1 to 3", l.Dims)}
+		return dst, &Error{Kind: LaunchFailed, Op: fmt.Sprintf("launch with %d dimensions, want 1 to 3", l.Dims)}
 	}
 	if wg := l.WorkGroupSize(); wg > p.WorkGroupSize {
-		return 0, &Error{Kind: ResourceLimit, Op: fmt.Sprintf("work-group size %d exceeds the compiled kernel's limit %d", wg, p.WorkGroupSize)}
+		return dst, &Error{Kind: ResourceLimit, Op: fmt.Sprintf("work-group size %d exceeds the compiled kernel's limit %d", wg, p.WorkGroupSize)}
 	}
 	if lim := s.dev.info.LocalMemBytes; p.LocalMemBytes > lim {
-		return 0, &Error{Kind: ResourceLimit, Op: fmt.Sprintf("kernel uses %d bytes of local memory, device has %d", p.LocalMemBytes, lim)}
+		return dst, &Error{Kind: ResourceLimit, Op: fmt.Sprintf("kernel uses %d bytes of local memory, device has %d", p.LocalMemBytes, lim)}
 	}
 	for i, v := range a.vals {
 		var err error
@@ -468,7 +485,7 @@ func (s *Session) Run(ctx context.Context, p *Program, a *Args, l datasets.Launc
 			err = p.kernel.SetArg(i, v)
 		}
 		if err != nil {
-			return 0, wrap(fmt.Sprintf("set argument %d", i), err)
+			return dst, wrap(fmt.Sprintf("set argument %d", i), err)
 		}
 	}
 	global := l.Global[:l.Dims]
@@ -477,17 +494,47 @@ func (s *Session) Run(ctx context.Context, p *Program, a *Args, l datasets.Launc
 		// No work-group size: let the driver choose.
 		local = nil
 	}
-	ev, err := s.queue.EnqueueNDRangeKernel(p.kernel, nil, global, local, nil)
-	if err != nil {
+	batch := n
+	if lateFlush(s.dev.info.Type) {
+		batch = 1
+	}
+	for done := 0; done < n; done += batch {
+		k := min(batch, n-done)
+		evs := s.events[:0]
+		for range k {
+			ev, err := s.queue.EnqueueNDRangeKernel(p.kernel, nil, global, local, nil)
+			if err != nil {
+				ev.Release()
+				releaseAll(evs)
+				return dst, wrap("enqueue kernel", err)
+			}
+			evs = append(evs, ev)
+		}
+		s.events = evs
+		last := evs[len(evs)-1]
+		if err := s.await(ctx, last); err != nil {
+			// await kept or released the last event.
+			releaseAll(evs[:len(evs)-1])
+			return dst, err
+		}
+		for _, ev := range evs {
+			ns, err := elapsed(ev)
+			if err != nil {
+				releaseAll(evs)
+				return dst, wrap("read profiling times", err)
+			}
+			dst = append(dst, ns)
+		}
+		releaseAll(evs)
+	}
+	return dst, nil
+}
+
+// releaseAll releases the events of evs.
+func releaseAll(evs []*cl.Event) {
+	for _, ev := range evs {
 		ev.Release()
-		return 0, wrap("enqueue kernel", err)
 	}
-	if err := s.await(ctx, ev); err != nil {
-		return 0, err
-	}
-	defer ev.Release()
-	ns, err := elapsed(ev)
-	return ns, wrap("read profiling times", err)
 }
 
 // await hands the command of ev, just enqueued, to the device and waits
