@@ -210,6 +210,11 @@ type HoldoutReport struct {
 	// configurations, RefPct for the reference configuration.
 	Top1Pct float64 `json:"top1_recorded_pct_of_best"`
 	RefPct  float64 `json:"reference_pct_of_best"`
+	// FixedPct and FixedWorst are the geometric mean and the lowest of
+	// HoldoutShape.FixedPct over the shapes that have one (shapes mode):
+	// a model's picks should beat one configuration for every shape.
+	FixedPct   float64 `json:"fixed_pct_of_best,omitempty"`
+	FixedWorst float64 `json:"fixed_worst_pct_of_best,omitempty"`
 	// Unrecorded counts picks that were never measured and so are left
 	// out of Pct; Failed counts picks that failed on the device.
 	Unrecorded int `json:"unrecorded_picks"`
@@ -243,6 +248,10 @@ type HoldoutShape struct {
 	Pct      float64 `json:"pct_of_best"` // 0 when the pick was not recorded
 	Top1Pct  float64 `json:"top1_recorded_pct_of_best"`
 	RefPct   float64 `json:"reference_pct_of_best"`
+	// FixedPct is the same for one configuration for every shape: the
+	// training shapes' best by geometric mean (shapes mode; 0 when there
+	// is none or the shape did not record it).
+	FixedPct float64 `json:"fixed_pct_of_best,omitempty"`
 	Status   string  `json:"status"` // ok, failed, unrecorded
 	// Learner is the setting model selection chose for this shape's model.
 	Learner string `json:"learner,omitempty"`
@@ -678,6 +687,8 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		learner string
 	}
 	byPlatform := map[string]fitted{}
+	trained := groupRows(d, space)
+	var logFixed []float64
 	for _, g := range groups {
 		plat := test.Platforms[g.platform]
 		var rows []int
@@ -751,6 +762,19 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 				rep.Worst = hs.Pct
 			}
 		}
+		var same []*group
+		for _, x := range trained {
+			if d.Platforms[x.platform].Slug() == plat.Slug() && (opt.Test != "" || x.task.Key() != g.task.Key()) {
+				same = append(same, x)
+			}
+		}
+		if pct, ok := fixedPct(same, g); ok {
+			hs.FixedPct = pct
+			logFixed = append(logFixed, math.Log(pct))
+			if rep.FixedWorst == 0 || pct < rep.FixedWorst {
+				rep.FixedWorst = pct
+			}
+		}
 		logTop = append(logTop, math.Log(hs.Top1Pct))
 		logRef = append(logRef, math.Log(hs.RefPct))
 		rep.Shapes = append(rep.Shapes, hs)
@@ -759,6 +783,9 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		return nil, noShapes(groups, opt)
 	}
 	rep.Pct, rep.Top1Pct, rep.RefPct = geomean(logPct), geomean(logTop), geomean(logRef)
+	if len(logFixed) > 0 {
+		rep.FixedPct = geomean(logFixed)
+	}
 	rep.Geomean, rep.PctInterval = rep.Pct, geomeanInterval(logPct)
 	rep.TopK = summarizeTopK(rep.Shapes)
 	return rep, nil

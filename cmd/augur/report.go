@@ -73,6 +73,9 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 		tw.Flush()
 		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
 			h.Pct, holdoutInterval(h), h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
+		if h.FixedPct > 0 {
+			fmt.Fprintf(w, "one configuration for every shape (the training shapes' best by geometric mean): %.1f%% of best (worst shape %.1f%%)\n", h.FixedPct, h.FixedWorst)
+		}
 		writeTopK(w, h.TopK)
 	}
 	writeNoise(w, r.Noise)
