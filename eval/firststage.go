@@ -4,8 +4,23 @@ import (
 	"cmp"
 	"fmt"
 
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/search"
 	"github.com/augur-tuning/augur/train"
 )
+
+// DrawFirstStage draws and measures the two-stage tuner's first stage:
+// at most n0 configurations of valid, in order (a random order of valid's
+// indices) stratified by parameter value, in rounds that learn from fails
+// what fails (search.FirstStage with its defaults). eval's replays of the
+// tuner and 'augur tune' on a device both call it, so that the tuner
+// measured here is the one users run; measure measures valid[idx[j]]
+// (a batch) and reports which failed.
+func DrawFirstStage(valid []features.Config, order []int, n0 int, fails search.FailureModel,
+	measure func(idx []int) ([]bool, error)) (search.FirstStageResult, error) {
+	// search names its own errors, measure's name theirs.
+	return search.FirstStage{Size: n0}.Run(valid, order, fails, measure)
+}
 
 // FirstStage is the two-stage tuner's model of one shape on one device,
 // fitted on its first stage's measurements (FitFirstStage).

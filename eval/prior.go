@@ -419,8 +419,7 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 		// The two-stage tuner given c measurements: half at random, half
 		// in predicted order (a threshold that never stops it).
 		for seed := range opt.TwoStageSeeds {
-			n0 := max(2, c/2)
-			run, err := ts.run(opt, n0, max(1, c-n0), 1e-12, opt.Seed+uint64(seed))
+			run, err := ts.run(opt, max(2, c/2), c, 1e-12, opt.Seed+uint64(seed))
 			if err != nil {
 				return res, err
 			}
@@ -539,9 +538,10 @@ type twoStageRun struct {
 	passed     int  // configurations passed over as predicted to fail
 }
 
-// run replays the tuner with n0 random measurements first, then at most
-// budget (0: no cap) in predicted order while the chance of beating the
-// best stays above threshold. Its model is fitted by train with the
+// run replays the tuner with a first stage of at most n0 measurements
+// (FirstStage), then measurements in predicted order while the chance of
+// beating the best stays above threshold, budget in all (0: no cap; at
+// least one in the second stage). Its model is fitted by train with the
 // learner of opt (train's own selection when opt.Learner is auto).
 func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, seed uint64) (twoStageRun, error) {
 	g, space, valid, nf := ts.g, ts.space, ts.valid, ts.nf
@@ -553,34 +553,36 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 		return math.Log(g.refNs / t), nil
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x2574))
-	n0 = min(n0, len(valid))
-	// The first stage is a random sample stratified by parameter value
-	// (search.Stratify), as 'augur tune' measures it.
-	perm := search.Stratify(valid, rng.Perm(len(valid)), n0)
+	// The first stage draws in rounds, stratified by parameter value, and
+	// learns what fails while it draws (FirstStage), as 'augur tune'
+	// measures it; what failed teaches the second stage too.
+	fails := NewFailureForest(nf, func(dst []float64, c features.Config) { ts.enc.Encode(dst, g.task, c, ts.pv) }, seed)
 	var rows []int
 	best, bestC := math.Inf(-1), features.Config(nil)
 	seen := map[string]bool{}
-	// What failed teaches the second stage (FailureForest), as in 'augur
-	// tune'.
-	fails := NewFailureForest(nf, func(dst []float64, c features.Config) { ts.enc.Encode(dst, g.task, c, ts.pv) }, seed)
-	firstFailed := 0
-	for _, i := range perm[:n0] {
-		name := space.Format(valid[i])
-		seen[name] = true
-		v, err := logSpeed(valid[i])
-		fails.Observe(valid[i], err != nil)
-		if err != nil {
-			firstFailed++
-			continue
+	first, err := DrawFirstStage(valid, rng.Perm(len(valid)), n0, fails, func(idx []int) ([]bool, error) {
+		failed := make([]bool, len(idx))
+		for j, i := range idx {
+			name := space.Format(valid[i])
+			seen[name] = true
+			v, err := logSpeed(valid[i])
+			if failed[j] = err != nil; failed[j] {
+				continue
+			}
+			if r, ok := ts.row[name]; ok {
+				rows = append(rows, r)
+			}
+			if v > best {
+				best, bestC = v, valid[i]
+			}
 		}
-		if r, ok := ts.row[name]; ok {
-			rows = append(rows, r)
-		}
-		if v > best {
-			best, bestC = v, valid[i]
-		}
+		return failed, nil
+	})
+	if err != nil {
+		return twoStageRun{}, err
 	}
-	out := twoStageRun{firstStage: n0, failed: firstFailed}
+	perm, n0 := first.Order, first.Measured
+	out := twoStageRun{firstStage: n0, failed: first.Failed}
 	if len(rows) < 2 {
 		out.total = n0
 		if bestC != nil {
@@ -604,6 +606,9 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	random := make([]features.Config, 0, len(valid)-n0)
 	for _, i := range perm[n0:] {
 		random = append(random, valid[i])
+	}
+	if budget > 0 {
+		budget = max(1, budget-n0)
 	}
 	st, err := search.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget, Random: random, Failures: fails}.Run(ranked, best, bestC,
 		func(c features.Config) bool { return seen[space.Format(c)] }, logSpeed)
