@@ -146,7 +146,7 @@ func TestFirstStageExplores(t *testing.T) {
 type fixedModel struct{ pfail func(features.Config) float64 }
 
 func (m *fixedModel) Observe(features.Config, bool) bool { return false }
-func (m *fixedModel) PFail(c features.Config) float64   { return m.pfail(c) }
+func (m *fixedModel) PFail(c features.Config) float64    { return m.pfail(c) }
 
 func TestFirstStageErrors(t *testing.T) {
 	valid := gridSpace()
