@@ -30,7 +30,10 @@ type FirstStage struct {
 	// the space, at least 10). It must be >= 1.
 	Size int
 	// Round is the configurations of the first round, drawn without the
-	// failure model; 0 means max(5, Size/4), at most Size.
+	// failure model; 0 means max(10, Size/4), at most Size: a first stage
+	// of ten (a space of 500 configurations or fewer) is drawn whole, as a
+	// forest fitted on a round of five guessed what fails too wrongly
+	// (examples/rowsum, bench/RESULTS.md, session 17).
 	Round int
 	// Batch is the configurations drawn together after the first round:
 	// the failure model is refitted between batches, a batch is measured
@@ -193,7 +196,7 @@ func (o FirstStage) defaults() (FirstStage, error) {
 		return o, fmt.Errorf("search: FirstStage.Runs must be in (0, 1], got %g", o.Runs)
 	}
 	if o.Round == 0 {
-		o.Round = max(5, o.Size/4)
+		o.Round = max(10, o.Size/4)
 	}
 	o.Round = min(o.Round, o.Size)
 	if o.Batch == 0 {

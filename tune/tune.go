@@ -131,16 +131,23 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	// learns what fails while it draws (eval.DrawFirstStage), as eval's
 	// replays of the tuner measure it; the second stage's random draws
 	// continue the same order.
+	// Only the configurations that collect would not prune are drawn and
+	// ranked (eval.Runnable).
+	space := valid
+	valid = nil
+	for _, i := range eval.Runnable(k, t, plat, space) {
+		valid = append(valid, space[i])
+	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
-	opt.say("tune: first stage: up to %d random configurations of %d", min(opt.Budget, len(valid)), len(valid))
-	first, err := fs.draw(valid, rng.Perm(len(valid)), opt.Budget, func(cs []features.Config) ([]record.Row, error) {
+	opt.say("tune: first stage: random configurations of %d (%d within the device's limits)", len(space), len(valid))
+	first, err := fs.draw(valid, len(space), rng.Perm(len(valid)), opt.Budget, func(cs []features.Config) ([]record.Row, error) {
 		return collect.Measure(ctx, k, t, cs, copt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	order := first.Order
-	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
+	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(space), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
 	res.RefNs = fs.refNs
 	if fs.d.Len() < 2 {
 		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), first.Measured)
@@ -235,11 +242,12 @@ func newFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Platf
 		fails: eval.NewFailureForest(enc.Len(), func(dst []float64, c features.Config) { enc.Encode(dst, t, c, pv) }, seed)}
 }
 
-// draw measures the first stage (eval.DrawFirstStage: at most n0 of valid,
-// in rounds from order, learning what fails) with measure, which returns
-// the rows of a batch of configurations in their order.
-func (fs *firstStage) draw(valid []features.Config, order []int, n0 int, measure func([]features.Config) ([]record.Row, error)) (search.FirstStageResult, error) {
-	return eval.DrawFirstStage(valid, order, n0, fs.fails, func(idx []int) ([]bool, error) {
+// draw measures the first stage (eval.DrawFirstStage: from valid, the
+// configurations not known to fail of a space of spaceSize, in rounds
+// from order, learning what fails) with measure, which returns the rows
+// of a batch of configurations in their order.
+func (fs *firstStage) draw(valid []features.Config, spaceSize int, order []int, n0 int, measure func([]features.Config) ([]record.Row, error)) (search.FirstStageResult, error) {
+	return eval.DrawFirstStage(valid, spaceSize, order, n0, fs.fails, func(idx []int) ([]bool, error) {
 		cs := make([]features.Config, len(idx))
 		for j, i := range idx {
 			cs[j] = valid[i]
