@@ -65,13 +65,17 @@ func (o TuneOptions) say(format string, args ...any) {
 
 // TuneResult is the outcome of Tune.
 type TuneResult struct {
-	Task         features.Task
-	Best         features.Config
-	BestNs       float64
-	RefNs        float64
-	FirstStage   int // configurations measured at random, stratified by parameter value, in rounds (eval.DrawFirstStage)
-	SecondStage  int // configurations measured after the first stage: in predicted order and, interleaved, at random
-	SpaceSize    int
+	Task        features.Task
+	Best        features.Config
+	BestNs      float64
+	RefNs       float64
+	FirstStage  int // configurations measured at random, stratified by parameter value, in rounds (eval.DrawFirstStage)
+	SecondStage int // configurations measured after the first stage: in predicted order and, interleaved, at random
+	SpaceSize   int
+	// Runnable is the configurations of the space within the device's
+	// limits (eval.Runnable), the ones the two-stage tuner draws from;
+	// 0 for the fleet-prior tuner.
+	Runnable     int
 	Path         string
 	Wall         time.Duration
 	TaskNames    []string
@@ -147,7 +151,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	order := first.Order
-	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(space), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
+	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(space), Runnable: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
 	res.RefNs = fs.refNs
 	if fs.d.Len() < 2 {
 		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), first.Measured)
@@ -511,8 +515,8 @@ func (r *TuneResult) String() string {
 		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%) from the ranking of %s and at random; stopped by %s\n",
 			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Prior, stop)
 	} else {
-		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in the order %s predicted; %d failed, %d passed over as predicted to fail\n",
-			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage, r.Learner, r.Failed, r.Passed)
+		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%; %d within the device's limits): %d at random, %d in the order %s predicted; %d failed, %d passed over as predicted to fail\n",
+			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Runnable, r.FirstStage, r.SecondStage, r.Learner, r.Failed, r.Passed)
 	}
 	if r.Best != nil {
 		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", r.Space.Format(r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
