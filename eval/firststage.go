@@ -3,7 +3,6 @@ package eval
 import (
 	"cmp"
 	"fmt"
-	"math"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
@@ -12,40 +11,36 @@ import (
 )
 
 // DrawFirstStage draws and measures the two-stage tuner's first stage from
-// valid, the configurations not known to fail before compiling (Runnable)
-// of a space of spaceSize: a random sample stratified by parameter value,
-// in order (a random order of valid's indices), in rounds that learn from
-// fails what fails (search.FirstStage with its defaults). n0 is the size
-// of the uniform sample of the whole space it stands for; the stage
-// measures at most that sample's expected share of valid (at least 10).
-// eval's replays of the tuner and 'augur tune' on a device both call it,
-// so that the tuner measured here is the one users run; measure measures
-// valid[idx[j]] (a batch) and reports which failed.
-func DrawFirstStage(valid []features.Config, spaceSize int, order []int, n0 int, fails search.FailureModel,
+// valid: a random sample of n0, stratified by parameter value, in order
+// (a random order of valid's indices), of which those known to fail
+// (pruned, by Pruned; nil: none known) are passed over unmeasured and, in
+// rounds that learn from fails what fails, those predicted to fail
+// (search.FirstStage with its defaults). eval's replays of the tuner and
+// 'augur tune' on a device both call it, so that the tuner measured here
+// is the one users run; measure measures valid[idx[j]] (a batch) and
+// reports which failed.
+func DrawFirstStage(valid []features.Config, order []int, pruned []bool, n0 int, fails search.FailureModel,
 	measure func(idx []int) ([]bool, error)) (search.FirstStageResult, error) {
-	if spaceSize > len(valid) {
-		n0 = max(min(10, len(valid)), int(math.Round(float64(n0*len(valid))/float64(spaceSize))))
-	}
 	// search names its own errors, measure's name theirs.
-	return search.FirstStage{Size: n0}.Run(valid, order, fails, measure)
+	return search.FirstStage{Size: n0}.Run(valid, order, pruned, fails, measure)
 }
 
-// Runnable returns the indices of the configurations of valid (of k's
-// space) that can run shape t on the device plat as far as is known
-// before compiling (datasets.Kernel.Runs: the launch geometry, the
-// device's work-group size, work-item sizes, local and constant memory,
-// the features it has): those collect does not prune. The two-stage tuner
-// draws from these alone; on conv2d on the H200 37% of the space breaks a
-// limit of the device (bench/RESULTS.md, session 17). Every index when k
-// is nil or the device's limits are unknown (zero, as in data imported
-// from other tuners).
-func Runnable(k *datasets.Kernel, t features.Task, plat features.Platform, valid []features.Config) []int {
-	out := make([]int, 0, len(valid))
-	known := k != nil && plat.MaxWorkGroupSize > 0 && plat.LocalMemBytes > 0 && plat.MaxWorkItemSizes[0] > 0
+// Pruned says which configurations of valid (of k's space) cannot run
+// shape t on the device plat, as far as is known before compiling
+// (datasets.Kernel.Runs: the launch geometry, the device's work-group
+// size, work-item sizes, local and constant memory, the features it has):
+// those collect prunes, which a user's device never compiles. The
+// two-stage tuner neither measures nor ranks them; on conv2d on the H200
+// they are 37% of the space (bench/RESULTS.md, session 17). nil when k is
+// nil or the device's limits are unknown (zero, as in data imported from
+// other tuners).
+func Pruned(k *datasets.Kernel, t features.Task, plat features.Platform, valid []features.Config) []bool {
+	if k == nil || plat.MaxWorkGroupSize <= 0 || plat.LocalMemBytes <= 0 || plat.MaxWorkItemSizes[0] <= 0 {
+		return nil
+	}
+	out := make([]bool, len(valid))
 	for i, c := range valid {
-		if !known || k.Runs(t, c, plat) {
-			out = append(out, i)
-		}
+		out[i] = !k.Runs(t, c, plat)
 	}
 	return out
 }

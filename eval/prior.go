@@ -502,44 +502,37 @@ type twoStageSpace struct {
 	times []float64 // of the valid configurations that ran, for search.RandomMedian
 	enc   features.Encoder
 	pv    []float64
-	// cand indexes the valid configurations not known to fail before
-	// compiling (runnable), once computed.
-	cand []int
+	// prune marks the valid configurations known to fail before
+	// compiling, once computed (pruned).
+	prune      []bool
+	prunedDone bool
 }
 
-// runnable returns the valid configurations that the tuner draws from
-// (Runnable), by the kernel of opt (its spec, or the family of that name)
-// and the device's recorded limits. It checks them against the data: when
-// the kernel's parameters or shape differ from the data's, or a
-// configuration it rules out ran, every valid configuration is drawn.
-func (ts *twoStageSpace) runnable(opt Options) []features.Config {
-	if ts.cand == nil {
-		k := opt.Spec
-		if k == nil {
-			k, _ = datasets.Lookup(opt.Kernel) // nil for a kernel with no family: nothing known
-		}
-		if k != nil && !slices.Equal(k.TaskNames, ts.d.TaskNames) || k != nil && !sameParams(k.Space.Params, ts.d.Params) {
-			k = nil
-		}
-		ts.cand = Runnable(k, ts.g.task, ts.d.Platforms[ts.g.platform], ts.valid)
-		if len(ts.cand) < len(ts.valid) {
-			in := make([]bool, len(ts.valid))
-			for _, i := range ts.cand {
-				in[i] = true
-			}
-			for i, c := range ts.valid {
-				if _, ran := ts.g.times[ts.space.Format(c)]; ran && !in[i] {
-					ts.cand = Runnable(nil, ts.g.task, features.Platform{}, ts.valid)
-					break
-				}
-			}
+// pruned says which valid configurations are known to fail before
+// compiling (Pruned), by the kernel of opt (its spec, or the family of
+// that name) and the device's recorded limits; nil when nothing is known.
+// It checks them against the data: when the kernel's parameters or shape
+// differ from the data's, or a configuration it rules out ran, nothing is
+// known.
+func (ts *twoStageSpace) pruned(opt Options) []bool {
+	if ts.prunedDone {
+		return ts.prune
+	}
+	ts.prunedDone = true
+	k := opt.Spec
+	if k == nil {
+		k, _ = datasets.Lookup(opt.Kernel) // nil for a kernel with no family: nothing known
+	}
+	if k == nil || !slices.Equal(k.TaskNames, ts.d.TaskNames) || !sameParams(k.Space.Params, ts.d.Params) {
+		return nil
+	}
+	ts.prune = Pruned(k, ts.g.task, ts.d.Platforms[ts.g.platform], ts.valid)
+	for i, c := range ts.valid {
+		if _, ran := ts.g.times[ts.space.Format(c)]; ran && ts.prune != nil && ts.prune[i] {
+			ts.prune = nil
 		}
 	}
-	out := make([]features.Config, len(ts.cand))
-	for j, i := range ts.cand {
-		out[j] = ts.valid[i]
-	}
-	return out
+	return ts.prune
 }
 
 // sameParams says whether a and b name the same parameters with the same
@@ -604,15 +597,15 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	var rows []int
 	best, bestC := math.Inf(-1), features.Config(nil)
 	seen := map[string]bool{}
-	// Only the configurations not known to fail before compiling are
-	// drawn and ranked (Runnable), as in 'augur tune'.
-	cands := ts.runnable(opt)
-	first, err := DrawFirstStage(cands, len(valid), rng.Perm(len(cands)), n0, fails, func(idx []int) ([]bool, error) {
+	// The configurations known to fail before compiling are neither
+	// measured nor ranked (Pruned), as in 'augur tune'.
+	pruned := ts.pruned(opt)
+	first, err := DrawFirstStage(valid, rng.Perm(len(valid)), pruned, n0, fails, func(idx []int) ([]bool, error) {
 		failed := make([]bool, len(idx))
 		for j, i := range idx {
-			name := space.Format(cands[i])
+			name := space.Format(valid[i])
 			seen[name] = true
-			v, err := logSpeed(cands[i])
+			v, err := logSpeed(valid[i])
 			if failed[j] = err != nil; failed[j] {
 				continue
 			}
@@ -620,7 +613,7 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 				rows = append(rows, r)
 			}
 			if v > best {
-				best, bestC = v, cands[i]
+				best, bestC = v, valid[i]
 			}
 		}
 		return failed, nil
@@ -644,15 +637,16 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	}
 	// Ranked in the random order's ties (search.RankInOrder), as 'augur
 	// tune' ranks.
-	ranked := search.RankInOrder(cands, perm, func(i int) float64 { j := ts.cand[i]; return fs.Model.Predict(ts.x[j*nf : (j+1)*nf]) })
+	perm = slices.DeleteFunc(perm, func(i int) bool { return pruned != nil && pruned[i] })
+	ranked := search.RankInOrder(valid, perm, func(i int) float64 { return fs.Model.Predict(ts.x[i*nf : (i+1)*nf]) })
 	if v, err := logSpeed(ranked[0].Config); err == nil {
 		out.top1 = 100 * math.Exp(v) * g.bestNs / g.refNs
 	}
 	sigma := fs.Sigma
 	// The random draws continue the first stage's random order.
-	random := make([]features.Config, 0, len(cands)-n0)
+	random := make([]features.Config, 0, len(perm)-n0)
 	for _, i := range perm[n0:] {
-		random = append(random, cands[i])
+		random = append(random, valid[i])
 	}
 	if budget > 0 {
 		budget = max(1, budget-n0)

@@ -2,7 +2,7 @@ package search
 
 import (
 	"fmt"
-	"math"
+	"slices"
 
 	"github.com/augur-tuning/augur/features"
 )
@@ -11,16 +11,18 @@ import (
 // is the second): a random sample of the space, stratified by parameter
 // value (Stratify), from whose configurations that ran a model of the
 // kernel's speed is fitted. A configuration that fails (a work-group over
-// what the compiled kernel allows, local memory over the device's) costs a
-// compile and teaches that model nothing, and on conv2d on the H200 about
-// 91 of a uniform first stage's 128 draws fail (bench/RESULTS.md, session
-// 16). So the stage draws in rounds: a first round stratified over the
-// whole space, then batches drawn, stratified, among the configurations a
-// failure model (FailureModel) fitted on every outcome so far predicts to
-// run, with a share of draws that ignore the model so that a wrong one
-// cannot starve a region. It stops when it has as many configurations that
-// ran as a uniform sample of Size would have had, by the share that ran
-// among its draws that ignored the model, or at Size measurements.
+// what the compiled kernel allows) costs a compile and teaches that model
+// nothing, and on conv2d on the H200 about 91 of a uniform first stage's
+// 128 draws fail (bench/RESULTS.md, session 16). So the stage walks
+// Stratify's first Size configurations in rounds: a first round measured
+// whole, then batches in which a configuration that a failure model
+// (FailureModel), fitted on every outcome so far, predicts to fail is
+// passed over, save a share that is measured anyway so that a wrong model
+// cannot starve a region. Where the model is right, the configurations
+// that ran are the uniform stage's, and so is the model fitted on them;
+// only failures are fewer. Drawing among the configurations predicted to
+// run instead, until as many had run, gave a model whose favourite was
+// 8-16 points worse on testdata/h200 (bench/RESULTS.md, session 17).
 //
 // Without a failure model, or where nothing fails, it measures
 // Stratify's first Size configurations, as the uniform stage did.
@@ -39,147 +41,108 @@ type FirstStage struct {
 	// the failure model is refitted between batches, a batch is measured
 	// at once (a device compiles it in parallel); 0 means 8.
 	Batch int
-	// Explore is the share of the draws after the first round that ignore
-	// the failure model; 0 means 0.125. It must be in [0, 1).
+	// Explore is the share of the configurations predicted to fail that
+	// are measured anyway; 0 means 0.125. It must be in [0, 1).
 	Explore float64
-	// Runs is the least probability of running, by the failure model, of
-	// a draw that does not ignore it; 0 means 0.5. It must be in (0, 1].
+	// Runs is the probability of running, by the failure model, below
+	// which a configuration is predicted to fail; 0 means 0.1. It must be
+	// in (0, 1].
 	Runs float64
 }
 
 // FirstStageResult is the outcome of FirstStage.Run.
 type FirstStageResult struct {
 	// Order is order (Run's argument) reordered: the configurations
-	// measured, in the order measured, then the rest in order's order
-	// (the second stage's random draws continue it).
+	// measured, in the order measured, then the rest of Stratify's order,
+	// then those passed over as predicted to fail, then those pruned (the
+	// second stage's random draws continue it).
 	Order []int
 	// Measured is the number of configurations measured: Order[:Measured].
 	Measured int
-	// Failed counts the measured configurations that failed; Explored the
-	// draws after the first round that ignored the failure model.
-	Failed, Explored int
+	// Failed counts the measured configurations that failed, Passed those
+	// passed over as predicted to fail, Explored those predicted to fail
+	// and measured anyway, Pruned those known to fail (Run's pruned).
+	Failed, Passed, Explored, Pruned int
 }
 
-// Run draws and measures the first stage from valid in order, a random
-// order of valid's indices. fails learns every outcome (nil: every draw
-// is Stratify's, and the stage measures Size). measure measures the
-// configurations valid[idx[j]] and reports which failed; an error from it
-// stops the stage and is returned.
-func (o FirstStage) Run(valid []features.Config, order []int, fails FailureModel,
+// Run measures the first stage from valid in order, a random order of
+// valid's indices. pruned[i] says that valid[i] is known to fail before
+// anything is measured (a work-group or local memory over the device's
+// limits, which a device rejects before compiling): it is passed over
+// as if it had failed, unmeasured (nil: none is known). fails learns every
+// outcome (nil: the stage measures Stratify's first Size but the pruned).
+// measure measures the configurations valid[idx[j]] and reports which
+// failed; an error from it stops the stage and is returned.
+func (o FirstStage) Run(valid []features.Config, order []int, pruned []bool, fails FailureModel,
 	measure func(idx []int) (failed []bool, err error)) (FirstStageResult, error) {
 	o, err := o.defaults()
 	if err != nil {
 		return FirstStageResult{}, err
 	}
-	r := firstRun{o: o, valid: valid, st: newStratifier(valid, order), fails: fails, measure: measure,
-		size: min(o.Size, len(order))}
-	if err := r.loop(); err != nil {
-		return FirstStageResult{}, err
-	}
-	r.res.Order = r.st.out
-	return r.res, nil
-}
-
-// firstRun is one run of a FirstStage.
-type firstRun struct {
-	o       FirstStage
-	valid   []features.Config
-	st      *stratifier
-	fails   FailureModel
-	measure func(idx []int) ([]bool, error)
-	size    int
-	res     FirstStageResult
-	// ran counts the measured configurations that ran; blind and blindRan
-	// the draws that ignored the failure model, and those of them that
-	// ran: their share estimates the space's.
-	ran, blind, blindRan int
-	drawn                int // draws after the first round
-}
-
-func (r *firstRun) loop() error {
-	var idx []int
-	var blind []bool
-	for range min(r.o.Round, r.size) {
-		idx, blind = append(idx, r.st.take(r.st.pick(nil))), append(blind, true)
-	}
-	if err := r.take(idx, blind); err != nil {
-		return err
-	}
-	for r.st.next < r.size {
-		need := r.size
-		if r.fails != nil && r.blindRan > 0 {
-			// As many that ran as a uniform sample of size would hold.
-			target := int(math.Ceil(float64(r.size*r.blindRan) / float64(r.blind)))
-			if r.ran >= target {
-				return nil
-			}
-			need = target - r.ran
-		}
-		idx, blind = nil, nil // measure may keep the last batch
-		for range min(r.o.Batch, r.size-r.st.next, need) {
-			pos, ignored := r.draw()
-			if pos < 0 {
-				break
-			}
-			idx, blind = append(idx, r.st.take(pos)), append(blind, ignored)
-		}
+	walk := Stratify(valid, order, o.Size)
+	size := min(o.Size, len(walk))
+	var res FirstStageResult
+	var done, passed, known []int
+	take := func(idx []int) error {
 		if len(idx) == 0 {
 			return nil
 		}
-		if err := r.take(idx, blind); err != nil {
+		failed, err := measure(idx)
+		if err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// draw returns the position of the next draw after the first round, and
-// whether it ignored the failure model: an exploring draw (Explore), a
-// draw with no model, or one for which the model predicts nothing left to
-// run.
-func (r *firstRun) draw() (int, bool) {
-	r.drawn++
-	if r.fails != nil && float64(r.res.Explored) >= r.o.Explore*float64(r.drawn-1) {
-		if pos := r.st.pick(func(i int) bool { return 1-r.fails.PFail(r.valid[i]) >= r.o.Runs }); pos >= 0 {
-			return pos, false
+		if len(failed) != len(idx) {
+			return fmt.Errorf("search: first stage: measure returned %d outcomes for %d configurations", len(failed), len(idx))
 		}
-	}
-	if r.fails != nil {
-		r.res.Explored++
-	}
-	return r.st.pick(nil), true
-}
-
-// take measures valid[idx[j]] and records the outcomes.
-func (r *firstRun) take(idx []int, blind []bool) error {
-	if len(idx) == 0 {
-		return nil
-	}
-	failed, err := r.measure(idx)
-	if err != nil {
-		return err
-	}
-	if len(failed) != len(idx) {
-		return fmt.Errorf("search: first stage: measure returned %d outcomes for %d configurations", len(failed), len(idx))
-	}
-	for j, i := range idx {
-		if r.fails != nil {
-			r.fails.Observe(r.valid[i], failed[j])
-		}
-		if failed[j] {
-			r.res.Failed++
-		} else {
-			r.ran++
-		}
-		if blind[j] {
-			r.blind++
-			if !failed[j] {
-				r.blindRan++
+		for j, i := range idx {
+			if fails != nil {
+				fails.Observe(valid[i], failed[j])
+			}
+			if failed[j] {
+				res.Failed++
 			}
 		}
+		done = append(done, idx...)
+		return nil
 	}
-	r.res.Measured += len(idx)
-	return nil
+	next := min(o.Round, size)
+	var first []int
+	for _, i := range walk[:next] {
+		if pruned != nil && pruned[i] {
+			known = append(known, i)
+			continue
+		}
+		first = append(first, i)
+	}
+	if err := take(first); err != nil {
+		return FirstStageResult{}, err
+	}
+	predicted := 0 // configurations predicted to fail since the first round
+	for next < size {
+		var idx []int
+		for ; next < size && len(idx) < o.Batch; next++ {
+			i := walk[next]
+			if pruned != nil && pruned[i] {
+				known = append(known, i)
+				continue
+			}
+			if fails != nil && 1-fails.PFail(valid[i]) < o.Runs {
+				predicted++
+				if float64(res.Explored) >= o.Explore*float64(predicted) {
+					passed = append(passed, i)
+					continue
+				}
+				res.Explored++
+			}
+			idx = append(idx, i)
+		}
+		if err := take(idx); err != nil {
+			return FirstStageResult{}, err
+		}
+	}
+	res.Measured, res.Passed, res.Pruned = len(done), len(passed), len(known)
+	res.Order = slices.Concat(done, walk[size:], passed, known)
+	return res, nil
 }
 
 func (o FirstStage) defaults() (FirstStage, error) {
@@ -206,7 +169,7 @@ func (o FirstStage) defaults() (FirstStage, error) {
 		o.Explore = 0.125
 	}
 	if o.Runs == 0 {
-		o.Runs = 0.5
+		o.Runs = 0.1
 	}
 	return o, nil
 }

@@ -84,7 +84,7 @@ func TestFirstStage(t *testing.T) {
 				if tc.model {
 					model = newValueModel()
 				}
-				res, err := search.FirstStage{Size: 64}.Run(valid, order, model, measure)
+				res, err := search.FirstStage{Size: 64}.Run(valid, order, nil, model, measure)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -122,7 +122,7 @@ func TestFirstStageExplores(t *testing.T) {
 		return 0
 	}}
 	var inRegion int
-	res, err := search.FirstStage{Size: 64}.Run(valid, order, wrong, func(idx []int) ([]bool, error) {
+	res, err := search.FirstStage{Size: 64}.Run(valid, order, nil, wrong, func(idx []int) ([]bool, error) {
 		out := make([]bool, len(idx))
 		for j, i := range idx {
 			out[j] = valid[i][0] >= 8
@@ -168,7 +168,7 @@ func TestFirstStageErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.o.Run(valid, order, newValueModel(), tc.measure)
+			_, err := tc.o.Run(valid, order, nil, newValueModel(), tc.measure)
 			if err == nil || tc.want != nil && !errors.Is(err, tc.want) {
 				t.Errorf("Run = %v, want an error (wrapping %v)", err, tc.want)
 			}

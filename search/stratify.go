@@ -24,89 +24,58 @@ import (
 // value of every parameter (TestStratify). Ties keep order's randomness,
 // so that the sample is still a random one (TestStratifyCoversTheSpace).
 func Stratify(valid []features.Config, order []int, k int) []int {
-	st := newStratifier(valid, order)
-	for range min(k, len(order)) {
-		st.take(st.pick(nil))
+	out := slices.Clone(order)
+	k = min(k, len(out))
+	if k == 0 || len(valid) == 0 {
+		return out
 	}
-	return st.out
-}
-
-// stratifier is Stratify one pick at a time, so that the first stage
-// (FirstStage) can restrict a pick to the configurations its failure
-// model predicts to run.
-type stratifier struct {
-	np int
+	np := len(valid[0])
 	// slot[i*np+p] is configuration i's value of parameter p as an index
 	// into that parameter's values seen in valid; share is the count of
-	// valid configurations with it, taken the count of picks with it.
-	slot         []int
-	share, taken []float64
-	// out is the order: its first next are picked, the rest keep the
-	// order they were given in.
-	out  []int
-	next int
-}
-
-func newStratifier(valid []features.Config, order []int) *stratifier {
-	st := &stratifier{out: slices.Clone(order)}
-	if len(valid) == 0 {
-		return st
-	}
-	st.np = len(valid[0])
-	st.slot = make([]int, len(valid)*st.np)
-	for p := range st.np {
+	// valid configurations with it.
+	slot := make([]int, len(valid)*np)
+	var share []float64
+	base := make([]int, np)
+	for p := range np {
 		at := map[int]int{}
-		base := len(st.share)
+		base[p] = len(share)
 		for i, c := range valid {
 			j, ok := at[c[p]]
 			if !ok {
 				j = len(at)
 				at[c[p]] = j
-				st.share = append(st.share, 0)
+				share = append(share, 0)
 			}
-			st.slot[i*st.np+p] = base + j
-			st.share[base+j]++
+			slot[i*np+p] = base[p] + j
+			share[base[p]+j]++
 		}
 	}
-	st.taken = make([]float64, len(st.share))
-	return st
-}
-
-// pick returns the position in out of the next pick: of the
-// configurations not picked yet for which ok holds (every one when ok is
-// nil), the first in order whose values have been taken least; -1 when
-// none is left. ok is asked only of a configuration that would be picked
-// if it held, so that a costly predicate is asked of few.
-func (st *stratifier) pick(ok func(i int) bool) int {
-	best, bestScore := -1, -1.0
-	for pos := st.next; pos < len(st.out); pos++ {
-		i := st.out[pos]
-		s := 0.0
-		for _, v := range st.slot[i*st.np : (i+1)*st.np] {
-			s += st.taken[v] / st.share[v]
-		}
-		if (bestScore < 0 || s < bestScore) && (ok == nil || ok(i)) {
-			best, bestScore = pos, s
-			if s == 0 {
-				break
+	taken := make([]float64, len(share))
+	for j := range k {
+		best, bestScore := j, -1.0
+		for pos := j; pos < len(out); pos++ {
+			i := out[pos]
+			s := 0.0
+			for _, v := range slot[i*np : (i+1)*np] {
+				s += taken[v] / share[v]
+			}
+			if bestScore < 0 || s < bestScore {
+				best, bestScore = pos, s
+				if s == 0 {
+					break
+				}
 			}
 		}
+		// Keep the order of the ones passed over, so that the rest stays
+		// a random order.
+		i := out[best]
+		copy(out[j+1:best+1], out[j:best])
+		out[j] = i
+		for _, v := range slot[i*np : (i+1)*np] {
+			taken[v]++
+		}
 	}
-	return best
-}
-
-// take moves the configuration at position pos of out to the end of the
-// picks and counts its values; the ones passed over keep their order, so
-// that the rest stays a random order.
-func (st *stratifier) take(pos int) int {
-	i := st.out[pos]
-	copy(st.out[st.next+1:pos+1], st.out[st.next:pos])
-	st.out[st.next] = i
-	st.next++
-	for _, v := range st.slot[i*st.np : (i+1)*st.np] {
-		st.taken[v]++
-	}
-	return i
+	return out
 }
 
 // RankInOrder returns the configurations valid[order[j]] scored by

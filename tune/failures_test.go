@@ -38,7 +38,7 @@ func TestFirstStageFailures(t *testing.T) {
 	fs := newFirstStage(k, enc, plat, task, 1)
 	const n0 = 40
 	var measured int
-	first, err := fs.draw(valid, len(valid), rand.New(rand.NewPCG(1, 2)).Perm(len(valid)), n0, func(cs []features.Config) ([]record.Row, error) {
+	first, err := fs.draw(valid, rand.New(rand.NewPCG(1, 2)).Perm(len(valid)), nil, n0, func(cs []features.Config) ([]record.Row, error) {
 		var rows []record.Row
 		for _, c := range cs {
 			r := record.Row{Task: task, Config: c, Status: record.StatusOK, TimeNs: 1000, RefTimeNs: 2000, LogSpeedup: math.Log(2)}

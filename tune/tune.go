@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,7 +74,7 @@ type TuneResult struct {
 	SecondStage int // configurations measured after the first stage: in predicted order and, interleaved, at random
 	SpaceSize   int
 	// Runnable is the configurations of the space within the device's
-	// limits (eval.Runnable), the ones the two-stage tuner draws from;
+	// limits (not eval.Pruned), the ones the two-stage tuner draws from;
 	// 0 for the fleet-prior tuner.
 	Runnable     int
 	Path         string
@@ -135,23 +136,25 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	// learns what fails while it draws (eval.DrawFirstStage), as eval's
 	// replays of the tuner measure it; the second stage's random draws
 	// continue the same order.
-	// Only the configurations that collect would not prune are drawn and
-	// ranked (eval.Runnable).
-	space := valid
-	valid = nil
-	for _, i := range eval.Runnable(k, t, plat, space) {
-		valid = append(valid, space[i])
+	// The configurations that collect would prune are neither measured
+	// nor ranked (eval.Pruned).
+	pruned := eval.Pruned(k, t, plat, valid)
+	runnable := len(valid)
+	for _, p := range pruned {
+		if p {
+			runnable--
+		}
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
-	opt.say("tune: first stage: random configurations of %d (%d within the device's limits)", len(space), len(valid))
-	first, err := fs.draw(valid, len(space), rng.Perm(len(valid)), opt.Budget, func(cs []features.Config) ([]record.Row, error) {
+	opt.say("tune: first stage: up to %d random configurations of %d (%d within the device's limits)", min(opt.Budget, len(valid)), len(valid), runnable)
+	first, err := fs.draw(valid, rng.Perm(len(valid)), pruned, opt.Budget, func(cs []features.Config) ([]record.Row, error) {
 		return collect.Measure(ctx, k, t, cs, copt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	order := first.Order
-	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(space), Runnable: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
+	order := slices.DeleteFunc(first.Order, func(i int) bool { return pruned != nil && pruned[i] })
+	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(valid), Runnable: runnable, TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
 	res.RefNs = fs.refNs
 	if fs.d.Len() < 2 {
 		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), first.Measured)
@@ -246,12 +249,12 @@ func newFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Platf
 		fails: eval.NewFailureForest(enc.Len(), func(dst []float64, c features.Config) { enc.Encode(dst, t, c, pv) }, seed)}
 }
 
-// draw measures the first stage (eval.DrawFirstStage: from valid, the
-// configurations not known to fail of a space of spaceSize, in rounds
-// from order, learning what fails) with measure, which returns the rows
-// of a batch of configurations in their order.
-func (fs *firstStage) draw(valid []features.Config, spaceSize int, order []int, n0 int, measure func([]features.Config) ([]record.Row, error)) (search.FirstStageResult, error) {
-	return eval.DrawFirstStage(valid, spaceSize, order, n0, fs.fails, func(idx []int) ([]bool, error) {
+// draw measures the first stage (eval.DrawFirstStage: at most n0 of valid
+// in rounds from order, the pruned passed over, learning what fails) with
+// measure, which returns the rows of a batch of configurations in their
+// order.
+func (fs *firstStage) draw(valid []features.Config, order []int, pruned []bool, n0 int, measure func([]features.Config) ([]record.Row, error)) (search.FirstStageResult, error) {
+	return eval.DrawFirstStage(valid, order, pruned, n0, fs.fails, func(idx []int) ([]bool, error) {
 		cs := make([]features.Config, len(idx))
 		for j, i := range idx {
 			cs[j] = valid[i]
