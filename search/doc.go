@@ -15,8 +15,10 @@
 // budget. A strategy evaluates configurations through the driver's
 // Evaluator and reads the budget only where its schedule depends on it.
 //
-// Two tuners search a ranking instead of a space: SecondStage, the second
-// stage of Falch and Elster's two-stage tuner, measures a model's ranking
+// Two tuners search a ranking instead of a space: FirstStage and
+// SecondStage are Falch and Elster's two-stage tuner, a stratified random
+// sample that passes over what a failure model (FailureModel) predicts to
+// fail, then the second stage, measures a model's ranking
 // in order, interleaved with random draws, passing over those a failure
 // model (FailureModel) predicts to fail, while a Gaussian error model
 // says the next configuration may still beat the best measured; PriorSearch tunes a device with no
