@@ -93,8 +93,8 @@ type TuneResult struct {
 	Stopped bool
 	// Failed is the number of configurations measured, both stages, that
 	// failed on the device (status other than ok); Passed the number the
-	// second stage passed over, unmeasured, as predicted to fail
-	// (eval.FailureForest).
+	// stages passed over, unmeasured, as predicted to fail
+	// (eval.FailureForest), not counting those over the device's limits.
 	Failed, Passed int
 }
 
@@ -180,7 +180,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	res.SecondStage, res.Passed = len(bm.cache), st.Passed
+	res.SecondStage, res.Passed = len(bm.cache), first.Passed+st.Passed
 	for _, r := range bm.all {
 		if r.Status != record.StatusOK {
 			res.Failed++
