@@ -105,11 +105,21 @@ func (o FirstStage) Run(valid []features.Config, order []int, pruned []bool, fai
 		done = append(done, idx...)
 		return nil
 	}
+	// A pruned configuration teaches the failure model as a failure, at
+	// no cost, as it did when the stage measured it: without it, on the
+	// Xeon (wg > 4096 pruned) the second stage measured 60 more a shape
+	// at T = 0.1 (bench/RESULTS.md, session 17).
+	prune := func(i int) {
+		known = append(known, i)
+		if fails != nil {
+			fails.Observe(valid[i], true)
+		}
+	}
 	next := min(o.Round, size)
 	var first []int
 	for _, i := range walk[:next] {
 		if pruned != nil && pruned[i] {
-			known = append(known, i)
+			prune(i)
 			continue
 		}
 		first = append(first, i)
@@ -123,7 +133,7 @@ func (o FirstStage) Run(valid []features.Config, order []int, pruned []bool, fai
 		for ; next < size && len(idx) < o.Batch; next++ {
 			i := walk[next]
 			if pruned != nil && pruned[i] {
-				known = append(known, i)
+				prune(i)
 				continue
 			}
 			if fails != nil && 1-fails.PFail(valid[i]) < o.Runs {
