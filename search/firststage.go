@@ -20,9 +20,10 @@ import (
 // passed over, save a share that is measured anyway so that a wrong model
 // cannot starve a region. Where the model is right, the configurations
 // that ran are the uniform stage's, and so is the model fitted on them;
-// only failures are fewer. Drawing among the configurations predicted to
-// run instead, until as many had run, gave a model whose favourite was
-// 8-16 points worse on testdata/h200 (bench/RESULTS.md, session 17).
+// only failures are fewer. Stratified draws among the configurations
+// within the device's limits or predicted to run instead, until as many
+// had run, gave a model whose favourite was 8-16 points worse on
+// testdata/h200 (bench/RESULTS.md, session 17).
 //
 // Without a failure model, or where nothing fails, it measures
 // Stratify's first Size configurations, as the uniform stage did.
@@ -33,9 +34,10 @@ type FirstStage struct {
 	Size int
 	// Round is the configurations of the first round, drawn without the
 	// failure model; 0 means max(10, Size/4), at most Size: a first stage
-	// of ten (a space of 500 configurations or fewer) is drawn whole, as a
-	// forest fitted on a round of five guessed what fails too wrongly
-	// (examples/rowsum, bench/RESULTS.md, session 17).
+	// of ten (a space of 500 configurations or fewer) is measured whole; a
+	// forest fitted on a round of five was seldom sure enough to pass
+	// anything over (examples/rowsum and transpose, bench/RESULTS.md,
+	// session 17).
 	Round int
 	// Batch is the configurations drawn together after the first round:
 	// the failure model is refitted between batches, a batch is measured
