@@ -163,6 +163,7 @@ func TestFirstStageErrors(t *testing.T) {
 		{"round", search.FirstStage{Size: 10, Round: -1}, ok, nil},
 		{"explore", search.FirstStage{Size: 10, Explore: 1}, ok, nil},
 		{"runs", search.FirstStage{Size: 10, Runs: 1.5}, ok, nil},
+		{"failing", search.FirstStage{Size: 10, Failing: -0.1}, ok, nil},
 		{"measure fails", search.FirstStage{Size: 10}, func([]int) ([]bool, error) { return nil, boom }, boom},
 		{"short answer", search.FirstStage{Size: 10}, func([]int) ([]bool, error) { return []bool{false}, nil }, nil},
 	}
