@@ -526,13 +526,14 @@ func (ts *twoStageSpace) pruned(opt Options) []bool {
 	if k == nil || !slices.Equal(k.TaskNames, ts.d.TaskNames) || !sameParams(k.Space.Params, ts.d.Params) {
 		return nil
 	}
-	ts.prune = Pruned(k, ts.g.task, ts.d.Platforms[ts.g.platform], ts.valid)
+	prune := Pruned(k, ts.g.task, ts.d.Platforms[ts.g.platform], ts.valid)
 	for i, c := range ts.valid {
-		if _, ran := ts.g.times[ts.space.Format(c)]; ran && ts.prune != nil && ts.prune[i] {
-			ts.prune = nil
+		if _, ran := ts.g.times[ts.space.Format(c)]; ran && prune != nil && prune[i] {
+			return nil
 		}
 	}
-	return ts.prune
+	ts.prune = prune
+	return prune
 }
 
 // sameParams says whether a and b name the same parameters with the same
