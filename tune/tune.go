@@ -135,9 +135,8 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	// The first stage draws in rounds, stratified by parameter value, and
 	// learns what fails while it draws (eval.DrawFirstStage), as eval's
 	// replays of the tuner measure it; the second stage's random draws
-	// continue the same order.
-	// The configurations that collect would prune are neither measured
-	// nor ranked (eval.Pruned).
+	// continue the same order. The configurations that collect would prune
+	// are neither measured nor ranked (eval.Pruned).
 	pruned := eval.Pruned(k, t, plat, valid)
 	runnable := len(valid)
 	for _, p := range pruned {
