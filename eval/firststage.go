@@ -4,8 +4,46 @@ import (
 	"cmp"
 	"fmt"
 
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/search"
 	"github.com/augur-tuning/augur/train"
 )
+
+// DrawFirstStage draws and measures the two-stage tuner's first stage from
+// valid: a random sample of n0, stratified by parameter value, in order
+// (a random order of valid's indices), of which those known to fail
+// (pruned, by Pruned; nil: none known) are passed over unmeasured and, in
+// rounds that learn from fails what fails, those predicted to fail
+// (search.FirstStage with its defaults). eval's replays of the tuner and
+// 'augur tune' on a device both call it, so that the tuner measured here
+// is the one users run; measure measures valid[idx[j]] (a batch) and
+// reports which failed.
+func DrawFirstStage(valid []features.Config, order []int, pruned []bool, n0 int, fails search.FailureModel,
+	measure func(idx []int) ([]bool, error)) (search.FirstStageResult, error) {
+	// search names its own errors, measure's name theirs.
+	return search.FirstStage{Size: n0}.Run(valid, order, pruned, fails, measure)
+}
+
+// Pruned says which configurations of valid (of k's space) cannot run
+// shape t on the device plat, as far as is known before compiling
+// (datasets.Kernel.Runs: the launch geometry, the device's work-group
+// size, work-item sizes, local and constant memory, the features it has):
+// those collect prunes, which a user's device never compiles. The
+// two-stage tuner neither measures nor ranks them; on conv2d on the H200
+// they are 37% of the space (bench/RESULTS.md, session 17). nil when k is
+// nil or the device's limits are unknown (zero, as in data imported from
+// other tuners).
+func Pruned(k *datasets.Kernel, t features.Task, plat features.Platform, valid []features.Config) []bool {
+	if k == nil || plat.MaxWorkGroupSize <= 0 || plat.LocalMemBytes <= 0 || plat.MaxWorkItemSizes[0] <= 0 {
+		return nil
+	}
+	out := make([]bool, len(valid))
+	for i, c := range valid {
+		out[i] = !k.Runs(t, c, plat)
+	}
+	return out
+}
 
 // FirstStage is the two-stage tuner's model of one shape on one device,
 // fitted on its first stage's measurements (FitFirstStage).

@@ -41,7 +41,9 @@ func TestEvaluate(t *testing.T) {
 		t.Fatalf("two-stage rows = %d, want 6", len(rep.TwoStage))
 	}
 	for _, r := range rep.TwoStage {
-		if r.Pct <= 0 || r.Pct > 100 || r.Measurements < float64(r.Sample) {
+		// The first stage passes over what is known or predicted to fail,
+		// so it may measure fewer than its Sample.
+		if r.Pct <= 0 || r.Pct > 100 || r.Measurements < 1 || r.Failed > r.Measurements {
 			t.Errorf("two-stage %+v out of range", r)
 		}
 	}

@@ -419,8 +419,7 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 		// The two-stage tuner given c measurements: half at random, half
 		// in predicted order (a threshold that never stops it).
 		for seed := range opt.TwoStageSeeds {
-			n0 := max(2, c/2)
-			run, err := ts.run(opt, n0, max(1, c-n0), 1e-12, opt.Seed+uint64(seed))
+			run, err := ts.run(opt, max(2, c/2), c, 1e-12, opt.Seed+uint64(seed))
 			if err != nil {
 				return res, err
 			}
@@ -503,6 +502,44 @@ type twoStageSpace struct {
 	times []float64 // of the valid configurations that ran, for search.RandomMedian
 	enc   features.Encoder
 	pv    []float64
+	// prune marks the valid configurations known to fail before
+	// compiling, once computed (pruned).
+	prune      []bool
+	prunedDone bool
+}
+
+// pruned says which valid configurations are known to fail before
+// compiling (Pruned), by the kernel of opt (its spec, or the family of
+// that name) and the device's recorded limits; nil when nothing is known.
+// It checks them against the data: when the kernel's parameters or shape
+// differ from the data's, or a configuration it rules out ran, nothing is
+// known.
+func (ts *twoStageSpace) pruned(opt Options) []bool {
+	if ts.prunedDone {
+		return ts.prune
+	}
+	ts.prunedDone = true
+	k := opt.Spec
+	if k == nil {
+		k, _ = datasets.Lookup(opt.Kernel) // nil for a kernel with no family: nothing known
+	}
+	if k == nil || !slices.Equal(k.TaskNames, ts.d.TaskNames) || !sameParams(k.Space.Params, ts.d.Params) {
+		return nil
+	}
+	prune := Pruned(k, ts.g.task, ts.d.Platforms[ts.g.platform], ts.valid)
+	for i, c := range ts.valid {
+		if _, ran := ts.g.times[ts.space.Format(c)]; ran && prune != nil && prune[i] {
+			return nil
+		}
+	}
+	ts.prune = prune
+	return prune
+}
+
+// sameParams says whether a and b name the same parameters with the same
+// values, in the same order.
+func sameParams(a, b []features.Param) bool {
+	return slices.EqualFunc(a, b, func(p, q features.Param) bool { return p.Name == q.Name && slices.Equal(p.Values, q.Values) })
 }
 
 func newTwoStage(d *train.Data, space *features.Space, g *group, enc features.Encoder) (*twoStageSpace, error) {
@@ -539,9 +576,10 @@ type twoStageRun struct {
 	passed     int  // configurations passed over as predicted to fail
 }
 
-// run replays the tuner with n0 random measurements first, then at most
-// budget (0: no cap) in predicted order while the chance of beating the
-// best stays above threshold. Its model is fitted by train with the
+// run replays the tuner with a first stage of at most n0 measurements
+// (FirstStage), then measurements in predicted order while the chance of
+// beating the best stays above threshold, budget in all (0: no cap; at
+// least one in the second stage). Its model is fitted by train with the
 // learner of opt (train's own selection when opt.Learner is auto).
 func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, seed uint64) (twoStageRun, error) {
 	g, space, valid, nf := ts.g, ts.space, ts.valid, ts.nf
@@ -553,34 +591,39 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 		return math.Log(g.refNs / t), nil
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x2574))
-	n0 = min(n0, len(valid))
-	// The first stage is a random sample stratified by parameter value
-	// (search.Stratify), as 'augur tune' measures it.
-	perm := search.Stratify(valid, rng.Perm(len(valid)), n0)
+	// The first stage draws in rounds, stratified by parameter value, and
+	// learns what fails while it draws (FirstStage), as 'augur tune'
+	// measures it; what failed teaches the second stage too.
+	fails := NewFailureForest(nf, func(dst []float64, c features.Config) { ts.enc.Encode(dst, g.task, c, ts.pv) }, seed)
 	var rows []int
 	best, bestC := math.Inf(-1), features.Config(nil)
 	seen := map[string]bool{}
-	// What failed teaches the second stage (FailureForest), as in 'augur
-	// tune'.
-	fails := NewFailureForest(nf, func(dst []float64, c features.Config) { ts.enc.Encode(dst, g.task, c, ts.pv) }, seed)
-	firstFailed := 0
-	for _, i := range perm[:n0] {
-		name := space.Format(valid[i])
-		seen[name] = true
-		v, err := logSpeed(valid[i])
-		fails.Observe(valid[i], err != nil)
-		if err != nil {
-			firstFailed++
-			continue
+	// The configurations known to fail before compiling are neither
+	// measured nor ranked (Pruned), as in 'augur tune'.
+	pruned := ts.pruned(opt)
+	first, err := DrawFirstStage(valid, rng.Perm(len(valid)), pruned, n0, fails, func(idx []int) ([]bool, error) {
+		failed := make([]bool, len(idx))
+		for j, i := range idx {
+			name := space.Format(valid[i])
+			seen[name] = true
+			v, err := logSpeed(valid[i])
+			if failed[j] = err != nil; failed[j] {
+				continue
+			}
+			if r, ok := ts.row[name]; ok {
+				rows = append(rows, r)
+			}
+			if v > best {
+				best, bestC = v, valid[i]
+			}
 		}
-		if r, ok := ts.row[name]; ok {
-			rows = append(rows, r)
-		}
-		if v > best {
-			best, bestC = v, valid[i]
-		}
+		return failed, nil
+	})
+	if err != nil {
+		return twoStageRun{}, err
 	}
-	out := twoStageRun{firstStage: n0, failed: firstFailed}
+	perm, n0 := first.Order, first.Measured
+	out := twoStageRun{firstStage: n0, failed: first.Failed}
 	if len(rows) < 2 {
 		out.total = n0
 		if bestC != nil {
@@ -595,15 +638,19 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	}
 	// Ranked in the random order's ties (search.RankInOrder), as 'augur
 	// tune' ranks.
+	perm = slices.DeleteFunc(perm, func(i int) bool { return pruned != nil && pruned[i] })
 	ranked := search.RankInOrder(valid, perm, func(i int) float64 { return fs.Model.Predict(ts.x[i*nf : (i+1)*nf]) })
 	if v, err := logSpeed(ranked[0].Config); err == nil {
 		out.top1 = 100 * math.Exp(v) * g.bestNs / g.refNs
 	}
 	sigma := fs.Sigma
 	// The random draws continue the first stage's random order.
-	random := make([]features.Config, 0, len(valid)-n0)
+	random := make([]features.Config, 0, len(perm)-n0)
 	for _, i := range perm[n0:] {
 		random = append(random, valid[i])
+	}
+	if budget > 0 {
+		budget = max(1, budget-n0)
 	}
 	st, err := search.SecondStage{Threshold: threshold, Sigma: sigma, Budget: budget, Random: random, Failures: fails}.Run(ranked, best, bestC,
 		func(c features.Config) bool { return seen[space.Format(c)] }, logSpeed)

@@ -15,13 +15,14 @@
 // budget. A strategy evaluates configurations through the driver's
 // Evaluator and reads the budget only where its schedule depends on it.
 //
-// Two tuners search a ranking instead of a space: SecondStage, the second
-// stage of Falch and Elster's two-stage tuner, measures a model's ranking
-// in order, interleaved with random draws, passing over those a failure
-// model (FailureModel) predicts to fail, while a Gaussian error model
-// says the next configuration may still beat the best measured; PriorSearch tunes a device with no
-// measurements from a fleet model's prior, measuring in batches and
-// refitting a correction of the prior after each.
+// Falch and Elster's two-stage tuner has a stage a type: FirstStage draws
+// a stratified random sample and passes over what a failure model
+// (FailureModel) predicts to fail; SecondStage measures a model's ranking
+// in order, interleaved with random draws, passing over those the failure
+// model predicts to fail, while a Gaussian error model says the next
+// configuration may still beat the best measured. PriorSearch tunes a
+// device with no measurements from a fleet model's prior, measuring in
+// batches and refitting a correction of the prior after each.
 //
 // A strategy maximizes an Objective, which may be a surrogate model's
 // predicted log-speedup, a real measurement, or a replay of recorded data;

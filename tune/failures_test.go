@@ -2,6 +2,7 @@ package tune
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/augur-tuning/augur/collect/record"
@@ -10,10 +11,12 @@ import (
 )
 
 // TestFirstStageFailures checks that the first stage's failed rows, of
-// every failure status, teach the second stage's failure model, as eval's
-// replays teach it: on examples/rowsum's space, where every work-group of
-// 512 items or more fails (as on the H200), the model then predicts the
-// large work-groups to fail and a batch leaves them out.
+// every failure status, teach the failure model while the stage draws,
+// as eval's replays teach it: on examples/rowsum's space, where every
+// work-group of 512 items or more fails (as on the H200), the stage
+// measures fewer of them than a uniform sample would, the model then
+// predicts the large work-groups to fail, and a second-stage batch leaves
+// them out.
 func TestFirstStageFailures(t *testing.T) {
 	k, err := datasets.ReadSpec("../examples/rowsum/rowsum.json")
 	if err != nil {
@@ -23,22 +26,41 @@ func TestFirstStageFailures(t *testing.T) {
 	plat := features.Platform{Name: "test GPU", MaxWorkGroupSize: 1024}
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
 	cfg := func(wg, rpw int) features.Config { return features.Config{wg, rpw, 1, 1} } // WG, RPW, VW, UNROLL
+	fails := func(c features.Config) bool { return c[0]*c[1] >= 512 }
 	statuses := []record.Status{record.StatusLaunchError, record.StatusResourceLimit, record.StatusCompileError, record.StatusPruned}
-	var rows []record.Row
-	for i, c := range []features.Config{cfg(16, 1), cfg(32, 8), cfg(64, 2), cfg(128, 1), cfg(256, 1), cfg(16, 4), cfg(512, 1), cfg(256, 4), cfg(128, 8), cfg(512, 2)} {
-		r := record.Row{Task: task, Config: c, Status: record.StatusOK, TimeNs: 1000, RefTimeNs: 2000, LogSpeedup: math.Log(2)}
-		if c[0]*c[1] >= 512 {
-			r.Status, r.TimeNs, r.LogSpeedup = statuses[i%len(statuses)], 0, math.NaN()
+	valid := k.Space.All()
+	var share float64 // of the space that fails
+	for _, c := range valid {
+		if fails(c) {
+			share += 1 / float64(len(valid))
 		}
-		rows = append(rows, r)
 	}
-	fs, err := encodeFirstStage(k, enc, plat, task, rows, 1)
+	fs := newFirstStage(k, enc, plat, task, 1)
+	const n0 = 40
+	var measured int
+	first, err := fs.draw(valid, rand.New(rand.NewPCG(1, 2)).Perm(len(valid)), nil, n0, func(cs []features.Config) ([]record.Row, error) {
+		var rows []record.Row
+		for _, c := range cs {
+			r := record.Row{Task: task, Config: c, Status: record.StatusOK, TimeNs: 1000, RefTimeNs: 2000, LogSpeedup: math.Log(2)}
+			if fails(c) {
+				r.Status, r.TimeNs, r.LogSpeedup = statuses[measured%len(statuses)], 0, math.NaN()
+			}
+			measured++
+			rows = append(rows, r)
+		}
+		return rows, nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fs.d.Len() != 6 || len(fs.seen) != 10 {
-		t.Fatalf("first stage of %d rows that ran, %d seen; want 6, 10", fs.d.Len(), len(fs.seen))
+	if first.Measured != measured || len(fs.seen) != measured || fs.d.Len() != measured-first.Failed {
+		t.Fatalf("first stage: %d measured, %d failed, %d seen, %d training rows; want %d measured, every one seen, those that ran as rows",
+			first.Measured, first.Failed, len(fs.seen), fs.d.Len(), measured)
 	}
+	if want := share * n0; float64(first.Failed) >= want {
+		t.Errorf("first stage: %d failures of %d measured, want fewer than a uniform sample's %.1f", first.Failed, first.Measured, want)
+	}
+	t.Logf("first stage: %d measured, %d failed, %d explored; uniform share failing %.2f", first.Measured, first.Failed, first.Explored, share)
 	bm := &batchMeasurer{fails: fs.fails, threshold: 0.1}
 	tests := []struct {
 		c        features.Config

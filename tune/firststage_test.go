@@ -44,8 +44,8 @@ func TestFirstStageAsEval(t *testing.T) {
 	}
 	plat := all.Platforms[all.Sample(rows[0]).Platform]
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
-	fs, err := encodeFirstStage(k, enc, plat, task, recs, 3)
-	if err != nil {
+	fs := newFirstStage(k, enc, plat, task, 3)
+	if _, err := fs.add(recs); err != nil {
 		t.Fatal(err)
 	}
 	if fs.d.Len() != len(rows) || fs.best != maxOf(all.Y, rows) {

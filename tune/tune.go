@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,8 +27,10 @@ import (
 type TuneOptions struct {
 	// Device is the OpenCL device index.
 	Device int
-	// Budget is the number of random configurations measured in the first
-	// stage; 0 means 2% of the valid space (at least 10).
+	// Budget is the most configurations the first stage measures, the
+	// size of the uniform random sample it stands for; 0 means 2% of the
+	// valid space (at least 10). The stage stops sooner when the
+	// configurations it predicts to fail are many (eval.DrawFirstStage).
 	Budget int
 	// Threshold is the second stage's T; 0 means 0.1.
 	Threshold float64
@@ -63,13 +66,17 @@ func (o TuneOptions) say(format string, args ...any) {
 
 // TuneResult is the outcome of Tune.
 type TuneResult struct {
-	Task         features.Task
-	Best         features.Config
-	BestNs       float64
-	RefNs        float64
-	FirstStage   int // configurations measured at random, stratified by parameter value (search.Stratify)
-	SecondStage  int // configurations measured after the first stage: in predicted order and, interleaved, at random
-	SpaceSize    int
+	Task        features.Task
+	Best        features.Config
+	BestNs      float64
+	RefNs       float64
+	FirstStage  int // configurations measured at random, stratified by parameter value, in rounds (eval.DrawFirstStage)
+	SecondStage int // configurations measured after the first stage: in predicted order and, interleaved, at random
+	SpaceSize   int
+	// Runnable is the configurations of the space within the device's
+	// limits (not eval.Pruned), the ones the two-stage tuner draws from;
+	// 0 for the fleet-prior tuner.
+	Runnable     int
 	Path         string
 	Wall         time.Duration
 	TaskNames    []string
@@ -86,14 +93,15 @@ type TuneResult struct {
 	Stopped bool
 	// Failed is the number of configurations measured, both stages, that
 	// failed on the device (status other than ok); Passed the number the
-	// second stage passed over, unmeasured, as predicted to fail
-	// (eval.FailureForest).
+	// stages passed over, unmeasured, as predicted to fail
+	// (eval.FailureForest), not counting those over the device's limits.
 	Failed, Passed int
 }
 
 // Tune is Falch and Elster's two-stage tuner on a real device: it measures
 // a random sample of the space on one shape, stratified by parameter value
-// (search.Stratify), trains a model on it, and then measures
+// and drawn in rounds that learn what fails (eval.DrawFirstStage), trains a
+// model on the configurations that ran, and then measures
 // configurations in predicted order (ties in the sample's random order,
 // search.RankInOrder), every other one drawn at random instead
 // (search.SecondStage.Random), while the chance that the next one beats
@@ -116,36 +124,39 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		return nil, err
 	}
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
-	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
-	// The first stage is a random sample stratified by parameter value
-	// (search.Stratify), as eval's replays of the tuner measure it; the
-	// second stage's random draws continue the same order.
-	order := search.Stratify(valid, rng.Perm(len(valid)), opt.Budget)
-	first := make([]features.Config, 0, min(opt.Budget, len(valid)))
-	for _, i := range order[:min(opt.Budget, len(valid))] {
-		first = append(first, valid[i])
-	}
-	opt.say("tune: first stage: %d random configurations of %d", len(first), len(valid))
-	rows, err := collect.Measure(ctx, k, t, first, copt)
-	if err != nil {
-		return nil, fmt.Errorf("tune: %w", err)
-	}
 	devs, err := collect.ListDevices()
 	if err != nil || opt.Device >= len(devs) {
 		return nil, fmt.Errorf("tune: device %d: %v", opt.Device, err)
 	}
 	plat := devs[opt.Device]
-	res := &TuneResult{Task: t, FirstStage: len(first), SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
-
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
 	pv := plat.Vector()
-	fs, err := encodeFirstStage(k, enc, plat, t, rows, opt.Seed)
-	if err != nil {
-		return nil, err
+	fs := newFirstStage(k, enc, plat, t, opt.Seed)
+	// The first stage draws in rounds, stratified by parameter value, and
+	// learns what fails while it draws (eval.DrawFirstStage), as eval's
+	// replays of the tuner measure it; the second stage's random draws
+	// continue the same order. The configurations that collect would prune
+	// are neither measured nor ranked (eval.Pruned).
+	pruned := eval.Pruned(k, t, plat, valid)
+	runnable := len(valid)
+	for _, p := range pruned {
+		if p {
+			runnable--
+		}
 	}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x7e57))
+	opt.say("tune: first stage: up to %d random configurations of %d (%d within the device's limits)", min(opt.Budget, len(valid)), len(valid), runnable)
+	first, err := fs.draw(valid, rng.Perm(len(valid)), pruned, opt.Budget, func(cs []features.Config) ([]record.Row, error) {
+		return collect.Measure(ctx, k, t, cs, copt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	order := slices.DeleteFunc(first.Order, func(i int) bool { return pruned != nil && pruned[i] })
+	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(valid), Runnable: runnable, TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
 	res.RefNs = fs.refNs
 	if fs.d.Len() < 2 {
-		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), len(first))
+		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), first.Measured)
 	}
 	opt.say("tune: first stage: selecting the learner on %d measured configurations", fs.d.Len())
 	ranked, fit, err := fs.rank(enc, t, pv, valid, order, opt.Seed)
@@ -157,18 +168,18 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	// (search.SecondStage.Random); the first stage's configurations are
 	// skipped.
 	random := make([]features.Config, 0, len(valid))
-	for _, i := range order[len(first):] {
+	for _, i := range order[first.Measured:] {
 		random = append(random, valid[i])
 	}
 	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, random: random, seen: fs.seen, batch: opt.Batch,
-		cache: map[string]record.Row{}, all: append([]record.Row(nil), rows...), say: opt.say,
+		cache: map[string]record.Row{}, all: append([]record.Row(nil), fs.rows...), say: opt.say,
 		fails: fs.fails, threshold: cmp.Or(opt.Threshold, 0.1)}
 	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: fit.Sigma, Random: random, Failures: fs.fails}.Run(ranked, fs.best, fs.bestC,
 		func(c features.Config) bool { return fs.seen[k.Space.Format(c)] }, bm.measure)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	res.SecondStage, res.Passed = len(bm.cache), st.Passed
+	res.SecondStage, res.Passed = len(bm.cache), first.Passed+st.Passed
 	for _, r := range bm.all {
 		if r.Status != record.StatusOK {
 			res.Failed++
@@ -208,7 +219,7 @@ func (o *TuneOptions) twoStageDefaults(n int) error {
 	return nil
 }
 
-// firstStage is the two-stage tuner's random sample, encoded for training
+// firstStage is the two-stage tuner's first stage, encoded for training
 // as eval's replays of the tuner encode it (the kernel's derived features
 // included).
 type firstStage struct {
@@ -220,35 +231,64 @@ type firstStage struct {
 	// fails learns which configurations fail from every row measured,
 	// ran or not, as eval's replays do.
 	fails *eval.FailureForest
+	rows  []record.Row // every row measured, in order
+	k     *datasets.Kernel
+	enc   features.Encoder
+	t     features.Task
+	pv    []float64
 }
 
-// encodeFirstStage encodes the rows of the first stage on task t and
-// device plat with enc; seed seeds the failure model's forests.
-func encodeFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Platform, t features.Task, rows []record.Row, seed uint64) (*firstStage, error) {
+// newFirstStage starts the first stage of task t on device plat, its rows
+// encoded with enc; seed seeds the failure model's forests.
+func newFirstStage(k *datasets.Kernel, enc features.Encoder, plat features.Platform, t features.Task, seed uint64) *firstStage {
 	d := &train.Data{Kernel: k.Name, TaskNames: k.TaskNames, Params: k.Space.Params, Reference: k.Reference,
 		Features: enc.Names(), Platforms: []features.Platform{plat}}
 	pv := plat.Vector()
-	fs := &firstStage{d: d, best: math.Inf(-1), seen: map[string]bool{},
+	return &firstStage{d: d, best: math.Inf(-1), seen: map[string]bool{}, k: k, enc: enc, t: t, pv: pv,
 		fails: eval.NewFailureForest(enc.Len(), func(dst []float64, c features.Config) { enc.Encode(dst, t, c, pv) }, seed)}
-	vec := make([]float64, enc.Len())
-	for _, r := range rows {
-		fs.seen[k.Space.Format(r.Config)] = true
+}
+
+// draw measures the first stage (eval.DrawFirstStage: at most n0 of valid
+// in rounds from order, the pruned passed over, learning what fails) with
+// measure, which returns the rows of a batch of configurations in their
+// order.
+func (fs *firstStage) draw(valid []features.Config, order []int, pruned []bool, n0 int, measure func([]features.Config) ([]record.Row, error)) (search.FirstStageResult, error) {
+	return eval.DrawFirstStage(valid, order, pruned, n0, fs.fails, func(idx []int) ([]bool, error) {
+		cs := make([]features.Config, len(idx))
+		for j, i := range idx {
+			cs[j] = valid[i]
+		}
+		rows, err := measure(cs)
+		if err != nil {
+			return nil, err
+		}
+		return fs.add(rows)
+	})
+}
+
+// add records the first stage's rows: every one as seen, those that ran
+// as training rows. It reports which failed (status other than ok), in
+// order; the failure model learns them from eval.DrawFirstStage.
+func (fs *firstStage) add(rows []record.Row) ([]bool, error) {
+	failed := make([]bool, len(rows))
+	vec := make([]float64, fs.enc.Len())
+	for j, r := range rows {
+		fs.rows = append(fs.rows, r)
+		fs.seen[fs.k.Space.Format(r.Config)] = true
 		fs.refNs = r.RefTimeNs
-		failed := r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup)
-		fs.fails.Observe(r.Config, failed)
-		if failed {
+		if failed[j] = r.Status != record.StatusOK || math.IsNaN(r.LogSpeedup); failed[j] {
 			continue
 		}
-		enc.Encode(vec, t, r.Config, pv)
-		s := train.Sample{Task: t, Config: r.Config, TimeNs: r.TimeNs, RefTimeNs: r.RefTimeNs}
-		if err := d.Append(vec, r.LogSpeedup, s); err != nil {
+		fs.enc.Encode(vec, fs.t, r.Config, fs.pv)
+		s := train.Sample{Task: fs.t, Config: r.Config, TimeNs: r.TimeNs, RefTimeNs: r.RefTimeNs}
+		if err := fs.d.Append(vec, r.LogSpeedup, s); err != nil {
 			return nil, fmt.Errorf("tune: %w", err)
 		}
 		if r.LogSpeedup > fs.best {
 			fs.best, fs.bestC = r.LogSpeedup, r.Config
 		}
 	}
-	return fs, nil
+	return failed, nil
 }
 
 // rank fits the first stage's model with eval.FitFirstStage (the learner
@@ -477,8 +517,8 @@ func (r *TuneResult) String() string {
 		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%) from the ranking of %s and at random; stopped by %s\n",
 			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Prior, stop)
 	} else {
-		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%): %d at random, %d in the order %s predicted; %d failed, %d passed over as predicted to fail\n",
-			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.FirstStage, r.SecondStage, r.Learner, r.Failed, r.Passed)
+		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%; %d within the device's limits): %d at random, %d in the order %s predicted; %d failed, %d passed over as predicted to fail\n",
+			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Runnable, r.FirstStage, r.SecondStage, r.Learner, r.Failed, r.Passed)
 	}
 	if r.Best != nil {
 		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", r.Space.Format(r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
