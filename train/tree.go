@@ -523,6 +523,19 @@ func (b *builder) histBlock(h []histBin, rows []int32, sp *histSpan) {
 	off := b.plainOff[pa:pb]
 	groups := b.groups
 	hess := b.hess
+	if len(groups) == 0 {
+		// Every feature plain, as in every fit below keyedFitRows.
+		if hess != nil {
+			for _, r := range rows {
+				addBins(h, off, b.bins[int(r)*st+pa:int(r)*st+pb], b.grad[r], float32(hess[r]), true)
+			}
+			return
+		}
+		for _, r := range rows {
+			addBins(h, off, b.bins[int(r)*st+pa:int(r)*st+pb], b.grad[r], 0, false)
+		}
+		return
+	}
 	for _, r := range rows {
 		g := b.grad[r]
 		var hs float32
