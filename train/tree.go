@@ -484,6 +484,9 @@ type histSpan struct {
 
 // span returns the histSpan of features lo to hi-1.
 func (b *builder) span(lo, hi int) histSpan {
+	if len(b.groups) == 0 {
+		return histSpan{pa: lo, pb: hi} // every feature plain, in order
+	}
 	in := func(fs []int) [2]int {
 		a, _ := slices.BinarySearch(fs, lo)
 		c, _ := slices.BinarySearch(fs, hi)
