@@ -240,8 +240,8 @@ func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
 // device or a configuration, as a Data's keyed columns do: see
 // codedCol.keyBy): a row holds its key, not a bin of each feature, and
 // the key's bins are a row of the group's table. At the fleet model, 37 of
-// conv2d's 51 features are keyed, and a row's bins take 18 bytes instead
-// of 48. A histogram pass adds a row's bins to the same histogram entries
+// conv2d's 51 features are keyed, and a row's bins took 22 bytes instead
+// of 50 (bench/RESULTS.md, session 17). A histogram pass adds a row's bins to the same histogram entries
 // in the same order either way, so fits are the same, bit for bit.
 type keyGroup struct {
 	// feats are the group's features, in increasing order, and off their
@@ -293,7 +293,6 @@ func (b *builder) layout(up [][]float64, plan *keyPlan) {
 	}
 	// A group of keys by: the binned features it keys, when its key is
 	// narrower than their bins and takes at most two bytes.
-	var byGroup [keyConfig + 1]int
 	var members [keyConfig + 1][]int
 	if plan != nil {
 		for j, f := range b.cols {
@@ -317,7 +316,6 @@ func (b *builder) layout(up [][]float64, plan *keyPlan) {
 		if len(js) <= width || plan.keys[by] > 1<<16 {
 			continue
 		}
-		byGroup[by] = len(b.groups)
 		g := keyGroup{feats: js, wide: width == 2, table: make([]uint8, plan.keys[by]*len(js))}
 		for q, j := range js {
 			g.off = append(g.off, b.offset[j])
