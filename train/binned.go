@@ -272,7 +272,19 @@ type fitSet struct {
 	rows []int
 	// buf, when not nil, lends the fit its large buffers (see fitBuffers).
 	buf *fitBuffers
+	// keyedRows, when not 0, replaces keyedFitRows (tests set it).
+	keyedRows int
 }
+
+// keyedFitRows is the fewest rows of a fit whose keyed features (those of
+// the task, the device or the configuration alone) are binned by key
+// (keyGroup), a row holding its keys instead of a byte a feature. Below
+// it rows are binned a byte a feature: their bins fit in the caches, where
+// reading through keys cost 20-35% more time a histogram pass
+// (BenchmarkBuildHist, on testdata/h200's rows); at a million rows the
+// pass by keys took as long or less (bench/RESULTS.md, session 17), and
+// conv2d's fleet bins 22 bytes a row instead of 50.
+const keyedFitRows = 1 << 18
 
 // fitBuffers are the large buffers of one fit at a time: its rows' bins,
 // residuals, predictions, row lists and targets, each about a row's worth.
@@ -287,6 +299,15 @@ type fitBuffers struct {
 	y, target    []float64
 	order, spare []int32
 	rows         []int
+}
+
+// dropBoosting lets the collector have the buffers that only boosting
+// uses (residuals, predictions and transformed targets), before a fit
+// that uses none of them; a later boosted fit makes them again.
+func (f *fitBuffers) dropBoosting() {
+	if f != nil {
+		f.grad, f.pred, f.target = nil, nil, nil
+	}
 }
 
 // reuse returns a zeroed slice of n elements in *p's memory when it has
@@ -447,7 +468,11 @@ func (s fitSet) binInto(b *builder, maxBins int) {
 		binDense(b, s.x, maxBins)
 		return
 	}
-	binCoded(b, s.cols, s.rows, maxBins)
+	minKeyed := s.keyedRows
+	if minKeyed == 0 {
+		minKeyed = keyedFitRows
+	}
+	binCoded(b, s.cols, s.rows, maxBins, b.n >= minKeyed)
 }
 
 // binDense bins the rows of the row-major matrix x.
@@ -462,13 +487,13 @@ func binDense(b *builder, x []float64, maxBins int) {
 		up[f] = binBounds(col, maxBins)
 		b.lo[f], b.hi[f] = slices.Min(col), slices.Max(col)
 	}
-	b.layout(up)
-	nb := b.nFeat
+	b.layout(up, nil)
+	st := b.stride
 	for j, f := range b.cols {
-		u := up[f]
+		u, at := up[f], b.at[j]
 		for i := range n {
 			k, _ := slices.BinarySearch(u, x[i*nFeat+f]) // first bound >= v
-			b.bins[i*nb+j] = uint8(k)
+			b.bins[i*st+at] = uint8(k)
 		}
 	}
 }
@@ -476,8 +501,8 @@ func binDense(b *builder, x []float64, maxBins int) {
 // binCoded bins the given rows of coded columns (every row when rows is
 // nil): a feature's codes are counted over the rows, and the values they
 // stand for, sorted, with their counts, give the bounds that sorting the
-// rows' values gives.
-func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
+// rows' values gives. With byKey, keyed columns are binned by key.
+func binCoded(b *builder, cols []codedCol, rows []int, maxBins int, byKey bool) {
 	var counts, keyCounts []int
 	var present []uint32
 	var distinct []float64
@@ -537,17 +562,72 @@ func binCoded(b *builder, cols []codedCol, rows []int, maxBins int) {
 		}
 		tables[f] = table
 	}
-	b.layout(up)
-	nb, bins := b.nFeat, b.bins
+	var plan *keyPlan
+	if byKey {
+		plan = &keyPlan{by: make([]sampleKey, len(cols))}
+		for f := range cols {
+			if c := &cols[f]; c.byKey != nil {
+				plan.by[f] = c.keyedBy
+				plan.keys[c.keyedBy] = max(plan.keys[c.keyedBy], len(c.byKey))
+			}
+		}
+	}
+	b.layout(up, plan)
+	st, bins := b.stride, b.bins
 	for j, f := range b.cols {
 		c, table := &cols[f], tables[f]
+		if gi := b.group[j]; gi >= 0 {
+			g := &b.groups[gi]
+			for k, bin := range table { // a keyed column's table is by key
+				g.table[k*len(g.feats)+b.at[j]] = bin
+			}
+			continue
+		}
+		binIndexes(bins, st, b.at[j], table, &c.indexCol, rows)
+	}
+	for i := range b.groups {
+		g := &b.groups[i]
+		keys := &cols[b.cols[g.feats[0]]].indexCol
 		switch {
-		case c.u16 != nil:
-			binCodes(bins, nb, j, table, c.u16, rows)
-		case c.u32 != nil:
-			binCodes(bins, nb, j, table, c.u32, rows)
+		case keys.u16 != nil:
+			putKeys(bins, st, g.keyAt, g.wide, keys.u16, rows)
+		case keys.u32 != nil:
+			putKeys(bins, st, g.keyAt, g.wide, keys.u32, rows)
 		default:
-			binCodes(bins, nb, j, table, c.u8, rows)
+			putKeys(bins, st, g.keyAt, g.wide, keys.u8, rows)
+		}
+	}
+}
+
+// binIndexes sets byte at of each row of the bins (st bytes a row) of the
+// given rows of c (all of them when rows is nil) to their indexes' bins.
+func binIndexes(bins []uint8, st, at int, table []uint8, c *indexCol, rows []int) {
+	switch {
+	case c.u16 != nil:
+		binCodes(bins, st, at, table, c.u16, rows)
+	case c.u32 != nil:
+		binCodes(bins, st, at, table, c.u32, rows)
+	default:
+		binCodes(bins, st, at, table, c.u8, rows)
+	}
+}
+
+// putKeys writes the given rows' keys (all of them when rows is nil) at
+// byte at of their rows of the bins (st bytes a row): one byte, or two,
+// little-endian, when wide.
+func putKeys[T uint8 | uint16 | uint32](bins []uint8, st, at int, wide bool, keys []T, rows []int) {
+	n := len(rows)
+	if rows == nil {
+		n = len(keys)
+	}
+	for i := range n {
+		k := uint32(keys[i])
+		if rows != nil {
+			k = uint32(keys[rows[i]])
+		}
+		bins[i*st+at] = uint8(k)
+		if wide {
+			bins[i*st+at+1] = uint8(k >> 8)
 		}
 	}
 }
@@ -579,8 +659,8 @@ func countCodes[T uint8 | uint16 | uint32](counts []int, codes []T, rows []int) 
 	}
 }
 
-// binCodes sets column j of the row-major bins (nb a row) of the given
-// rows of codes (all of them when rows is nil) to their codes' bins.
+// binCodes sets byte j of each row of the bins (nb bytes a row) of the
+// given rows of codes (all of them when rows is nil) to their codes' bins.
 func binCodes[T uint8 | uint16 | uint32](bins []uint8, nb, j int, table []uint8, codes []T, rows []int) {
 	if rows == nil {
 		for i, k := range codes {

@@ -482,3 +482,124 @@ func BenchmarkBuildHist(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*bl.n*bl.nFeat), "ns/update")
 }
+
+// keyedBinsData returns rows whose device, shape and configuration
+// features come in groups (two a device, two a shape, three a
+// configuration, of 300 configurations, so that a configuration's key
+// takes two bytes), keyed, and a plain copy of them.
+func keyedBinsData(t testing.TB) (keyed, plain *Data) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(8, 9))
+	d := &Data{Features: []string{"noise", "dev_a", "shape_a", "dev_b", "shape_b", "p1", "p2", "p3", "few"}}
+	devs := [][2]float64{{3, 30}, {1, 50}, {2, 10}}
+	shapes := [][2]float64{{10, 1}, {20, 1}, {10, 2}, {40, 3}, {50, 1}}
+	for range 4000 {
+		p, task, c := rng.IntN(3), rng.IntN(5), rng.IntN(300)
+		x := []float64{rng.NormFloat64(), devs[p][0], shapes[task][0], devs[p][1], shapes[task][1],
+			float64(c % 7), float64(c / 7), float64(c%13) * 0.5, float64(rng.IntN(4))}
+		y := 0.5*x[0] + x[1] + x[2]/20 + x[3]/50 + x[4] + math.Sin(x[5]) + x[6]/40 + x[7]/7 + 0.1*rng.NormFloat64()
+		if err := d.Append(x, y, Sample{Task: features.Task{task}, Config: features.Config{c}, Platform: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain = d.Subset(allRows(d.Len()))
+	if n := d.keyColumns(); n != 7 {
+		t.Fatalf("%d columns keyed, want 7", n)
+	}
+	return d, plain
+}
+
+// TestKeyedBins checks that a fit on keyed columns, whose rows hold their
+// task's, device's and configuration's keys instead of a bin a feature,
+// gives the model of the same fit on plain columns, bit for bit: on every
+// row, some rows and shuffled rows, on one goroutine and several.
+func TestKeyedBins(t *testing.T) {
+	d, plain := keyedBinsData(t)
+	keyedSet := func(rows []int) fitSet {
+		s := d.fitSet(rows, &fitBuffers{})
+		s.keyedRows = 1
+		return s
+	}
+	b := newBuilder(keyedSet(nil), 255, growOptions{})
+	if len(b.groups) != 3 || b.stride != 2+1+1+2 || !b.groups[2].wide {
+		t.Fatalf("keyed rows take %d bytes in %d groups, want 6 in 3 (the configurations' wide)", b.stride, len(b.groups))
+	}
+	var some []int
+	for i := range d.Len() {
+		if i%3 != 1 {
+			some = append(some, i)
+		}
+	}
+	shuffled := rand.New(rand.NewPCG(1, 1)).Perm(d.Len())[:1500]
+	parallel := GBRTOptions{Trees: 5, MaxDepth: 6, MinLeaf: 2, parallelRows: 1}
+	for _, l := range []Learner{GBRTOptions{Trees: 10, MaxDepth: 5}, parallel,
+		ForestOptions{Trees: 4, MaxDepth: 8, MinLeaf: 2, ColSample: 0.5, Seed: 2},
+		TopOptions{Anchored: true, GBRT: GBRTOptions{Trees: 5, MaxDepth: 4}, GroupColumns: []int{1, 2}},
+		BlendCandidate(GBRTCandidate(GBRTOptions{Trees: 5, MaxDepth: 4}), ForestCandidate(ForestOptions{Trees: 3, Seed: 3})).Learner} {
+		for _, rows := range [][]int{nil, some, shuffled} {
+			got, err := fitOn(l, keyedSet(rows))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := FitRows(l, plain, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := modelText(t, got, d.Features), modelText(t, want, d.Features); g != w {
+				t.Errorf("%T on %d rows: the keyed bins' model differs from the plain bins'", l, len(rows))
+			}
+		}
+	}
+}
+
+// TestKeyedBinsHist checks the keyed builder's histograms, with and
+// without hessians, and its partitions by every feature against the plain
+// builder's, on one goroutine and several.
+func TestKeyedBinsHist(t *testing.T) {
+	d, plain := keyedBinsData(t)
+	rng := rand.New(rand.NewPCG(2, 3))
+	rows := make([]int32, 0, d.Len())
+	for i := range d.Len() {
+		if rng.IntN(3) > 0 {
+			rows = append(rows, int32(i))
+		}
+	}
+	keyed := d.fitSet(nil, nil)
+	keyed.keyedRows = 1
+	for _, par := range []int{math.MaxInt, 1} {
+		kb := newBuilder(keyed, 255, growOptions{parallelRows: par})
+		pb := newBuilder(plain.fitSet(nil, nil), 255, growOptions{parallelRows: par})
+		if len(pb.groups) != 0 || len(kb.groups) == 0 || !slices.Equal(kb.offset, pb.offset) {
+			t.Fatalf("keyed builder has %d groups and plain %d; offsets %v and %v", len(kb.groups), len(pb.groups), kb.offset, pb.offset)
+		}
+		for i := range kb.grad {
+			kb.grad[i] = rng.NormFloat64()
+		}
+		copy(pb.grad, kb.grad)
+		for _, hess := range []bool{false, true} {
+			kb.hess, pb.hess = nil, nil
+			if hess {
+				kb.hess = make([]float64, d.Len())
+				for i := range kb.hess {
+					kb.hess[i] = rng.Float64()
+				}
+				pb.hess = kb.hess
+			}
+			hk, hp := kb.getHist(), pb.getHist()
+			kb.buildHist(hk, rows)
+			pb.buildHist(hp, rows)
+			if !slices.Equal(hk, hp) {
+				t.Errorf("parallel rows %d, hessians %v: the keyed histograms differ from the plain ones", par, hess)
+			}
+		}
+		for f := range kb.nFeat {
+			sp := split{feature: f, bin: len(kb.upper[f]) / 2}
+			copy(kb.rows, rows)
+			copy(pb.rows, rows)
+			mk, mp := kb.partition(0, len(rows), sp), pb.partition(0, len(rows), sp)
+			if mk != mp || !slices.Equal(kb.rows[:len(rows)], pb.rows[:len(rows)]) {
+				t.Errorf("parallel rows %d: the partition by feature %d differs (%d rows left, plain %d)", par, f, mk, mp)
+			}
+		}
+	}
+}

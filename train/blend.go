@@ -45,6 +45,11 @@ func (l blendLearner) fitSet(s fitSet) (Regressor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, ok := l.b.(ForestOptions); ok {
+		// The forest is fitted on the targets: the boosted model's
+		// residuals and predictions (16 bytes a row) can go while it fits.
+		s.buf.dropBoosting()
+	}
 	b, err := fitOn(l.b, s)
 	if err != nil {
 		return nil, err

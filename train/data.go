@@ -522,14 +522,14 @@ func (d *Data) Bytes() int64 {
 // without a limit training's peak is about twice its largest live heap:
 // d, one fit's buffers on every row, and the models with their text. The
 // limit is 5/4 of d's Bytes and a fit's buffers on all its rows (a byte a
-// feature and 40 bytes a row), plus 32 MiB for the models and the program,
+// feature and 40 bytes a row, at most: large fits bin keyed features by
+// key), plus 32 MiB for the models and the program,
 // and at least 256 MiB, which the evaluation sets never reach; the
 // collector runs sooner as the heap nears it. It is soft: a live heap
 // above it is not an error, the collector then uses more of the CPU (at
 // most about half, Go's bound). At a million rows (repeated) the default
-// selection peaked at 272 bytes a row under this limit (the floor) and
-// at 284-325 without, for 243 and 232-252 CPU seconds (bench/RESULTS.md,
-// session 16).
+// selection peaked at 229 bytes a row under this limit (the floor) and
+// at 236-240 without, in three runs (bench/RESULTS.md, session 17).
 func MemoryLimit(d *Data) int64 {
 	fit := int64(d.Len()) * int64(len(d.Features)+40)
 	return max(256<<20, (d.Bytes()+fit)*5/4+32<<20)

@@ -158,13 +158,13 @@ func fitForest(s fitSet, opts ForestOptions) (*Forest, error) {
 	rng := rand.New(rand.NewPCG(opts.Seed, 0xbb67ae8584caa73b))
 	m := sampleSize(n, opts.Subsample)
 	b := newBuilder(s, opts.MaxBins, growOptions{
-		maxDepth: opts.MaxDepth, minLeaf: opts.MinLeaf, rng: rng})
+		maxDepth: opts.MaxDepth, minLeaf: opts.MinLeaf, rng: rng, onTargets: true})
 	b.g.splitCols = sampleSize(len(b.perm), opts.ColSample)
-	copy(b.grad, y)
 	trees := make([]lightgbm.Tree, 0, opts.Trees)
-	drawn := make([]int32, n)
 	for range opts.Trees {
-		bootstrap(b.rows[:m], drawn, rng)
+		// The partition's scratch (n rows) is free until the tree grows:
+		// it counts the draws.
+		bootstrap(b.rows[:m], b.scratch, rng)
 		trees = append(trees, b.grow(m, 1, 0))
 	}
 	f := &Forest{model: newModel(trees, b.lo, b.hi, true, forestParams(opts))}

@@ -62,8 +62,11 @@ func sparseBuilder(n, nf, bins int) (*builder, []int32) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	b := &builder{n: n, nFeat: nf, bins: make([]uint8, n*nf), offset: make([]int, nf+1),
 		grad: make([]float64, n), parallelRows: math.MaxInt}
+	b.stride = nf
 	for f := range nf {
 		b.offset[f+1] = b.offset[f] + bins
+		b.plain, b.plainOff = append(b.plain, f), append(b.plainOff, b.offset[f])
+		b.at, b.group = append(b.at, f), append(b.group, -1)
 	}
 	for i := range b.bins {
 		b.bins[i] = uint8(rng.IntN(bins))

@@ -119,6 +119,10 @@ type growOptions struct {
 	// builder.parallelRows); tests set it to 1 to make every leaf take
 	// the parallel paths.
 	parallelRows int
+	// onTargets grows the trees on the set's targets themselves, as a
+	// forest does: the builder's residuals are the targets, read only,
+	// and no residual buffer is made (a row's 8 bytes).
+	onTargets bool
 }
 
 // histBin accumulates the residuals of the rows in one bin, and their
@@ -159,8 +163,20 @@ type builder struct {
 	nFeat int   // the binned features
 	cols  []int // cols[f]: the data's feature of binned feature f
 	g     growOptions
-	bins  []uint8     // row-major, bins[i*nFeat+f]
-	upper [][]float64 // upper[f][b]: bin b holds values <= upper[f][b]; the last bin has no bound
+	// bins holds the rows' bins, row-major, stride bytes a row: the bins
+	// of the plain features, in order, then the key of each keyGroup.
+	bins   []uint8
+	stride int
+	// plain are the features whose bins a row holds, in increasing
+	// order, and plainOff their offsets: plain[p]'s bin in row i is
+	// bins[i*stride+p]. Every feature is plain but those of groups.
+	plain, plainOff []int
+	// groups are the features read through a key (keyGroup); feature f
+	// is column at[f] of groups[group[f]], or, when group[f] < 0, byte
+	// at[f] of a row.
+	groups    []keyGroup
+	at, group []int
+	upper     [][]float64 // upper[f][b]: bin b holds values <= upper[f][b]; the last bin has no bound
 	// offset[f]: first bin of feature f in a histogram
 	offset []int
 	// lo and hi are the range of each of the data's features.
@@ -204,7 +220,12 @@ type builder struct {
 func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
 	n, nFeat := s.len(), s.nFeat
 	b := &builder{n: n, g: g, lo: make([]float64, nFeat), hi: make([]float64, nFeat), buf: s.buf,
-		grad: s.buf.gradOf(n), rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n), parallelRows: math.MaxInt}
+		rows: s.buf.rowsOf(n), scratch: s.buf.scratchOf(n), parallelRows: math.MaxInt}
+	if g.onTargets {
+		b.grad = slices.Clip(s.y)
+	} else {
+		b.grad = s.buf.gradOf(n)
+	}
 	switch {
 	case g.parallelRows > 0:
 		b.parallelRows = g.parallelRows
@@ -215,9 +236,47 @@ func newBuilder(s fitSet, maxBins int, g growOptions) *builder {
 	return b
 }
 
+// keyGroup is a set of features that take one value a key (a task, a
+// device or a configuration, as a Data's keyed columns do: see
+// codedCol.keyBy): a row holds its key, not a bin of each feature, and
+// the key's bins are a row of the group's table. At the fleet model, 37 of
+// conv2d's 51 features are keyed, and a row's bins took 22 bytes instead
+// of 50 (bench/RESULTS.md, session 17). A histogram pass adds a row's bins to the same histogram entries
+// in the same order either way, so fits are the same, bit for bit.
+type keyGroup struct {
+	// feats are the group's features, in increasing order, and off their
+	// offsets in a histogram.
+	feats, off []int
+	// table[k*len(feats)+q] is the bin of feats[q] for key k.
+	table []uint8
+	// keyAt is the key's first byte in a row; wide keys take two bytes,
+	// little-endian, others one.
+	keyAt int
+	wide  bool
+}
+
+// key returns the group's key in row, a row of the builder's bins.
+func (g *keyGroup) key(row []uint8) int {
+	k := int(row[g.keyAt])
+	if g.wide {
+		k |= int(row[g.keyAt+1]) << 8
+	}
+	return k
+}
+
+// keyPlan says which of the data's features layout reads through keys:
+// feature f's rows share a bin a key of by[f] (0: none, the feature is
+// plain), keys[by[f]] keys in all. nil plans none.
+type keyPlan struct {
+	by   []sampleKey
+	keys [keyConfig + 1]int
+}
+
 // layout chooses the features to bin from every feature's bin bounds
-// (none for a constant one) and makes room for the rows' bins.
-func (b *builder) layout(up [][]float64) {
+// (none for a constant one), lays a row's bins out (keyed features as
+// plan says, where a group's key takes fewer bytes than its features'
+// bins would) and makes room for the rows' bins.
+func (b *builder) layout(up [][]float64, plan *keyPlan) {
 	for f, u := range up {
 		if len(u) > 0 {
 			b.cols = append(b.cols, f)
@@ -232,7 +291,54 @@ func (b *builder) layout(up [][]float64) {
 		b.offset[j+1] = b.offset[j] + len(up[f]) + 1
 		b.feats[j], b.perm[j] = j, j
 	}
-	b.bins = b.buf.binsOf(b.n * k)
+	// A group of keys by: the binned features it keys, when its key is
+	// narrower than their bins and takes at most two bytes.
+	var members [keyConfig + 1][]int
+	if plan != nil {
+		for j, f := range b.cols {
+			if by := plan.by[f]; by != keyNone {
+				members[by] = append(members[by], j)
+			}
+		}
+	}
+	b.at, b.group = make([]int, k), make([]int, k)
+	for j := range b.group {
+		b.group[j] = -1
+	}
+	for by, js := range members {
+		if len(js) == 0 {
+			continue
+		}
+		width := 1
+		if plan.keys[by] > 1<<8 {
+			width = 2
+		}
+		if len(js) <= width || plan.keys[by] > 1<<16 {
+			continue
+		}
+		g := keyGroup{feats: js, wide: width == 2, table: make([]uint8, plan.keys[by]*len(js))}
+		for q, j := range js {
+			g.off = append(g.off, b.offset[j])
+			b.at[j], b.group[j] = q, len(b.groups)
+		}
+		b.groups = append(b.groups, g)
+	}
+	for j := range b.group {
+		if b.group[j] < 0 {
+			b.at[j] = len(b.plain)
+			b.plain, b.plainOff = append(b.plain, j), append(b.plainOff, b.offset[j])
+		}
+	}
+	b.stride = len(b.plain)
+	for i := range b.groups {
+		g := &b.groups[i]
+		g.keyAt = b.stride
+		b.stride++
+		if g.wide {
+			b.stride++
+		}
+	}
+	b.bins = b.buf.binsOf(b.n * b.stride)
 }
 
 // binBounds returns the upper bounds of at most maxBins bins over the
@@ -352,58 +458,122 @@ const (
 // ahead there measured no faster.
 const aheadRows = 16
 
-// touchRows loads, and so brings into the cache, the bins lo to hi-1 of
-// each of rows and its residual, and returns a value of them all that the
-// caller keeps alive (runtime.KeepAlive), so that the loads are not
-// dropped as unused.
-func (b *builder) touchRows(rows []int32, lo, hi int) uint64 {
-	nf, bins, grad := b.nFeat, b.bins, b.grad
+// touchRows loads, and so brings into the cache, the bins of each of
+// rows and its residual, and returns a value of them all that the caller
+// keeps alive (runtime.KeepAlive), so that the loads are not dropped as
+// unused.
+func (b *builder) touchRows(rows []int32) uint64 {
+	st, bins, grad := b.stride, b.bins, b.grad
 	var t uint64
 	for _, r := range rows {
-		i := int(r) * nf
-		t += uint64(bins[i+lo]) + uint64(bins[i+hi-1]) + math.Float64bits(grad[r])
+		i := int(r) * st
+		t += uint64(bins[i]) + uint64(bins[i+st-1]) + math.Float64bits(grad[r])
 	}
 	return t
+}
+
+// histSpan is the part of a row's bins one histogram pass adds: the
+// plain features plain[pa:pb] and, of each group, the features
+// feats[q[g][0]:q[g][1]].
+type histSpan struct {
+	pa, pb int
+	q      [keyConfig][2]int
+}
+
+// span returns the histSpan of features lo to hi-1.
+func (b *builder) span(lo, hi int) histSpan {
+	if len(b.groups) == 0 {
+		return histSpan{pa: lo, pb: hi} // every feature plain, in order
+	}
+	in := func(fs []int) [2]int {
+		a, _ := slices.BinarySearch(fs, lo)
+		c, _ := slices.BinarySearch(fs, hi)
+		return [2]int{a, c}
+	}
+	p := in(b.plain)
+	sp := histSpan{pa: p[0], pb: p[1]}
+	for i := range b.groups {
+		sp.q[i] = in(b.groups[i].feats)
+	}
+	return sp
 }
 
 // histFeatures adds rows into the histograms of features lo to hi-1, a
 // block of aheadRows rows at a time, each block's rows fetched (touchRows)
 // while the block before them is added.
 func (b *builder) histFeatures(h []histBin, rows []int32, lo, hi int) {
+	if b.stride == 0 {
+		return // no feature is binned: nothing to add
+	}
+	sp := b.span(lo, hi)
 	var touched uint64
 	for start := 0; start < len(rows); start += aheadRows {
 		end := min(start+aheadRows, len(rows))
-		touched += b.touchRows(rows[end:min(end+aheadRows, len(rows))], lo, hi)
-		b.histBlock(h, rows[start:end], lo, hi)
+		touched += b.touchRows(rows[end:min(end+aheadRows, len(rows))])
+		b.histBlock(h, rows[start:end], &sp)
 	}
 	runtime.KeepAlive(touched)
 }
 
-// histBlock adds rows into the histograms of features lo to hi-1.
-func (b *builder) histBlock(h []histBin, rows []int32, lo, hi int) {
-	nf := b.nFeat
-	off := b.offset[lo:hi]
-	if b.hess != nil {
-		for _, r := range rows {
-			g, hs := b.grad[r], float32(b.hess[r])
-			row := b.bins[int(r)*nf+lo : int(r)*nf+hi]
-			for f, v := range row {
-				e := &h[off[f]+int(v)]
-				e.sum += g
-				e.n++
-				e.hess += hs
+// histBlock adds rows into the histograms of the features of sp: a row's
+// plain features, then its groups' from their tables. A row's updates go
+// together, so that two rows of one key, which add to the same entries,
+// have the row's other updates between them to overlap with.
+func (b *builder) histBlock(h []histBin, rows []int32, sp *histSpan) {
+	st, pa, pb := b.stride, sp.pa, sp.pb
+	off := b.plainOff[pa:pb]
+	groups := b.groups
+	hess := b.hess
+	if len(groups) == 0 {
+		// Every feature plain, as in every fit below keyedFitRows.
+		if hess != nil {
+			for _, r := range rows {
+				addBins(h, off, b.bins[int(r)*st+pa:int(r)*st+pb], b.grad[r], float32(hess[r]), true)
 			}
+			return
+		}
+		for _, r := range rows {
+			addBins(h, off, b.bins[int(r)*st+pa:int(r)*st+pb], b.grad[r], 0, false)
 		}
 		return
 	}
 	for _, r := range rows {
 		g := b.grad[r]
-		row := b.bins[int(r)*nf+lo : int(r)*nf+hi]
-		for f, v := range row {
+		var hs float32
+		if hess != nil {
+			hs = float32(hess[r])
+		}
+		row := b.bins[int(r)*st : int(r)*st+st]
+		addBins(h, off, row[pa:pb], g, hs, hess != nil)
+		for i := range groups {
+			kg := &groups[i]
+			qa, qb := sp.q[i][0], sp.q[i][1]
+			if qa == qb {
+				continue
+			}
+			k := kg.key(row) * len(kg.feats)
+			addBins(h, kg.off[qa:qb], kg.table[k+qa:k+qb], g, hs, hess != nil)
+		}
+	}
+}
+
+// addBins adds a row's residual g (and hessian hs, when withHess) to the
+// histogram entries off[f]+bins[f].
+func addBins(h []histBin, off []int, bins []uint8, g float64, hs float32, withHess bool) {
+	off = off[:len(bins)]
+	if withHess {
+		for f, v := range bins {
 			e := &h[off[f]+int(v)]
 			e.sum += g
 			e.n++
+			e.hess += hs
 		}
+		return
+	}
+	for f, v := range bins {
+		e := &h[off[f]+int(v)]
+		e.sum += g
+		e.n++
 	}
 }
 
@@ -764,10 +934,36 @@ func (b *builder) partition(start, end int, sp split) int {
 // as rows) to hold the right side meanwhile, and returns the number of
 // rows that go left.
 func (b *builder) partitionChunk(rows, scratch []int32, sp split) int {
-	nf, f, k := b.nFeat, sp.feature, uint8(sp.bin)
+	f, k := sp.feature, uint8(sp.bin)
+	if gi := b.group[f]; gi >= 0 {
+		return b.partitionKeyed(rows, scratch, &b.groups[gi], b.at[f], k)
+	}
+	st, at := b.stride, b.at[f]
 	nl, nr := 0, 0
 	for _, r := range rows {
-		if b.bins[int(r)*nf+f] <= k {
+		if b.bins[int(r)*st+at] <= k {
+			rows[nl] = r
+			nl++
+		} else {
+			scratch[nr] = r
+			nr++
+		}
+	}
+	copy(rows[nl:], scratch[:nr])
+	return nl
+}
+
+// partitionKeyed is partitionChunk by column q of group g: a row goes
+// left when its key's bin is at most k.
+func (b *builder) partitionKeyed(rows, scratch []int32, g *keyGroup, q int, k uint8) int {
+	st, m := b.stride, len(g.feats)
+	nl, nr := 0, 0
+	for _, r := range rows {
+		key := int(b.bins[int(r)*st+g.keyAt])
+		if g.wide {
+			key |= int(b.bins[int(r)*st+g.keyAt+1]) << 8
+		}
+		if g.table[key*m+q] <= k {
 			rows[nl] = r
 			nl++
 		} else {
