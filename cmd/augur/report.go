@@ -65,7 +65,11 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 	if h := r.Holdout; h != nil && h.Mode == "device" {
 		writeHoldoutDevice(w, h)
 	} else if h != nil {
-		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on the platform's other shapes")
+		trained := "the platform's other shapes"
+		if h.Pooled {
+			trained = "every device's other shapes (the fleet model, scored with the platform's features)"
+		}
+		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on "+trained)
 		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\tlearner\t")
 		for _, s := range h.Shapes {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t\n", s.Platform, s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct, s.Learner)
@@ -74,6 +78,14 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
 			h.Pct, holdoutInterval(h), h.Worst, h.Top1Pct, h.RefPct, h.Failed, h.Unrecorded)
 		writeTopK(w, h.TopK)
+		for _, dh := range h.Devices {
+			fmt.Fprintf(w, "%s: chosen %.1f%% of best (%s; worst shape %.1f%%) on %d shapes", dh.Device, dh.Pct,
+				holdoutInterval(&eval.HoldoutReport{PctInterval: dh.PctInterval}), dh.Worst, dh.Shapes)
+			for _, t := range dh.TopK {
+				fmt.Fprintf(w, ", top %d %.1f%%", t.K, t.Pct)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	writeNoise(w, r.Noise)
 	return nil
