@@ -285,6 +285,11 @@ type HoldoutShape struct {
 	// TopK is the best of the first k candidates, one entry a k of
 	// HoldoutReport.TopK.
 	TopK []TopKShape `json:"top_k,omitempty"`
+	// Pool is the choice between the device's own model and the fleet
+	// model that training made inside this shape's fold (train.PoolChoices,
+	// as 'augur train' makes it for a fleet); nil with one device, with
+	// Options.Pool or Options.Test.
+	Pool *features.PoolChoice `json:"pool,omitempty"`
 }
 
 // group is the recorded data of one (platform, task).
@@ -707,21 +712,39 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	var logPct, logTop, logRef []float64
 	// Models that serve several shapes are fitted once (holdoutKey).
 	fits := map[string]holdoutFit{}
+	// Of a fleet, leave-one-shape-out makes train's choice between each
+	// device's own model and the fleet model inside each fold; the
+	// decisions of a fold hold for every device with its shape.
+	decide := !opt.Pool && opt.Test == "" && platforms(d) >= 2
+	decided := map[*group]holdoutFit{}
 	for _, g := range groups {
 		plat := test.Platforms[g.platform]
 		rows := holdoutRows(d, plat, g, opt)
 		if len(rows) < 20 || len(g.times) == 0 || g.refNs == 0 {
 			continue
 		}
-		key := holdoutKey(d, plat, g, opt)
-		f, ok := fits[key]
-		if !ok {
-			var err error
-			if f, err = fitHoldout(d.Subset(rows), plat, opt); err != nil {
-				return nil, err
+		var f holdoutFit
+		switch key := holdoutKey(d, plat, g, opt); {
+		case decide:
+			// As 'augur train' on a fleet: the device's own model, the
+			// fleet model and the choice between them, all without g's
+			// shape.
+			if _, ok := decided[g]; !ok {
+				if err := decideFold(d, groups, g, opt, decided); err != nil {
+					return nil, err
+				}
 			}
-			if key != "" {
-				fits[key] = f
+			f = decided[g]
+		default:
+			var ok bool
+			if f, ok = fits[key]; !ok {
+				var err error
+				if f, err = fitHoldout(d.Subset(rows), plat, opt); err != nil {
+					return nil, err
+				}
+				if key != "" {
+					fits[key] = f
+				}
 			}
 		}
 		ch, err := f.chooser(plat, opt)
@@ -734,7 +757,10 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		}
 		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick),
 			RefPct: 100 * g.bestNs / g.refNs}
-		hs.Learner = f.learner
+		hs.Learner, hs.Pool = f.learner, f.pool
+		if decide {
+			hs.Source = ch.Source()
+		}
 		name := space.Format(pick)
 		switch t, ok := g.times[name]; {
 		case ok:
@@ -782,6 +808,68 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 type holdoutFit struct {
 	b       *features.Bundle
 	learner string // the setting the selection chose; "" when given
+	mr      train.ModelReport
+	// pool is the fold's choice between the device's own model and the
+	// fleet model, both in b (decideFold); nil outside a fleet.
+	pool *features.PoolChoice
+}
+
+// platforms counts the platforms with rows in d (a Subset keeps every
+// platform of the data it came from).
+func platforms(d *train.Data) int {
+	seen := map[int]bool{}
+	for _, s := range d.Samples() {
+		seen[s.Platform] = true
+	}
+	return len(seen)
+}
+
+// decideFold fits, for g's shape held out of every device, each device's
+// own model for the groups of that shape, the fleet model, and train's
+// choice between them (train.PoolChoices), and records in decided, for
+// each of those groups, a bundle holding the device's model (with the
+// choice) and the fleet model, as 'augur train' writes them.
+func decideFold(d *train.Data, groups []*group, g *group, opt Options, decided map[*group]holdoutFit) error {
+	sub := d.Subset(holdoutRows(d, features.Platform{}, g, Options{Pool: true}))
+	fleet, err := fitHoldout(sub, features.Platform{}, Options{Pool: true, Kernel: opt.Kernel, Spec: opt.Spec,
+		Learner: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed})
+	if err != nil {
+		return err
+	}
+	own := make([]train.ModelReport, len(d.Platforms))
+	fits := map[int]holdoutFit{}
+	for _, o := range groups {
+		if o.task.Key() != g.task.Key() {
+			continue
+		}
+		plat := d.Platforms[o.platform]
+		rows := holdoutRows(d, plat, o, opt)
+		if len(rows) < 20 {
+			continue
+		}
+		f, err := fitHoldout(d.Subset(rows), plat, opt)
+		if err != nil {
+			return err
+		}
+		own[o.platform], fits[o.platform] = f.mr, f
+	}
+	choices, err := train.PoolChoices(sub, own, fleet.mr)
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	for _, o := range groups {
+		f, ok := fits[o.platform]
+		if !ok || o.task.Key() != g.task.Key() {
+			continue
+		}
+		b := *f.b
+		b.Models = []features.Model{f.b.Models[0], fleet.b.Models[0]}
+		b.Models[0].Pool = choices[o.platform]
+		b.Measured = fleet.b.Measured // every device's, as a fleet bundle's
+		f.b, f.pool = &b, choices[o.platform]
+		decided[o] = f
+	}
+	return nil
 }
 
 // holdoutRows are the rows of d that the model choosing for g trains on:
@@ -837,7 +925,7 @@ func fitHoldout(sub *train.Data, plat features.Platform, opt Options) (holdoutFi
 	if opt.Test == "" {
 		b.Measured = train.MeasuredBests(sub)
 	}
-	f := holdoutFit{b: b}
+	f := holdoutFit{b: b, mr: mr}
 	if mr.Selection != nil {
 		f.learner = mr.Selection.Chosen
 	}
@@ -845,11 +933,15 @@ func fitHoldout(sub *train.Data, plat features.Platform, opt Options) (holdoutFi
 }
 
 // chooser returns the runtime's Chooser of f for plat: the fleet model
-// scored with plat's features when pooled.
+// scored with plat's features when pooled, the model the bundle's choice
+// says for plat in a fold of a fleet (decideFold).
 func (f holdoutFit) chooser(plat features.Platform, opt Options) (*runtime.Chooser, error) {
 	ro := runtime.Options{}
-	if opt.Pool {
+	switch {
+	case opt.Pool:
 		ro = runtime.Options{Model: train.FleetModel, Platform: &plat}
+	case len(f.b.Models) > 1:
+		ro = runtime.Options{Device: plat.Slug()}
 	}
 	ch, err := runtime.FromBundle(f.b, ro)
 	if err != nil {

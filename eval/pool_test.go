@@ -5,9 +5,11 @@ import (
 )
 
 // TestHoldoutPool leaves each shape out of a fleet of two devices' data:
+// by default each fold makes train's choice between the device's own
+// model and the fleet model, and the pick comes from the one chosen;
 // pooled, every held-out shape is chosen by the fleet model of both
-// devices' other shapes, the shapes of each device are summed up apart,
-// and the figures stay within (0, 100].
+// devices' other shapes. Either way the shapes of each device are summed
+// up apart, and the figures stay within (0, 100].
 func TestHoldoutPool(t *testing.T) {
 	dir := fleetDir(t, false, "h200-test", "h100-test")
 	for _, pool := range []bool{false, true} {
@@ -23,6 +25,18 @@ func TestHoldoutPool(t *testing.T) {
 		}
 		if len(h.Devices) != 2 {
 			t.Fatalf("pool %v: devices = %+v, want 2", pool, h.Devices)
+		}
+		for _, sh := range h.Shapes {
+			want := "model:" + sh.Platform
+			if sh.Pool != nil && sh.Pool.Fleet {
+				want = "fleet"
+			}
+			if pool && (sh.Pool != nil || sh.Source != "") {
+				t.Errorf("pooled shape %s of %s: choice %+v, source %q; want none", sh.Shape, sh.Platform, sh.Pool, sh.Source)
+			}
+			if !pool && (sh.Pool == nil || sh.Source != want) {
+				t.Errorf("shape %s of %s: choice %+v, source %q; want a choice and source %q", sh.Shape, sh.Platform, sh.Pool, sh.Source, want)
+			}
 		}
 		n := 0
 		for _, dh := range h.Devices {

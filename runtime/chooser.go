@@ -22,7 +22,9 @@ type Options struct {
 	// Device names the device the kernel will run on, by the slug or the
 	// name (case-insensitive) that collect recorded; Platform describes it
 	// in full. The Chooser uses, in order, the device's own model in the
-	// bundle; the fleet model, scored with Platform's features (so only
+	// bundle (or the fleet model scored with the device's features, where
+	// training found that it picks better on the device's shapes:
+	// features.Model.Pool); the fleet model, scored with Platform's features (so only
 	// when Platform is set), to search or to choose among other devices'
 	// measured bests (see Unseen); the bundle's only model; else no model:
 	// every pick is the kernel's reference configuration. Pick.Source says
@@ -299,7 +301,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		return nil, err
 	}
 	ch.source = source
-	ch.table = measuredTable(b, entry, opt, space)
+	ch.table = measuredTable(b, entry, plat, opt, space)
 	if entry == nil {
 		return ch, nil
 	}
@@ -319,7 +321,14 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	ch.model = m
 	ch.useEntry(entry, opt)
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
-	ch.unseenPolicy(b, opt, plat)
+	if pool := pooled(b, plat, opt); pool != nil {
+		// A device that training found the fleet model serves better:
+		// the fleet model's held-out picks on its shapes are what to
+		// expect, and the unseen-device policy is not for it.
+		ch.expected = [2]float64{pool.FleetPct, pool.FleetWorst}
+	} else {
+		ch.unseenPolicy(b, opt, plat)
+	}
 	if err := ch.loadClassifier(b, entry, plat, opt); err != nil {
 		return nil, err
 	}
@@ -512,6 +521,15 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 		}
 		if strings.EqualFold(e.Name, device) || (slug != "" && e.Name == slug) ||
 			(e.Platform != nil && (strings.EqualFold(e.Platform.Name, device) || (slug != "" && e.Platform.Slug() == slug))) {
+			if e.Pool != nil && e.Pool.Fleet && fleetEntry != nil && e.Platform != nil {
+				// Training found the fleet model, scored with the
+				// device's features, picks better on its shapes.
+				plat := e.Platform
+				if opt.Platform != nil {
+					plat = opt.Platform
+				}
+				return fleetEntry, plat, SourceFleet, nil
+			}
 			return e, nil, source(e), nil
 		}
 	}
@@ -522,6 +540,22 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 		return &b.Models[0], nil, source(&b.Models[0]), nil
 	}
 	return nil, nil, SourceReference, nil
+}
+
+// pooled returns the PoolChoice of the device model that sends its
+// device to the fleet model (selectModel), when that is how the Chooser
+// serves plat; nil otherwise.
+func pooled(b *features.Bundle, plat *features.Platform, opt Options) *features.PoolChoice {
+	if plat == nil || opt.Model != "" {
+		return nil
+	}
+	for i := range b.Models {
+		e := &b.Models[i]
+		if e.Name != SourceFleet && e.Platform != nil && e.Pool != nil && e.Pool.Fleet && e.Platform.Slug() == plat.Slug() {
+			return e.Pool
+		}
+	}
+	return nil
 }
 
 // Space returns the tuning space of the bundle's kernel.
@@ -900,13 +934,16 @@ func (c *Chooser) outside(t features.Task) float64 {
 }
 
 // measuredTable returns Bundle.Measured's entries for the device the
-// chooser serves: the device in Options (its platform's slug or name), or
-// the device of the model chosen. The fleet model with no device named has
-// none.
-func measuredTable(b *features.Bundle, entry *features.Model, opt Options, space *features.Space) map[features.TaskKey]features.Config {
+// chooser serves: the device in Options (its platform's slug or name), the
+// device the fleet model is scored for (plat), or the device of the model
+// chosen. The fleet model with no device named has none.
+func measuredTable(b *features.Bundle, entry *features.Model, plat *features.Platform, opt Options, space *features.Space) map[features.TaskKey]features.Config {
 	var slugs []string
 	if opt.Platform != nil {
 		slugs = append(slugs, opt.Platform.Slug())
+	}
+	if plat != nil {
+		slugs = append(slugs, plat.Slug())
 	}
 	if opt.Device != "" {
 		slugs = append(slugs, strings.ToLower(opt.Device))

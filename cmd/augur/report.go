@@ -254,6 +254,28 @@ func writeTable3Text(w io.Writer, r *eval.Table3Report) error {
 // unseenText lays out ChooseUnseen's report as 'augur train' prints it:
 // one line per held-out device, then the policy; empty when no device was
 // scored.
+// poolText describes the choice between each device's own model and the
+// fleet model that a bundle of several devices records; "" when it has
+// none.
+func poolText(b *features.Bundle) string {
+	var sb strings.Builder
+	for _, m := range b.Models {
+		if m.Pool == nil {
+			continue
+		}
+		if sb.Len() == 0 {
+			fmt.Fprintf(&sb, "\nown model or the fleet model (each shape left out of every device; top-1 picks in %% of the best measured):\n")
+		}
+		serve := "its own model"
+		if m.Pool.Fleet {
+			serve = "the fleet model"
+		}
+		fmt.Fprintf(&sb, "%s: own %.1f%% (worst %.1f%%), fleet %.1f%% (worst %.1f%%) on %d shapes: %s\n", m.Name,
+			m.Pool.OwnPct, m.Pool.OwnWorst, m.Pool.FleetPct, m.Pool.FleetWorst, m.Pool.Shapes, serve)
+	}
+	return sb.String()
+}
+
 func unseenText(r *eval.UnseenReport) string {
 	if r == nil || len(r.Devices) == 0 {
 		return ""
