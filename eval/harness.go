@@ -51,8 +51,10 @@ type Options struct {
 	// platform features, and the runtime's table and candidates hold
 	// every device's measured bests of the other shapes. It tells whether
 	// the other devices' data helps a device's picks. It needs data of
-	// two devices or more. false (the zero value) trains on the device's
-	// own rows, as 'augur train' fits a device's model.
+	// two devices or more. false (the zero value) trains as 'augur train'
+	// does on the fold's rows: the device's own model and, with two
+	// devices or more, the fleet model and train's choice between them
+	// (train.PoolChoices, made inside each fold), which then picks.
 	Pool bool
 	// HoldoutDevice, when set, adds leave-one-device-out instead: a fleet
 	// model trained on every other device (platform features as inputs)
@@ -276,9 +278,11 @@ type HoldoutShape struct {
 	// Copies and CopyBestPct are the copy baselines (device mode only).
 	Copies      []CopyPick `json:"copies,omitempty"`
 	CopyBestPct float64    `json:"copy_best_pct_of_best,omitempty"`
-	// Source is the pick's Pick.Source; FleetSearchPct and CopyPolicyPct
-	// are the picks of the fleet model's search and of copying, each
-	// forced (device mode only; 0 when unrecorded).
+	// Source is the pick's Pick.Source (device mode, and shapes mode of a
+	// fleet, where it says which model the fold's choice, Pool, used);
+	// FleetSearchPct and CopyPolicyPct are the picks of the fleet model's
+	// search and of copying, each forced (device mode only; 0 when
+	// unrecorded).
 	Source         string  `json:"source,omitempty"`
 	FleetSearchPct float64 `json:"fleet_search_pct_of_best,omitempty"`
 	CopyPolicyPct  float64 `json:"copy_policy_pct_of_best,omitempty"`

@@ -66,8 +66,17 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 		writeHoldoutDevice(w, h)
 	} else if h != nil {
 		trained := "the platform's other shapes"
-		if h.Pooled {
+		fleet := 0
+		for _, sh := range h.Shapes {
+			if sh.Source == "fleet" {
+				fleet++
+			}
+		}
+		switch {
+		case h.Pooled:
 			trained = "every device's other shapes (the fleet model, scored with the platform's features)"
+		case len(h.Shapes) > 0 && h.Shapes[0].Pool != nil:
+			trained = fmt.Sprintf("the other shapes: the platform's model, or the fleet model where training chose it inside the fold (%d of %d shapes)", fleet, len(h.Shapes))
 		}
 		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on "+trained)
 		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\tlearner\t")
