@@ -24,9 +24,9 @@ type Options struct {
 	// in full. The Chooser uses, in order, the device's own model in the
 	// bundle (or the fleet model scored with the device's features, where
 	// training found that it picks better on the device's shapes:
-	// features.Model.Pool); the fleet model, scored with Platform's features (so only
-	// when Platform is set), to search or to choose among other devices'
-	// measured bests (see Unseen); the bundle's only model; else no model:
+	// features.Model.Pool); the fleet model, scored with Platform's
+	// features (so only when Platform is set), to search or to choose
+	// among other devices' measured bests (see Unseen); the bundle's only model; else no model:
 	// every pick is the kernel's reference configuration. Pick.Source says
 	// which.
 	// With neither Device nor Platform set, the Chooser uses the only
@@ -296,7 +296,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		ch.kernel = k
 	}
 	ch.lo, ch.hi = shapeRange(b.TrainShapes)
-	entry, plat, source, err := selectModel(b, opt)
+	entry, plat, source, pool, err := selectModel(b, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +321,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	ch.model = m
 	ch.useEntry(entry, opt)
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
-	if pool := pooled(b, plat, opt); pool != nil {
+	if pool != nil {
 		// A device that training found the fleet model serves better:
 		// the fleet model's held-out picks on its shapes are what to
 		// expect, and the unseen-device policy is not for it.
@@ -468,8 +468,10 @@ func (c *Chooser) loadClassifier(b *features.Bundle, entry *features.Model, plat
 
 // selectModel picks the bundle's model for opt (see Options.Device): the
 // entry, the platform to score it with (nil: the entry's own), and the
-// pick source. A nil entry means no model fits: picks are the reference.
-func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Platform, string, error) {
+// pick source, and the device model's PoolChoice when it sends its device
+// to the fleet model. A nil entry means no model fits: picks are the
+// reference.
+func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Platform, string, *features.PoolChoice, error) {
 	source := func(e *features.Model) string {
 		if e.Name == SourceFleet {
 			return SourceFleet
@@ -491,11 +493,11 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 			fleetEntry = e
 		}
 		if opt.Model != "" && e.Name == opt.Model {
-			return e, fleet(e), source(e), nil
+			return e, fleet(e), source(e), nil, nil
 		}
 	}
 	if opt.Model != "" {
-		return nil, nil, "", fmt.Errorf("runtime: %w: %q (bundle has %s)", predict.ErrNoModel, opt.Model, strings.Join(names, ", "))
+		return nil, nil, "", nil, fmt.Errorf("runtime: %w: %q (bundle has %s)", predict.ErrNoModel, opt.Model, strings.Join(names, ", "))
 	}
 	device, slug := opt.Device, ""
 	if opt.Platform != nil {
@@ -507,11 +509,11 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 	if device == "" {
 		switch {
 		case len(b.Models) == 1:
-			return &b.Models[0], nil, source(&b.Models[0]), nil
+			return &b.Models[0], nil, source(&b.Models[0]), nil, nil
 		case fleetEntry != nil:
-			return fleetEntry, nil, SourceFleet, nil
+			return fleetEntry, nil, SourceFleet, nil, nil
 		}
-		return nil, nil, "", fmt.Errorf("runtime: %w: bundle has several models and no fleet model; set Options.Device or Model to one of %s",
+		return nil, nil, "", nil, fmt.Errorf("runtime: %w: bundle has several models and no fleet model; set Options.Device or Model to one of %s",
 			predict.ErrNoModel, strings.Join(names, ", "))
 	}
 	for i := range b.Models {
@@ -528,34 +530,18 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 				if opt.Platform != nil {
 					plat = opt.Platform
 				}
-				return fleetEntry, plat, SourceFleet, nil
+				return fleetEntry, plat, SourceFleet, e.Pool, nil
 			}
-			return e, nil, source(e), nil
+			return e, nil, source(e), nil, nil
 		}
 	}
 	switch {
 	case fleetEntry != nil && opt.Platform != nil:
-		return fleetEntry, opt.Platform, SourceFleet, nil
+		return fleetEntry, opt.Platform, SourceFleet, nil, nil
 	case len(b.Models) == 1:
-		return &b.Models[0], nil, source(&b.Models[0]), nil
+		return &b.Models[0], nil, source(&b.Models[0]), nil, nil
 	}
-	return nil, nil, SourceReference, nil
-}
-
-// pooled returns the PoolChoice of the device model that sends its
-// device to the fleet model (selectModel), when that is how the Chooser
-// serves plat; nil otherwise.
-func pooled(b *features.Bundle, plat *features.Platform, opt Options) *features.PoolChoice {
-	if plat == nil || opt.Model != "" {
-		return nil
-	}
-	for i := range b.Models {
-		e := &b.Models[i]
-		if e.Name != SourceFleet && e.Platform != nil && e.Pool != nil && e.Pool.Fleet && e.Platform.Slug() == plat.Slug() {
-			return e.Pool
-		}
-	}
-	return nil
+	return nil, nil, SourceReference, nil, nil
 }
 
 // Space returns the tuning space of the bundle's kernel.

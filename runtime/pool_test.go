@@ -27,6 +27,12 @@ func TestPoolChoice(t *testing.T) {
 			nb.Measured = []features.MeasuredBest{{Device: poclSlug, Task: measured, Config: nb.Reference, TimeNs: 1}}
 		})
 	}
+	b0, err := features.ReadBundle(fleetBundle(t, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := *b0.Models[0].Platform // the device as the caller's driver names it
+	renamed.Name = "PoCL under another name"
 	fleet := &features.PoolChoice{Fleet: true, OwnPct: 90, FleetPct: 95.5, OwnWorst: 80, FleetWorst: 88, Shapes: 6}
 	own := &features.PoolChoice{Fleet: false, OwnPct: 95, FleetPct: 95.2, Shapes: 6}
 	for _, tc := range []struct {
@@ -39,6 +45,7 @@ func TestPoolChoice(t *testing.T) {
 		{"no record", bundle(true, nil), runtime.Options{Device: poclSlug}, "model:" + poclSlug, 0},
 		{"own kept", bundle(true, own), runtime.Options{Device: poclSlug}, "model:" + poclSlug, 0},
 		{"fleet", bundle(true, fleet), runtime.Options{Device: poclSlug}, runtime.SourceFleet, 95.5},
+		{"fleet, platform given", bundle(true, fleet), runtime.Options{Device: poclSlug, Platform: &renamed}, runtime.SourceFleet, 95.5},
 		{"model named", bundle(true, fleet), runtime.Options{Device: poclSlug, Model: poclSlug}, "model:" + poclSlug, 0},
 		{"no fleet model", bundle(false, fleet), runtime.Options{Device: poclSlug}, "model:" + poclSlug, 0},
 	} {
