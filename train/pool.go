@@ -78,6 +78,9 @@ func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.Poo
 		for pi := range own {
 			mine, heldMine := onPlatform(d, rest, pi), onPlatform(d, held, pi)
 			if len(heldMine) == 0 || len(mine) == 0 {
+				// A device with no rows outside the fold has no model of
+				// its own there: its predictions stay 0 and its pick is
+				// the shape's first row, a blind one.
 				continue
 			}
 			r, err := refit(own[pi], d, mine, buf)
