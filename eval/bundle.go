@@ -12,8 +12,10 @@ import (
 // models on d (train.TrainData with opt), gives the bundle the definition
 // of a kernel read from a spec file (kernel may be nil, or one of augur's
 // own, which the runtime knows), and, when d holds two devices or more,
-// chooses the bundle's policy for devices it has no model of by leaving
-// each out in turn (ChooseUnseen). The report of the last step is nil
+// chooses, for each device, between its own model and the fleet model by
+// leaving each shape out of every device in turn (train.ChoosePool), and
+// the bundle's policy for devices it has no model of by leaving each
+// device out in turn (ChooseUnseen). The report of the last step is nil
 // with one device.
 func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel) (*features.Bundle, *train.Report, *UnseenReport, error) {
 	b, rep, err := train.TrainData(d, opt)
@@ -27,6 +29,12 @@ func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel) (*feature
 	}
 	if len(rep.Platforms) < 2 {
 		return b, rep, nil, nil
+	}
+	if opt.Progress != nil {
+		opt.Progress(0, 0, "choosing between each device's own model and the fleet model (each shape left out of every device in turn)")
+	}
+	if err := train.ChoosePool(b, d, rep); err != nil {
+		return nil, nil, nil, err
 	}
 	if opt.Progress != nil {
 		opt.Progress(0, 0, "choosing the policy for unseen devices (each device left out in turn)")

@@ -149,6 +149,8 @@ func TestHoldoutErrors(t *testing.T) {
 		{"coverage", fleetDir(t, false, "h200-train", "h100-train"), func(o *Options) { o.HoldoutDevice = "nvidia-h200" }, "see --coverage"},
 		{"shapes on one shape per device", oneShape, func(o *Options) { o.Holdout = true }, "each of the 2 devices here has one"},
 		{"both holdouts", two, func(o *Options) { o.Holdout, o.HoldoutDevice = true, "nvidia-h200" }, "exclude each other"},
+		{"pool without holdout", two, func(o *Options) { o.Pool = true }, "Pool needs Holdout"},
+		{"pool on one device", "../testdata/h200", func(o *Options) { o.Holdout, o.Pool = true, true }, "two devices or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opt := fastOptions()
@@ -157,7 +159,7 @@ func TestHoldoutErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
-			if tc.name != "both holdouts" && !errors.Is(err, ErrNoHoldout) {
+			if tc.name != "both holdouts" && tc.name != "pool without holdout" && !errors.Is(err, ErrNoHoldout) {
 				t.Errorf("err = %v, want ErrNoHoldout", err)
 			}
 		})

@@ -44,6 +44,18 @@ type Options struct {
 	// Holdout adds leave-one-shape-out: Choose with zero measurements on
 	// each shape from a model trained on the platform's other shapes.
 	Holdout bool
+	// Pool, with Holdout, trains each held-out shape's model on every
+	// device's rows with that shape removed from all of them (a shape
+	// unseen by the device is unseen by the fleet): the fleet model, with
+	// the platform features as inputs, chooses for the device with its
+	// platform features, and the runtime's table and candidates hold
+	// every device's measured bests of the other shapes. It tells whether
+	// the other devices' data helps a device's picks. It needs data of
+	// two devices or more. false (the zero value) trains as 'augur train'
+	// does on the fold's rows: the device's own model and, with two
+	// devices or more, the fleet model and train's choice between them
+	// (train.PoolChoices, made inside each fold), which then picks.
+	Pool bool
 	// HoldoutDevice, when set, adds leave-one-device-out instead: a fleet
 	// model trained on every other device (platform features as inputs)
 	// chooses for this device's shapes (slug or name, case-insensitive),
@@ -238,6 +250,23 @@ type HoldoutReport struct {
 	// TopK is the best of the runtime's first k candidates
 	// (Chooser.Candidates) measured once, for k = 2, 3, 5 and 8.
 	TopK []TopK `json:"top_k,omitempty"`
+	// Pooled says the shapes' models were trained on every device's rows
+	// (Options.Pool); shapes mode only.
+	Pooled bool `json:"pooled,omitempty"`
+	// Devices are the figures above for each device's shapes alone, when
+	// the shapes are of two devices or more (shapes mode only).
+	Devices []DeviceHoldout `json:"devices,omitempty"`
+}
+
+// DeviceHoldout is one device's part of a leave-one-shape-out: its
+// shapes' figures as HoldoutReport has them for all.
+type DeviceHoldout struct {
+	Device      string     `json:"device"`
+	Shapes      int        `json:"shapes"`
+	Pct         float64    `json:"pct_of_best"`
+	PctInterval [2]float64 `json:"pct_of_best_interval95"`
+	Worst       float64    `json:"worst_pct_of_best"`
+	TopK        []TopK     `json:"top_k,omitempty"`
 }
 
 // HoldoutShape is one left-out shape.
@@ -258,15 +287,22 @@ type HoldoutShape struct {
 	// Copies and CopyBestPct are the copy baselines (device mode only).
 	Copies      []CopyPick `json:"copies,omitempty"`
 	CopyBestPct float64    `json:"copy_best_pct_of_best,omitempty"`
-	// Source is the pick's Pick.Source; FleetSearchPct and CopyPolicyPct
-	// are the picks of the fleet model's search and of copying, each
-	// forced (device mode only; 0 when unrecorded).
+	// Source is the pick's Pick.Source (device mode, and shapes mode of a
+	// fleet, where it says which model the fold's choice, Pool, used);
+	// FleetSearchPct and CopyPolicyPct are the picks of the fleet model's
+	// search and of copying, each forced (device mode only; 0 when
+	// unrecorded).
 	Source         string  `json:"source,omitempty"`
 	FleetSearchPct float64 `json:"fleet_search_pct_of_best,omitempty"`
 	CopyPolicyPct  float64 `json:"copy_policy_pct_of_best,omitempty"`
 	// TopK is the best of the first k candidates, one entry a k of
 	// HoldoutReport.TopK.
 	TopK []TopKShape `json:"top_k,omitempty"`
+	// Pool is the choice between the device's own model and the fleet
+	// model that training made inside this shape's fold (train.PoolChoices,
+	// as 'augur train' makes it for a fleet); nil with one device, with
+	// Options.Pool or Options.Test.
+	Pool *features.PoolChoice `json:"pool,omitempty"`
 }
 
 // group is the recorded data of one (platform, task).
@@ -318,6 +354,8 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: PriorFractions must be in (0, 1), got %v", o.PriorFractions)
 	case o.Holdout && o.HoldoutDevice != "":
 		return fmt.Errorf("eval: Holdout and HoldoutDevice exclude each other")
+	case o.Pool && !o.Holdout:
+		return fmt.Errorf("eval: Pool needs Holdout (leave-one-shape-out)")
 	}
 	return nil
 }
@@ -429,6 +467,9 @@ func checkHoldouts(all *train.Data, groups []*group, opt Options) error {
 		if len(all.Platforms) < 2 {
 			return fmt.Errorf("%w: --holdout device needs data of another device to train on, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
 		}
+	}
+	if opt.Pool && len(all.Platforms) < 2 {
+		return fmt.Errorf("%w: pooled leave-one-shape-out needs data of two devices or more, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
 	}
 	if opt.FleetPrior && len(all.Platforms) < 2 {
 		return fmt.Errorf("%w: the fleet prior needs data of two devices or more, have only %s", ErrNoHoldout, all.Platforms[0].Slug())
@@ -676,63 +717,65 @@ func median(v []float64) float64 {
 // holdout leaves each shape out in turn, trains the platform's model on
 // the others as 'augur train' would and chooses for it with the runtime,
 // as a library would. With Options.Test, the models train on every shape of
-// d and choose for the test data's shapes (groups of test).
+// d and choose for the test data's shapes (groups of test). With
+// Options.Pool, the model is the fleet model of every device's rows
+// without the shape, scored with the platform's features.
 func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Options) (*HoldoutReport, error) {
-	rep := &HoldoutReport{Mode: "shapes"}
+	rep := &HoldoutReport{Mode: "shapes", Pooled: opt.Pool}
 	var logPct, logTop, logRef []float64
-	topts := trainOptions(opt)
-	// With test data every shape of a platform gets the same model.
-	type fitted struct {
-		ch      *runtime.Chooser
-		learner string
-	}
-	byPlatform := map[string]fitted{}
+	// Models that serve several shapes are fitted once (holdoutKey).
+	fits := map[string]holdoutFit{}
+	// Of a fleet, leave-one-shape-out makes train's choice between each
+	// device's own model and the fleet model inside each fold; the
+	// decisions of a fold hold for every device with its shape.
+	decide := !opt.Pool && opt.Test == "" && platforms(d) >= 2
+	decided := map[*group]holdoutFit{}
 	trained := groupRows(d, space)
 	var logFixed []float64
 	for _, g := range groups {
 		plat := test.Platforms[g.platform]
-		var rows []int
-		for i, s := range d.Samples() {
-			if d.Platforms[s.Platform].Slug() == plat.Slug() && (opt.Test != "" || s.Task.Key() != g.task.Key()) {
-				rows = append(rows, i)
-			}
-		}
+		rows := holdoutRows(d, plat, g, opt)
 		if len(rows) < 20 || len(g.times) == 0 || g.refNs == 0 {
 			continue
 		}
-		f, ok := byPlatform[plat.Slug()]
-		if !ok {
-			sub := d.Subset(rows)
-			b, mr, err := train.FitBundle(sub, topts, plat.Slug(), &plat)
-			if err == nil {
-				err = opt.attach(b)
+		var f holdoutFit
+		switch key := holdoutKey(d, plat, g, opt); {
+		case decide:
+			// As 'augur train' on a fleet: the device's own model, the
+			// fleet model and the choice between them, all without g's
+			// shape.
+			if _, ok := decided[g]; !ok {
+				if err := decideFold(d, groups, g, opt, decided); err != nil {
+					return nil, err
+				}
 			}
-			if err == nil && opt.Test == "" {
-				// What a bundle of 'augur train' carries, for the runtime's
-				// candidates; the held-out shape is not among them.
-				b.Measured = train.MeasuredBests(sub)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("eval: holdout fit: %w", err)
-			}
-			if f.ch, err = runtime.FromBundle(b, runtime.Options{}); err != nil {
-				return nil, fmt.Errorf("eval: %w", err)
-			}
-			if mr.Selection != nil {
-				f.learner = mr.Selection.Chosen
-			}
-			if opt.Test != "" {
-				byPlatform[plat.Slug()] = f
+			f = decided[g]
+		default:
+			var ok bool
+			if f, ok = fits[key]; !ok {
+				var err error
+				if f, err = fitHoldout(d.Subset(rows), plat, opt); err != nil {
+					return nil, err
+				}
+				if key != "" {
+					fits[key] = f
+				}
 			}
 		}
-		ch := f.ch
+		ch, err := f.chooser(plat, opt)
+		if err != nil {
+			return nil, err
+		}
 		pick, err := ch.Choose(g.task)
 		if err != nil {
 			return nil, fmt.Errorf("eval: %w", err)
 		}
 		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick),
 			RefPct: 100 * g.bestNs / g.refNs}
-		hs.Learner = f.learner
+		hs.Learner, hs.Pool = f.learner, f.pool
+		if decide {
+			hs.Source = ch.Source()
+		}
 		name := space.Format(pick)
 		switch t, ok := g.times[name]; {
 		case ok:
@@ -788,7 +831,188 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	}
 	rep.Geomean, rep.PctInterval = rep.Pct, geomeanInterval(logPct)
 	rep.TopK = summarizeTopK(rep.Shapes)
+	rep.Devices = summarizeDevices(rep.Shapes)
 	return rep, nil
+}
+
+// holdoutFit is a model that chooses for held-out shapes, in its bundle.
+type holdoutFit struct {
+	b       *features.Bundle
+	learner string // the setting the selection chose; "" when given
+	mr      train.ModelReport
+	// pool is the fold's choice between the device's own model and the
+	// fleet model, both in b (decideFold); nil outside a fleet.
+	pool *features.PoolChoice
+}
+
+// platforms counts the platforms with rows in d (a Subset keeps every
+// platform of the data it came from).
+func platforms(d *train.Data) int {
+	seen := map[int]bool{}
+	for _, s := range d.Samples() {
+		seen[s.Platform] = true
+	}
+	return len(seen)
+}
+
+// decideFold fits, for g's shape held out of every device, each device's
+// own model for the groups of that shape, the fleet model, and train's
+// choice between them (train.PoolChoices), and records in decided, for
+// each of those groups, a bundle holding the device's model (with the
+// choice) and the fleet model, as 'augur train' writes them.
+func decideFold(d *train.Data, groups []*group, g *group, opt Options, decided map[*group]holdoutFit) error {
+	sub := d.Subset(holdoutRows(d, features.Platform{}, g, Options{Pool: true}))
+	fleet, err := fitHoldout(sub, features.Platform{}, Options{Pool: true, Kernel: opt.Kernel, Spec: opt.Spec,
+		Learner: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed})
+	if err != nil {
+		return err
+	}
+	own := make([]train.ModelReport, len(d.Platforms))
+	fits := map[int]holdoutFit{}
+	for _, o := range groups {
+		if o.task.Key() != g.task.Key() {
+			continue
+		}
+		plat := d.Platforms[o.platform]
+		rows := holdoutRows(d, plat, o, opt)
+		if len(rows) < 20 {
+			continue
+		}
+		f, err := fitHoldout(d.Subset(rows), plat, opt)
+		if err != nil {
+			return err
+		}
+		own[o.platform], fits[o.platform] = f.mr, f
+	}
+	choices, err := train.PoolChoices(sub, own, fleet.mr)
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	for _, o := range groups {
+		f, ok := fits[o.platform]
+		if !ok || o.task.Key() != g.task.Key() {
+			continue
+		}
+		b := *f.b
+		b.Models = []features.Model{f.b.Models[0], fleet.b.Models[0]}
+		b.Models[0].Pool = choices[o.platform]
+		b.Measured = fleet.b.Measured // every device's, as a fleet bundle's
+		f.b, f.pool = &b, choices[o.platform]
+		decided[o] = f
+	}
+	return nil
+}
+
+// holdoutRows are the rows of d that the model choosing for g trains on:
+// the platform's own rows, or every device's with Options.Pool, less g's
+// shape (unless the shapes chosen for are Options.Test's).
+func holdoutRows(d *train.Data, plat features.Platform, g *group, opt Options) []int {
+	var rows []int
+	for i, s := range d.Samples() {
+		if (opt.Pool || d.Platforms[s.Platform].Slug() == plat.Slug()) && (opt.Test != "" || s.Task.Key() != g.task.Key()) {
+			rows = append(rows, i)
+		}
+	}
+	return rows
+}
+
+// holdoutKey names the model that chooses for g when other shapes share
+// it: with Options.Test, one a platform, or one in all with Options.Pool;
+// with Options.Pool alone, one a held-out shape, which every device with
+// that shape shares. "" when g's model serves g alone.
+func holdoutKey(d *train.Data, plat features.Platform, g *group, opt Options) string {
+	switch {
+	case opt.Pool && opt.Test != "":
+		return "pool"
+	case opt.Pool:
+		return "pool without " + features.FormatTask(d.TaskNames, g.task)
+	case opt.Test != "":
+		return plat.Slug()
+	}
+	return ""
+}
+
+// fitHoldout fits the model of sub as 'augur train' would: plat's model,
+// or with Options.Pool the fleet model.
+func fitHoldout(sub *train.Data, plat features.Platform, opt Options) (holdoutFit, error) {
+	var b *features.Bundle
+	var mr train.ModelReport
+	var err error
+	if opt.Pool {
+		b, mr, err = train.FitFleetBundle(sub, trainOptions(opt))
+	} else {
+		b, mr, err = train.FitBundle(sub, trainOptions(opt), plat.Slug(), &plat)
+	}
+	if err == nil {
+		err = opt.attach(b)
+	}
+	if err != nil {
+		return holdoutFit{}, fmt.Errorf("eval: holdout fit: %w", err)
+	}
+	// What a bundle of 'augur train' carries, for the runtime's table and
+	// candidates; the held-out shape is not among them. Test shapes may be
+	// training shapes: a table would answer them from their measurements.
+	b.Measured = nil
+	if opt.Test == "" {
+		b.Measured = train.MeasuredBests(sub)
+	}
+	f := holdoutFit{b: b, mr: mr}
+	if mr.Selection != nil {
+		f.learner = mr.Selection.Chosen
+	}
+	return f, nil
+}
+
+// chooser returns the runtime's Chooser of f for plat: the fleet model
+// scored with plat's features when pooled, the model the bundle's choice
+// says for plat in a fold of a fleet (decideFold).
+func (f holdoutFit) chooser(plat features.Platform, opt Options) (*runtime.Chooser, error) {
+	ro := runtime.Options{}
+	switch {
+	case opt.Pool:
+		ro = runtime.Options{Model: train.FleetModel, Platform: &plat}
+	case len(f.b.Models) > 1:
+		ro = runtime.Options{Device: plat.Slug()}
+	}
+	ch, err := runtime.FromBundle(f.b, ro)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	return ch, nil
+}
+
+// summarizeDevices is the holdout's figures for each device's shapes,
+// when the shapes are of two devices or more; nil otherwise.
+func summarizeDevices(shapes []HoldoutShape) []DeviceHoldout {
+	var order []string
+	by := map[string][]HoldoutShape{}
+	for _, s := range shapes {
+		if by[s.Platform] == nil {
+			order = append(order, s.Platform)
+		}
+		by[s.Platform] = append(by[s.Platform], s)
+	}
+	if len(order) < 2 {
+		return nil
+	}
+	var out []DeviceHoldout
+	for _, dev := range order {
+		dh := DeviceHoldout{Device: dev, Shapes: len(by[dev])}
+		var logs []float64
+		for _, s := range by[dev] {
+			if s.Status == "unrecorded" {
+				continue
+			}
+			logs = append(logs, math.Log(s.Pct))
+			if dh.Worst == 0 || s.Pct < dh.Worst {
+				dh.Worst = s.Pct
+			}
+		}
+		dh.Pct, dh.PctInterval = geomean(logs), geomeanInterval(logs)
+		dh.TopK = summarizeTopK(by[dev])
+		out = append(out, dh)
+	}
+	return out
 }
 
 // noShapes says why leave-one-shape-out had no shape to choose for.

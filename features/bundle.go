@@ -155,6 +155,11 @@ type Model struct {
 	// driver refuses conv2d work-groups above 256 items, below the
 	// device's reported maximum).
 	Limits map[string]float64 `json:"limits,omitempty"`
+	// Pool is training's choice, for a device's model in a bundle of
+	// several devices, between this model and the fleet model
+	// (PoolChoice); nil for the fleet model, a bundle of one device and
+	// bundles written before it, whose devices use their own models.
+	Pool *PoolChoice `json:"pool,omitempty"`
 }
 
 // OptionSmallerGroups, set to 1 in Model.Options, says that the model

@@ -22,9 +22,11 @@ type Options struct {
 	// Device names the device the kernel will run on, by the slug or the
 	// name (case-insensitive) that collect recorded; Platform describes it
 	// in full. The Chooser uses, in order, the device's own model in the
-	// bundle; the fleet model, scored with Platform's features (so only
-	// when Platform is set), to search or to choose among other devices'
-	// measured bests (see Unseen); the bundle's only model; else no model:
+	// bundle (or the fleet model scored with the device's features, where
+	// training found that it picks better on the device's shapes:
+	// features.Model.Pool); the fleet model, scored with Platform's
+	// features (so only when Platform is set), to search or to choose
+	// among other devices' measured bests (see Unseen); the bundle's only model; else no model:
 	// every pick is the kernel's reference configuration. Pick.Source says
 	// which.
 	// With neither Device nor Platform set, the Chooser uses the only
@@ -294,12 +296,12 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		ch.kernel = k
 	}
 	ch.lo, ch.hi = shapeRange(b.TrainShapes)
-	entry, plat, source, err := selectModel(b, opt)
+	entry, plat, source, pool, err := selectModel(b, opt)
 	if err != nil {
 		return nil, err
 	}
 	ch.source = source
-	ch.table = measuredTable(b, entry, opt, space)
+	ch.table = measuredTable(b, entry, plat, opt, space)
 	if entry == nil {
 		return ch, nil
 	}
@@ -319,7 +321,14 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	ch.model = m
 	ch.useEntry(entry, opt)
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
-	ch.unseenPolicy(b, opt, plat)
+	if pool != nil {
+		// A device that training found the fleet model serves better:
+		// the fleet model's held-out picks on its shapes are what to
+		// expect, and the unseen-device policy is not for it.
+		ch.expected = [2]float64{pool.FleetPct, pool.FleetWorst}
+	} else {
+		ch.unseenPolicy(b, opt, plat)
+	}
 	if err := ch.loadClassifier(b, entry, plat, opt); err != nil {
 		return nil, err
 	}
@@ -459,8 +468,10 @@ func (c *Chooser) loadClassifier(b *features.Bundle, entry *features.Model, plat
 
 // selectModel picks the bundle's model for opt (see Options.Device): the
 // entry, the platform to score it with (nil: the entry's own), and the
-// pick source. A nil entry means no model fits: picks are the reference.
-func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Platform, string, error) {
+// pick source, and the device model's PoolChoice when it sends its device
+// to the fleet model. A nil entry means no model fits: picks are the
+// reference.
+func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Platform, string, *features.PoolChoice, error) {
 	source := func(e *features.Model) string {
 		if e.Name == SourceFleet {
 			return SourceFleet
@@ -482,11 +493,11 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 			fleetEntry = e
 		}
 		if opt.Model != "" && e.Name == opt.Model {
-			return e, fleet(e), source(e), nil
+			return e, fleet(e), source(e), nil, nil
 		}
 	}
 	if opt.Model != "" {
-		return nil, nil, "", fmt.Errorf("runtime: %w: %q (bundle has %s)", predict.ErrNoModel, opt.Model, strings.Join(names, ", "))
+		return nil, nil, "", nil, fmt.Errorf("runtime: %w: %q (bundle has %s)", predict.ErrNoModel, opt.Model, strings.Join(names, ", "))
 	}
 	device, slug := opt.Device, ""
 	if opt.Platform != nil {
@@ -498,11 +509,11 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 	if device == "" {
 		switch {
 		case len(b.Models) == 1:
-			return &b.Models[0], nil, source(&b.Models[0]), nil
+			return &b.Models[0], nil, source(&b.Models[0]), nil, nil
 		case fleetEntry != nil:
-			return fleetEntry, nil, SourceFleet, nil
+			return fleetEntry, nil, SourceFleet, nil, nil
 		}
-		return nil, nil, "", fmt.Errorf("runtime: %w: bundle has several models and no fleet model; set Options.Device or Model to one of %s",
+		return nil, nil, "", nil, fmt.Errorf("runtime: %w: bundle has several models and no fleet model; set Options.Device or Model to one of %s",
 			predict.ErrNoModel, strings.Join(names, ", "))
 	}
 	for i := range b.Models {
@@ -512,16 +523,25 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 		}
 		if strings.EqualFold(e.Name, device) || (slug != "" && e.Name == slug) ||
 			(e.Platform != nil && (strings.EqualFold(e.Platform.Name, device) || (slug != "" && e.Platform.Slug() == slug))) {
-			return e, nil, source(e), nil
+			if e.Pool != nil && e.Pool.Fleet && fleetEntry != nil && e.Platform != nil {
+				// Training found the fleet model, scored with the
+				// device's features, picks better on its shapes.
+				plat := e.Platform
+				if opt.Platform != nil {
+					plat = opt.Platform
+				}
+				return fleetEntry, plat, SourceFleet, e.Pool, nil
+			}
+			return e, nil, source(e), nil, nil
 		}
 	}
 	switch {
 	case fleetEntry != nil && opt.Platform != nil:
-		return fleetEntry, opt.Platform, SourceFleet, nil
+		return fleetEntry, opt.Platform, SourceFleet, nil, nil
 	case len(b.Models) == 1:
-		return &b.Models[0], nil, source(&b.Models[0]), nil
+		return &b.Models[0], nil, source(&b.Models[0]), nil, nil
 	}
-	return nil, nil, SourceReference, nil
+	return nil, nil, SourceReference, nil, nil
 }
 
 // Space returns the tuning space of the bundle's kernel.
@@ -900,13 +920,16 @@ func (c *Chooser) outside(t features.Task) float64 {
 }
 
 // measuredTable returns Bundle.Measured's entries for the device the
-// chooser serves: the device in Options (its platform's slug or name), or
-// the device of the model chosen. The fleet model with no device named has
-// none.
-func measuredTable(b *features.Bundle, entry *features.Model, opt Options, space *features.Space) map[features.TaskKey]features.Config {
+// chooser serves: the device in Options (its platform's slug or name), the
+// device the fleet model is scored for (plat), or the device of the model
+// chosen. The fleet model with no device named has none.
+func measuredTable(b *features.Bundle, entry *features.Model, plat *features.Platform, opt Options, space *features.Space) map[features.TaskKey]features.Config {
 	var slugs []string
 	if opt.Platform != nil {
 		slugs = append(slugs, opt.Platform.Slug())
+	}
+	if plat != nil {
+		slugs = append(slugs, plat.Slug())
 	}
 	if opt.Device != "" {
 		slugs = append(slugs, strings.ToLower(opt.Device))

@@ -67,6 +67,14 @@ func writeModelSummary(w io.Writer, m features.Model) error {
 	if len(m.Stats) > 0 {
 		fmt.Fprintf(w, "stats: %s\n", keyValues(m.Stats))
 	}
+	if p := m.Pool; p != nil {
+		serve := "this model"
+		if p.Fleet {
+			serve = "the fleet model, scored with this device's features"
+		}
+		fmt.Fprintf(w, "serves the device: %s (held-out picks on its %d shapes: own %.1f%%, worst %.1f%%; fleet %.1f%%, worst %.1f%%)\n",
+			serve, p.Shapes, p.OwnPct, p.OwnWorst, p.FleetPct, p.FleetWorst)
+	}
 	var total float64
 	for _, im := range imp {
 		total += im.Gain

@@ -19,7 +19,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		opt                  eval.Options
 		t3                   table3Flags
 	)
-	fs := flags("eval", "--data DIR --kernel NAME|--spec FILE [--json] [--plots DIR] [--holdout shapes|device=NAME] [--table3]", stderr)
+	fs := flags("eval", "--data DIR --kernel NAME|--spec FILE [--json] [--plots DIR] [--holdout shapes [--pool]|device=NAME] [--table3]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory (collected or imported)")
 	var kr kernelRef
 	addKernelFlags(fs, &kr, "kernel whose data to evaluate")
@@ -27,6 +27,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object (strategies, two_stage, holdout give pct_of_best)")
 	fs.StringVar(&plots, "plots", "", "write PNG plots into this directory")
 	fs.StringVar(&holdout, "holdout", "", "'shapes': also Choose on each shape from a model trained on the others; 'device=NAME': Choose for device NAME's shapes from a fleet model trained on the other devices")
+	fs.BoolVar(&opt.Pool, "pool", false, "with --holdout shapes: train each held-out shape's model on every device's rows without that shape (the fleet model, scored with the device's platform features) instead of the device's own rows")
 	fs.IntVar(&opt.Seeds, "seeds", 100, "seeds per strategy and budget")
 	fs.IntVar(&opt.TwoStageSeeds, "two-stage-seeds", 20, "seeds per shape and threshold of the two-stage tuner")
 	fs.Float64Var(&opt.SampleFraction, "two-stage-sample", 0.02, "share of the space the two-stage tuner measures first")
@@ -79,6 +80,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("eval: --trees, --depth, --lr and --min-leaf need --learner gbrt")
 		}
 		opt.Learner = "gbrt"
+	}
+	if opt.Pool && !opt.Holdout {
+		return usagef("eval: --pool needs --holdout shapes")
 	}
 	if opt.Test != "" && !opt.Holdout && opt.HoldoutDevice == "" {
 		return fmt.Errorf("eval: --test needs --holdout shapes or device=NAME")

@@ -36,6 +36,9 @@ type inspectModelJSON struct {
 	FitSeconds float64            `json:"fit_seconds"`
 	Stats      map[string]float64 `json:"stats,omitempty"`
 	Options    map[string]float64 `json:"options,omitempty"`
+	// Pool is the device's choice between its own model and the fleet
+	// model (features.Model.Pool).
+	Pool *features.PoolChoice `json:"pool,omitempty"`
 }
 
 type inspectClassJSON struct {
@@ -54,7 +57,7 @@ func writeInspectJSON(w io.Writer, b *features.Bundle) error {
 		TrainShapes: len(b.TrainShapes), Unseen: b.Unseen}
 	for _, m := range b.Models {
 		mj := inspectModelJSON{Name: m.Name, Kind: m.Kind, Learner: m.Learner, Trees: strings.Count(m.LightGBM, "\nTree="),
-			TrainRows: m.TrainRows, FitSeconds: m.FitSeconds, Stats: finite(m.Stats), Options: finite(m.Options)}
+			TrainRows: m.TrainRows, FitSeconds: m.FitSeconds, Stats: finite(m.Stats), Options: finite(m.Options), Pool: m.Pool}
 		if m.Platform != nil {
 			mj.Device = m.Platform.Slug()
 		}

@@ -65,7 +65,20 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 	if h := r.Holdout; h != nil && h.Mode == "device" {
 		writeHoldoutDevice(w, h)
 	} else if h != nil {
-		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on the platform's other shapes")
+		trained := "the platform's other shapes"
+		fleet := 0
+		for _, sh := range h.Shapes {
+			if sh.Source == "fleet" {
+				fleet++
+			}
+		}
+		switch {
+		case h.Pooled:
+			trained = "every device's other shapes (the fleet model, scored with the platform's features)"
+		case len(h.Shapes) > 0 && h.Shapes[0].Pool != nil:
+			trained = fmt.Sprintf("the other shapes: the platform's model, or the fleet model where training chose it inside the fold (%d of %d shapes)", fleet, len(h.Shapes))
+		}
+		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on "+trained)
 		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\tlearner\t")
 		for _, s := range h.Shapes {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t\n", s.Platform, s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct, s.Learner)
@@ -77,6 +90,14 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 			fmt.Fprintf(w, "one configuration for every shape (the training shapes' best by geometric mean): %.1f%% of best (worst shape %.1f%%)\n", h.FixedPct, h.FixedWorst)
 		}
 		writeTopK(w, h.TopK)
+		for _, dh := range h.Devices {
+			fmt.Fprintf(w, "%s: chosen %.1f%% of best (%s; worst shape %.1f%%) on %d shapes", dh.Device, dh.Pct,
+				holdoutInterval(&eval.HoldoutReport{PctInterval: dh.PctInterval}), dh.Worst, dh.Shapes)
+			for _, t := range dh.TopK {
+				fmt.Fprintf(w, ", top %d %.1f%%", t.K, t.Pct)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	writeNoise(w, r.Noise)
 	return nil
@@ -245,6 +266,28 @@ func writeTable3Text(w io.Writer, r *eval.Table3Report) error {
 // unseenText lays out ChooseUnseen's report as 'augur train' prints it:
 // one line per held-out device, then the policy; empty when no device was
 // scored.
+// poolText describes the choice between each device's own model and the
+// fleet model that a bundle of several devices records; "" when it has
+// none.
+func poolText(b *features.Bundle) string {
+	var sb strings.Builder
+	for _, m := range b.Models {
+		if m.Pool == nil {
+			continue
+		}
+		if sb.Len() == 0 {
+			fmt.Fprintf(&sb, "\nown model or the fleet model (each shape left out of every device; top-1 picks in %% of the best measured):\n")
+		}
+		serve := "its own model"
+		if m.Pool.Fleet {
+			serve = "the fleet model"
+		}
+		fmt.Fprintf(&sb, "%s: own %.1f%% (worst %.1f%%), fleet %.1f%% (worst %.1f%%) on %d shapes: %s\n", m.Name,
+			m.Pool.OwnPct, m.Pool.OwnWorst, m.Pool.FleetPct, m.Pool.FleetWorst, m.Pool.Shapes, serve)
+	}
+	return sb.String()
+}
+
 func unseenText(r *eval.UnseenReport) string {
 	if r == nil || len(r.Devices) == 0 {
 		return ""

@@ -121,9 +121,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	progress.Close()
 	if *asJSON {
-		return writeTrainJSON(stdout, rep, unseen, out)
+		return writeTrainJSON(stdout, rep, b, unseen, out)
 	}
-	fmt.Fprintln(stdout, rep.String()+unseenText(unseen))
+	fmt.Fprintln(stdout, rep.String()+poolText(b)+unseenText(unseen))
 	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
 )
 
@@ -31,6 +32,10 @@ type trainModelJSON struct {
 	FitSeconds float64            `json:"fit_seconds"`
 	CV         map[string]float64 `json:"cv,omitempty"`
 	Selection  *train.Selection   `json:"selection,omitempty"`
+	// Pool is the choice between a device's own model and the fleet
+	// model (features.Model.Pool); absent for the fleet model and with one
+	// device.
+	Pool *features.PoolChoice `json:"pool,omitempty"`
 }
 
 type trainClassJSON struct {
@@ -42,13 +47,18 @@ type trainClassJSON struct {
 	Scores    map[string]float64 `json:"penalty_weighted_accuracy"`
 }
 
-// writeTrainJSON writes rep, unseen (nil when no policy was chosen) and
-// the bundle's path as one JSON object.
-func writeTrainJSON(w io.Writer, rep *train.Report, unseen *eval.UnseenReport, out string) error {
+// writeTrainJSON writes rep, the choices recorded in bundle b, unseen (nil
+// when no policy was chosen) and the bundle's path as one JSON object.
+func writeTrainJSON(w io.Writer, rep *train.Report, b *features.Bundle, unseen *eval.UnseenReport, out string) error {
 	j := trainJSON{Kernel: rep.Kernel, KernelVersion: rep.KernelVersion, Rows: rep.Rows, Shapes: rep.Shapes,
 		Platforms: rep.Platforms, Unseen: unseen, Out: out}
 	for _, m := range rep.Models {
 		mj := trainModelJSON{Name: m.Name, Rows: m.Rows, Trees: m.Trees, FitSeconds: m.FitSeconds, Selection: m.Selection}
+		for _, bm := range b.Models {
+			if bm.Name == m.Name {
+				mj.Pool = bm.Pool
+			}
+		}
 		if m.CV.Folds > 1 {
 			mj.CV = finite(m.CV.Stats())
 		}

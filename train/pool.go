@@ -1,0 +1,176 @@
+package train
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// PoolMargin is how many points the fleet model's held-out picks on a
+// device's shapes must beat the device's own model's by for the fleet
+// model to serve the device: the selection's margin (Select), with the
+// device's own model, the product's default, in the cheaper one's place.
+const PoolMargin = 0.5
+
+// ChoosePool chooses, for each device of a bundle of several (b and rep
+// from TrainData on d), between the device's own model and the fleet
+// model (PoolChoices), and records the choice and its figures on the
+// device's model (features.Model.Pool). With one device, or a single
+// shape, it records nothing.
+func ChoosePool(b *features.Bundle, d *Data, rep *Report) error {
+	if len(rep.Platforms) < 2 || len(rep.Models) != len(rep.Platforms)+1 || len(b.Models) != len(rep.Models) {
+		return nil
+	}
+	choices, err := PoolChoices(d, rep.Models[:len(rep.Platforms)], rep.Models[len(rep.Platforms)])
+	if err != nil {
+		return err
+	}
+	for pi, c := range choices {
+		b.Models[pi].Pool = c
+	}
+	return nil
+}
+
+// PoolChoices compares, for each platform pi of d with a report own[pi]
+// (of TrainData, FitBundle or FitFleetBundle; the zero ModelReport skips
+// the platform), the device's own model with the fleet model whose report
+// is fleet, and returns the choices, nil for a platform skipped or
+// without measured rows, and all nil when d has a single shape. Each
+// model is refitted with the learner it was fitted with (not selected
+// anew) on all but one fold of d's shapes, a shape being held out of
+// every device's rows (a shape the device has not seen is unseen by the
+// fleet too), and predicts the device's measured rows of the held-out
+// fold; each (device, shape) is scored by its top-1 pick as the
+// selection scores candidates. The fleet model serves a device whose
+// geometric mean it raises by more than PoolMargin points.
+func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.PoolChoice, error) {
+	out := make([]*features.PoolChoice, len(own))
+	fold, n := taskFolds(d, 6)
+	if n < 2 {
+		return out, nil
+	}
+	ownPred := make([]float64, d.Len())   // each device's own model's held-out predictions
+	fleetPred := make([]float64, d.Len()) // the fleet model's
+	buf := &fitBuffers{}
+	for k := range n {
+		// Every row of the other folds trains (failed ones too, when
+		// they have a stand-in target); the measured rows of fold k are
+		// scored.
+		var rest, held []int
+		for i, s := range d.Samples() {
+			switch {
+			case fold[i] != k:
+				rest = append(rest, i)
+			case s.Measured() && s.Platform < len(own) && own[s.Platform].fitted.learner != nil:
+				held = append(held, i)
+			}
+		}
+		if len(held) == 0 {
+			continue
+		}
+		r, err := refit(fleet, d, rest, buf)
+		if err != nil {
+			return nil, err
+		}
+		predictRows(d, r, held, fleetPred)
+		for pi := range own {
+			mine, heldMine := onPlatform(d, rest, pi), onPlatform(d, held, pi)
+			if len(heldMine) == 0 || len(mine) == 0 {
+				// A device with no rows outside the fold has no model of
+				// its own there: its predictions stay 0 and its pick is
+				// the shape's first row, a blind one.
+				continue
+			}
+			r, err := refit(own[pi], d, mine, buf)
+			if err != nil {
+				return nil, err
+			}
+			predictRows(d, r, heldMine, ownPred)
+		}
+	}
+	groups := d.measuredByShape()
+	for pi := range own {
+		if own[pi].fitted.learner == nil {
+			continue
+		}
+		var mine [][]int
+		for _, g := range groups {
+			if d.Sample(g[0]).Platform == pi {
+				mine = append(mine, g)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		var o, f PickScore
+		scoreGroups(d, mine, ownPred, &o)
+		scoreGroups(d, mine, fleetPred, &f)
+		out[pi] = &features.PoolChoice{Fleet: f.PctGeomean > o.PctGeomean+PoolMargin,
+			OwnPct: o.PctGeomean, FleetPct: f.PctGeomean, OwnWorst: o.PctWorst, FleetWorst: f.PctWorst, Shapes: len(mine)}
+	}
+	return out, nil
+}
+
+// refit fits m's learner, as resolved when m was fitted, on rows of d.
+func refit(m ModelReport, d *Data, rows []int, buf *fitBuffers) (Regressor, error) {
+	if m.fitted.learner == nil {
+		return nil, fmt.Errorf("train: model report %q records no fitted learner", m.Name)
+	}
+	r, err := fitRowsWith(m.fitted.learner, d, rows, buf)
+	if err != nil {
+		return nil, fmt.Errorf("train: model %s: %w", m.Name, err)
+	}
+	return r, nil
+}
+
+// predictRows writes r's prediction of each row of rows into pred.
+func predictRows(d *Data, r Regressor, rows []int, pred []float64) {
+	var x []float64
+	for _, i := range rows {
+		x = d.AppendRow(x[:0], i)
+		pred[i] = r.Predict(x)
+	}
+}
+
+// onPlatform returns the rows of rows on platform pi.
+func onPlatform(d *Data, rows []int, pi int) []int {
+	var out []int
+	for _, i := range rows {
+		if d.Sample(i).Platform == pi {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// taskFolds deals d's tasks into at most n folds, every device's rows of
+// a task in one fold, the tasks in order of size dealt round-robin as
+// shapeFolds deals shapes. It returns each row's fold and the number of
+// folds.
+func taskFolds(d *Data, n int) ([]int, int) {
+	index := map[features.TaskKey]int{}
+	var tasks []features.Task
+	for _, s := range d.Samples() {
+		if _, ok := index[s.Task.Key()]; !ok {
+			index[s.Task.Key()] = len(tasks)
+			tasks = append(tasks, s.Task)
+		}
+	}
+	order := make([]int, len(tasks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(shapeSize(tasks[a]), shapeSize(tasks[b])) })
+	n = min(n, len(tasks))
+	foldOf := make([]int, len(tasks))
+	for i, t := range order {
+		foldOf[t] = i % n
+	}
+	fold := make([]int, d.Len())
+	for i, s := range d.Samples() {
+		fold[i] = foldOf[index[s.Task.Key()]]
+	}
+	return fold, n
+}

@@ -1,0 +1,63 @@
+package train
+
+import (
+	"testing"
+)
+
+// TestChoosePool records, for each device of a fleet, its own model's and
+// the fleet model's picks on its shapes held out of every device, and the
+// choice they make; the fleet model and a bundle of one device get none.
+func TestChoosePool(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Small GPU", 4), 1, 1500)
+	writeSynth(t, dir, synthPlatform("Big GPU", 64), 2, 1500)
+	d, err := Load(dir, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Kernel: "synth", Seed: 1, Folds: 1, GBRT: GBRTOptions{Trees: 30}}
+	b, rep, err := TrainData(d, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ChoosePool(b, d, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range b.Models {
+		p := m.Pool
+		if m.Name == FleetModel {
+			if p != nil {
+				t.Errorf("fleet model has a pool choice %+v", p)
+			}
+			continue
+		}
+		if p == nil {
+			t.Fatalf("model %s: no pool choice", m.Name)
+		}
+		if p.Shapes != 12 {
+			t.Errorf("model %s: %d shapes scored, want 12", m.Name, p.Shapes)
+		}
+		for _, v := range []float64{p.OwnPct, p.FleetPct, p.OwnWorst, p.FleetWorst} {
+			if !(v > 0 && v <= 100) {
+				t.Errorf("model %s: %+v out of (0, 100]", m.Name, p)
+			}
+		}
+		if p.Fleet != (p.FleetPct > p.OwnPct+PoolMargin) {
+			t.Errorf("model %s: Fleet %v, but own %.2f and fleet %.2f", m.Name, p.Fleet, p.OwnPct, p.FleetPct)
+		}
+	}
+	// One device: nothing to choose.
+	dir1 := t.TempDir()
+	writeSynth(t, dir1, synthPlatform("Small GPU", 4), 1, 1500)
+	one, err := Load(dir1, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b1, rep1, err := TrainData(one, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ChoosePool(b1, one, rep1); err != nil || b1.Models[0].Pool != nil {
+		t.Errorf("one device: pool %+v, err %v; want none", b1.Models[0].Pool, err)
+	}
+}
