@@ -8,6 +8,7 @@ import (
 
 	"github.com/augur-tuning/augur/collect"
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
 )
 
 func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -22,7 +23,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
 	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
 	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';' (default: the kernel's own list); repeats are measured once")
-	fs.StringVar(&sample, "sample", "random:100", "configurations per shape: all (in a seeded order), random:N (the same N for every shape), random-each:N (N drawn anew for each shape: together they cover more of the space, at the cost of more builds), refine:K (after a sampled run: the configurations one parameter away from each shape's K fastest recorded, that the shape has not measured), or grid (the kernel's hand-chosen points, e.g. fbcorr's 73)")
+	fs.StringVar(&sample, "sample", "random:100", "configurations per shape: all (in a seeded order), random:N (the same N for every shape), random-each:N (N drawn anew for each shape: together they cover more of the space, at the cost of more builds), refine:K (after a sampled run: the configurations one parameter away from each shape's K fastest recorded, that the shape has not measured), grid (the kernel's hand-chosen points, e.g. fbcorr's 73), or none (no first pass: with --confirm, time again what --out already holds)")
 	fs.IntVar(&opt.Repeats, "repeats", collect.DefaultRepeats, "timed runs per configuration, after the warm-up (>= 1)")
 	fs.DurationVar(&opt.WarmUp, "warm-up", collect.DefaultWarmUp, "device time each configuration runs untimed, back to back, before its timed runs (its verified first run included; 0: the first run only)")
 	var co collect.ConfirmOptions
@@ -59,11 +60,20 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("collect: --shapes: %w", err)
 		}
 	}
-	opt.Sample = sample
+	confirmOnly := sample == "none"
+	if confirmOnly && co.Top == 0 {
+		return fmt.Errorf("collect: --sample none measures nothing by itself: add --confirm N to time each recorded shape's N fastest configurations again")
+	}
+	if !confirmOnly {
+		opt.Sample = sample
+	}
 	opt.Progress = progressTo(fs, stderr)
 	opt.Log = stderr
 	ctx, stop := collect.StopOnSignals(ctx, stderr)
 	defer stop()
+	if confirmOnly {
+		return confirm(ctx, k, out, opt, co, stdout)
+	}
 	if perProcess > 0 && opt.MaxPrograms == 0 && opt.MaxGrowthBytes == 0 {
 		if err := collect.Check(k, opt); err != nil {
 			return err
@@ -81,6 +91,11 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil || co.Top == 0 {
 		return err
 	}
+	return confirm(ctx, k, out, opt, co, stdout)
+}
+
+// confirm runs collect's second pass over what out holds.
+func confirm(ctx context.Context, k *datasets.Kernel, out string, opt collect.Options, co collect.ConfirmOptions, stdout io.Writer) error {
 	opt.MaxPrograms, opt.MaxGrowthBytes = 0, 0 // the second pass builds few programs
 	csum, err := collect.Confirm(ctx, k, out, opt, co)
 	if csum != nil && csum.Path != "" {

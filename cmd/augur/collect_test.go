@@ -246,3 +246,53 @@ func recordedPairs(t *testing.T, dir string) ([]record.File, map[string]bool) {
 	}
 	return files, pairs
 }
+
+// TestCollectConfirmOnly times again what a directory already holds:
+// --sample none builds no first pass, and the second pass writes one
+// confirm file with each shape's fastest configurations, more repeats a
+// row.
+func TestCollectConfirmOnly(t *testing.T) {
+	if _, err := collect.ListDevices(); err != nil {
+		t.Skipf("no OpenCL device: %v", err)
+	}
+	dir := t.TempDir()
+	first := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "random:6",
+		"--shapes", "width=64,height=64,filter_w=3,filter_h=3", "--repeats", "1", "--programs-per-process", "0"}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), first, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	before, _ := recordedPairs(t, dir)
+	again := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none", "--confirm", "2", "--confirm-repeats", "3"}
+	out.Reset()
+	if err := run(context.Background(), again, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "confirmed: ") {
+		t.Errorf("output lacks the confirm summary:\n%s", out.String())
+	}
+	files, err := record.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(before)+1 {
+		t.Fatalf("%d files after the second pass, want %d (one more)", len(files), len(before)+1)
+	}
+	var last record.File
+	for _, f := range files {
+		if strings.Contains(filepath.Base(f.Path), "confirm-") {
+			last = f
+		}
+	}
+	if last.Path == "" {
+		t.Fatal("no confirm file written")
+	}
+	if len(last.Rows) != 2 {
+		t.Errorf("%d rows re-timed, want 2", len(last.Rows))
+	}
+	for _, r := range last.Rows {
+		if r.Status == "ok" && r.Repeats != 3 {
+			t.Errorf("re-timed row has %d repeats, want 3", r.Repeats)
+		}
+	}
+}

@@ -42,6 +42,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"choose", "--model", bundle, "--shape", "width=64,height=64,filter_w=3,filter_h=3", "extra"}, `unexpected argument "extra"`},
 		{[]string{"collect", "--kernel", "nosuch", "--out", dir}, `unknown kernel "nosuch"`},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "some"}, "Sample"},
+		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none"}, "--sample none measures nothing"},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shapes", "width=7,height=64,filter_w=3,filter_h=3"}, "width"},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shard", "3/3"}, "Shard.Index must be in [0, Count)"},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shard", "0/2", "--confirm", "3"}, "--confirm with --shard"},
