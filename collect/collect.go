@@ -53,6 +53,21 @@ type Summary struct {
 	// of their timed runs; its Median is what String prints and NoisyCV
 	// warns of.
 	Spread CVHistogram
+	// Shift holds, for Confirm's random rows (ConfirmOptions.Anchors),
+	// each new time over its first, in the order timed; nil for Run.
+	Shift []float64
+}
+
+// ShiftMedian is the median of Shift, or 0 when it is empty.
+func (s *Summary) ShiftMedian() float64 {
+	if len(s.Shift) == 0 {
+		return 0
+	}
+	xs := slices.Sorted(slices.Values(s.Shift))
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
 }
 
 // NoisyCV is the median coefficient of variation of a run's timings

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,7 +28,21 @@ type ConfirmOptions struct {
 	// MaxCV also re-times every ok row, fast or not, whose timings'
 	// coefficient of variation exceeds it; 0 re-times by rank only.
 	MaxCV float64
+	// Anchors is how many more of each shape's ok rows, drawn at random
+	// (seeded by Options.Seed) from those not re-timed for their rank,
+	// are timed again the same way. The fastest rows come back slower
+	// partly because their first timings were lucky; random rows do not,
+	// so their new times over their first (Summary.Shift) tell a device
+	// that now runs slower or faster as a whole, whose re-timed rows would
+	// sit on another scale than the rest. 0 times none.
+	Anchors int
 }
+
+// DriftWarn is how far the median of Summary.Shift may stray from 1
+// before Confirm warns: three times the run-to-run variation of the
+// median row on an idle GPU (1-2.5%, the coefficient of variation of
+// the H200's and H100's conv2d rows).
+const DriftWarn = 0.03
 
 // Confirm is the second pass of a collection: the fastest of hundreds of
 // noisy timings is partly luck, so every shape recorded under
@@ -43,9 +58,9 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	if err != nil {
 		return nil, err
 	}
-	if co.Top < 0 || co.Repeats < 0 || co.Repeats > MaxRepeats || !(co.MaxCV >= 0) {
-		return nil, fmt.Errorf("collect: ConfirmOptions.Top must be >= 0, Repeats in [0, %d] and MaxCV >= 0, got %d, %d and %g",
-			MaxRepeats, co.Top, co.Repeats, co.MaxCV)
+	if co.Top < 0 || co.Repeats < 0 || co.Repeats > MaxRepeats || !(co.MaxCV >= 0) || co.Anchors < 0 {
+		return nil, fmt.Errorf("collect: ConfirmOptions.Top must be >= 0, Repeats in [0, %d], MaxCV >= 0 and Anchors >= 0, got %d, %d, %g and %d",
+			MaxRepeats, co.Top, co.Repeats, co.MaxCV, co.Anchors)
 	}
 	if co.Top == 0 {
 		co.Top = 10
@@ -80,9 +95,9 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 			w.Close()
 		}
 	}()
-	for _, key := range order {
+	for si, key := range order {
 		sr := byShape[key]
-		configs, refNs := toConfirm(sr.rows, co)
+		configs, refNs, anchors := toConfirm(sr.rows, co, rand.New(rand.NewPCG(opt.Seed, uint64(si))))
 		if len(configs) == 0 {
 			continue
 		}
@@ -98,6 +113,9 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 			if r.Status == record.StatusOK && refNs[i] > 0 {
 				r.RefTimeNs = refNs[i]
 				r.LogSpeedup = math.Log(r.RefTimeNs / r.TimeNs)
+			}
+			if first := sr.rows[fmt.Sprint(r.Config)]; i >= len(configs)-anchors && r.Status == record.StatusOK {
+				sum.Shift = append(sum.Shift, r.TimeNs/first.TimeNs)
 			}
 			if w == nil {
 				path := filepath.Join(dir, "confirm-"+time.Now().UTC().Format("20060102T150405.000Z")+".arrow")
@@ -126,6 +144,13 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 		}
 	}
 	sum.Wall = time.Since(began)
+	if shift := sum.ShiftMedian(); shift > 0 && math.Abs(shift-1) > DriftWarn {
+		note := fmt.Sprintf("collect: confirm: %d random rows ran %.2fx their first timings (median): the device is not as fast as when first measured, so the re-timed rows sit on another scale than the rest of their shapes; confirm on the same machine soon after collecting", len(sum.Shift), shift)
+		sum.Notes = append(sum.Notes, note)
+		if opt.Log != nil {
+			fmt.Fprintln(opt.Log, note)
+		}
+	}
 	return sum, nil
 }
 
@@ -163,26 +188,42 @@ func latestRows(files []record.File, version string) ([]features.TaskKey, map[fe
 
 // toConfirm returns the configurations of a shape's rows that a
 // confirmation times again (the co.Top fastest and the noisy, unless
-// already timed co.Repeats times) and the reference times they were
-// scored against.
-func toConfirm(rows map[string]record.Row, co ConfirmOptions) ([]features.Config, []float64) {
+// already timed co.Repeats times, then co.Anchors others drawn with rng,
+// the last anchors of configs) and the reference times they were scored
+// against.
+func toConfirm(rows map[string]record.Row, co ConfirmOptions, rng *rand.Rand) (configs []features.Config, refNs []float64, anchors int) {
 	var ok []record.Row
 	for _, r := range rows {
 		if r.Status == record.StatusOK && r.TimeNs > 0 {
 			ok = append(ok, r)
 		}
 	}
-	slices.SortFunc(ok, func(a, b record.Row) int { return cmp.Compare(a.TimeNs, b.TimeNs) })
-	var configs []features.Config
-	var refNs []float64
+	// Ties in time keep the configurations' order, so that the anchors
+	// drawn do not depend on the map's.
+	slices.SortFunc(ok, func(a, b record.Row) int {
+		return cmp.Or(cmp.Compare(a.TimeNs, b.TimeNs), slices.Compare(a.Config, b.Config))
+	})
+	var rest []record.Row
 	for i, r := range ok {
 		noisy := co.MaxCV > 0 && r.TimeCV > co.MaxCV
-		if (i < co.Top || noisy) && r.Repeats < co.Repeats {
+		switch {
+		case r.Repeats >= co.Repeats:
+		case i < co.Top || noisy:
 			configs = append(configs, r.Config)
 			refNs = append(refNs, r.RefTimeNs)
+		default:
+			rest = append(rest, r)
 		}
 	}
-	return configs, refNs
+	if len(configs) == 0 {
+		return nil, nil, 0
+	}
+	for _, j := range rng.Perm(len(rest))[:min(co.Anchors, len(rest))] {
+		configs = append(configs, rest[j].Config)
+		refNs = append(refNs, rest[j].RefTimeNs)
+		anchors++
+	}
+	return configs, refNs, anchors
 }
 
 // measureBothWays times configs twice, in opposite orders, and keeps each

@@ -3,11 +3,14 @@ package collect
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
 )
 
 // TestConfirm re-times each shape's fastest configurations with more
@@ -125,5 +128,88 @@ func TestRunMaxPrograms(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestToConfirm chooses a shape's fastest rows, then random others as
+// anchors, never a row already timed with the confirmation's repeats.
+func TestToConfirm(t *testing.T) {
+	rows := map[string]record.Row{}
+	for i := range 10 {
+		c := features.Config{i}
+		rows[fmt.Sprint(c)] = record.Row{Config: c, Status: record.StatusOK, TimeNs: float64(100 + i), Repeats: 5}
+	}
+	done := rows[fmt.Sprint(features.Config{1})]
+	done.Repeats = 15
+	rows[fmt.Sprint(features.Config{1})] = done // confirmed before: never again
+	rows["failed"] = record.Row{Config: features.Config{99}, Status: record.StatusLaunchError}
+	tests := []struct {
+		name        string
+		co          ConfirmOptions
+		top         []int // the configurations chosen for their rank
+		wantAnchors int
+	}{
+		// The second fastest was confirmed before: the fastest two by
+		// rank leave one to time.
+		{"top only", ConfirmOptions{Top: 2, Repeats: 15}, []int{0}, 0},
+		{"anchors", ConfirmOptions{Top: 2, Repeats: 15, Anchors: 3}, []int{0}, 3},
+		{"more anchors than rows", ConfirmOptions{Top: 2, Repeats: 15, Anchors: 50}, []int{0}, 8},
+		{"nothing to confirm, no anchors", ConfirmOptions{Top: 2, Repeats: 5, Anchors: 3}, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			configs, refNs, anchors := toConfirm(rows, tt.co, rand.New(rand.NewPCG(1, 0)))
+			if anchors != tt.wantAnchors || len(configs) != len(tt.top)+tt.wantAnchors || len(refNs) != len(configs) {
+				t.Fatalf("%d configurations (%d anchors), want %d + %d", len(configs), anchors, len(tt.top), tt.wantAnchors)
+			}
+			seen := map[int]bool{}
+			for i, c := range configs {
+				if i < len(tt.top) && c[0] != tt.top[i] {
+					t.Errorf("configuration %d is %v, want %d", i, c, tt.top[i])
+				}
+				if c[0] == 1 || c[0] == 99 || seen[c[0]] {
+					t.Errorf("configuration %v chosen (confirmed before, failed, or twice)", c)
+				}
+				seen[c[0]] = true
+			}
+			again, _, _ := toConfirm(rows, tt.co, rand.New(rand.NewPCG(1, 0)))
+			if fmt.Sprint(again) != fmt.Sprint(configs) {
+				t.Errorf("the same seed chose %v, then %v", configs, again)
+			}
+		})
+	}
+}
+
+// TestConfirmAnchors times random rows beside the fastest and reports
+// their new times over their first.
+func TestConfirmAnchors(t *testing.T) {
+	skipWithoutDevice(t)
+	k := scaleKernel(t)
+	dir := t.TempDir()
+	opt := Options{Sample: "all", Repeats: 1, Seed: 1, Workers: 2}
+	if _, err := Run(context.Background(), k, dir, opt); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Confirm(context.Background(), k, dir, opt, ConfirmOptions{Top: 1, Anchors: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, err := record.ReadFile(sum.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 3 * len(k.Tasks); len(rows) != want {
+		t.Errorf("%d rows re-timed, want %d (the fastest and 2 random a shape)", len(rows), want)
+	}
+	if len(sum.Shift) != 2*len(k.Tasks) {
+		t.Fatalf("Shift holds %d ratios, want %d", len(sum.Shift), 2*len(k.Tasks))
+	}
+	for _, r := range sum.Shift {
+		if !(r > 0) {
+			t.Errorf("ratio %g, want > 0", r)
+		}
+	}
+	if !strings.Contains(sum.String(), "random rows re-timed at") {
+		t.Errorf("summary lacks the shift: %s", sum)
 	}
 }

@@ -31,6 +31,9 @@ func (s *Summary) String() string {
 	if s.Counts[record.StatusOK] > 0 && s.Spread.Median() > 0 {
 		line += fmt.Sprintf(", timings vary by %.1f%% (median row)", 100*s.Spread.Median())
 	}
+	if m := s.ShiftMedian(); m > 0 {
+		line += fmt.Sprintf(", %d random rows re-timed at %.3fx their first timings (median)", len(s.Shift), m)
+	}
 	if len(s.TaskErrors) > 0 {
 		line += fmt.Sprintf("; %d shapes skipped: %s", len(s.TaskErrors), strings.Join(s.TaskErrors, "; "))
 	}

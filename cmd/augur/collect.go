@@ -29,6 +29,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var co collect.ConfirmOptions
 	fs.IntVar(&co.Top, "confirm", 0, "then time each shape's N fastest configurations again with --confirm-repeats (0: no second pass)")
 	fs.IntVar(&co.Repeats, "confirm-repeats", 0, "timed runs of the second pass (0: three times --repeats)")
+	fs.IntVar(&co.Anchors, "confirm-anchors", 4, "with --confirm: also time again this many random rows a shape, whose new times over their first tell whether the device runs slower or faster than at the first pass (it warns beyond 3%)")
 	fs.Float64Var(&co.MaxCV, "confirm-cv", 0, "with --confirm: also time again every row whose coefficient of variation exceeds this (0: none)")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random sample and the input data")
 	fs.DurationVar(&opt.Timeout, "timeout", collect.DefaultTimeout, "longest one kernel run may take; a run still going is abandoned and recorded as a timeout")

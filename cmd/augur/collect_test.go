@@ -263,7 +263,7 @@ func TestCollectConfirmOnly(t *testing.T) {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	before, _ := recordedPairs(t, dir)
-	again := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none", "--confirm", "2", "--confirm-repeats", "3"}
+	again := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none", "--confirm", "2", "--confirm-repeats", "3", "--confirm-anchors", "0"}
 	out.Reset()
 	if err := run(context.Background(), again, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
