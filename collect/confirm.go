@@ -3,7 +3,9 @@ package collect
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -78,6 +80,9 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	plat := devs[opt.Device]
 	dir := filepath.Join(outDir, k.Name, plat.Slug())
 	files, _, err := record.ReadDirSkip(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("collect: confirm: nothing recorded for %s on %s under %s: the second pass times again what a collection recorded", k.Name, plat.Slug(), outDir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("collect: confirm: %w", err)
 	}

@@ -262,6 +262,10 @@ func TestCollectConfirmOnly(t *testing.T) {
 	if err := run(context.Background(), first, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
+	empty := []string{"collect", "--kernel", "conv2d", "--out", t.TempDir(), "--sample", "none", "--confirm", "2"}
+	if err := run(context.Background(), empty, &out, &errb); err == nil || !strings.Contains(err.Error(), "nothing recorded for conv2d") {
+		t.Errorf("confirm of an empty directory: %v, want nothing recorded", err)
+	}
 	before, _ := recordedPairs(t, dir)
 	again := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none", "--confirm", "2", "--confirm-repeats", "3", "--confirm-anchors", "0"}
 	out.Reset()
