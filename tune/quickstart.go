@@ -326,8 +326,24 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 		return h, nil, fmt.Errorf("tune: %w", err)
 	}
 	h.Exhaustive = len(sample) == k.Space.Len()
+	// The chosen and the reference configuration go where a seeded shuffle
+	// puts them among the sample: on a CPU device the first kernels of a
+	// session run slow, and the first pass would otherwise always time the
+	// chosen one first.
 	configs := append([]features.Config{chosen, k.Reference}, sample...)
-	rows, err := collect.Measure(ctx, k, t, configs, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress})
+	perm := rand.New(rand.NewPCG(opt.Seed, taskSeed(t)^1)).Perm(len(configs))
+	list := make([]features.Config, len(configs))
+	var chosenAt, refAt int
+	for j, i := range perm {
+		list[j] = configs[i]
+		switch i {
+		case 0:
+			chosenAt = j
+		case 1:
+			refAt = j
+		}
+	}
+	rows, err := collect.Measure(ctx, k, t, list, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress})
 	if err != nil {
 		return h, nil, fmt.Errorf("tune: %w", err)
 	}
@@ -337,7 +353,7 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 		}
 		return r.TimeNs / 1e6
 	}
-	h.ChosenMs, h.RefMs, h.BestMs = ms(rows[0]), ms(rows[1]), math.Inf(1)
+	h.ChosenMs, h.RefMs, h.BestMs = ms(rows[chosenAt]), ms(rows[refAt]), math.Inf(1)
 	for _, r := range rows {
 		if r.Status == record.StatusOK {
 			h.Measured++
@@ -350,7 +366,7 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 	// repeats, and compare those medians.
 	order := make([]int, 0, len(rows))
 	for i, r := range rows {
-		if i >= 2 && r.Status == record.StatusOK {
+		if i != chosenAt && i != refAt && r.Status == record.StatusOK {
 			order = append(order, i)
 		}
 	}
@@ -370,7 +386,7 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 	sum := make([]float64, len(confirm))
 	// A shuffled order, then its reverse: the chosen configuration sits
 	// wherever chance puts it.
-	perm := rand.New(rand.NewPCG(opt.Seed, taskSeed(t))).Perm(len(confirm))
+	perm = rand.New(rand.NewPCG(opt.Seed, taskSeed(t))).Perm(len(confirm))
 	for pass := 0; pass < 2; pass++ {
 		if pass == 1 {
 			slices.Reverse(perm)
