@@ -330,19 +330,7 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 	// puts them among the sample: on a CPU device the first kernels of a
 	// session run slow, and the first pass would otherwise always time the
 	// chosen one first.
-	configs := append([]features.Config{chosen, k.Reference}, sample...)
-	perm := rand.New(rand.NewPCG(opt.Seed, taskSeed(t)^1)).Perm(len(configs))
-	list := make([]features.Config, len(configs))
-	var chosenAt, refAt int
-	for j, i := range perm {
-		list[j] = configs[i]
-		switch i {
-		case 0:
-			chosenAt = j
-		case 1:
-			refAt = j
-		}
-	}
+	list, chosenAt, refAt := holdoutOrder(chosen, k.Reference, sample, rand.New(rand.NewPCG(opt.Seed, taskSeed(t)^1)))
 	rows, err := collect.Measure(ctx, k, t, list, collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed, Progress: opt.Progress})
 	if err != nil {
 		return h, nil, fmt.Errorf("tune: %w", err)
@@ -386,7 +374,7 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 	sum := make([]float64, len(confirm))
 	// A shuffled order, then its reverse: the chosen configuration sits
 	// wherever chance puts it.
-	perm = rand.New(rand.NewPCG(opt.Seed, taskSeed(t))).Perm(len(confirm))
+	perm := rand.New(rand.NewPCG(opt.Seed, taskSeed(t))).Perm(len(confirm))
 	for pass := 0; pass < 2; pass++ {
 		if pass == 1 {
 			slices.Reverse(perm)
@@ -410,6 +398,23 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 		h.Confirmed = len(confirm)
 	}
 	return h, rows, nil
+}
+
+// holdoutOrder returns chosen, ref and sample in the order rng shuffles
+// them to, and where chosen and ref went.
+func holdoutOrder(chosen, ref features.Config, sample []features.Config, rng *rand.Rand) (list []features.Config, chosenAt, refAt int) {
+	configs := append([]features.Config{chosen, ref}, sample...)
+	list = make([]features.Config, len(configs))
+	for j, i := range rng.Perm(len(configs)) {
+		list[j] = configs[i]
+		switch i {
+		case 0:
+			chosenAt = j
+		case 1:
+			refAt = j
+		}
+	}
+	return list, chosenAt, refAt
 }
 
 // writeRows writes rows to a new dataset file at path.
