@@ -414,7 +414,7 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
-// BenchmarkReadFile reads a file of 10000 rows.
+// BenchmarkReadFile reads a file of 10000 rows; the figures are per file.
 func BenchmarkReadFile(b *testing.B) {
 	rows := testRows()
 	path := filepath.Join(b.TempDir(), "f.arrow")
@@ -430,10 +430,19 @@ func BenchmarkReadFile(b *testing.B) {
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := ReadFile(path); err != nil {
-			b.Fatal(err)
-		}
+	// summary reads as training does, the runs left unread; runs reads
+	// them too (two of testRows' four rows keep 7 runs).
+	for _, bc := range []struct {
+		name string
+		opt  ReadOptions
+	}{{"summary", ReadOptions{}}, {"runs", ReadOptions{Runs: true}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := ReadFileWith(path, bc.opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
