@@ -25,7 +25,7 @@ type File struct {
 	Rows []Row
 	// Verified is set when the file carries checksums (every file written
 	// since they exist), which matched: its metadata and every batch read
-	// back as written. Files written before have none, and are read
+	// back as written (the timed runs too when ReadOptions.Runs read them). Files written before have none, and are read
 	// unverified, with the row checks alone.
 	Verified bool
 }
