@@ -25,8 +25,9 @@ type File struct {
 	Rows []Row
 	// Verified is set when the file carries checksums (every file written
 	// since they exist), which matched: its metadata and every batch read
-	// back as written (the timed runs too when ReadOptions.Runs read them). Files written before have none, and are read
-	// unverified, with the row checks alone.
+	// back as written, their timed runs too when ReadOptions.Runs read
+	// them. Files written before have none, and are read unverified, with
+	// the row checks alone.
 	Verified bool
 }
 
@@ -258,13 +259,14 @@ func scan(path string, f io.ReaderAt, size int64, mem memory.Allocator, runs boo
 		return Meta{}, false, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
 	}
 	defer fr.Close()
+	hasRuns := len(fr.Schema().FieldIndices(colTimesNs)) > 0
+	sums, err := readChecksums(fr.Schema().Metadata(), fr.NumRecords(), hasRuns)
+	if err != nil {
+		return Meta{}, false, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
+	}
 	d, err := newDecoder(fr.Schema())
 	if err != nil {
 		return Meta{}, false, fmt.Errorf("record: %s: %w", path, err)
-	}
-	sums, err := readChecksums(fr.Schema().Metadata(), fr.NumRecords(), d.runsCol >= 0)
-	if err != nil {
-		return Meta{}, false, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
 	}
 	d.runs = runs
 	rh := newRowHasher()
