@@ -156,7 +156,7 @@ func TestRunAndResume(t *testing.T) {
 		t.Errorf("Path = %s, want a file in %s", sum.Path, wantDir)
 	}
 
-	meta, rows, err := record.ReadFile(sum.Path)
+	meta, rows, err := record.ReadFileWith(sum.Path, record.ReadOptions{Runs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,6 +189,10 @@ func TestRunAndResume(t *testing.T) {
 		case record.StatusOK:
 			if r.TimeNs <= 0 || r.TimeMinNs <= 0 || r.TimeMinNs > r.TimeNs || r.Repeats != 2 || r.CompileMs <= 0 {
 				t.Errorf("%s: ok row %+v, want positive times, min <= median, 2 repeats, a compile time", name, r)
+			}
+			// The reader checked that the runs have the row's summary.
+			if len(r.Runs) != r.Repeats {
+				t.Errorf("%s: ok row keeps runs %v, want its %d", name, r.Runs, r.Repeats)
 			}
 			if want := math.Log(r.RefTimeNs / r.TimeNs); math.Abs(r.LogSpeedup-want) > 1e-9 {
 				t.Errorf("%s: LogSpeedup = %v, want %v", name, r.LogSpeedup, want)

@@ -31,7 +31,7 @@ func TestConfirm(t *testing.T) {
 	if !strings.HasPrefix(filepath.Base(sum.Path), "confirm-") {
 		t.Fatalf("confirmation written to %q, want a confirm-*.arrow file", sum.Path)
 	}
-	meta, rows, err := record.ReadFile(sum.Path)
+	meta, rows, err := record.ReadFileWith(sum.Path, record.ReadOptions{Runs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,8 +43,8 @@ func TestConfirm(t *testing.T) {
 		t.Errorf("%d confirmed rows, want %d (2 a shape)", len(rows), want)
 	}
 	for _, r := range rows {
-		if r.Status == record.StatusOK && r.Repeats != 3 {
-			t.Errorf("confirmed row %v on %v has %d repeats, want 3", r.Config, r.Task, r.Repeats)
+		if r.Status == record.StatusOK && (r.Repeats != 3 || len(r.Runs) != 3) {
+			t.Errorf("confirmed row %v on %v has %d repeats and runs %v, want 3", r.Config, r.Task, r.Repeats, r.Runs)
 		}
 	}
 	// A second pass never times a confirmed row again; it times only

@@ -561,6 +561,12 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 	}
 	r.Status = record.StatusOK
 	r.Repeats = len(e.times)
+	// The row keeps its runs in the order they ran; Summarize sorts
+	// e.times, which the next measurement reuses.
+	r.Runs = make([]int64, len(e.times))
+	for i, ns := range e.times {
+		r.Runs[i] = int64(ns)
+	}
 	r.TimeNs, r.TimeMinNs, r.TimeCV = record.Summarize(e.times)
 	if p.isRef && t.refNs == 0 {
 		t.refNs = r.TimeNs

@@ -16,8 +16,9 @@ import (
 // noiseMeaning is NoiseReport.Meaning, written into every report so that
 // the JSON explains itself.
 const noiseMeaning = "Split-half noise ceiling. Each configuration's timed runs are split in two halves: " +
-	"the row's own runs where its summary determines them (3 runs or fewer); otherwise runs rebuilt " +
-	"from the row's minimum, median and coefficient of variation, none faster than its minimum " +
+	"the row's own runs where its file keeps them (times_ns; rows_kept_runs counts those rows) or its " +
+	"summary determines them (3 runs or fewer; rows_recorded_runs counts both kinds); otherwise runs " +
+	"rebuilt from the row's minimum, median and coefficient of variation, none faster than its minimum " +
 	"(rows_drawn_runs counts rows with no such runs, drawn lognormal instead). An oracle picks the " +
 	"configuration fastest by one half's median and is judged by the other half against that half's " +
 	"fastest configuration, and the reverse, averaged over random splits: what a pick that measured " +
@@ -26,13 +27,18 @@ const noiseMeaning = "Split-half noise ceiling. Each configuration's timed runs 
 	"Percent of the other half's best, geometric mean over shapes (worst shape)."
 
 // Timing is what a dataset row keeps of one configuration's timed runs:
-// record.Row's TimeNs, TimeMinNs, TimeCV and Repeats. The runs themselves
-// are not recorded.
+// record.Row's TimeNs, TimeMinNs, TimeCV and Repeats, and its Runs where
+// its file keeps them.
 type Timing struct {
 	MedianNs, MinNs float64
 	// CV is the runs' population standard deviation over their mean.
 	CV      float64
 	Repeats int
+	// Runs are the timed runs in nanoseconds (record.Row.Runs), nil
+	// where the row does not keep them: SplitHalf then rebuilds them
+	// from the summary above. When set, they are the runs split, and
+	// their count stands for Repeats.
+	Runs []float64
 }
 
 // NoiseOptions configure SplitHalf and the noise ceiling of Evaluate.
@@ -76,8 +82,10 @@ type NoiseReport struct {
 	PickWorst float64 `json:"pick_worst_pct_of_best,omitempty"`
 	Picks     int     `json:"picks,omitempty"`
 	// The configurations split from their recorded runs, from rebuilt
-	// runs and from drawn runs (Split's counts, summed over the shapes).
+	// runs and from drawn runs (Split's counts, summed over the shapes);
+	// RowsKept counts, of RowsRecorded, those whose runs their file kept.
 	RowsRecorded int `json:"rows_recorded_runs"`
+	RowsKept     int `json:"rows_kept_runs"`
 	RowsRebuilt  int `json:"rows_rebuilt_runs"`
 	RowsDrawn    int `json:"rows_drawn_runs"`
 	Draws        int `json:"draws"`
@@ -99,12 +107,15 @@ type NoiseShape struct {
 // half's fastest, and Scores[k] that of SplitHalf's judged[k] by the same
 // rule, in % of the best: geometric means over the splits, each judged
 // both ways. Recorded, Rebuilt and Drawn count the configurations whose
-// runs were their recorded ones, rebuilt (RebuildRuns) or, where no runs
-// have the row's summary, drawn lognormal around its median with its CV.
+// runs were their recorded ones (kept, Timing.Runs, or determined by a
+// summary of 3 runs or fewer), rebuilt (RebuildRuns) or, where no runs
+// have the row's summary, drawn lognormal around its median with its CV;
+// Kept counts those of Recorded whose runs were kept.
 type Split struct {
 	Oracle                   float64
 	Scores                   []float64
 	Recorded, Rebuilt, Drawn int
+	Kept                     int
 }
 
 // SplitHalf judges one shape's configurations, ts, by split halves of
@@ -128,11 +139,25 @@ func SplitHalf(ts []Timing, judged []int, opt NoiseOptions) (Split, error) {
 	runs := make([][]float64, len(ts)) // nil where drawn
 	sigma := make([]float64, len(ts))
 	for i, t := range ts {
+		if t.Runs != nil {
+			t.Repeats = len(t.Runs)
+		}
 		if t.Repeats < 2 {
 			return sp, fmt.Errorf("%w: configuration %d has %d", ErrNoRepeats, i, t.Repeats)
 		}
 		if !(t.MedianNs > 0) {
 			return sp, fmt.Errorf("eval: SplitHalf: configuration %d has median %g ns", i, t.MedianNs)
+		}
+		if t.Runs != nil {
+			for _, ns := range t.Runs {
+				if !(ns > 0) {
+					return sp, fmt.Errorf("eval: SplitHalf: configuration %d has a run of %g ns", i, ns)
+				}
+			}
+			runs[i] = t.Runs
+			sp.Recorded++
+			sp.Kept++
+			continue
 		}
 		if runs[i] = RebuildRuns(t); runs[i] != nil {
 			if t.Repeats <= 3 {
@@ -316,7 +341,7 @@ func readTimings(dir string, space *features.Space, opt Options) ([]*noiseShape,
 	var out []*noiseShape
 	at := map[key]map[string]int{}
 	for _, path := range paths {
-		meta, rows, err := record.ReadFileWith(path, record.ReadOptions{Tasks: opt.Tasks})
+		meta, rows, err := record.ReadFileWith(path, record.ReadOptions{Tasks: opt.Tasks, Runs: true})
 		if err != nil {
 			return nil, err // record names itself and the file
 		}
@@ -333,6 +358,12 @@ func readTimings(dir string, space *features.Space, opt Options) ([]*noiseShape,
 				out = append(out, s)
 			}
 			t := Timing{MedianNs: r.TimeNs, MinNs: r.TimeMinNs, CV: r.TimeCV, Repeats: r.Repeats}
+			if r.Runs != nil {
+				t.Runs = make([]float64, len(r.Runs))
+				for j, ns := range r.Runs {
+					t.Runs[j] = float64(ns)
+				}
+			}
 			name := space.Format(r.Config)
 			if i, dup := at[k][name]; dup {
 				if t.Repeats >= s.times[i].Repeats {
@@ -386,6 +417,7 @@ func noiseCeiling(dir string, space *features.Space, h *HoldoutReport, opt Optio
 		}
 		oracle, scores := sp.Oracle, sp.Scores
 		rep.RowsRecorded += sp.Recorded
+		rep.RowsKept += sp.Kept
 		rep.RowsRebuilt += sp.Rebuilt
 		rep.RowsDrawn += sp.Drawn
 		ns := NoiseShape{Platform: s.platform, Shape: s.shape, Configs: len(s.times), Pct: oracle, RecordedBestPct: scores[0]}

@@ -3,12 +3,22 @@ package eval
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
 )
+
+// kept is the row collect writes for runs, with its runs kept.
+func kept(runs ...float64) Timing {
+	t := timing3(runs...)
+	t.Runs = runs
+	return t
+}
 
 // timing3 is the row collect writes for three timed runs.
 func timing3(runs ...float64) Timing {
@@ -96,17 +106,23 @@ func TestSplitHalf(t *testing.T) {
 		tolerance float64
 		// Where the answer is not known: the oracle's range, open.
 		between [2]float64
-		// The configurations whose runs are recorded, rebuilt and drawn.
-		counts [3]int
+		// The configurations whose runs are recorded, rebuilt, drawn
+		// and, of the recorded, kept in the file (Timing.Runs).
+		counts [4]int
 	}{
-		{"no noise, recorded", []Timing{timing3(100, 100, 100), timing3(120, 120, 120)}, []int{0, 1}, 100, []float64{100, 100 * 100.0 / 120}, 1e-9, [2]float64{}, [3]int{2, 0, 0}},
-		{"no noise, rebuilt", []Timing{{MedianNs: 100, MinNs: 100, Repeats: 5}, {MedianNs: 150, MinNs: 150, Repeats: 5}}, []int{1}, 100, []float64{100 * 100.0 / 150}, 1e-9, [2]float64{}, [3]int{0, 2, 0}},
-		{"one lucky run", []Timing{x, y}, []int{0, 1}, oracle, []float64{xScore, yScore}, 0.8, [2]float64{}, [3]int{2, 0, 0}},
+		{"no noise, recorded", []Timing{timing3(100, 100, 100), timing3(120, 120, 120)}, []int{0, 1}, 100, []float64{100, 100 * 100.0 / 120}, 1e-9, [2]float64{}, [4]int{2, 0, 0, 0}},
+		{"no noise, rebuilt", []Timing{{MedianNs: 100, MinNs: 100, Repeats: 5}, {MedianNs: 150, MinNs: 150, Repeats: 5}}, []int{1}, 100, []float64{100 * 100.0 / 150}, 1e-9, [2]float64{}, [4]int{0, 2, 0, 0}},
+		{"no noise, kept", []Timing{kept(100, 100, 100, 100, 100), kept(150, 150, 150, 150, 150)}, []int{1}, 100, []float64{100 * 100.0 / 150}, 1e-9, [2]float64{}, [4]int{2, 0, 0, 2}},
+		{"one lucky run", []Timing{x, y}, []int{0, 1}, oracle, []float64{xScore, yScore}, 0.8, [2]float64{}, [4]int{2, 0, 0, 0}},
+		// The same runs kept, in the order they ran: the same figures.
+		{"one lucky run, kept", []Timing{kept(100, 100, 100), kept(130, 60, 130)}, []int{0, 1}, oracle, []float64{xScore, yScore}, 0.8, [2]float64{}, [4]int{2, 0, 0, 2}},
 		// Three equal configurations: any pick is as good as another, but
 		// the judging half's best is a lucky draw.
-		{"noise, rebuilt", []Timing{noisy, noisy, noisy}, nil, 0, nil, 0, [2]float64{85, 100}, [3]int{0, 3, 0}},
+		{"noise, rebuilt", []Timing{noisy, noisy, noisy}, nil, 0, nil, 0, [2]float64{85, 100}, [4]int{0, 3, 0, 0}},
 		// No 5 runs of median and minimum 100 ns have a CV of 1.9: drawn.
-		{"no runs, drawn", []Timing{{MedianNs: 100, MinNs: 100, CV: 1.9, Repeats: 5}, {MedianNs: 150, MinNs: 150, Repeats: 5}}, nil, 0, nil, 0, [2]float64{0, 100}, [3]int{0, 1, 1}},
+		{"no runs, drawn", []Timing{{MedianNs: 100, MinNs: 100, CV: 1.9, Repeats: 5}, {MedianNs: 150, MinNs: 150, Repeats: 5}}, nil, 0, nil, 0, [2]float64{0, 100}, [4]int{0, 1, 1, 0}},
+		// A row with its runs beside one with its summary alone.
+		{"kept and rebuilt", []Timing{kept(95, 99, 100, 104, 120), noisy}, nil, 0, nil, 0, [2]float64{70, 100}, [4]int{1, 1, 0, 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,8 +131,8 @@ func TestSplitHalf(t *testing.T) {
 				t.Fatal(err)
 			}
 			oracle, scores := sp.Oracle, sp.Scores
-			if got := [3]int{sp.Recorded, sp.Rebuilt, sp.Drawn}; got != tt.counts {
-				t.Errorf("recorded, rebuilt, drawn = %v, want %v", got, tt.counts)
+			if got := [4]int{sp.Recorded, sp.Rebuilt, sp.Drawn, sp.Kept}; got != tt.counts {
+				t.Errorf("recorded, rebuilt, drawn, kept = %v, want %v", got, tt.counts)
 			}
 			if tt.between != [2]float64{} {
 				if !(oracle > tt.between[0] && oracle < tt.between[1]) {
@@ -151,6 +167,8 @@ func TestSplitHalfErrors(t *testing.T) {
 		{"judged outside", []Timing{ok}, []int{1}, NoiseOptions{}, nil},
 		{"negative draws", []Timing{ok}, nil, NoiseOptions{Draws: -1}, nil},
 		{"zero median", []Timing{{Repeats: 3}}, nil, NoiseOptions{}, nil},
+		{"one kept run", []Timing{ok, {MedianNs: 100, MinNs: 100, Repeats: 3, Runs: []float64{100}}}, nil, NoiseOptions{}, ErrNoRepeats},
+		{"a kept run of 0 ns", []Timing{ok, kept(0, 100, 100)}, nil, NoiseOptions{}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,4 +291,91 @@ func fastestRecorded(t *testing.T, shape string) string {
 		}
 	}
 	return best
+}
+
+// TestNoiseCeilingRuns reads a tiny data directory written by the record
+// package, whose rows keep their timed runs or not: the ceiling splits the
+// kept runs where a row has them, rebuilds them where it has not, and
+// counts which.
+func TestNoiseCeilingRuns(t *testing.T) {
+	runs := [][]int64{
+		{100, 101, 99, 100, 180},
+		{104, 98, 103, 105, 102},
+		{130, 131, 129, 130, 128},
+	}
+	tests := []struct {
+		name string
+		kept []bool // which configurations' rows keep their runs
+	}{
+		{"every row keeps its runs", []bool{true, true, true}},
+		{"summaries only", []bool{false, false, false}},
+		{"one row keeps its runs", []bool{false, true, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			meta := record.Meta{Kernel: "toy", TaskNames: []string{"n"}, Params: []features.Param{{Name: "p", Values: []int{1, 2, 3}}},
+				Platform: features.Platform{Name: "dev", Type: "cpu"}, Source: "collect"}
+			space, err := features.NewSpace(meta.Params, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := record.Create(filepath.Join(mkdir(t, dir, "toy", "dev"), "run.arrow"), meta, record.WriterOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []Timing
+			nKept := 0
+			for i, rs := range runs {
+				xs := make([]float64, len(rs))
+				for j, ns := range rs {
+					xs[j] = float64(ns)
+				}
+				med, lo, cv := record.Summarize(slices.Clone(xs))
+				r := record.Row{Task: features.Task{64}, Config: features.Config{i + 1}, Status: record.StatusOK,
+					TimeNs: med, TimeMinNs: lo, TimeCV: cv, Repeats: len(rs), LogSpeedup: math.NaN()}
+				tm := Timing{MedianNs: med, MinNs: lo, CV: cv, Repeats: len(rs)}
+				if tt.kept[i] {
+					r.Runs, tm.Runs = rs, xs
+					nKept++
+				}
+				if err := w.Write(r); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, tm)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			opt := Options{Kernel: "toy", Seed: 7, Noise: NoiseOptions{Draws: 50}}
+			n, err := noiseCeiling(dir, space, nil, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.RowsKept != nKept || n.RowsRebuilt != len(runs)-nKept || n.RowsRecorded != nKept || n.RowsDrawn != 0 {
+				t.Errorf("rows kept %d, rebuilt %d, recorded %d, drawn %d; want %d kept (and recorded), %d rebuilt",
+					n.RowsKept, n.RowsRebuilt, n.RowsRecorded, n.RowsDrawn, nKept, len(runs)-nKept)
+			}
+			// The same split of the timings as the rows hold them.
+			sp, err := SplitHalf(want, []int{0}, NoiseOptions{Draws: 50, Seed: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// noiseCeiling's figures are exp(ln x) of SplitHalf's, over one shape.
+			if math.Abs(n.Pct-sp.Oracle) > 1e-9*sp.Oracle || math.Abs(n.RecordedBestPct-sp.Scores[0]) > 1e-9*sp.Scores[0] {
+				t.Errorf("ceiling %.4f, recorded optimum %.4f; SplitHalf of the rows' timings %.4f, %.4f",
+					n.Pct, n.RecordedBestPct, sp.Oracle, sp.Scores[0])
+			}
+		})
+	}
+}
+
+// mkdir makes the directory elem under dir and returns it.
+func mkdir(t *testing.T, dir string, elem ...string) string {
+	t.Helper()
+	p := filepath.Join(append([]string{dir}, elem...)...)
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -17,10 +17,10 @@ func TestWriteNoise(t *testing.T) {
 		want string
 	}{
 		{"no repeats", nil, ""},
-		{"no holdout", &eval.NoiseReport{Shapes: shapes, Pct: 95.26, Worst: 86.04, RecordedBestPct: 97.3, RecordedBestWorst: 91.6},
-			"noise ceiling (split-half repeats, 6 shapes): an oracle judged on other repeats scores 95.3% (worst 86.0%), the recorded optimum 97.3% (worst 91.6%)\n"},
-		{"holdout", &eval.NoiseReport{Shapes: shapes, Pct: 95.26, Worst: 86.04, RecordedBestPct: 97.3, RecordedBestWorst: 91.6, Picks: 6, PickPct: 96.04, PickWorst: 91.6},
-			"noise ceiling (split-half repeats, 6 shapes): an oracle judged on other repeats scores 95.3% (worst 86.0%), the recorded optimum 97.3% (worst 91.6%), the picks re-judged 96.0% (worst 91.6%)\n"},
+		{"no holdout", &eval.NoiseReport{Shapes: shapes, Pct: 95.26, Worst: 86.04, RecordedBestPct: 97.3, RecordedBestWorst: 91.6, RowsRebuilt: 11232},
+			"noise ceiling (split-half repeats, 6 shapes): an oracle judged on other repeats scores 95.3% (worst 86.0%), the recorded optimum 97.3% (worst 91.6%); runs of 0 rows as timed (0 kept in the files), 11232 rebuilt from their summaries\n"},
+		{"holdout", &eval.NoiseReport{Shapes: shapes, Pct: 95.26, Worst: 86.04, RecordedBestPct: 97.3, RecordedBestWorst: 91.6, Picks: 6, PickPct: 96.04, PickWorst: 91.6, RowsRecorded: 200, RowsKept: 190, RowsRebuilt: 5, RowsDrawn: 1},
+			"noise ceiling (split-half repeats, 6 shapes): an oracle judged on other repeats scores 95.3% (worst 86.0%), the recorded optimum 97.3% (worst 91.6%), the picks re-judged 96.0% (worst 91.6%); runs of 200 rows as timed (190 kept in the files), 5 rebuilt from their summaries, 1 drawn\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -113,6 +113,10 @@ func writeNoise(w io.Writer, n *eval.NoiseReport) {
 	if n.Picks > 0 {
 		fmt.Fprintf(w, ", the picks re-judged %.1f%% (worst %.1f%%)", n.PickPct, n.PickWorst)
 	}
+	fmt.Fprintf(w, "; runs of %d rows as timed (%d kept in the files), %d rebuilt from their summaries", n.RowsRecorded, n.RowsKept, n.RowsRebuilt)
+	if n.RowsDrawn > 0 {
+		fmt.Fprintf(w, ", %d drawn", n.RowsDrawn)
+	}
 	fmt.Fprintln(w)
 }
 

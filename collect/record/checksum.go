@@ -21,7 +21,13 @@ import (
 //     so that a flip in a batch, or in the footer's list of batches, is not
 //     read as other values or as fewer rows.
 //
-// Both hash the decoded values (rowHash), not the bytes: the check holds
+// A file with the times_ns column has a third, runs_xxh3, the XXH3-64 of
+// each batch's timed runs. It is apart from batch_xxh3 so that readers
+// that do not read the runs (ReadOptions.Runs false, and augur versions
+// from before the column) check the rows as before, and the rows of a
+// file without the column hash as they did.
+//
+// All hash the decoded values (rowHash), not the bytes: the check holds
 // whatever the compression, and a flip that decodes to the same values
 // (padding, the unused copy of the schema at the start of the file) is
 // harmless. A file that has either key must have both, so that one flip
@@ -31,6 +37,7 @@ import (
 const (
 	keyMetaHash  = "meta_xxh3"
 	keyBatchHash = "batch_xxh3"
+	keyRunsHash  = "runs_xxh3"
 )
 
 // hashedKeys are the metadata keys meta_xxh3 covers, in the order hashed.
@@ -65,6 +72,11 @@ func withMetaHash(md arrow.Metadata) arrow.Metadata {
 
 // withBatchHashes returns sc with batch_xxh3 set to sums.
 func withBatchHashes(sc *arrow.Schema, sums []uint64) (*arrow.Schema, error) {
+	return withHashes(sc, keyBatchHash, sums)
+}
+
+// withHashes returns sc with the metadata key set to the list sums.
+func withHashes(sc *arrow.Schema, key string, sums []uint64) (*arrow.Schema, error) {
 	hex := make([]string, len(sums))
 	for i, s := range sums {
 		hex[i] = formatHash(s)
@@ -74,7 +86,7 @@ func withBatchHashes(sc *arrow.Schema, sums []uint64) (*arrow.Schema, error) {
 		return nil, fmt.Errorf("record: encode checksums: %w", err)
 	}
 	md := sc.Metadata()
-	keys := append(md.Keys()[:md.Len():md.Len()], keyBatchHash)
+	keys := append(md.Keys()[:md.Len():md.Len()], key)
 	vals := append(md.Values()[:md.Len():md.Len()], string(b))
 	m := arrow.NewMetadata(keys, vals)
 	return arrow.NewSchema(sc.Fields(), &m), nil
@@ -94,12 +106,17 @@ type checksums struct {
 	// present is false for a file written before checksums existed.
 	present bool
 	batches []uint64
+	// runs are the batches' runs_xxh3, nil for a file without the
+	// times_ns column.
+	runs []uint64
 }
 
-// readChecksums checks meta_xxh3 against md and returns batch_xxh3. A
-// file that has one key and not the other is corrupt, as is one whose
-// batch list has no batch of the file (batches is the footer's count).
-func readChecksums(md arrow.Metadata, batches int) (checksums, error) {
+// readChecksums checks meta_xxh3 against md and returns batch_xxh3 and,
+// when the file has the times_ns column (runsCol), runs_xxh3. A file that
+// has one key and not the other is corrupt, as is one whose batch list has
+// no batch of the file (batches is the footer's count), and one with
+// checksums and the times_ns column but no runs_xxh3.
+func readChecksums(md arrow.Metadata, batches int, runsCol bool) (checksums, error) {
 	mh, hasMeta := md.GetValue(keyMetaHash)
 	bh, hasBatch := md.GetValue(keyBatchHash)
 	switch {
@@ -113,22 +130,44 @@ func readChecksums(md arrow.Metadata, batches int) (checksums, error) {
 	if err := checkMetaHash(md, mh); err != nil {
 		return checksums{}, err
 	}
-	var hex []string
-	if err := json.Unmarshal([]byte(bh), &hex); err != nil {
-		return checksums{}, fmt.Errorf("%s: %v", keyBatchHash, err)
+	c := checksums{present: true}
+	var err error
+	if c.batches, err = parseHashList(keyBatchHash, bh, batches); err != nil {
+		return checksums{}, err
 	}
-	if len(hex) != batches {
-		return checksums{}, fmt.Errorf("the file has %d record batches, its checksums list %d", batches, len(hex))
-	}
-	c := checksums{present: true, batches: make([]uint64, len(hex))}
-	for i, s := range hex {
-		v, err := parseHash(s)
-		if err != nil {
-			return checksums{}, fmt.Errorf("%s[%d]: %v", keyBatchHash, i, err)
+	rh, hasRuns := md.GetValue(keyRunsHash)
+	switch {
+	case runsCol && !hasRuns:
+		return checksums{}, fmt.Errorf("the file has a %s column and %s but no %s", colTimesNs, keyBatchHash, keyRunsHash)
+	case !runsCol && hasRuns:
+		return checksums{}, fmt.Errorf("metadata has %s but the file no %s column", keyRunsHash, colTimesNs)
+	case runsCol:
+		if c.runs, err = parseHashList(keyRunsHash, rh, batches); err != nil {
+			return checksums{}, err
 		}
-		c.batches[i] = v
 	}
 	return c, nil
+}
+
+// parseHashList parses the JSON list of hashes s, the value of key, which
+// must have one a batch.
+func parseHashList(key, s string, batches int) ([]uint64, error) {
+	var hex []string
+	if err := json.Unmarshal([]byte(s), &hex); err != nil {
+		return nil, fmt.Errorf("%s: %v", key, err)
+	}
+	if len(hex) != batches {
+		return nil, fmt.Errorf("the file has %d record batches, its %s lists %d", batches, key, len(hex))
+	}
+	sums := make([]uint64, len(hex))
+	for i, h := range hex {
+		v, err := parseHash(h)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %v", key, i, err)
+		}
+		sums[i] = v
+	}
+	return sums, nil
 }
 
 // checkMetaHash compares the metadata's hash with want, the hex digits of
@@ -191,6 +230,22 @@ func (rh *rowHasher) add(r Row) {
 	rh.buf = b
 }
 
+// addRuns hashes r's timed runs, telling none from an empty list.
+func (rh *rowHasher) addRuns(r Row) {
+	b := rh.buf[:0]
+	if r.Runs == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(r.Runs)))
+		for _, v := range r.Runs {
+			b = binary.LittleEndian.AppendUint64(b, uint64(v))
+		}
+	}
+	rh.h.Write(b)
+	rh.buf = b
+}
+
 // sum ends the batch of n rows and returns its hash.
 func (rh *rowHasher) sum(n int) uint64 {
 	rh.buf = binary.LittleEndian.AppendUint64(rh.buf[:0], uint64(n))
@@ -203,6 +258,15 @@ func (rh *rowHasher) hashBatch(i int, rows []Row) uint64 {
 	rh.begin(i)
 	for _, r := range rows {
 		rh.add(r)
+	}
+	return rh.sum(len(rows))
+}
+
+// hashRuns returns the hash of the timed runs of rows as batch i.
+func (rh *rowHasher) hashRuns(i int, rows []Row) uint64 {
+	rh.begin(i)
+	for _, r := range rows {
+		rh.addRuns(r)
 	}
 	return rh.sum(len(rows))
 }

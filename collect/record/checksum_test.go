@@ -27,6 +27,9 @@ func writeWithMeta(t *testing.T, path string, rows []Row, edit func(md arrow.Met
 	if sc, err = withBatchHashes(sc, []uint64{newRowHasher().hashBatch(0, rows)}); err != nil {
 		t.Fatal(err)
 	}
+	if sc, err = withHashes(sc, keyRunsHash, []uint64{newRowHasher().hashRuns(0, rows)}); err != nil {
+		t.Fatal(err)
+	}
 	md := edit(sc.Metadata())
 	sc = arrow.NewSchema(sc.Fields(), &md)
 	out, err := os.Create(path)
@@ -88,6 +91,8 @@ func TestChecksums(t *testing.T) {
 	other := testRows()
 	other[0].TimeNs, other[0].LogSpeedup = 999, 0 // still a valid row
 	other[0].RefTimeNs = 999
+	otherRuns := testRows()
+	otherRuns[0].Runs[0], otherRuns[0].Runs[2] = 1010, 1000 // the same summary
 	tests := []struct {
 		name     string
 		edit     func(arrow.Metadata) arrow.Metadata
@@ -101,14 +106,17 @@ func TestChecksums(t *testing.T) {
 		{"another platform", replacing(keyPlatform, `{"name":"gpu"}`), false, "metadata checksum mismatch"},
 		{"another space", replacing(keyParams, `[{"name":"wg","values":[8,16]},{"name":"unroll","values":[1,2,4,8]}]`), false, "metadata checksum mismatch"},
 		{"other rows", replacing(keyBatchHash, `["`+formatHash(newRowHasher().hashBatch(0, other))+`"]`), false, "batch 0: corrupted dataset file: checksum mismatch"},
-		{"fewer batches", replacing(keyBatchHash, `[]`), false, "1 record batches, its checksums list 0"},
+		{"fewer batches", replacing(keyBatchHash, `[]`), false, "1 record batches, its batch_xxh3 lists 0"},
 		{"bad digits", replacing(keyBatchHash, `["12"]`), false, "not 16 hex digits"},
+		{"no runs checksum", without(keyRunsHash), false, "times_ns column and batch_xxh3 but no runs_xxh3"},
+		{"other runs", replacing(keyRunsHash, `["`+formatHash(newRowHasher().hashRuns(0, otherRuns))+`"]`), false, "batch 0: corrupted dataset file: checksum mismatch: timed runs"},
+		{"fewer runs batches", replacing(keyRunsHash, `[]`), false, "1 record batches, its runs_xxh3 lists 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f.arrow")
 			writeWithMeta(t, path, testRows(), tt.edit)
-			f, err := readWhole(path, nil, nil)
+			f, err := readWhole(path, nil, ReadOptions{Runs: true})
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("err = %v, want none", err)
@@ -194,5 +202,48 @@ func TestVerify(t *testing.T) {
 	os.WriteFile(garbage, []byte("not arrow"), 0o644)
 	if c := Verify(garbage, VerifyOptions{}); c.Err == nil || c.OK() {
 		t.Errorf("Verify(garbage) = %+v, want an error", c)
+	}
+}
+
+// TestRunsChecksumUnread: a reader that does not read the timed runs
+// (ReadOptions.Runs false, and augur versions from before the times_ns
+// column, which check batch_xxh3 alone) reads a file whose runs are
+// damaged, verified, with the summaries as written.
+func TestRunsChecksumUnread(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.arrow")
+	writeWithMeta(t, path, testRows(), replacing(keyRunsHash, `["0123456789abcdef"]`))
+	f, err := readWhole(path, nil, ReadOptions{})
+	if err != nil || !f.Verified || len(f.Rows) != len(testRows()) {
+		t.Fatalf("readWhole without runs: %d rows, verified %v, %v; want %d rows, verified", len(f.Rows), f.Verified, err, len(testRows()))
+	}
+	for i, r := range f.Rows {
+		if r.Runs != nil {
+			t.Errorf("row %d has runs %v, want none read", i, r.Runs)
+		}
+	}
+	if _, err := readWhole(path, nil, ReadOptions{Runs: true}); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("readWhole with runs: err = %v, want ErrCorrupt", err)
+	}
+}
+
+// TestReadWithoutRunsColumn reads a shipped file, written before the
+// times_ns column existed, asking for the runs: it reads as before, every
+// row without runs.
+func TestReadWithoutRunsColumn(t *testing.T) {
+	_, want, err := ReadFile(flipSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := ReadFileWith(flipSource, ReadOptions{Runs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("%d rows with runs asked, %d without", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Runs != nil || !sameRowNaN(got[i], want[i]) {
+			t.Errorf("row %d = %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }

@@ -44,6 +44,8 @@ type builder struct {
 	refTimeNs, logSpeedup, compileMs *array.Float64Builder
 	repeats *array.Int64Builder
 	errs    *array.StringBuilder
+	runs    *array.ListBuilder
+	runVals *array.Int64Builder
 }
 
 // newBuilder lays the builders out in schema order (see schema).
@@ -66,6 +68,8 @@ func newBuilder(mem memory.Allocator, sc *arrow.Schema, meta Meta) *builder {
 	b.logSpeedup = next().(*array.Float64Builder)
 	b.compileMs = next().(*array.Float64Builder)
 	b.errs = next().(*array.StringBuilder)
+	b.runs = next().(*array.ListBuilder)
+	b.runVals = b.runs.ValueBuilder().(*array.Int64Builder)
 	return b
 }
 
@@ -90,6 +94,12 @@ func (b *builder) append(r Row) {
 	}
 	b.compileMs.Append(r.CompileMs)
 	b.errs.Append(r.Error)
+	if r.Runs == nil {
+		b.runs.AppendNull()
+	} else {
+		b.runs.Append(true)
+		b.runVals.AppendValues(r.Runs, nil)
+	}
 }
 
 // record returns the rows appended so far as a batch and empties the
@@ -106,6 +116,14 @@ var knownStatuses = [...]Status{StatusOK, StatusCompileError, StatusLaunchError,
 // produce. The reader applies it to every row, so that a few flipped bytes
 // in a file are reported rather than trained on as an absurd speedup.
 func checkRow(r Row, params []features.Param) error {
+	if err := checkSummary(r, params); err != nil {
+		return err
+	}
+	return checkRuns(r)
+}
+
+// checkSummary is checkRow but for the timed runs.
+func checkSummary(r Row, params []features.Param) error {
 	if !slices.Contains(knownStatuses[:], r.Status) {
 		return fmt.Errorf("%w: unknown status %q", ErrInvalidRow, r.Status)
 	}
@@ -149,6 +167,42 @@ func checkRow(r Row, params []features.Param) error {
 		if want := math.Log(r.RefTimeNs / r.TimeNs); math.Abs(ls-want) > 1e-6*max(1, math.Abs(want)) {
 			return fmt.Errorf("%w: log_speedup %g, but ln(ref_time_ns/time_ns) is %g", ErrInvalidRow, ls, want)
 		}
+	}
+	return nil
+}
+
+// checkRuns returns an ErrInvalidRow error for runs that cannot be the
+// timed runs of r: runs on a row that is not ok, a count other than
+// Repeats, a run outside [0, maxTimeNs], or a minimum or median other than
+// the row's (within 1 ns, for importers that round their times). A row
+// without runs passes.
+func checkRuns(r Row) error {
+	if r.Runs == nil {
+		return nil
+	}
+	if r.Status != StatusOK {
+		return fmt.Errorf("%w: %s row with %d timed runs, want none", ErrInvalidRow, r.Status, len(r.Runs))
+	}
+	if len(r.Runs) != r.Repeats {
+		return fmt.Errorf("%w: %d timed runs in %s, repeats says %d", ErrInvalidRow, len(r.Runs), colTimesNs, r.Repeats)
+	}
+	if len(r.Runs) == 0 {
+		return nil
+	}
+	// A stack buffer serves the rows collect writes (5 to 15 runs).
+	var buf [32]float64
+	xs := buf[:0]
+	for i, v := range r.Runs {
+		if v < 0 || v > maxTimeNs {
+			return fmt.Errorf("%w: %s[%d] is %d, want a time in [0, %g]", ErrInvalidRow, colTimesNs, i, v, float64(maxTimeNs))
+		}
+		xs = append(xs, float64(v))
+	}
+	median, minimum, _ := Summarize(xs)
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1+1e-9*b }
+	if !near(minimum, r.TimeMinNs) || !near(median, r.TimeNs) {
+		return fmt.Errorf("%w: %s have minimum %g and median %g, the row %g and %g",
+			ErrInvalidRow, colTimesNs, minimum, median, r.TimeMinNs, r.TimeNs)
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ func sweepFlips(t *testing.T, good []byte, every int) flipOutcome {
 	if err := os.WriteFile(path, good, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wantMeta, wantRows, err := ReadFile(path)
+	wantMeta, wantRows, err := ReadFileWith(path, ReadOptions{Runs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func sweepFlips(t *testing.T, good []byte, every int) flipOutcome {
 		}
 		b[bit/8] ^= 1 << (bit % 8)
 		out.flips++
-		meta, rows, err := ReadFile(path)
+		meta, rows, err := ReadFileWith(path, ReadOptions{Runs: true})
 		if err != nil {
 			out.detected++
 			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), path) {
@@ -94,12 +94,23 @@ func sameRowNaN(a, b Row) bool {
 }
 
 // checksummed rewrites the dataset file at src with this package's writer,
-// as one of the given compression, and returns the new file's bytes.
+// as one of the given compression, and returns the new file's bytes. The
+// file predates the times_ns column; its ok rows get runs that have their
+// summary (syntheticRuns), so that flips in the runs are swept too.
 func checksummed(t *testing.T, src string, c Compression) []byte {
 	t.Helper()
 	meta, rows, err := ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
+	}
+	withRuns := 0
+	for i := range rows {
+		if rows[i].Runs = syntheticRuns(rows[i]); rows[i].Runs != nil {
+			withRuns++
+		}
+	}
+	if withRuns < len(rows)/2 {
+		t.Fatalf("%d of %d rows given runs, want most", withRuns, len(rows))
 	}
 	path := filepath.Join(t.TempDir(), "run.arrow")
 	w, err := Create(path, meta, WriterOptions{Compression: c})
@@ -143,4 +154,26 @@ func TestFlipSweep(t *testing.T) {
 			t.Errorf("%s: %d flips changed the data silently: %v, e.g. %v", c, o.flips-o.detected-o.harmless, o.silent, o.examples)
 		}
 	}
+}
+
+// syntheticRuns returns Repeats runs of an ok row whose minimum and median
+// are the row's to the nanosecond (checkRuns' tolerance), nil when it
+// finds none.
+func syntheticRuns(r Row) []int64 {
+	if r.Status != StatusOK || r.Repeats < 1 {
+		return nil
+	}
+	lo, mid := math.Round(r.TimeMinNs), math.Round(r.TimeNs)
+	runs := make([]int64, r.Repeats)
+	for i := range runs {
+		runs[i] = int64(mid)
+	}
+	runs[0] = int64(lo)
+	if r.Repeats == 2 {
+		runs[1] = int64(2*mid - lo)
+	}
+	if checkRuns(Row{Status: r.Status, Repeats: r.Repeats, TimeNs: r.TimeNs, TimeMinNs: r.TimeMinNs, Runs: runs}) != nil {
+		return nil
+	}
+	return runs
 }

@@ -25,8 +25,9 @@ type File struct {
 	Rows []Row
 	// Verified is set when the file carries checksums (every file written
 	// since they exist), which matched: its metadata and every batch read
-	// back as written. Files written before have none, and are read
-	// unverified, with the row checks alone.
+	// back as written, their timed runs too when ReadOptions.Runs read
+	// them. Files written before have none, and are read unverified, with
+	// the row checks alone.
 	Verified bool
 }
 
@@ -40,20 +41,21 @@ func ReadFile(path string) (Meta, []Row, error) {
 	return readFile(path, nil)
 }
 
-// ReadFileWith is ReadFile with the checks opt adds.
+// ReadFileWith is ReadFile with the checks and the columns opt adds.
 func ReadFileWith(path string, opt ReadOptions) (Meta, []Row, error) {
-	f, err := readWhole(path, nil, opt.Tasks)
+	f, err := readWhole(path, nil, opt)
 	return f.Meta, f.Rows, err
 }
 
 // readFile is ReadFile with an Arrow allocator (nil means the Go allocator).
 func readFile(path string, mem memory.Allocator) (Meta, []Row, error) {
-	f, err := readWhole(path, mem, nil)
+	f, err := readWhole(path, mem, ReadOptions{})
 	return f.Meta, f.Rows, err
 }
 
-// ReadOptions configure ReadDirWith. The zero value checks the rows
-// against what their files declare (ReadFile).
+// ReadOptions configure ReadDirWith and ReadFileWith. The zero value checks
+// the rows against what their files declare and leaves the timed runs
+// unread (ReadFile).
 type ReadOptions struct {
 	// Tasks, when not nil, returns the task space to check a file's
 	// shapes against for its metadata, or nil when the kernel is not
@@ -62,6 +64,13 @@ type ReadOptions struct {
 	// record does not know the kernel families: callers pass them, as
 	// `augur train` and `augur export` pass datasets' (see augur verify).
 	Tasks func(meta Meta) TaskChecker
+	// Runs reads each row's timed runs (Row.Runs, the times_ns column)
+	// where its file keeps them, and checks them against the row and the
+	// file's checksum of them. False leaves Row.Runs nil and the column
+	// unread: training and most analyses need only the runs' summary
+	// (time_ns, time_min_ns, time_cv, repeats), and a row's runs take more
+	// memory than the rest of it.
+	Runs bool
 }
 
 // ReadDir reads every *.arrow file under dir, recursively, sorted by path.
@@ -79,7 +88,7 @@ func ReadDirWith(dir string, opt ReadOptions) ([]File, error) {
 	}
 	files := make([]File, 0, len(paths))
 	for _, p := range paths {
-		f, err := readWhole(p, nil, opt.Tasks)
+		f, err := readWhole(p, nil, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +106,7 @@ func ReadDirSkip(dir string) (files []File, bad []error, err error) {
 		return nil, nil, err
 	}
 	for _, p := range paths {
-		f, err := readWhole(p, nil, nil)
+		f, err := readWhole(p, nil, ReadOptions{})
 		if err != nil {
 			bad = append(bad, err)
 			continue
@@ -178,16 +187,16 @@ func capAllocator(mem memory.Allocator, size int64) memory.Allocator {
 
 // readWhole reads the dataset file at path, checking its checksums when
 // it has them and every row: its values, the space's constraints (but for
-// a pruned row) and, when tasks gives a task space for the file, its
-// shape. mem nil means the Go allocator; tasks may be nil.
-func readWhole(path string, mem memory.Allocator, tasks func(Meta) TaskChecker) (File, error) {
+// a pruned row) and, when opt.Tasks gives a task space for the file, its
+// shape. mem nil means the Go allocator.
+func readWhole(path string, mem memory.Allocator, opt ReadOptions) (File, error) {
 	var rows []Row
 	var chk *rowChecker
-	meta, verified, err := scanFile(path, mem, func(meta *Meta, batch int, got []Row) error {
+	meta, verified, err := scanFile(path, mem, opt.Runs, func(meta *Meta, batch int, got []Row) error {
 		if chk == nil {
 			var tc TaskChecker
-			if tasks != nil {
-				tc = tasks(*meta)
+			if opt.Tasks != nil {
+				tc = opt.Tasks(*meta)
 			}
 			var err error
 			if chk, err = newRowChecker(meta, tc); err != nil {
@@ -211,10 +220,12 @@ func readWhole(path string, mem memory.Allocator, tasks func(Meta) TaskChecker) 
 // scanFile reads the dataset file at path batch by batch: it checks the
 // footer and, when the file has them, the checksums of its metadata and of
 // each batch, then calls fn with the file's metadata and each batch's rows
-// in order, unchecked (checkRow), for fn to keep.
+// in order, unchecked (checkRow), for fn to keep. With runs, the rows
+// carry their timed runs where the file has them, checked against the
+// file's checksum of them; without, the runs are neither read nor checked.
 // An error from fn is returned prefixed with the file and the batch. mem
 // nil means the Go allocator.
-func scanFile(path string, mem memory.Allocator, fn func(meta *Meta, batch int, rows []Row) error) (meta Meta, verified bool, err error) {
+func scanFile(path string, mem memory.Allocator, runs bool, fn func(meta *Meta, batch int, rows []Row) error) (meta Meta, verified bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Meta{}, false, fmt.Errorf("record: %w", err)
@@ -224,11 +235,11 @@ func scanFile(path string, mem memory.Allocator, fn func(meta *Meta, batch int, 
 	if err != nil {
 		return Meta{}, false, fmt.Errorf("record: %w", err)
 	}
-	return scan(path, f, st.Size(), mem, fn)
+	return scan(path, f, st.Size(), mem, runs, fn)
 }
 
 // scan is scanFile on the size bytes of f, named path in errors.
-func scan(path string, f io.ReaderAt, size int64, mem memory.Allocator, fn func(meta *Meta, batch int, rows []Row) error) (meta Meta, verified bool, err error) {
+func scan(path string, f io.ReaderAt, size int64, mem memory.Allocator, runs bool, fn func(meta *Meta, batch int, rows []Row) error) (meta Meta, verified bool, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
@@ -248,7 +259,8 @@ func scan(path string, f io.ReaderAt, size int64, mem memory.Allocator, fn func(
 		return Meta{}, false, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
 	}
 	defer fr.Close()
-	sums, err := readChecksums(fr.Schema().Metadata(), fr.NumRecords())
+	hasRuns := len(fr.Schema().FieldIndices(colTimesNs)) > 0
+	sums, err := readChecksums(fr.Schema().Metadata(), fr.NumRecords(), hasRuns)
 	if err != nil {
 		return Meta{}, false, fmt.Errorf("record: %s: %w: %w", path, ErrCorrupt, err)
 	}
@@ -256,6 +268,7 @@ func scan(path string, f io.ReaderAt, size int64, mem memory.Allocator, fn func(
 	if err != nil {
 		return Meta{}, false, fmt.Errorf("record: %s: %w", path, err)
 	}
+	d.runs = runs
 	rh := newRowHasher()
 	for i := 0; i < fr.NumRecords(); i++ {
 		rec, err := fr.RecordAt(i)
@@ -271,6 +284,11 @@ func scan(path string, f io.ReaderAt, size int64, mem memory.Allocator, fn func(
 			if got := rh.hashBatch(i, rows); got != sums.batches[i] {
 				return Meta{}, false, fmt.Errorf("record: %s: batch %d: %w: checksum mismatch: rows hash to %016x, the file says %016x", path, i, ErrCorrupt, got, sums.batches[i])
 			}
+			if d.runs && d.runsCol >= 0 {
+				if got := rh.hashRuns(i, rows); got != sums.runs[i] {
+					return Meta{}, false, fmt.Errorf("record: %s: batch %d: %w: checksum mismatch: timed runs hash to %016x, the file says %016x", path, i, ErrCorrupt, got, sums.runs[i])
+				}
+			}
 		}
 		if err := fn(&d.meta, i, rows); err != nil {
 			return Meta{}, false, fmt.Errorf("record: %s: batch %d: %w", path, i, err)
@@ -283,6 +301,10 @@ func scan(path string, f io.ReaderAt, size int64, mem memory.Allocator, fn func(
 type decoder struct {
 	meta Meta
 	cols []int
+	// runsCol is the times_ns column, -1 when the file has none; runs
+	// says whether to read it.
+	runsCol int
+	runs    bool
 }
 
 // newDecoder reads the metadata of sc and finds its columns.
@@ -302,7 +324,15 @@ func newDecoder(sc *arrow.Schema) (*decoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &decoder{meta: meta, cols: cols}, nil
+	runsCol := -1
+	switch idx := sc.FieldIndices(colTimesNs); len(idx) {
+	case 0:
+	case 1:
+		runsCol = idx[0]
+	default:
+		return nil, fmt.Errorf("%w: %d columns named %q, want 1 or none", ErrFormat, len(idx), colTimesNs)
+	}
+	return &decoder{meta: meta, cols: cols, runsCol: runsCol}, nil
 }
 
 // appendRows converts rec to rows and checks them.
@@ -322,7 +352,59 @@ func (d *decoder) appendRows(rows []Row, rec arrow.Record) ([]Row, error) {
 
 // decode converts rec to rows without checking them.
 func (d *decoder) decode(rows []Row, rec arrow.Record) ([]Row, error) {
-	return appendRows(rows, rec, d.cols, len(d.meta.TaskNames), len(d.meta.Params))
+	n := len(rows)
+	rows, err := appendRows(rows, rec, d.cols, len(d.meta.TaskNames), len(d.meta.Params))
+	if err != nil || !d.runs || d.runsCol < 0 {
+		return rows, err
+	}
+	return rows, appendRuns(rows[n:], rec, d.runsCol)
+}
+
+// appendRuns sets the Runs of rows, one batch's, from its times_ns column
+// at col. The runs of a batch share one backing array, to allocate once.
+func appendRuns(rows []Row, rec arrow.Record, col int) error {
+	c, ok := rec.Column(col).(*array.List)
+	if !ok {
+		return fmt.Errorf("%w: column %s is %s, want list<int64>", ErrFormat, colTimesNs, rec.Column(col).DataType())
+	}
+	vals, ok := c.ListValues().(*array.Int64)
+	if !ok {
+		return fmt.Errorf("%w: column %s is %s, want list<int64>", ErrFormat, colTimesNs, c.DataType())
+	}
+	if c.Len() != len(rows) {
+		return fmt.Errorf("%w: column %s has %d values, the batch %d rows", ErrCorrupt, colTimesNs, c.Len(), len(rows))
+	}
+	if vals.NullN() != 0 {
+		return fmt.Errorf("%w: column %s has %d null runs", ErrCorrupt, colTimesNs, vals.NullN())
+	}
+	// Slicing panics (the reader recovers) before anything is allocated
+	// when a corrupted length claims more values than the buffer holds.
+	all := vals.Int64Values()
+	// The rows' runs must not overlap, so that a corrupted offset cannot
+	// make the copy below larger than the column.
+	total, prev := 0, int64(0)
+	for i := range rows {
+		if c.IsNull(i) {
+			continue
+		}
+		start, end := c.ValueOffsets(i)
+		if start < prev || start > end || end > int64(len(all)) {
+			return fmt.Errorf("%w: column %s row %d has runs [%d, %d) of %d", ErrCorrupt, colTimesNs, i, start, end, len(all))
+		}
+		prev = end
+		total += int(end - start)
+	}
+	backing := make([]int64, 0, total)
+	for i := range rows {
+		if c.IsNull(i) {
+			continue
+		}
+		start, end := c.ValueOffsets(i)
+		at := len(backing)
+		backing = append(backing, all[start:end]...)
+		rows[i].Runs = backing[at:len(backing):len(backing)]
+	}
+	return nil
 }
 
 // columnsOf finds each column by name, so that a file rewritten by another

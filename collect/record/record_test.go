@@ -36,9 +36,11 @@ func testMeta() Meta {
 func testRows() []Row {
 	return []Row{
 		{Task: features.Task{512, 256}, Config: features.Config{8, 1}, Status: StatusOK, TimeNs: 1000,
-			TimeMinNs: 990, TimeCV: 0.01, Repeats: 7, RefTimeNs: 1000, LogSpeedup: 0, CompileMs: 210},
+			TimeMinNs: 990, TimeCV: 0.01, Repeats: 7, RefTimeNs: 1000, LogSpeedup: 0, CompileMs: 210,
+			Runs: []int64{1000, 990, 1010, 1000, 1005, 995, 1000}},
 		{Task: features.Task{512, 256}, Config: features.Config{16, 4}, Status: StatusOK, TimeNs: 500,
-			TimeMinNs: 480, TimeCV: 0.02, Repeats: 7, RefTimeNs: 1000, LogSpeedup: math.Log(2), CompileMs: 190},
+			TimeMinNs: 480, TimeCV: 0.02, Repeats: 7, RefTimeNs: 1000, LogSpeedup: math.Log(2), CompileMs: 190,
+			Runs: []int64{480, 500, 510, 495, 505, 500, 520}},
 		{Task: features.Task{64, 64}, Config: features.Config{16, 4}, Status: StatusCompileError,
 			LogSpeedup: math.NaN(), Error: "error: use of undeclared identifier 'x'\n1 error generated."},
 		{Task: features.Task{64, 64}, Config: features.Config{8, 2}, Status: StatusOK, TimeNs: 40,
@@ -86,11 +88,24 @@ func TestRoundTrip(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "run.arrow")
 		meta, rows := testMeta(), testRows()
 		writeFile(t, mem, path, meta, batch, rows)
-		gotMeta, gotRows, err := readFile(path, mem)
+		f, err := readWhole(path, mem, ReadOptions{Runs: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotMeta, gotRows := f.Meta, f.Rows
+		// Without ReadOptions.Runs the rows are the same but for Runs.
+		_, summaries, err := readFile(path, mem)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mem.AssertSize(t, 0)
+		for i, r := range summaries {
+			want := rows[i]
+			want.Runs = nil
+			if !sameRow(r, want) {
+				t.Errorf("batch %d: row %d without runs = %+v, want %+v", batch, i, r, want)
+			}
+		}
 		if !gotMeta.Created.Equal(meta.Created) {
 			t.Errorf("batch %d: Created = %v, want %v", batch, gotMeta.Created, meta.Created)
 		}
@@ -308,14 +323,33 @@ func TestReadFileErrors(t *testing.T) {
 }
 
 func FuzzRoundTrip(f *testing.F) {
-	f.Add(int64(512), int64(8), "ok", 1000.0, 0.5, 7, "", "width")
-	f.Add(int64(-1), int64(0), "compile_error", 0.0, math.NaN(), 0, "error: \x00 ünïcode\n", "h")
-	f.Fuzz(func(t *testing.T, task, param int64, status string, timeNs, logSpeedup float64, repeats int, msg, taskName string) {
+	f.Add(int64(512), int64(8), "ok", 1000.0, 0.5, 7, "", "width", []byte(nil), false)
+	f.Add(int64(-1), int64(0), "compile_error", 0.0, math.NaN(), 0, "error: \x00 ünïcode\n", "h", []byte(nil), false)
+	f.Add(int64(512), int64(8), "ok", 0.0, 0.5, 0, "", "width", []byte{0xe8, 3, 0xde, 3, 0xf2, 3}, true)
+	f.Add(int64(512), int64(8), "ok", 1000.0, 0.5, 0, "", "width", []byte{}, true)
+	// runs holds the timed runs, two bytes each (little-endian);
+	// summarize sets the row's times and repeats from them, so that
+	// most rows with runs are ones a measurement can produce.
+	f.Fuzz(func(t *testing.T, task, param int64, status string, timeNs, logSpeedup float64, repeats int, msg, taskName string, runs []byte, summarize bool) {
 		meta := testMeta()
 		meta.TaskNames = []string{taskName}
 		meta.Source = msg
 		r := Row{Task: features.Task{int(task)}, Config: features.Config{int(param), 2}, Status: Status(status),
 			TimeNs: timeNs, Repeats: repeats, LogSpeedup: logSpeedup, Error: msg}
+		if runs != nil {
+			r.Runs = make([]int64, 0, len(runs)/2)
+			for i := 0; i+2 <= len(runs); i += 2 {
+				r.Runs = append(r.Runs, int64(runs[i])|int64(runs[i+1])<<8)
+			}
+			if summarize && len(r.Runs) > 0 {
+				xs := make([]float64, len(r.Runs))
+				for i, v := range r.Runs {
+					xs[i] = float64(v)
+				}
+				r.TimeNs, r.TimeMinNs, r.TimeCV = Summarize(xs)
+				r.Repeats = len(r.Runs)
+			}
+		}
 		path := filepath.Join(t.TempDir(), "f.arrow")
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		w, err := newWriter(path, meta, WriterOptions{BatchRows: 2}, mem)
@@ -334,10 +368,11 @@ func FuzzRoundTrip(f *testing.F) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		gotMeta, rows, err := readFile(path, mem)
+		f, err := readWhole(path, mem, ReadOptions{Runs: true})
 		if err != nil {
 			t.Fatal(err)
 		}
+		gotMeta, rows := f.Meta, f.Rows
 		mem.AssertSize(t, 0)
 		if gotMeta.Source != msg || !reflect.DeepEqual(gotMeta.TaskNames, meta.TaskNames) {
 			t.Errorf("meta source %q names %q, want %q %q", gotMeta.Source, gotMeta.TaskNames, msg, meta.TaskNames)
@@ -379,7 +414,7 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
-// BenchmarkReadFile reads a file of 10000 rows.
+// BenchmarkReadFile reads a file of 10000 rows; the figures are per file.
 func BenchmarkReadFile(b *testing.B) {
 	rows := testRows()
 	path := filepath.Join(b.TempDir(), "f.arrow")
@@ -395,10 +430,19 @@ func BenchmarkReadFile(b *testing.B) {
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := ReadFile(path); err != nil {
-			b.Fatal(err)
-		}
+	// summary reads as training does, the runs left unread; runs reads
+	// them too (two of testRows' four rows keep 7 runs).
+	for _, bc := range []struct {
+		name string
+		opt  ReadOptions
+	}{{"summary", ReadOptions{}}, {"runs", ReadOptions{Runs: true}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := ReadFileWith(path, bc.opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

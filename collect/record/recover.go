@@ -291,11 +291,14 @@ func finish(partial, path string, opt WriterOptions, mem memory.Allocator) (Reco
 	if err != nil {
 		return res, fmt.Errorf("record: %s: %w", partial, err)
 	}
-	sums, err := batchHashes(partial, opt.BatchRows, mem)
+	sums, runSums, err := batchHashes(partial, opt.BatchRows, mem)
 	if err != nil {
 		return res, err
 	}
 	if sc, err = withBatchHashes(sc, sums); err != nil {
+		return res, err
+	}
+	if sc, err = withHashes(sc, keyRunsHash, runSums); err != nil {
 		return res, err
 	}
 	compact := path + compactSuffix
@@ -369,17 +372,17 @@ func finish(partial, path string, opt WriterOptions, mem memory.Allocator) (Reco
 }
 
 // batchHashes returns the checksums of the batches of batchRows rows that
-// finish writes from the partial stream at partial: a first pass over the
-// stream, so that the checksums can go in the schema, which the file
-// writer needs before the first batch, while memory stays at one batch.
-func batchHashes(partial string, batchRows int, mem memory.Allocator) ([]uint64, error) {
+// finish writes from the partial stream at partial, of their rows and of
+// their timed runs: a first pass over the stream, so that the checksums
+// can go in the schema, which the file writer needs before the first
+// batch, while memory stays at one batch.
+func batchHashes(partial string, batchRows int, mem memory.Allocator) (sums, runSums []uint64, err error) {
 	s, err := openPartial(partial, mem)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer s.release()
-	rh := newRowHasher()
-	var sums []uint64
+	rh, runh := newRowHasher(), newRowHasher()
 	n := 0
 	for {
 		rows, ok := s.next()
@@ -389,18 +392,22 @@ func batchHashes(partial string, batchRows int, mem memory.Allocator) ([]uint64,
 		for _, r := range rows {
 			if n == 0 {
 				rh.begin(len(sums))
+				runh.begin(len(sums))
 			}
 			rh.add(r)
+			runh.addRuns(r)
 			if n++; n == batchRows {
 				sums = append(sums, rh.sum(n))
+				runSums = append(runSums, runh.sum(n))
 				n = 0
 			}
 		}
 	}
 	if n > 0 {
 		sums = append(sums, rh.sum(n))
+		runSums = append(runSums, runh.sum(n))
 	}
-	return sums, nil
+	return sums, runSums, nil
 }
 
 // stream reads the record batches of an Arrow IPC stream, tolerating a
@@ -451,6 +458,8 @@ func openStream(r io.Reader, size int64, mem memory.Allocator) (s *stream) {
 		s.tail = err.Error()
 		return s
 	}
+	// Recover rewrites every column of the rows it reads, the runs too.
+	dec.runs = true
 	s.dec = dec
 	return s
 }

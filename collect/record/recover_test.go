@@ -118,7 +118,7 @@ func TestRecover(t *testing.T) {
 			if len(got) != 1 || got[0].Rows != tt.wantRows || filepath.Base(got[0].Path) != tt.wantPath {
 				t.Fatalf("Recover = %+v, want %d rows into %s", got, tt.wantRows, tt.wantPath)
 			}
-			meta, back, err := ReadFile(got[0].Path)
+			meta, back, err := ReadFileWith(got[0].Path, ReadOptions{Runs: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,6 +285,9 @@ func writeUnchecked(t *testing.T, path string, meta Meta, rows []Row) {
 	if sc, err = withBatchHashes(sc, []uint64{newRowHasher().hashBatch(0, stored(rows))}); err != nil {
 		t.Fatal(err)
 	}
+	if sc, err = withHashes(sc, keyRunsHash, []uint64{newRowHasher().hashRuns(0, stored(rows))}); err != nil {
+		t.Fatal(err)
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -325,6 +328,11 @@ func TestInvalidRows(t *testing.T) {
 		{"negative repeats", func(r *Row) { r.Repeats = -3 }, "repeats"},
 		{"minimum above median", func(r *Row) { r.TimeMinNs = 501 }, "time_min_ns"},
 		{"value outside the space", func(r *Row) { r.Config = features.Config{12, 4} }, "wg is 12"},
+		{"runs on a failed row", func(r *Row) { r.Status, r.LogSpeedup = StatusLaunchError, math.NaN() }, "launch_error row with 7 timed runs"},
+		{"fewer runs than repeats", func(r *Row) { r.Runs = r.Runs[:6] }, "6 timed runs in times_ns, repeats says 7"},
+		{"runs of another median", func(r *Row) { r.Runs = []int64{480, 500, 510, 495, 505, 503, 520} }, "median 503"},
+		{"runs of another minimum", func(r *Row) { r.Runs = []int64{470, 500, 510, 495, 505, 500, 520} }, "minimum 470"},
+		{"negative run", func(r *Row) { r.Runs = []int64{480, 500, 510, 495, 505, 500, -1} }, "times_ns[6] is -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -341,7 +349,7 @@ func TestInvalidRows(t *testing.T) {
 			w.Close()
 			path := filepath.Join(dir, "bad.arrow")
 			writeUnchecked(t, path, testMeta(), []Row{ok, r})
-			_, _, err = ReadFile(path)
+			_, _, err = ReadFileWith(path, ReadOptions{Runs: true})
 			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("ReadFile: err = %v, want ErrCorrupt naming the file and %q", err, tt.want)
 			}
@@ -412,7 +420,7 @@ func fuzzSeed(f *testing.F, compression Compression) []byte {
 		f.Fatal(err)
 	}
 	r := Row{Task: features.Task{8}, Config: features.Config{2}, Status: StatusOK, TimeNs: 2, TimeMinNs: 1,
-		Repeats: 3, RefTimeNs: 4, LogSpeedup: math.Log(2), Error: "e"}
+		Repeats: 3, RefTimeNs: 4, LogSpeedup: math.Log(2), Error: "e", Runs: []int64{2, 1, 3}}
 	if err := w.Write(r); err != nil {
 		f.Fatal(err)
 	}
@@ -488,7 +496,7 @@ func FuzzReadFile(f *testing.F) {
 		done := make(chan read, 1)
 		go func() {
 			var rows []Row
-			meta, _, err := scan("fuzz.arrow", bytes.NewReader(data), int64(len(data)), nil, func(m *Meta, _ int, got []Row) error {
+			meta, _, err := scan("fuzz.arrow", bytes.NewReader(data), int64(len(data)), nil, true, func(m *Meta, _ int, got []Row) error {
 				for i, r := range got {
 					if err := checkRow(r, m.Params); err != nil {
 						return fmt.Errorf("%w: row %d: %w", ErrCorrupt, i, err)

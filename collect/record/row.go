@@ -36,4 +36,10 @@ type Row struct {
 	CompileMs  float64
 	// Error holds the reason for a failure (build log excerpt, limit hit).
 	Error string
+	// Runs are the timed runs, in nanoseconds, in the order they ran:
+	// Repeats of them, whose median is TimeNs and minimum TimeMinNs. nil
+	// where they were not kept: a row that is not ok, a file written
+	// before the times_ns column existed, an imported row, or a reader
+	// that did not ask for them (ReadOptions.Runs).
+	Runs []int64
 }

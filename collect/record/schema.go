@@ -43,6 +43,10 @@ const (
 	colLogSpeedup = "log_speedup"
 	colCompileMs  = "compile_ms"
 	colError      = "error"
+	// colTimesNs holds an ok row's timed runs in nanoseconds, in the
+	// order they ran: a nullable list<int64>, null where they were not
+	// kept. Files written before it existed lack the column.
+	colTimesNs = "times_ns"
 )
 
 // Metadata keys of the schema.
@@ -71,6 +75,7 @@ const (
 	offLogSpeedup
 	offCompileMs
 	offError
+	offTimesNs
 	numFixed
 )
 
@@ -123,6 +128,7 @@ func schema(meta Meta) (*arrow.Schema, error) {
 		{colLogSpeedup, f64, true},
 		{colCompileMs, f64, false},
 		{colError, arrow.BinaryTypes.String, false},
+		{colTimesNs, arrow.ListOf(arrow.PrimitiveTypes.Int64), true},
 	} {
 		if err := add(c.name, c.t, c.nullable); err != nil {
 			return nil, err

@@ -77,7 +77,7 @@ func firstLine(s string) string {
 
 // Verify reads the dataset file at path through and checks everything a
 // reader can: the checksums (when the file has them), every row's values
-// (as ReadFile does), that every row but a pruned one satisfies the space's
+// and timed runs (as ReadFileWith with ReadOptions.Runs does), that every row but a pruned one satisfies the space's
 // constraints, the shapes against the kernel's task space (opt.Tasks), and
 // it counts the repeated (shape, configuration) pairs. Unlike ReadFile it
 // does not stop at the first bad row, to count them all.
@@ -99,7 +99,7 @@ func Verify(path string, opt VerifyOptions) *Check {
 			c.Problems = append(c.Problems, fmt.Sprintf("batch %d row %d: %s", batch, row, firstLine(err.Error())))
 		}
 	}
-	meta, verified, err := scanFile(path, nil, func(m *Meta, batch int, rows []Row) error {
+	meta, verified, err := scanFile(path, nil, true, func(m *Meta, batch int, rows []Row) error {
 		if batch == 0 {
 			c.Meta = *m
 			space, spaceErr = newSpace(m)
