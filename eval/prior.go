@@ -509,31 +509,12 @@ type twoStageSpace struct {
 }
 
 // pruned says which valid configurations are known to fail before
-// compiling (Pruned), by the kernel of opt (its spec, or the family of
-// that name) and the device's recorded limits; nil when nothing is known.
-// It checks them against the data: when the kernel's parameters or shape
-// differ from the data's, or a configuration it rules out ran, nothing is
-// known.
+// compiling (groupPruned), computed once; nil when nothing is known.
 func (ts *twoStageSpace) pruned(opt Options) []bool {
-	if ts.prunedDone {
-		return ts.prune
+	if !ts.prunedDone {
+		ts.prune, ts.prunedDone = groupPruned(ts.d, ts.space, ts.g, ts.valid, opt), true
 	}
-	ts.prunedDone = true
-	k := opt.Spec
-	if k == nil {
-		k, _ = datasets.Lookup(opt.Kernel) // nil for a kernel with no family: nothing known
-	}
-	if k == nil || !slices.Equal(k.TaskNames, ts.d.TaskNames) || !sameParams(k.Space.Params, ts.d.Params) {
-		return nil
-	}
-	prune := Pruned(k, ts.g.task, ts.d.Platforms[ts.g.platform], ts.valid)
-	for i, c := range ts.valid {
-		if _, ran := ts.g.times[ts.space.Format(c)]; ran && prune != nil && prune[i] {
-			return nil
-		}
-	}
-	ts.prune = prune
-	return prune
+	return ts.prune
 }
 
 // sameParams says whether a and b name the same parameters with the same
@@ -574,6 +555,10 @@ type twoStageRun struct {
 	fitted     bool // false when too few first-stage measurements ran
 	failed     int  // measurements, both stages, that failed
 	passed     int  // configurations passed over as predicted to fail
+	// firstPct is the first stage's best, measuredPct the best of every
+	// configuration measured in both stages (% of best), which pct must
+	// equal: the answer is never worse than a configuration measured.
+	firstPct, measuredPct float64
 }
 
 // run replays the tuner with a first stage of at most n0 measurements
@@ -624,6 +609,10 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	}
 	perm, n0 := first.Order, first.Measured
 	out := twoStageRun{firstStage: n0, failed: first.Failed}
+	if bestC != nil {
+		out.firstPct = 100 * math.Exp(best) * g.bestNs / g.refNs
+	}
+	out.measuredPct = out.firstPct
 	if len(rows) < 2 {
 		out.total = n0
 		if bestC != nil {
@@ -660,17 +649,16 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	out.failed += st.Failed
 	out.passed = st.Passed
 	out.total = n0 + len(st.Measured)
+	for _, m := range st.Measured {
+		if !math.IsNaN(m.LogSpeedup) {
+			out.measuredPct = max(out.measuredPct, 100*math.Exp(m.LogSpeedup)*g.bestNs/g.refNs)
+		}
+	}
 	if !math.IsInf(st.LogSpeedup, -1) {
 		out.pct = 100 * math.Exp(st.LogSpeedup) * g.bestNs / g.refNs
 	}
-	// Random search with the same number of measurements.
-	rbest := math.Inf(1)
-	for _, i := range rng.Perm(len(valid))[:min(out.total, len(valid))] {
-		if t, ok := g.times[space.Format(valid[i])]; ok {
-			rbest = min(rbest, t)
-		}
-	}
-	out.randomPct = 100 * g.bestNs / rbest
-	out.randomMed = 100 * g.bestNs / search.RandomMedian(ts.times, len(valid), out.total)
+	// Random search with the same number of measurements, within the
+	// device's limits as the tuner (randomSearch).
+	out.randomPct, out.randomMed = ts.randomSearch(pruned, out.total, rng)
 	return out, nil
 }
