@@ -84,7 +84,7 @@ func TestRandomSearchWithinLimits(t *testing.T) {
 
 // TestStrategiesWithinLimits checks that the strategies table spends its
 // budgets within the device's limits on testdata/h200: random search with
-// a budget of every configuration within them finds the optimum on every
+// a budget of every configuration within them finds the optimum on each
 // of 20 seeds, which draws from the whole space at that budget (4,032 of
 // 6,400 on its first shape) each miss with probability 0.37.
 func TestStrategiesWithinLimits(t *testing.T) {
