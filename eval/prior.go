@@ -17,8 +17,11 @@ import (
 // FleetPriorResult is the fleet-prior tuner replayed on one fully recorded
 // shape of a device that the fleet model was not trained on, against
 // random search and the two-stage tuner given the same number of
-// measurements. Percentages of best are means over seeds (random search's
-// is its exact expectation).
+// measurements, all three within the device's limits where they are known
+// (a configuration over them is neither measured nor counted; before
+// session 18 the fleet-prior tuner and random search counted them).
+// Percentages of best are means over seeds (random search's is its exact
+// expectation).
 type FleetPriorResult struct {
 	Device    string       `json:"device"`
 	TrainedOn []string     `json:"trained_on"`
@@ -312,7 +315,7 @@ func FleetPriorSpace(b *features.Bundle, plat features.Platform, k *datasets.Ker
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
 	nf := enc.Len()
 	ps := search.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior, Configs: valid,
-		First: topCopy(bundleCopies(b, plat.Slug(), t, k.Space, valid), prior)}
+		First: topCopy(bundleCopies(b, plat.Slug(), t, k.Space, valid), prior), Pruned: Pruned(k, t, plat, valid)}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], t, c, pv)
@@ -345,17 +348,29 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 	plat := d.Platforms[g.platform]
 	res := FleetPriorResult{Device: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), SpaceSize: n, Seeds: opt.TwoStageSeeds}
 	nf := enc.Len()
-	ps := search.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior, Configs: valid, First: first}
+	ts, err := newTwoStage(d, space, g, enc)
+	if err != nil {
+		return res, err
+	}
+	// The fleet-prior tuner, random search and the two-stage tuner all
+	// measure within the device's limits (groupPruned).
+	pruned := ts.pruned(opt)
+	ps := search.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior, Configs: valid, First: first, Pruned: pruned}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], g.task, c, pv)
 	}
 	// pct is each candidate's speed as % of the best; 0 when it failed or
-	// was never recorded, as the replayed strategies count it.
+	// was never recorded, as the replayed strategies count it. within is
+	// the same for the candidates within the limits, random search's.
 	pct := make([]float64, n)
+	var within []float64
 	for i, c := range valid {
 		if t, ok := g.times[space.Format(c)]; ok {
 			pct[i] = 100 * g.bestNs / t
+		}
+		if pruned == nil || !pruned[i] {
+			within = append(within, pct[i])
 		}
 	}
 	top := 0
@@ -407,15 +422,11 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 		}
 		stops = append(stops, float64(stop))
 		stopPct = append(stopPct, bestPct(pct, r.Order[:stop]))
-		stopRand = append(stopRand, randomPct(pct, stop))
-	}
-	ts, err := newTwoStage(d, space, g, enc)
-	if err != nil {
-		return res, err
+		stopRand = append(stopRand, randomPct(within, stop))
 	}
 	for k, c := range counts {
 		pt := PriorPoint{Share: fracs[k], MeasuredPct: 100 * float64(c) / float64(n), Measurements: c, Pct: sums[k] / float64(opt.TwoStageSeeds),
-			WorstPct: worst[k], RandomPct: randomPct(pct, c)}
+			WorstPct: worst[k], RandomPct: randomPct(within, c)}
 		// The two-stage tuner given c measurements: half at random, half
 		// in predicted order (a threshold that never stops it).
 		for seed := range opt.TwoStageSeeds {

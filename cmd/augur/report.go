@@ -170,7 +170,7 @@ func writeHoldoutDevice(w io.Writer, h *eval.HoldoutReport) {
 // stopped. A point where the tuner's mean is below random search's is
 // marked.
 func writePrior(w io.Writer, rs []eval.FleetPriorResult, sum []eval.PriorSummaryPoint) {
-	fmt.Fprintf(w, "\nfleet-prior tuner on devices left out of the fleet model (%% of best; mean over %d seeds, random search exact)\n", rs[0].Seeds)
+	fmt.Fprintf(w, "\nfleet-prior tuner on devices left out of the fleet model (%% of best; mean over %d seeds, random search exact; all within the device's limits where known)\n", rs[0].Seeds)
 	tw := newTable(w)
 	fmt.Fprintln(tw, "device\tshape\tspace\tprior top-1\t% measured\tn\tfleet prior\tworst seed\trandom\ttwo-stage\t\t")
 	var below int
