@@ -7,7 +7,9 @@ how many shapes the tuner ends below each (by more than 0.05 points, so that
 an optimum rounded to 99.99999 is not "below" 100), and the mean over shapes
 of the measurements that failed on the device (both stages) and of the
 configurations the second stage passed over as predicted to fail (files
-written before session 16 have neither: "-").
+written before session 16 have neither: "-"), and the mean count of
+configurations random search draws from (within the device's limits;
+files written before session 18 drew from the whole space: "-").
 
 usage: twostage.py NAME=FILE.json ...
 """
@@ -41,4 +43,5 @@ for arg in sys.argv[1:]:
         print(f"{name} {plat} T={t} shapes={len(rs)} measured={sum(r['measurements'] for r in rs) / len(rs):.0f} "
               f"tuner={gm('pct_of_best'):.1f} random={gm('random_pct_of_best'):.1f} "
               f"random_median={gm('random_median_pct_of_best'):.1f} below={below('random_pct_of_best')}/{below('random_median_pct_of_best')} "
-              f"sample_model_top1={top1(rs)} failed={mean(rs, 'failed_measurements')} passed={mean(rs, 'passed_over')}")
+              f"sample_model_top1={top1(rs)} failed={mean(rs, 'failed_measurements')} passed={mean(rs, 'passed_over')} "
+              f"random_space={mean(rs, 'random_space_size')}")

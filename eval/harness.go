@@ -160,7 +160,11 @@ type CurvePoint struct {
 }
 
 // StrategyResult is the distribution, over shapes and seeds, of the best
-// configuration a strategy found within a budget (CLTune, Fig. 5).
+// configuration a strategy found within a budget (CLTune, Fig. 5). Where
+// the device's limits are known (Pruned), the configurations over them are
+// neither measured nor counted against the budget (search.Settings.Pruned),
+// as a tuner that reads the limits never compiles them; a configuration
+// that fails on the device counts.
 type StrategyResult struct {
 	Strategy string  `json:"strategy"`
 	Budget   int     `json:"budget"`
@@ -173,7 +177,13 @@ type StrategyResult struct {
 
 // TwoStageResult compares the two-stage tuner with random search using the
 // same number of measurements on one shape (Falch and Elster, Fig. 10);
-// figures are medians over seeds.
+// figures are medians over seeds. Both sides measure within the device's
+// limits where they are known (Pruned): the tuner passes over the
+// configurations beyond them unmeasured, and random search draws from the
+// RandomSpace configurations within them, as a user's random search
+// (Kernel Tuner's) would; a configuration that fails on the device is a
+// measurement on either side. (Before session 18 random search drew from
+// the whole space, those beyond the limits counted as measurements.)
 type TwoStageResult struct {
 	Platform     string  `json:"platform"`
 	Shape        string  `json:"shape"`
@@ -184,11 +194,17 @@ type TwoStageResult struct {
 	MeasuredPct  float64 `json:"measured_pct_of_space"`
 	Pct          float64 `json:"pct_of_best"`
 	Top1Pct      float64 `json:"model_top1_pct_of_best"`
-	RandomPct    float64 `json:"random_pct_of_best"`
+	// RandomPct is random search with each seed's count of measurements,
+	// one random order of the RandomSpace configurations a seed.
+	RandomPct float64 `json:"random_pct_of_best"`
 	// RandomMedianPct is random search's median at each seed's count,
 	// exact (search.RandomMedian) rather than one random order a seed.
 	RandomMedianPct float64 `json:"random_median_pct_of_best"`
-	Seeds           int     `json:"seeds"`
+	// RandomSpace is the configurations random search draws from: those
+	// of SpaceSize within the device's limits, all of them where the
+	// limits are unknown (imported data).
+	RandomSpace int `json:"random_space_size"`
+	Seeds       int `json:"seeds"`
 	// Failed is the median over seeds of the measurements, both stages,
 	// of configurations that failed on the device; Passed those the
 	// second stage passed over as predicted to fail (search.SecondStage's
@@ -515,7 +531,7 @@ func tuners(all *train.Data, groups []*group, space *features.Space, opt Options
 	if len(complete) == 0 {
 		return nil, nil, nil
 	}
-	strats, err := strategies(space, complete, opt)
+	strats, err := strategies(all, space, complete, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -620,7 +636,9 @@ func learningCurve(d *train.Data, gb train.Learner, rng *rand.Rand) []CurvePoint
 	return out
 }
 
-func strategies(space *features.Space, groups []*group, opt Options) ([]StrategyResult, error) {
+// strategies replays each search strategy on groups, every budget and
+// seed, within each device's limits where they are known (groupPruned).
+func strategies(all *train.Data, space *features.Space, groups []*group, opt Options) ([]StrategyResult, error) {
 	named := []struct {
 		name string
 		s    search.Strategy
@@ -632,12 +650,15 @@ func strategies(space *features.Space, groups []*group, opt Options) ([]Strategy
 		{"grouped", search.Grouped{}},
 	}
 	objs := make([]search.Objective, len(groups))
+	prunes := make([]func(features.Config) bool, len(groups))
+	valid := space.All()
 	for i, g := range groups {
 		obj, err := search.Replay(space, g.times, 0)
 		if err != nil {
 			return nil, fmt.Errorf("eval: %w", err)
 		}
 		objs[i] = obj
+		prunes[i] = prunedFunc(space, valid, groupPruned(all, space, g, valid, opt))
 	}
 	var out []StrategyResult
 	for _, st := range named {
@@ -646,7 +667,7 @@ func strategies(space *features.Space, groups []*group, opt Options) ([]Strategy
 			for gi, g := range groups {
 				for seed := range opt.Seeds {
 					rng := rand.New(rand.NewPCG(opt.Seed+uint64(seed), uint64(gi)))
-					res, err := search.Run(st.s, space, objs[gi], rng, search.Settings{Budget: budget})
+					res, err := search.Run(st.s, space, objs[gi], rng, search.Settings{Budget: budget, Pruned: prunes[gi]})
 					pct := 0.0
 					if err == nil {
 						pct = 100 * g.bestNs / -res.Score
@@ -678,7 +699,8 @@ func twoStage(d *train.Data, space *features.Space, g *group, threshold float64,
 	}
 	n0 := max(10, int(math.Round(opt.SampleFraction*float64(len(ts.valid)))))
 	res := TwoStageResult{Platform: d.Platforms[g.platform].Slug(), Shape: features.FormatTask(d.TaskNames, g.task),
-		Threshold: threshold, SpaceSize: len(ts.valid), Sample: n0, Seeds: opt.TwoStageSeeds}
+		Threshold: threshold, SpaceSize: len(ts.valid), Sample: n0, Seeds: opt.TwoStageSeeds,
+		RandomSpace: len(ts.valid) - countTrue(ts.pruned(opt))}
 	var meas, pcts, top1s, rands, meds, failed, passed []float64
 	for seed := range opt.TwoStageSeeds {
 		r, err := ts.run(opt, n0, 0, threshold, opt.Seed+uint64(seed))
@@ -703,6 +725,84 @@ func twoStage(d *train.Data, space *features.Space, g *group, threshold float64,
 	res.Pct, res.Top1Pct, res.RandomPct, res.RandomMedianPct = median(pcts), median(top1s), median(rands), median(meds)
 	res.Failed, res.Passed = median(failed), median(passed)
 	return res, nil
+}
+
+// groupPruned says which of valid (the space's configurations) are known
+// to fail on g's device before compiling (Pruned), by the kernel of opt
+// (its spec, or the family of that name) and the device's recorded limits;
+// nil when nothing is known. It checks them against the data: when the
+// kernel's parameters or shape differ from the data's, or a configuration
+// it rules out ran, nothing is known.
+func groupPruned(d *train.Data, space *features.Space, g *group, valid []features.Config, opt Options) []bool {
+	k := opt.Spec
+	if k == nil {
+		k, _ = datasets.Lookup(opt.Kernel) // nil for a kernel with no family: nothing known
+	}
+	if k == nil || !slices.Equal(k.TaskNames, d.TaskNames) || !sameParams(k.Space.Params, d.Params) {
+		return nil
+	}
+	prune := Pruned(k, g.task, d.Platforms[g.platform], valid)
+	for i, c := range valid {
+		if _, ran := g.times[space.Format(c)]; ran && prune != nil && prune[i] {
+			return nil
+		}
+	}
+	return prune
+}
+
+// prunedFunc is pruned (over valid) as search.Settings.Pruned takes it;
+// nil when nothing is pruned.
+func prunedFunc(space *features.Space, valid []features.Config, pruned []bool) func(features.Config) bool {
+	at := map[int]bool{}
+	for i, p := range pruned {
+		if p {
+			at[space.Index(valid[i])] = true
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	return func(c features.Config) bool { return at[space.Index(c)] }
+}
+
+func countTrue(v []bool) int {
+	n := 0
+	for _, b := range v {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// randomSearch is random search with k measurements on the shape, drawn
+// without replacement from the valid configurations within the device's
+// limits (pruned false; all with pruned nil), as a user's random search
+// draws them: the best of one random order of rng (% of the best) and
+// the exact median over orders (search.RandomMedian). A configuration that
+// fails on the device is one of the k. The tuner it is compared with never
+// measures a pruned configuration either; counting them as random
+// search's measurements credited the tuner with limits random search did
+// not read (bench/RESULTS.md, session 18).
+func (ts *twoStageSpace) randomSearch(pruned []bool, k int, rng *rand.Rand) (pct, med float64) {
+	g := ts.g
+	n := len(ts.valid) - countTrue(pruned)
+	best, drawn := math.Inf(1), 0
+	// One permutation of the whole space, the pruned left out: the same
+	// draws as before where nothing is pruned.
+	for _, i := range rng.Perm(len(ts.valid)) {
+		if drawn >= k {
+			break
+		}
+		if pruned != nil && pruned[i] {
+			continue
+		}
+		drawn++
+		if t, ok := g.times[ts.space.Format(ts.valid[i])]; ok {
+			best = min(best, t)
+		}
+	}
+	return 100 * g.bestNs / best, 100 * g.bestNs / search.RandomMedian(ts.times, n, k)
 }
 
 func median(v []float64) float64 {

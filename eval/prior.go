@@ -17,8 +17,11 @@ import (
 // FleetPriorResult is the fleet-prior tuner replayed on one fully recorded
 // shape of a device that the fleet model was not trained on, against
 // random search and the two-stage tuner given the same number of
-// measurements. Percentages of best are means over seeds (random search's
-// is its exact expectation).
+// measurements, all three within the device's limits where they are known
+// (a configuration over them is neither measured nor counted; before
+// session 18 the fleet-prior tuner and random search counted them).
+// Percentages of best are means over seeds (random search's is its exact
+// expectation).
 type FleetPriorResult struct {
 	Device    string       `json:"device"`
 	TrainedOn []string     `json:"trained_on"`
@@ -312,7 +315,7 @@ func FleetPriorSpace(b *features.Bundle, plat features.Platform, k *datasets.Ker
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
 	nf := enc.Len()
 	ps := search.PriorSpace{X: make([]float64, len(valid)*nf), NumFeatures: nf, Prior: prior, Configs: valid,
-		First: topCopy(bundleCopies(b, plat.Slug(), t, k.Space, valid), prior)}
+		First: topCopy(bundleCopies(b, plat.Slug(), t, k.Space, valid), prior), Pruned: Pruned(k, t, plat, valid)}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], t, c, pv)
@@ -345,17 +348,29 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 	plat := d.Platforms[g.platform]
 	res := FleetPriorResult{Device: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), SpaceSize: n, Seeds: opt.TwoStageSeeds}
 	nf := enc.Len()
-	ps := search.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior, Configs: valid, First: first}
+	ts, err := newTwoStage(d, space, g, enc)
+	if err != nil {
+		return res, err
+	}
+	// The fleet-prior tuner, random search and the two-stage tuner all
+	// measure within the device's limits (groupPruned).
+	pruned := ts.pruned(opt)
+	ps := search.PriorSpace{X: make([]float64, n*nf), NumFeatures: nf, Prior: prior, Configs: valid, First: first, Pruned: pruned}
 	pv := plat.Vector()
 	for i, c := range valid {
 		enc.Encode(ps.X[i*nf:(i+1)*nf], g.task, c, pv)
 	}
 	// pct is each candidate's speed as % of the best; 0 when it failed or
-	// was never recorded, as the replayed strategies count it.
+	// was never recorded, as the replayed strategies count it. within is
+	// the same for the candidates within the limits, random search's.
 	pct := make([]float64, n)
+	var within []float64
 	for i, c := range valid {
 		if t, ok := g.times[space.Format(c)]; ok {
 			pct[i] = 100 * g.bestNs / t
+		}
+		if pruned == nil || !pruned[i] {
+			within = append(within, pct[i])
 		}
 	}
 	top := 0
@@ -407,15 +422,11 @@ func priorShape(d *train.Data, space *features.Space, valid []features.Config, e
 		}
 		stops = append(stops, float64(stop))
 		stopPct = append(stopPct, bestPct(pct, r.Order[:stop]))
-		stopRand = append(stopRand, randomPct(pct, stop))
-	}
-	ts, err := newTwoStage(d, space, g, enc)
-	if err != nil {
-		return res, err
+		stopRand = append(stopRand, randomPct(within, stop))
 	}
 	for k, c := range counts {
 		pt := PriorPoint{Share: fracs[k], MeasuredPct: 100 * float64(c) / float64(n), Measurements: c, Pct: sums[k] / float64(opt.TwoStageSeeds),
-			WorstPct: worst[k], RandomPct: randomPct(pct, c)}
+			WorstPct: worst[k], RandomPct: randomPct(within, c)}
 		// The two-stage tuner given c measurements: half at random, half
 		// in predicted order (a threshold that never stops it).
 		for seed := range opt.TwoStageSeeds {
@@ -509,31 +520,12 @@ type twoStageSpace struct {
 }
 
 // pruned says which valid configurations are known to fail before
-// compiling (Pruned), by the kernel of opt (its spec, or the family of
-// that name) and the device's recorded limits; nil when nothing is known.
-// It checks them against the data: when the kernel's parameters or shape
-// differ from the data's, or a configuration it rules out ran, nothing is
-// known.
+// compiling (groupPruned), computed once; nil when nothing is known.
 func (ts *twoStageSpace) pruned(opt Options) []bool {
-	if ts.prunedDone {
-		return ts.prune
+	if !ts.prunedDone {
+		ts.prune, ts.prunedDone = groupPruned(ts.d, ts.space, ts.g, ts.valid, opt), true
 	}
-	ts.prunedDone = true
-	k := opt.Spec
-	if k == nil {
-		k, _ = datasets.Lookup(opt.Kernel) // nil for a kernel with no family: nothing known
-	}
-	if k == nil || !slices.Equal(k.TaskNames, ts.d.TaskNames) || !sameParams(k.Space.Params, ts.d.Params) {
-		return nil
-	}
-	prune := Pruned(k, ts.g.task, ts.d.Platforms[ts.g.platform], ts.valid)
-	for i, c := range ts.valid {
-		if _, ran := ts.g.times[ts.space.Format(c)]; ran && prune != nil && prune[i] {
-			return nil
-		}
-	}
-	ts.prune = prune
-	return prune
+	return ts.prune
 }
 
 // sameParams says whether a and b name the same parameters with the same
@@ -574,6 +566,10 @@ type twoStageRun struct {
 	fitted     bool // false when too few first-stage measurements ran
 	failed     int  // measurements, both stages, that failed
 	passed     int  // configurations passed over as predicted to fail
+	// firstPct is the first stage's best, measuredPct the best of every
+	// configuration measured in both stages (% of best), which pct must
+	// equal: the answer is never worse than a configuration measured.
+	firstPct, measuredPct float64
 }
 
 // run replays the tuner with a first stage of at most n0 measurements
@@ -624,6 +620,10 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	}
 	perm, n0 := first.Order, first.Measured
 	out := twoStageRun{firstStage: n0, failed: first.Failed}
+	if bestC != nil {
+		out.firstPct = 100 * math.Exp(best) * g.bestNs / g.refNs
+	}
+	out.measuredPct = out.firstPct
 	if len(rows) < 2 {
 		out.total = n0
 		if bestC != nil {
@@ -660,17 +660,16 @@ func (ts *twoStageSpace) run(opt Options, n0, budget int, threshold float64, see
 	out.failed += st.Failed
 	out.passed = st.Passed
 	out.total = n0 + len(st.Measured)
+	for _, m := range st.Measured {
+		if !math.IsNaN(m.LogSpeedup) {
+			out.measuredPct = max(out.measuredPct, 100*math.Exp(m.LogSpeedup)*g.bestNs/g.refNs)
+		}
+	}
 	if !math.IsInf(st.LogSpeedup, -1) {
 		out.pct = 100 * math.Exp(st.LogSpeedup) * g.bestNs / g.refNs
 	}
-	// Random search with the same number of measurements.
-	rbest := math.Inf(1)
-	for _, i := range rng.Perm(len(valid))[:min(out.total, len(valid))] {
-		if t, ok := g.times[space.Format(valid[i])]; ok {
-			rbest = min(rbest, t)
-		}
-	}
-	out.randomPct = 100 * g.bestNs / rbest
-	out.randomMed = 100 * g.bestNs / search.RandomMedian(ts.times, len(valid), out.total)
+	// Random search with the same number of measurements, within the
+	// device's limits as the tuner (randomSearch).
+	out.randomPct, out.randomMed = ts.randomSearch(pruned, out.total, rng)
 	return out, nil
 }

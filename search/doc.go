@@ -14,6 +14,10 @@
 // the same number of evaluations and no strategy re-implements the
 // budget. A strategy evaluates configurations through the driver's
 // Evaluator and reads the budget only where its schedule depends on it.
+// Configurations known to fail before compiling (Settings.Pruned: over the
+// device's limits) are neither evaluated nor counted, so that every
+// strategy, the two-stage tuner included, spends its budget within the
+// limits.
 //
 // Falch and Elster's two-stage tuner has a stage a type: FirstStage draws
 // a stratified random sample and passes over what a failure model

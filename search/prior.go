@@ -104,6 +104,11 @@ type PriorSpace struct {
 	// is never below copying one of them. They count neither as ranked
 	// nor as random picks.
 	First []int
+	// Pruned marks, when set, the candidates known to fail before
+	// compiling (over the device's limits): never measured, ranked, drawn
+	// or counted against the budget, as the two-stage tuner passes them
+	// over and a user's random search never draws them. nil: none.
+	Pruned []bool
 }
 
 // PriorResult is the outcome of PriorSearch.Run.
@@ -128,7 +133,8 @@ type PriorResult struct {
 // reference, as train.DefaultZeta.
 var failedLogSpeedup = math.Log(0.1)
 
-// ErrNoCandidates is returned by PriorSearch.Run for an empty space.
+// ErrNoCandidates is returned by PriorSearch.Run for an empty space, or
+// one whose every candidate is pruned (PriorSpace.Pruned).
 var ErrNoCandidates = errors.New("search: no candidate configurations")
 
 func (o PriorSearch) withDefaults(n int) (PriorSearch, error) {
@@ -187,16 +193,29 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 	if s.Configs != nil && len(s.Configs) != n {
 		return PriorResult{}, fmt.Errorf("search: PriorSpace has %d configurations for %d candidates", len(s.Configs), n)
 	}
+	if s.Pruned != nil && len(s.Pruned) != n {
+		return PriorResult{}, fmt.Errorf("search: PriorSpace has %d pruned marks for %d candidates", len(s.Pruned), n)
+	}
+	pruned := func(i int) bool { return s.Pruned != nil && s.Pruned[i] }
 	var first []int
 	for j, i := range s.First {
 		if i < 0 || i >= n {
 			return PriorResult{}, fmt.Errorf("search: PriorSpace.First[%d] is %d, want in [0, %d)", j, i, n)
 		}
-		if !slices.Contains(first, i) {
+		if !slices.Contains(first, i) && !pruned(i) {
 			first = append(first, i)
 		}
 	}
-	o, err := o.withDefaults(n)
+	runs := n
+	for i := range n {
+		if pruned(i) {
+			runs--
+		}
+	}
+	if runs == 0 {
+		return PriorResult{}, ErrNoCandidates
+	}
+	o, err := o.withDefaults(runs)
 	if err != nil {
 		return PriorResult{}, err
 	}
@@ -219,6 +238,12 @@ func (o PriorSearch) Run(s PriorSpace, fit Refitter, measure func(idx []int) ([]
 	}
 	st := &priorState{o: o, s: s, fit: fit, prior: prior, muA: slices.Clone(prior), measured: make([]bool, n),
 		errN: 1, errSq: o.Sigma * o.Sigma}
+	// A pruned candidate counts as measured without a measurement: no
+	// batch, ranking or stopping rule considers it, and nothing learns
+	// from it.
+	for i := range n {
+		st.measured[i] = pruned(i)
+	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x9e10))
 	res := PriorResult{Best: -1, LogSpeedup: math.Inf(-1)}
 	for len(res.Order) < o.Budget {

@@ -294,3 +294,64 @@ func TestPriorSearchFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestPriorSearchPruned checks PriorSpace.Pruned: a pruned candidate is
+// never measured (not even when First names it), the budget counts only
+// the others, a search without a budget ends when they are all measured,
+// and a space pruned whole, or marks of the wrong length, are errors.
+func TestPriorSearchPruned(t *testing.T) {
+	x, truth := grid()
+	// All but the first five rows of the grid (a >= 5) are over the
+	// limits, the peak at (30, 10) with them.
+	pruned := make([]bool, len(truth))
+	for i := range pruned {
+		pruned[i] = i/40 >= 5
+	}
+	for _, tc := range []struct {
+		name   string
+		budget int
+		first  []int
+		want   int // measurements
+	}{
+		{"budget 40", 40, nil, 40},
+		{"first pruned", 40, []int{30*40 + 10, 5}, 40},
+		{"no budget", 0, nil, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := search.PriorSpace{X: x, NumFeatures: 2, Prior: make([]float64, len(truth)), First: tc.first, Pruned: pruned}
+			measure := func(idx []int) ([]float64, error) {
+				for _, i := range idx {
+					if pruned[i] {
+						t.Fatalf("measured pruned candidate %d", i)
+					}
+				}
+				return measureFrom(truth, nil)(idx)
+			}
+			res, err := search.PriorSearch{Budget: tc.budget, Full: true, Seed: 1}.Run(s, knn{k: 3}, measure)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Order) != tc.want {
+				t.Errorf("measured %d, want %d", len(res.Order), tc.want)
+			}
+			if tc.first != nil && res.Order[0] != 5 {
+				t.Errorf("first measured %d, want 5 (the first of First within the limits)", res.Order[0])
+			}
+		})
+	}
+	all := slices.Repeat([]bool{true}, len(truth))
+	for _, tc := range []struct {
+		name   string
+		pruned []bool
+		want   string
+	}{
+		{"all pruned", all, "no candidate"},
+		{"wrong length", pruned[:10], "pruned marks"},
+	} {
+		s := search.PriorSpace{X: x, NumFeatures: 2, Prior: make([]float64, len(truth)), Pruned: tc.pruned}
+		_, err := search.PriorSearch{Seed: 1}.Run(s, knn{k: 3}, measureFrom(truth, nil))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}

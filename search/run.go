@@ -26,6 +26,17 @@ type Settings struct {
 	// configurations already seen, Anneal and Grouped when their restarts
 	// find no configuration they have not seen.
 	Budget int
+	// Pruned, when set, says which configurations are known to fail
+	// before anything is compiled: over the device's limits (a work-group
+	// larger than the device allows, more local memory than it has), which
+	// a tuner that reads the limits never compiles (Kernel Tuner leaves
+	// them out of its search space). Eval neither calls the objective for
+	// them nor counts them against the budget; they score as failed
+	// evaluations, at no cost (Result.Pruned counts them). So strategies
+	// compared at one budget all spend it within the device's limits, as
+	// the two-stage tuner does (eval's replays, bench/RESULTS.md, session
+	// 18). nil: none is known.
+	Pruned func(features.Config) bool
 }
 
 // Run searches s with st for the configuration obj scores highest: the
@@ -42,7 +53,7 @@ func Run(st Strategy, s *features.Space, obj Objective, rng *rand.Rand, set Sett
 	if st == nil {
 		return Result{}, fmt.Errorf("search: Run: the strategy is nil")
 	}
-	e := &Evaluator{obj: obj, budget: set.Budget}
+	e := &Evaluator{obj: obj, budget: set.Budget, pruned: set.Pruned}
 	if err := st.Search(s, e, rng); err != nil {
 		return e.r, err
 	}
@@ -58,14 +69,21 @@ func Run(st Strategy, s *features.Space, obj Objective, rng *rand.Rand, set Sett
 type Evaluator struct {
 	obj    Objective
 	budget int
+	pruned func(features.Config) bool
 	r      Result
 }
 
 // Eval scores c and keeps it when it is the best so far; false when the
 // evaluation failed (an error or NaN), with -Inf as the score. Once the
 // budget is spent it calls the objective no more and returns -Inf, false.
+// A configuration of Settings.Pruned is a failed evaluation that is
+// neither made nor counted in Evals.
 func (e *Evaluator) Eval(c features.Config) (float64, bool) {
 	if e.Spent() {
+		return math.Inf(-1), false
+	}
+	if e.pruned != nil && e.pruned(c) {
+		e.r.Pruned++
 		return math.Inf(-1), false
 	}
 	e.r.Evals++

@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/augur-tuning/augur/features"
@@ -20,6 +21,9 @@ type Result struct {
 	Score float64
 	// Evals counts objective calls, failed ones included.
 	Evals int
+	// Pruned counts the proposals of configurations in Settings.Pruned,
+	// which Evals leaves out (a strategy may propose one more than once).
+	Pruned int
 }
 
 // ErrNothingFound is returned when no evaluated configuration succeeded.
@@ -51,16 +55,18 @@ func (Exhaustive) Search(s *features.Space, e *Evaluator, _ *rand.Rand) error {
 
 // Random evaluates distinct valid configurations drawn uniformly: as many
 // as the budget, or every valid configuration, in a random order, without
-// one.
+// one. With Settings.Pruned its draws are uniform among the configurations
+// within the device's limits: the pruned ones it meets cost nothing, and
+// it draws on until the budget is spent.
 type Random struct{}
 
 // Search implements Strategy.
 func (Random) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error {
-	var cs []features.Config
-	if n := e.Budget(); n > 0 {
-		cs = s.Sample(rng, n)
-	} else {
-		cs = s.All()
+	// The space in a random order, evaluated until the budget is spent:
+	// without pruned configurations, the draws of Space.Sample (which
+	// leaves a space no larger than the budget in its own order).
+	cs := s.All()
+	if n := e.Budget(); n == 0 || n < len(cs) {
 		rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
 	}
 	for _, c := range cs {
@@ -148,19 +154,38 @@ func (h HillClimb) Search(s *features.Space, e *Evaluator, rng *rand.Rand) error
 				return fmt.Errorf("search: start %s is not a valid configuration", s.Format(h.Start))
 			}
 			copy(cur, h.Start)
-		} else {
+		}
+		score, started := math.Inf(-1), false
+		if climb == 0 && h.Start != nil {
+			score, _ = e.Eval(cur)
+			started = true
+		}
+		// A random start of the pruned configurations (Settings.Pruned)
+		// costs nothing and is drawn again.
+		for try := 0; !started && try < maxRedraws; try++ {
 			c, ok := s.Random(rng)
 			if !ok {
 				return fmt.Errorf("search: no valid configuration found to start from")
 			}
 			copy(cur, c)
+			before := e.Evals()
+			score, _ = e.Eval(cur)
+			started = e.Evals() > before || e.Spent()
 		}
-		score, _ := e.Eval(cur)
-		for step := 0; (steps < 0 || step < steps) && !e.Spent(); step++ {
+		// A step is a counted evaluation: a pruned neighbour costs nothing,
+		// and maxRedraws of them in a row end the climb.
+		for step, idle := 0, 0; (steps < 0 || step < steps) && !e.Spent() && idle < maxRedraws; {
 			if !Neighbour(s, cur, cand, p, rng) {
 				break
 			}
-			if v, ok := e.Eval(cand); ok && v > score {
+			before := e.Evals()
+			v, ok := e.Eval(cand)
+			if e.Evals() == before {
+				idle++
+				continue
+			}
+			step, idle = step+1, 0
+			if ok && v > score {
 				score = v
 				cur, cand = cand, cur
 			}

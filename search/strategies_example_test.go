@@ -121,3 +121,14 @@ func ExampleHybrid() {
 	// search.Fixed: WX=4,WY=4,CX=2,CY=1,technique=2 after 40 evaluations
 	// search.Oracle: WX=4,WY=4,CX=2,CY=1,technique=1 after 120 evaluations
 }
+
+// A device that allows work-groups of 32 items at most: random search with
+// Settings.Pruned spends its 10 evaluations on configurations within that
+// limit, and the ones over it that it drew cost nothing.
+func ExampleSettings_pruned() {
+	s, obj := exampleSpace()
+	overLimit := func(c features.Config) bool { return c[0] > 32 }
+	res, _ := search.Run(search.Random{}, s, obj, rand.New(rand.NewPCG(3, 4)), search.Settings{Budget: 10, Pruned: overLimit})
+	fmt.Printf("%s after %d evaluations, %d over the limit passed over\n", s.Format(res.Best), res.Evals, res.Pruned)
+	// Output: wg=32,wpt=4 after 10 evaluations, 2 over the limit passed over
+}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -365,5 +366,68 @@ func TestGroupedExploresProduct(t *testing.T) {
 	// 4 x 4 values of a and b, less a=8,b=8, with c held at 1.
 	if want := (features.Config{4, 8, 1}); !res.Best.Equal(want) || res.Evals != 15 {
 		t.Errorf("Best %v after %d evals, want %v after 15", res.Best, res.Evals, want)
+	}
+}
+
+// TestPrunedNotCounted checks Settings.Pruned for every strategy: the
+// objective is never called for a pruned configuration, the budget is
+// spent on the others (as without pruning), and a space pruned whole ends
+// the search with nothing found instead of looping.
+func TestPrunedNotCounted(t *testing.T) {
+	s, obj, _ := bigSpace(t)
+	for _, tc := range []struct {
+		name   string
+		pruned func(features.Config) bool
+	}{
+		{"z >= 8 pruned (half)", func(c features.Config) bool { return c[2] >= 8 }},
+		{"all but x < 3 pruned", func(c features.Config) bool { return c[0] >= 3 }},
+		{"everything pruned", func(features.Config) bool { return true }},
+	} {
+		for _, st := range []Strategy{Random{}, HillClimb{}, HillClimb{Steps: 7, P: 0.5}, Anneal{}, PSO{}, Grouped{Rounds: 5}, Exhaustive{}} {
+			for _, n := range []int{1, 17, 150} {
+				name := fmt.Sprintf("%s/%T%+v/budget %d", tc.name, st, st, n)
+				calls := 0
+				counted := func(c features.Config) (float64, error) {
+					if tc.pruned(c) {
+						t.Fatalf("%s: objective called for pruned %s", name, s.Format(c))
+					}
+					calls++
+					return obj(c)
+				}
+				res, err := Run(st, s, counted, rand.New(rand.NewPCG(uint64(n), 5)), Settings{Budget: n, Pruned: tc.pruned})
+				if res.Evals != calls {
+					t.Errorf("%s: Evals = %d, objective calls %d", name, res.Evals, calls)
+				}
+				everything := tc.pruned(features.Config{0, 0, 0})
+				if everything {
+					if !errors.Is(err, ErrNothingFound) || res.Evals != 0 {
+						t.Errorf("%s: err %v, Evals %d; want ErrNothingFound and none", name, err, res.Evals)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if tc.pruned(res.Best) {
+					t.Errorf("%s: best %s is pruned", name, s.Format(res.Best))
+				}
+				// Every strategy spends its budget within the limits as it
+				// does on a space without pruning (TestBudgetRespected); a
+				// climb of fixed length leaves the remainder. A grouped
+				// search walks one parameter at a time from a start, and
+				// where most of the space is pruned it may run out of
+				// restarts first.
+				want := n
+				if h, ok := st.(HillClimb); ok && h.Steps > 0 && n > h.Steps+1 {
+					want = n - n%(h.Steps+1)
+				}
+				if _, grouped := st.(Grouped); grouped && res.Evals <= want {
+					continue
+				}
+				if res.Evals != want {
+					t.Errorf("%s: Evals = %d, want %d", name, res.Evals, want)
+				}
+			}
+		}
 	}
 }

@@ -43,7 +43,7 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 	}
 	tw.Flush()
 	if len(r.Strategies) > 0 {
-		fmt.Fprintln(w, "\nstrategies (best found as % of the optimum, over shapes x seeds, replayed)")
+		fmt.Fprintln(w, "\nstrategies (best found as % of the optimum, over shapes x seeds, replayed; configurations over the device's limits neither measured nor counted)")
 		fmt.Fprintln(tw, "strategy\tbudget\truns\tmedian\tp10\tp90\tmean\t")
 		for _, s := range r.Strategies {
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t\n", s.Strategy, s.Budget, s.Runs, s.Median, s.P10, s.P90, s.Mean)
@@ -51,11 +51,18 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 		tw.Flush()
 	}
 	if len(r.TwoStage) > 0 {
-		fmt.Fprintln(w, "\ntwo-stage tuner against random search with the same measurements (medians over seeds)")
-		fmt.Fprintln(tw, "platform\tshape\tT\tspace\tstage 1\tmeasured\t% of space\ttwo-stage %\tmodel top-1 %\trandom %\t")
+		fmt.Fprintln(w, "\ntwo-stage tuner against random search with the same measurements, both within the device's limits where known (medians over seeds; < marks the tuner below random's median)")
+		fmt.Fprintln(tw, "platform\tshape\tT\tspace\twithin limits\tstage 1\tmeasured\t% of space\ttwo-stage %\tmodel top-1 %\trandom %\trandom median %\t\t")
 		for _, t := range r.TwoStage {
-			fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%d\t%.0f\t%.2f%%\t%.1f\t%.1f\t%.1f\t\n", t.Platform, t.Shape, t.Threshold, t.SpaceSize, t.Sample,
-				t.Measurements, t.MeasuredPct, t.Pct, t.Top1Pct, t.RandomPct)
+			within, med, mark := "-", "-", ""
+			if t.RandomSpace > 0 { // reports before session 18 drew from the whole space
+				within, med = fmt.Sprint(t.RandomSpace), fmt.Sprintf("%.1f", t.RandomMedianPct)
+				if t.Pct > 0 && t.Pct < t.RandomMedianPct-0.05 {
+					mark = "<"
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%s\t%d\t%.0f\t%.2f%%\t%.1f\t%.1f\t%.1f\t%s\t%s\t\n", t.Platform, t.Shape, t.Threshold, t.SpaceSize, within, t.Sample,
+				t.Measurements, t.MeasuredPct, t.Pct, t.Top1Pct, t.RandomPct, med, mark)
 		}
 		tw.Flush()
 	}
@@ -167,7 +174,7 @@ func writeHoldoutDevice(w io.Writer, h *eval.HoldoutReport) {
 // stopped. A point where the tuner's mean is below random search's is
 // marked.
 func writePrior(w io.Writer, rs []eval.FleetPriorResult, sum []eval.PriorSummaryPoint) {
-	fmt.Fprintf(w, "\nfleet-prior tuner on devices left out of the fleet model (%% of best; mean over %d seeds, random search exact)\n", rs[0].Seeds)
+	fmt.Fprintf(w, "\nfleet-prior tuner on devices left out of the fleet model (%% of best; mean over %d seeds, random search exact; all within the device's limits where known)\n", rs[0].Seeds)
 	tw := newTable(w)
 	fmt.Fprintln(tw, "device\tshape\tspace\tprior top-1\t% measured\tn\tfleet prior\tworst seed\trandom\ttwo-stage\t\t")
 	var below int
