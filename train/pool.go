@@ -107,8 +107,17 @@ func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.Poo
 		var o, f PickScore
 		scoreGroups(d, mine, ownPred, &o)
 		scoreGroups(d, mine, fleetPred, &f)
-		out[pi] = &features.PoolChoice{Fleet: f.PctGeomean > o.PctGeomean+PoolMargin,
-			OwnPct: o.PctGeomean, FleetPct: f.PctGeomean, OwnWorst: o.PctWorst, FleetWorst: f.PctWorst, Shapes: len(mine)}
+		c := &features.PoolChoice{OwnPct: o.PctGeomean, FleetPct: f.PctGeomean, OwnWorst: o.PctWorst, FleetWorst: f.PctWorst, Shapes: len(mine)}
+		for _, g := range mine {
+			switch po, pf := pickPct(d, g, ownPred), pickPct(d, g, fleetPred); {
+			case pf > po:
+				c.FleetWins++
+			case po > pf:
+				c.OwnWins++
+			}
+		}
+		c.Fleet = c.FleetPct > c.OwnPct+PoolMargin
+		out[pi] = c
 	}
 	return out, nil
 }

@@ -42,6 +42,9 @@ func TestChoosePool(t *testing.T) {
 				t.Errorf("model %s: %+v out of (0, 100]", m.Name, p)
 			}
 		}
+		if p.FleetWins+p.OwnWins > p.Shapes {
+			t.Errorf("model %s: fleet wins %d, own wins %d on %d shapes", m.Name, p.FleetWins, p.OwnWins, p.Shapes)
+		}
 		if p.Fleet != (p.FleetPct > p.OwnPct+PoolMargin) {
 			t.Errorf("model %s: Fleet %v, but own %.2f and fleet %.2f", m.Name, p.Fleet, p.OwnPct, p.FleetPct)
 		}
