@@ -19,7 +19,7 @@ const PoolMargin = 0.5
 // choice's figures say. Measured (bench/RESULTS.md, session 18): the fleet
 // model picked worse than, or as well as, the own model on every device
 // of 6 shapes or more (by 0.1 to 4.4 points) and better on those of 2 and
-// 3 (by 18.2 and 4.4), and where a device had many shapes the choice's
+// 3 (by 20.5 and 4.4), and where a device had many shapes the choice's
 // own noise took the fleet model on folds where it picked worse (the
 // H200 of 13 shapes: 0.5 point lost at any margin up to 3.7 points, which
 // would also lose the 3-shape H100's gain).
