@@ -283,6 +283,15 @@ type DeviceHoldout struct {
 	PctInterval [2]float64 `json:"pct_of_best_interval95"`
 	Worst       float64    `json:"worst_pct_of_best"`
 	TopK        []TopK     `json:"top_k,omitempty"`
+	// OwnPct and FleetPct are the geometric means of the shapes'
+	// HoldoutShape.OwnPct and FleetPct, OwnWorst and FleetWorst their
+	// worst: the device's picks with its own model in every fold and with
+	// the fleet model in every fold, beside Pct, the fold's choice. 0
+	// outside a fleet's folds (HoldoutShape.Pool).
+	OwnPct     float64 `json:"own_pct_of_best,omitempty"`
+	OwnWorst   float64 `json:"own_worst_pct_of_best,omitempty"`
+	FleetPct   float64 `json:"fleet_pct_of_best,omitempty"`
+	FleetWorst float64 `json:"fleet_worst_pct_of_best,omitempty"`
 }
 
 // HoldoutShape is one left-out shape.
@@ -319,6 +328,12 @@ type HoldoutShape struct {
 	// as 'augur train' makes it for a fleet); nil with one device, with
 	// Options.Pool or Options.Test.
 	Pool *features.PoolChoice `json:"pool,omitempty"`
+	// OwnPct and FleetPct are, with Pool, the picks of the device's own
+	// model and of the fleet model, as Pct has them (a failed pick counts
+	// as the reference): one is Pct, the other the pick had the choice
+	// gone the other way. 0 when the pick was not recorded.
+	OwnPct   float64 `json:"own_pct_of_best,omitempty"`
+	FleetPct float64 `json:"fleet_pct_of_best,omitempty"`
 }
 
 // group is the recorded data of one (platform, task).
@@ -899,6 +914,11 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		if hs.TopK, err = topK(ch, g, space); err != nil {
 			return nil, err
 		}
+		if decide && f.pool != nil && hs.Status != "unrecorded" {
+			if err := bothPicks(&hs, f, plat, g, space, opt); err != nil {
+				return nil, err
+			}
+		}
 		if hs.Status != "unrecorded" {
 			logPct = append(logPct, math.Log(hs.Pct))
 			if rep.Worst == 0 || hs.Pct < rep.Worst {
@@ -943,6 +963,40 @@ type holdoutFit struct {
 	// pool is the fold's choice between the device's own model and the
 	// fleet model, both in b (decideFold); nil outside a fleet.
 	pool *features.PoolChoice
+}
+
+// bothPicks records in hs, whose pick f made with its fold's choice
+// (f.pool), the pick of the model the choice did not take, forced, beside
+// the pick made: what the device's own model and the fleet model each
+// pick for g.
+func bothPicks(hs *HoldoutShape, f holdoutFit, plat features.Platform, g *group, space *features.Space, opt Options) error {
+	b := *f.b
+	b.Models = slices.Clone(f.b.Models)
+	flipped := *f.pool
+	flipped.Fleet = !flipped.Fleet
+	b.Models[0].Pool = &flipped
+	alt := f
+	alt.b = &b
+	ch, err := alt.chooser(plat, opt)
+	if err != nil {
+		return err
+	}
+	pick, err := ch.Choose(g.task)
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	other := 0.0
+	switch name := space.Format(pick); {
+	case g.times[name] > 0:
+		other = 100 * g.bestNs / g.times[name]
+	case g.failed[name]:
+		other = hs.RefPct
+	}
+	hs.OwnPct, hs.FleetPct = hs.Pct, other
+	if f.pool.Fleet {
+		hs.OwnPct, hs.FleetPct = other, hs.Pct
+	}
+	return nil
 }
 
 // platforms counts the platforms with rows in d (a Subset keeps every
@@ -1110,9 +1164,35 @@ func summarizeDevices(shapes []HoldoutShape) []DeviceHoldout {
 		}
 		dh.Pct, dh.PctInterval = geomean(logs), geomeanInterval(logs)
 		dh.TopK = summarizeTopK(by[dev])
+		dh.OwnPct, dh.OwnWorst = geomeanWorst(by[dev], func(s HoldoutShape) float64 { return s.OwnPct })
+		dh.FleetPct, dh.FleetWorst = geomeanWorst(by[dev], func(s HoldoutShape) float64 { return s.FleetPct })
 		out = append(out, dh)
 	}
 	return out
+}
+
+// geomeanWorst is the geometric mean and the least of pct over the
+// recorded shapes, when every one has one (> 0); zeros otherwise.
+func geomeanWorst(shapes []HoldoutShape, pct func(HoldoutShape) float64) (float64, float64) {
+	var logs []float64
+	worst := 0.0
+	for _, s := range shapes {
+		if s.Status == "unrecorded" {
+			continue
+		}
+		v := pct(s)
+		if v <= 0 {
+			return 0, 0
+		}
+		logs = append(logs, math.Log(v))
+		if worst == 0 || v < worst {
+			worst = v
+		}
+	}
+	if len(logs) == 0 {
+		return 0, 0
+	}
+	return geomean(logs), worst
 }
 
 // noShapes says why leave-one-shape-out had no shape to choose for.

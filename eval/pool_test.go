@@ -37,12 +37,23 @@ func TestHoldoutPool(t *testing.T) {
 			if !pool && (sh.Pool == nil || sh.Source != want) {
 				t.Errorf("shape %s of %s: choice %+v, source %q; want a choice and source %q", sh.Shape, sh.Platform, sh.Pool, sh.Source, want)
 			}
+			if chosen := map[bool]float64{false: sh.OwnPct, true: sh.FleetPct}; !pool && sh.Pool != nil && sh.Status != "unrecorded" &&
+				(chosen[sh.Pool.Fleet] != sh.Pct || !(sh.OwnPct > 0 && sh.FleetPct > 0 && sh.OwnPct <= 100 && sh.FleetPct <= 100)) {
+				t.Errorf("shape %s of %s: own %.2f, fleet %.2f, pick %.2f with choice %+v; want both in (0, 100] and the chosen one the pick",
+					sh.Shape, sh.Platform, sh.OwnPct, sh.FleetPct, sh.Pct, sh.Pool)
+			}
+			if pool && (sh.OwnPct != 0 || sh.FleetPct != 0) {
+				t.Errorf("pooled shape %s of %s: own %.2f, fleet %.2f; want none", sh.Shape, sh.Platform, sh.OwnPct, sh.FleetPct)
+			}
 		}
 		n := 0
 		for _, dh := range h.Devices {
 			n += dh.Shapes
 			if dh.Pct <= 0 || dh.Pct > 100 || dh.Worst > dh.Pct || len(dh.TopK) != len(topKs) {
 				t.Errorf("pool %v: device %+v out of range", pool, dh)
+			}
+			if !pool && (dh.OwnPct <= 0 || dh.OwnPct > 100 || dh.OwnWorst > dh.OwnPct || dh.FleetPct <= 0 || dh.FleetPct > 100 || dh.FleetWorst > dh.FleetPct) {
+				t.Errorf("device %+v: own or fleet line out of range", dh)
 			}
 		}
 		if n != len(h.Shapes) {

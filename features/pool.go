@@ -19,4 +19,8 @@ type PoolChoice struct {
 	FleetWorst float64 `json:"fleet_worst_pct"`
 	// Shapes is the number of the device's shapes scored.
 	Shapes int `json:"shapes"`
+	// FleetWins and OwnWins count the shapes where one model's pick is
+	// faster than the other's (ties count for neither).
+	FleetWins int `json:"fleet_wins,omitempty"`
+	OwnWins   int `json:"own_wins,omitempty"`
 }

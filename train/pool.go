@@ -14,6 +14,17 @@ import (
 // device's own model, the product's default, in the cheaper one's place.
 const PoolMargin = 0.5
 
+// PoolMaxShapes is the most shapes a device may have for the fleet model
+// to serve it: with more, the device's own model serves it whatever the
+// choice's figures say. Measured (bench/RESULTS.md, session 18): the fleet
+// model picked worse than, or as well as, the own model on every device
+// of 6 shapes or more (by 0.1 to 4.4 points) and better on those of 2 and
+// 3 (by 20.5 and 4.4), and where a device had many shapes the choice's
+// own noise took the fleet model on folds where it picked worse (the
+// H200 of 13 shapes: 0.5 point lost at any margin up to 3.7 points, which
+// would also lose the 3-shape H100's gain).
+const PoolMaxShapes = 4
+
 // ChoosePool chooses, for each device of a bundle of several (b and rep
 // from TrainData on d), between the device's own model and the fleet
 // model (PoolChoices), and records the choice and its figures on the
@@ -43,8 +54,9 @@ func ChoosePool(b *features.Bundle, d *Data, rep *Report) error {
 // every device's rows (a shape the device has not seen is unseen by the
 // fleet too), and predicts the device's measured rows of the held-out
 // fold; each (device, shape) is scored by its top-1 pick as the
-// selection scores candidates. The fleet model serves a device whose
-// geometric mean it raises by more than PoolMargin points.
+// selection scores candidates. The fleet model serves a device of at most
+// PoolMaxShapes shapes whose geometric mean it raises by more than
+// PoolMargin points.
 func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.PoolChoice, error) {
 	out := make([]*features.PoolChoice, len(own))
 	fold, n := taskFolds(d, 6)
@@ -107,10 +119,26 @@ func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.Poo
 		var o, f PickScore
 		scoreGroups(d, mine, ownPred, &o)
 		scoreGroups(d, mine, fleetPred, &f)
-		out[pi] = &features.PoolChoice{Fleet: f.PctGeomean > o.PctGeomean+PoolMargin,
-			OwnPct: o.PctGeomean, FleetPct: f.PctGeomean, OwnWorst: o.PctWorst, FleetWorst: f.PctWorst, Shapes: len(mine)}
+		c := &features.PoolChoice{OwnPct: o.PctGeomean, FleetPct: f.PctGeomean, OwnWorst: o.PctWorst, FleetWorst: f.PctWorst, Shapes: len(mine)}
+		for _, g := range mine {
+			switch po, pf := pickPct(d, g, ownPred), pickPct(d, g, fleetPred); {
+			case pf > po:
+				c.FleetWins++
+			case po > pf:
+				c.OwnWins++
+			}
+		}
+		c.Fleet = fleetServes(c)
+		out[pi] = c
 	}
 	return out, nil
+}
+
+// fleetServes is the rule of PoolChoices: the fleet model serves a device
+// of at most PoolMaxShapes shapes on which it picks better than the
+// device's own model by more than PoolMargin points.
+func fleetServes(c *features.PoolChoice) bool {
+	return c.Shapes <= PoolMaxShapes && c.FleetPct > c.OwnPct+PoolMargin
 }
 
 // refit fits m's learner, as resolved when m was fitted, on rows of d.

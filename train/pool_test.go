@@ -2,6 +2,8 @@ package train
 
 import (
 	"testing"
+
+	"github.com/augur-tuning/augur/features"
 )
 
 // TestChoosePool records, for each device of a fleet, its own model's and
@@ -42,7 +44,10 @@ func TestChoosePool(t *testing.T) {
 				t.Errorf("model %s: %+v out of (0, 100]", m.Name, p)
 			}
 		}
-		if p.Fleet != (p.FleetPct > p.OwnPct+PoolMargin) {
+		if p.FleetWins+p.OwnWins > p.Shapes {
+			t.Errorf("model %s: fleet wins %d, own wins %d on %d shapes", m.Name, p.FleetWins, p.OwnWins, p.Shapes)
+		}
+		if p.Fleet != fleetServes(p) {
 			t.Errorf("model %s: Fleet %v, but own %.2f and fleet %.2f", m.Name, p.Fleet, p.OwnPct, p.FleetPct)
 		}
 	}
@@ -59,5 +64,33 @@ func TestChoosePool(t *testing.T) {
 	}
 	if err := ChoosePool(b1, one, rep1); err != nil || b1.Models[0].Pool != nil {
 		t.Errorf("one device: pool %+v, err %v; want none", b1.Models[0].Pool, err)
+	}
+}
+
+// TestFleetServes checks the rule of the choice: the fleet model serves
+// only a device of few shapes on which it picks better by more than the
+// margin.
+func TestFleetServes(t *testing.T) {
+	tests := []struct {
+		name        string
+		shapes      int
+		own, fleet  float64
+		wantServing bool
+	}{
+		{"one shape, fleet far better", 1, 5.1, 74.4, true},
+		{"few shapes, fleet better by 1.6", 2, 95.1, 96.7, true},
+		{"few shapes, inside the margin", 2, 95.1, 95.5, false},
+		{"few shapes, fleet worse", 3, 97.0, 93.0, false},
+		{"at the bound", PoolMaxShapes, 90, 95, true},
+		{"above the bound, fleet better by 3.7", PoolMaxShapes + 1, 91.7, 95.5, false},
+		{"many shapes, fleet better", 12, 91.7, 95.5, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &features.PoolChoice{Shapes: tc.shapes, OwnPct: tc.own, FleetPct: tc.fleet}
+			if got := fleetServes(c); got != tc.wantServing {
+				t.Errorf("fleetServes(%+v) = %v, want %v", c, got, tc.wantServing)
+			}
+		})
 	}
 }

@@ -28,6 +28,24 @@ func (d *Data) Known() []features.Config {
 	return out
 }
 
+// onePlatform returns the platform of d's rows when they are all of one,
+// whatever d.Platforms lists: a Subset of one device's rows keeps every
+// platform of the data it came from, and a device's own model must be the
+// same whether or not other devices' rows were loaded beside its own
+// (bench/RESULTS.md, session 18).
+func (d *Data) onePlatform() (int, bool) {
+	pi := -1
+	for _, s := range d.Samples() {
+		switch {
+		case pi < 0:
+			pi = s.Platform
+		case s.Platform != pi:
+			return 0, false
+		}
+	}
+	return pi, pi >= 0
+}
+
 // startsPerShape is how many configurations the starts table keeps for
 // each grid shape.
 const startsPerShape = 8
@@ -69,10 +87,11 @@ func (d *Data) limits() map[string]float64 {
 // starts computes the climb starting points of a model fitted on d: for
 // each shape of a grid over d's shapes, the startsPerShape configurations
 // r predicts fastest among the configurations measured in d (sampled when
-// there are very many), within d's limits. It returns nil for data of
-// several platforms.
+// there are very many), within d's limits. It returns nil when d's rows
+// are of several platforms (the fleet model's).
 func starts(d *Data, r Regressor, perShape int) (*features.Starts, error) {
-	if len(d.Platforms) != 1 {
+	pi, ok := d.onePlatform()
+	if !ok {
 		return nil, nil
 	}
 	// Only configurations that ran on the device are candidates: a model
@@ -96,7 +115,7 @@ func starts(d *Data, r Regressor, perShape int) (*features.Starts, error) {
 	if enc.Len() != len(d.Features) {
 		return nil, fmt.Errorf("train: starts: encoder has %d features, data %d", enc.Len(), len(d.Features))
 	}
-	pv := d.Platforms[0].Vector()
+	pv := d.Platforms[pi].Vector()
 	lim := d.limits()
 	limCols := map[int]float64{}
 	for name, v := range lim {
