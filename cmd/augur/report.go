@@ -9,6 +9,7 @@ import (
 
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/train"
 )
 
 // The text renderers of eval's, table 3's and train's reports: eval
@@ -290,8 +291,11 @@ func poolText(b *features.Bundle) string {
 			fmt.Fprintf(&sb, "\nown model or the fleet model (each shape left out of every device; top-1 picks in %% of the best measured):\n")
 		}
 		serve := "its own model"
-		if m.Pool.Fleet {
+		switch {
+		case m.Pool.Fleet:
 			serve = "the fleet model"
+		case m.Pool.Shapes > train.PoolMaxShapes && m.Pool.FleetPct > m.Pool.OwnPct+train.PoolMargin:
+			serve = fmt.Sprintf("its own model (the fleet model serves devices of at most %d shapes)", train.PoolMaxShapes)
 		}
 		fmt.Fprintf(&sb, "%s: own %.1f%% (worst %.1f%%), fleet %.1f%% (worst %.1f%%) on %d shapes: %s\n", m.Name,
 			m.Pool.OwnPct, m.Pool.OwnWorst, m.Pool.FleetPct, m.Pool.FleetWorst, m.Pool.Shapes, serve)
