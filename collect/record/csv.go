@@ -2,9 +2,12 @@ package record
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,4 +129,37 @@ func parseRuns(s string) ([]int64, error) {
 		runs[i] = v
 	}
 	return runs, nil
+}
+
+// WriteCSVDir writes every dataset file under dir (Files), one at a time,
+// to w through a CSVWriter, each named by its path relative to root, read
+// with opt and its runs (ReadOptions.Runs). It returns the rows and files
+// written; dir holding no dataset file is an error.
+func WriteCSVDir(w io.Writer, root, dir string, opt ReadOptions) (rows, files int, err error) {
+	paths, err := Files(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, 0, err
+	}
+	if len(paths) == 0 {
+		return 0, 0, fmt.Errorf("record: no dataset files under %s", dir)
+	}
+	opt.Runs = true
+	c := NewCSVWriter(w)
+	for _, p := range paths {
+		meta, rs, err := ReadFileWith(p, opt)
+		if err != nil {
+			return 0, 0, err
+		}
+		name, rerr := filepath.Rel(root, p)
+		if rerr != nil {
+			name = p
+		}
+		if err := c.Write(filepath.ToSlash(name), meta, rs); err != nil {
+			return 0, 0, err
+		}
+	}
+	if err := c.Flush(); err != nil {
+		return 0, 0, err
+	}
+	return c.Rows(), len(paths), nil
 }

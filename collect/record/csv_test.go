@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/augur-tuning/augur/features"
+	"os"
+	"path/filepath"
 )
 
 func TestCSVWriter(t *testing.T) {
@@ -110,4 +112,32 @@ func FuzzCSV(f *testing.F) {
 			t.Errorf("time_cv %q, want %v", got[n-7], r.TimeCV)
 		}
 	})
+}
+
+// TestWriteCSVDir writes every file under a directory, named from the
+// root, runs included, and refuses a directory without dataset files.
+func TestWriteCSVDir(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "k", "dev")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, nil, filepath.Join(dir, "a.arrow"), testMeta(), 2, testRows())
+	writeFile(t, nil, filepath.Join(dir, "b.arrow"), testMeta(), 2, testRows())
+	var b bytes.Buffer
+	rows, files, err := WriteCSVDir(&b, root, filepath.Join(root, "k"), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files != 2 || rows != 2*len(testRows()) {
+		t.Errorf("%d rows of %d files, want %d of 2", rows, files, 2*len(testRows()))
+	}
+	if !strings.Contains(b.String(), "k/dev/b.arrow,") || !strings.Contains(b.String(), "1000;990;1010") {
+		t.Errorf("output lacks the second file's name or a row's runs:\n%s", b.String())
+	}
+	for _, empty := range []string{t.TempDir(), filepath.Join(root, "none")} {
+		if _, _, err := WriteCSVDir(&b, root, empty, ReadOptions{}); err == nil || !strings.Contains(err.Error(), "no dataset files") {
+			t.Errorf("%s: err = %v, want no dataset files", empty, err)
+		}
+	}
 }
