@@ -429,7 +429,7 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 			return nil
 		}
 		if m.Status == record.StatusOK {
-			t := medianNs(m.TimesMs)
+			t := timingOf(m).median // the row's TimeNs
 			okTimes = append(okTimes, t)
 			if refTime == 0 && c.Equal(pl.ref) {
 				refTime = t
@@ -543,12 +543,8 @@ func (p *plan) rows(src source, task features.Task, refTime float64) func(emit f
 			}
 			r := record.Row{Task: task, Config: c, Status: m.Status, Error: m.Error, LogSpeedup: math.NaN(), RefTimeNs: refTime}
 			if m.Status == record.StatusOK {
-				ns := make([]float64, len(m.TimesMs))
-				for i, t := range m.TimesMs {
-					ns[i] = t * 1e6
-				}
-				r.TimeNs, r.TimeMinNs, r.TimeCV = record.Summarize(ns)
-				r.Repeats = len(ns)
+				t := timingOf(m)
+				r.TimeNs, r.TimeMinNs, r.TimeCV, r.Repeats, r.Runs = t.median, t.minimum, t.cv, t.repeats, t.runs
 				if refTime > 0 {
 					r.LogSpeedup = math.Log(refTime / r.TimeNs)
 				}
@@ -557,17 +553,6 @@ func (p *plan) rows(src source, task features.Task, refTime float64) func(emit f
 		})
 		return err
 	}
-}
-
-// medianNs is the median of times in milliseconds, in nanoseconds, as the
-// row's TimeNs will be.
-func medianNs(timesMs []float64) float64 {
-	ns := make([]float64, len(timesMs))
-	for i, t := range timesMs {
-		ns[i] = t * 1e6
-	}
-	t, _, _ := record.Summarize(ns)
-	return t
 }
 
 // plan is how the configurations of one file become configurations of
