@@ -105,6 +105,10 @@ type FileSummary struct {
 	// BestTimeNs its median time; empty and zero when no row is ok.
 	Best       string
 	BestTimeNs float64
+	// MeanOnly counts the ok rows written without runs because the file
+	// gives only their mean time (Measurement.MeanOnly); String names
+	// them when there are any.
+	MeanOnly int
 	// Warning says, in one line, what was imported with less than the
 	// file could have given: a device the device table (Options.Platforms)
 	// lacks, whose platform features are left unknown. Empty when none.
@@ -156,6 +160,9 @@ func (f FileSummary) String() string {
 	}
 	line := fmt.Sprintf("%s on %s: %d rows [%s], %s; %s; %s",
 		f.Path, f.Platform.Slug(), f.Rows(), strings.Join(parts, ", "), outside, best, ref)
+	if f.MeanOnly > 0 {
+		line += fmt.Sprintf("; %d ok rows with a mean time only, no runs", f.MeanOnly)
+	}
 	return line
 }
 
@@ -429,6 +436,9 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 			return nil
 		}
 		if m.Status == record.StatusOK {
+			if m.MeanOnly {
+				d.sum.MeanOnly++
+			}
 			t := timingOf(m).median // the row's TimeNs
 			okTimes = append(okTimes, t)
 			if refTime == 0 && c.Equal(pl.ref) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/augur-tuning/augur/collect/record"
@@ -52,7 +53,14 @@ func TestImportKeepsRuns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rows := importOne(t, tt.from, tt.entry)
+			rows, sum := importOne(t, tt.from, tt.entry)
+			wantMeanOnly := 0
+			if tt.runs == nil {
+				wantMeanOnly = 1
+			}
+			if sum.MeanOnly != wantMeanOnly || strings.Contains(sum.String(), "mean time only") != (wantMeanOnly > 0) {
+				t.Errorf("summary counts %d rows with a mean only, want %d: %s", sum.MeanOnly, wantMeanOnly, sum)
+			}
 			r := rows[0] // bx=1: the reference (the space's first)
 			if !slices.Equal(r.Runs, tt.runs) || (r.Runs == nil) != (tt.runs == nil) {
 				t.Errorf("runs %v, want %v", r.Runs, tt.runs)
@@ -91,8 +99,9 @@ func TestImportKeepsRuns(t *testing.T) {
 // importOne imports a file in format from of two configurations of one
 // parameter bx: bx=1 with entry's times (the reference: the space's first
 // configuration) and bx=2 with one run of 4 ms, and returns the rows read
-// back with their runs, which the reader checks against the rows.
-func importOne(t *testing.T, from, entry string) []record.Row {
+// back with their runs, which the reader checks against the rows, and
+// the file's summary.
+func importOne(t *testing.T, from, entry string) ([]record.Row, FileSummary) {
 	t.Helper()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.json")
@@ -122,7 +131,7 @@ func importOne(t *testing.T, from, entry string) []record.Row {
 	if len(rows) != 2 {
 		t.Fatalf("%d rows, want 2", len(rows))
 	}
-	return rows
+	return rows, sum.Files[0]
 }
 
 // TestImportRunsOfCaches imports the benchmark hub's caches and checks,
