@@ -7,7 +7,8 @@
 // refine:K' would have measured (collect.RefineSet). bench/sample-each.sh
 // and bench/refine.sh train on them and compare the picks; nothing in it
 // is synthetic, only left out. It prints the number of distinct
-// configurations built (not pruned) on some shape.
+// configurations built (not pruned) on some shape. A row keeps what its
+// file recorded, its timed runs (times_ns) too.
 //
 // Usage:
 //
@@ -17,6 +18,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -36,20 +38,24 @@ func main() {
 	refine := flag.Int("refine", 0, "then add what 'collect --sample refine:K' would measure")
 	seed := flag.Uint64("seed", 1, "seed")
 	flag.Parse()
-	if err := run(*data, *kernel, *out, *n, *each, *refine, *seed); err != nil {
+	if err := run(os.Stdout, *data, *kernel, *out, *n, *each, *refine, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "subsample:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, kernel, out string, n int, each bool, refine int, seed uint64) error {
+// run writes the subsample of data to out and prints the number of
+// configurations built to stdout.
+func run(stdout io.Writer, data, kernel, out string, n int, each bool, refine int, seed uint64) error {
 	if data == "" || kernel == "" || out == "" || n < 1 {
 		return fmt.Errorf("--data, --kernel, --out and --n >= 1 are required")
 	}
 	if _, err := os.Stat(out); err == nil {
 		return fmt.Errorf("%s exists; give a new directory", out)
 	}
-	files, err := record.ReadDir(filepath.Join(data, kernel))
+	// The runs are read too, so that the rows written keep them (eval's
+	// noise ceiling splits them).
+	files, err := record.ReadDirWith(filepath.Join(data, kernel), record.ReadOptions{Runs: true})
 	if err != nil {
 		return err
 	}
@@ -138,6 +144,6 @@ func run(data, kernel, out string, n int, each bool, refine int, seed uint64) er
 			return err
 		}
 	}
-	fmt.Println(len(built))
-	return nil
+	_, err = fmt.Fprintln(stdout, len(built))
+	return err
 }

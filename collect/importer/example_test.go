@@ -53,7 +53,7 @@ func ExampleImport() {
 	os.WriteFile(in, []byte(`{"device_name": "NVIDIA RTX A4000", "problem_size": 1024,
 "tune_params_keys": ["wg"], "tune_params": {"wg": [32, 64, 128]},
 "cache": {
-"32": {"wg": 32, "time": 2, "times": [2, 2, 2]},
+"32": {"wg": 32, "time": 2.0333335, "times": [2.1, 2.0000004, 2]},
 "64": {"wg": 64, "time": 1, "times": [1, 1, 1]},
 "128": {"wg": 128, "time": "CompilationFailedConfig"}}}`), 0o644)
 
@@ -68,18 +68,20 @@ func ExampleImport() {
 	fmt.Println(filepath.ToSlash(rel))
 	fmt.Println(f.Counts, "reference", f.Reference, "best", f.Best)
 
-	_, rows, err := record.ReadFile(f.Path)
+	// Rows keep the tuner's runs, in whole nanoseconds; the row's
+	// median and minimum are theirs.
+	_, rows, err := record.ReadFileWith(f.Path, record.ReadOptions{Runs: true})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for _, r := range rows {
-		fmt.Printf("%v %v %s log_speedup=%.3f\n", r.Task, r.Config, r.Status, r.LogSpeedup)
+		fmt.Printf("%v %v %s time_ns=%.0f runs=%v log_speedup=%.3f\n", r.Task, r.Config, r.Status, r.TimeNs, r.Runs, r.LogSpeedup)
 	}
 	// Output:
 	// data/scale/nvidia-rtx-a4000/import-scale_A4000.arrow
 	// map[compile_error:1 ok:2] reference wg=32 best wg=64
-	// [1024] [32] ok log_speedup=0.000
-	// [1024] [64] ok log_speedup=0.693
-	// [1024] [128] compile_error log_speedup=NaN
+	// [1024] [32] ok time_ns=2000000 runs=[2100000 2000000 2000000] log_speedup=0.000
+	// [1024] [64] ok time_ns=1000000 runs=[1000000 1000000 1000000] log_speedup=0.693
+	// [1024] [128] compile_error time_ns=0 runs=[] log_speedup=NaN
 }

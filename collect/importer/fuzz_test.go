@@ -2,20 +2,25 @@ package importer
 
 import (
 	"bytes"
+	"math"
 	"testing"
+
+	"github.com/augur-tuning/augur/collect/record"
 
 	"github.com/expr-lang/expr/parser"
 )
 
 // FuzzKernelTunerCache checks that no input makes the cache reader panic,
-// and that what it accepts is consistent: one value per parameter, and
-// positive times exactly on the ok rows.
+// and that what it accepts is consistent: one value per parameter,
+// positive times exactly on the ok rows, and runs and a summary that
+// agree once rounded to whole nanoseconds (checkTiming).
 func FuzzKernelTunerCache(f *testing.F) {
 	f.Add([]byte(cacheHead))
 	f.Add([]byte(cacheHead + "}\n}"))
 	f.Add([]byte(cacheHead + ",\n"))
 	f.Add(gzipped(f, cacheHead))
 	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": 1}}}`))
+	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": 1, "times": [0.0000001, 0.0012345, 1e7]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := ReadKernelTuner(bytes.NewReader(data))
 		if err != nil {
@@ -31,8 +36,42 @@ func FuzzKernelTunerCache(f *testing.F) {
 			if checkTimes(m.TimesMs) != nil {
 				t.Fatalf("accepted times %v", m.TimesMs)
 			}
+			checkTiming(t, &m)
 		}
 	})
+}
+
+// checkTiming checks what Import would write of an accepted measurement:
+// runs exactly when the file listed them, each within 0.5 ns of the
+// tuner's time (or 1 ns for a time below that), and a summary that is the
+// rounded runs' own, with a positive median, as record requires of an ok
+// row.
+func checkTiming(t *testing.T, m *Measurement) {
+	t.Helper()
+	if m.Status != record.StatusOK {
+		return
+	}
+	if m.MeanOnly && len(m.TimesMs) != 1 {
+		t.Fatalf("mean only with %d times", len(m.TimesMs))
+	}
+	tm := timingOf(m)
+	if (tm.runs == nil) != m.MeanOnly || tm.repeats != len(m.TimesMs) {
+		t.Fatalf("times %v (mean only %v) became runs %v, repeats %d", m.TimesMs, m.MeanOnly, tm.runs, tm.repeats)
+	}
+	xs := make([]float64, len(m.TimesMs))
+	for i, ms := range m.TimesMs {
+		xs[i] = max(1, math.Round(ms*1e6))
+		if d := math.Abs(xs[i] - ms*1e6); d > 0.5 && xs[i] != 1 {
+			t.Fatalf("time %v ms rounded to %v ns", ms, xs[i])
+		}
+		if tm.runs != nil && float64(tm.runs[i]) != xs[i] {
+			t.Fatalf("run %d is %d ns, want %v", i, tm.runs[i], xs[i])
+		}
+	}
+	median, minimum, cv := record.Summarize(xs)
+	if tm.median != median || tm.minimum != minimum || tm.cv != cv || !(median > 0) || median > 1e13 {
+		t.Fatalf("summary %v %v %v, the runs' %v %v %v", tm.median, tm.minimum, tm.cv, median, minimum, cv)
+	}
 }
 
 // FuzzT1 checks that the T1 reader never panics and that what it accepts
@@ -83,17 +122,20 @@ func FuzzTranslatePython(f *testing.F) {
 	})
 }
 
-// FuzzT4 checks that the T4 reader never panics and that every
-// configuration it accepts takes values its parameters list.
+// FuzzT4 checks that the T4 reader never panics, that every
+// configuration it accepts takes values its parameters list, and that its
+// times round as FuzzKernelTunerCache's do.
 func FuzzT4(f *testing.F) {
 	// Small seeds only, as FuzzT1's.
 	f.Add([]byte(`{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [1]}}]}`))
+	f.Add([]byte(`{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "measurements": [{"name": "time", "value": 2.5, "unit": "us"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := ReadT4(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
 		for _, m := range res.Measurements {
+			checkTiming(t, &m)
 			for k, v := range m.Config {
 				found := false
 				for _, x := range res.Params[k].Values {

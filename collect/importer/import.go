@@ -105,6 +105,10 @@ type FileSummary struct {
 	// BestTimeNs its median time; empty and zero when no row is ok.
 	Best       string
 	BestTimeNs float64
+	// MeanOnly counts the ok rows written without runs because the file
+	// gives only their mean time (Measurement.MeanOnly); String names
+	// them when there are any.
+	MeanOnly int
 	// Warning says, in one line, what was imported with less than the
 	// file could have given: a device the device table (Options.Platforms)
 	// lacks, whose platform features are left unknown. Empty when none.
@@ -156,6 +160,9 @@ func (f FileSummary) String() string {
 	}
 	line := fmt.Sprintf("%s on %s: %d rows [%s], %s; %s; %s",
 		f.Path, f.Platform.Slug(), f.Rows(), strings.Join(parts, ", "), outside, best, ref)
+	if f.MeanOnly > 0 {
+		line += fmt.Sprintf("; %d ok rows with a mean time only, no runs", f.MeanOnly)
+	}
 	return line
 }
 
@@ -429,7 +436,10 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 			return nil
 		}
 		if m.Status == record.StatusOK {
-			t := medianNs(m.TimesMs)
+			if m.MeanOnly {
+				d.sum.MeanOnly++
+			}
+			t := timingOf(m).median // the row's TimeNs
 			okTimes = append(okTimes, t)
 			if refTime == 0 && c.Equal(pl.ref) {
 				refTime = t
@@ -543,12 +553,8 @@ func (p *plan) rows(src source, task features.Task, refTime float64) func(emit f
 			}
 			r := record.Row{Task: task, Config: c, Status: m.Status, Error: m.Error, LogSpeedup: math.NaN(), RefTimeNs: refTime}
 			if m.Status == record.StatusOK {
-				ns := make([]float64, len(m.TimesMs))
-				for i, t := range m.TimesMs {
-					ns[i] = t * 1e6
-				}
-				r.TimeNs, r.TimeMinNs, r.TimeCV = record.Summarize(ns)
-				r.Repeats = len(ns)
+				t := timingOf(m)
+				r.TimeNs, r.TimeMinNs, r.TimeCV, r.Repeats, r.Runs = t.median, t.minimum, t.cv, t.repeats, t.runs
 				if refTime > 0 {
 					r.LogSpeedup = math.Log(refTime / r.TimeNs)
 				}
@@ -557,17 +563,6 @@ func (p *plan) rows(src source, task features.Task, refTime float64) func(emit f
 		})
 		return err
 	}
-}
-
-// medianNs is the median of times in milliseconds, in nanoseconds, as the
-// row's TimeNs will be.
-func medianNs(timesMs []float64) float64 {
-	ns := make([]float64, len(timesMs))
-	for i, t := range timesMs {
-		ns[i] = t * 1e6
-	}
-	t, _, _ := record.Summarize(ns)
-	return t
 }
 
 // plan is how the configurations of one file become configurations of

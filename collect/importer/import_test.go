@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -231,12 +232,22 @@ func TestImportT4(t *testing.T) {
 	if f.RefFromMedian || math.Abs(f.RefTimeNs-2.7871360778808594e6) > 1 || math.Abs(f.BestTimeNs-1.001471996307373e6) > 1 {
 		t.Errorf("reference %v ns (median %v), best %v ns", f.RefTimeNs, f.RefFromMedian, f.BestTimeNs)
 	}
-	meta, rows, err := record.ReadFile(f.Path)
+	meta, rows, err := record.ReadFileWith(f.Path, record.ReadOptions{Runs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if meta.Source != "import:t4" || len(rows) != 5 || !(rows[0].Task.Key() == features.Task{4096, 4096, 15, 15}.Key()) {
 		t.Errorf("source %q, %d rows, task %v", meta.Source, len(rows), rows[0].Task)
+	}
+	// The fixture's first result, the reference: its five runtimes in ms,
+	// kept in order as whole nanoseconds.
+	if want := []int64{2866176, 2790336, 2787136, 2785280, 2784256}; !slices.Equal(rows[0].Runs, want) || rows[0].TimeNs != 2787136 {
+		t.Errorf("reference row: runs %v, time_ns %v; want %v, 2787136", rows[0].Runs, rows[0].TimeNs, want)
+	}
+	for _, r := range rows {
+		if (r.Status == record.StatusOK) != (len(r.Runs) == 5) {
+			t.Errorf("%s row with runs %v, want 5 runs exactly on the ok rows", r.Status, r.Runs)
+		}
 	}
 }
 

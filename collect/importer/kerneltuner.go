@@ -39,9 +39,14 @@ type Measurement struct {
 	// Config holds one value per Results.Params, in that order.
 	Config features.Config
 	Status record.Status
-	// TimesMs are the timed runs in milliseconds; empty unless Status is
-	// ok.
+	// TimesMs are the timed runs in milliseconds, in the order they ran;
+	// empty unless Status is ok.
 	TimesMs []float64
+	// MeanOnly says that the file lists no runs for this ok
+	// configuration, only its mean time (Kernel Tuner's time, T4's time
+	// measurement), which TimesMs then holds as its one value. Import
+	// writes such a row with that time as its summary and no runs.
+	MeanOnly bool
 	// Error is the tuner's failure string for a failed configuration.
 	Error string
 }
@@ -59,8 +64,8 @@ var kernelTunerFailures = map[string]record.Status{
 // without its closing braces, as Kernel Tuner leaves it while tuning, is
 // completed first. Every parameter value must be an integer. An entry
 // whose time is a number but which has no times (old caches) counts its
-// mean time as one run. It holds every measurement in memory; Import
-// streams them instead (scanKernelTuner).
+// mean time as one run (Measurement.MeanOnly). It holds every measurement
+// in memory; Import streams them instead (scanKernelTuner).
 func ReadKernelTuner(r io.Reader) (*Results, error) {
 	var ms []Measurement
 	res, err := scanKernelTuner(r, nil, func(m *Measurement) error {
@@ -376,7 +381,7 @@ func (e *ktEntry) measurement(m *Measurement, keys []string) error {
 		}
 		m.Config[j] = n
 	}
-	m.TimesMs, m.Error, m.Status = m.TimesMs[:0], "", ""
+	m.TimesMs, m.Error, m.Status, m.MeanOnly = m.TimesMs[:0], "", "", false
 	if !e.hasTime {
 		return errors.New("lacks time")
 	}
@@ -397,7 +402,7 @@ func (e *ktEntry) measurement(m *Measurement, keys []string) error {
 	}
 	m.TimesMs = append(m.TimesMs, e.timesMs...)
 	if len(m.TimesMs) == 0 {
-		m.TimesMs = append(m.TimesMs, mean)
+		m.TimesMs, m.MeanOnly = append(m.TimesMs, mean), true
 	}
 	if err := checkTimes(m.TimesMs); err != nil {
 		return err
@@ -534,12 +539,18 @@ func decodeKeys(dec *json.Decoder) ([]string, error) {
 	return keys, expectDelim(dec, ']')
 }
 
+// maxTimeMs is the longest time a run may take, in milliseconds: 10^7 ms
+// is record's bound on a time (10^13 ns, 2.8 hours), which the writer
+// would refuse a row beyond.
+const maxTimeMs = 1e7
+
 // checkTimes refuses times that no ok measurement can have, so that the
-// log-speedups computed from them are numbers.
+// log-speedups computed from them are numbers and every run converts to
+// whole nanoseconds (runsNs).
 func checkTimes(ts []float64) error {
 	for _, t := range ts {
-		if !(t > 0) || t > 1e15 {
-			return fmt.Errorf("time %v ms, want a positive number", t)
+		if !(t > 0) || t > maxTimeMs {
+			return fmt.Errorf("time %v ms, want a positive number of at most %g", t, float64(maxTimeMs))
 		}
 	}
 	return nil

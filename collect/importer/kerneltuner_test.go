@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,6 +88,8 @@ func TestReadKernelTunerErrors(t *testing.T) {
 		{"entry lacks parameter", strings.Replace(cacheHead, `"bx": 32, "by": 2,`, `"bx": 32,`, 1), "lacks parameter by"},
 		{"no time", strings.Replace(cacheHead, `, "time": "InvalidConfig"`, ``, 1), "lacks time"},
 		{"negative time", strings.Replace(cacheHead, `[3, 2, 2.5]`, `[3, -2]`, 1), "positive"},
+		{"run over record's bound", strings.Replace(cacheHead, `[3, 2, 2.5]`, `[3, 1.5e7]`, 1), "at most 1e+07"},
+		{"mean over record's bound", strings.Replace(cacheHead, `"time": 2.5, "times": [3, 2, 2.5]`, `"time": 2e7`, 1), "at most 1e+07"},
 		{"cut inside a string", cacheHead + `, "1`, "inside a string"},
 		{"cut after a key", cacheHead + `, "16,4": `, "malformed"},
 		{"no keys", `{"cache": {}}`, "tune_params_keys"},
@@ -172,6 +175,10 @@ func TestReadKernelTunerOrder(t *testing.T) {
 	res, err := ReadKernelTuner(strings.NewReader(late))
 	if err != nil || len(res.Measurements) != 1 || res.Measurements[0].Config[0] != 1 {
 		t.Fatalf("entries before the keys: %+v, %v", res, err)
+	}
+	// An entry without times (an old cache) has its mean as its one time.
+	if m := res.Measurements[0]; !m.MeanOnly || !slices.Equal(m.TimesMs, []float64{2}) {
+		t.Errorf("entry without times: times %v, mean only %v; want [2], true", m.TimesMs, m.MeanOnly)
 	}
 	after := `{"tune_params_keys": ["a"], "tune_params": {"a": [1]}, "cache": {"1": {"a": 1, "time": 2}}, "tune_params": {"a": [2]}}`
 	if _, err := ReadKernelTuner(strings.NewReader(after)); err == nil || !strings.Contains(err.Error(), "twice") {

@@ -45,7 +45,7 @@ type t4Result struct {
 // order, with the values seen. Runtimes are taken in the unit of the "time"
 // measurement when the result has one, else in milliseconds (what Kernel
 // Tuner writes). A correct result without runtimes counts its "time"
-// measurement as one run.
+// measurement as one run (Measurement.MeanOnly).
 func ReadT4(r io.Reader) (*Results, error) {
 	var t t4Params
 	res := &Results{}
@@ -189,7 +189,7 @@ func (t *t4Params) measurement(i int, r *t4Result, m *Measurement) error {
 	}
 	m.TimesMs = slices.Clone(r.Times.Runtimes)
 	if len(m.TimesMs) == 0 && fallback != 0 {
-		m.TimesMs = []float64{fallback}
+		m.TimesMs, m.MeanOnly = []float64{fallback}, true
 	}
 	if len(m.TimesMs) == 0 {
 		return fmt.Errorf("%w: T4 result %d is correct but has no runtimes", ErrFormat, i)

@@ -39,7 +39,8 @@ type Row struct {
 	// Runs are the timed runs, in nanoseconds, in the order they ran:
 	// Repeats of them, whose median is TimeNs and minimum TimeMinNs. nil
 	// where they were not kept: a row that is not ok, a file written
-	// before the times_ns column existed, an imported row, or a reader
-	// that did not ask for them (ReadOptions.Runs).
+	// before the times_ns column existed, an imported row whose source
+	// gives only a mean time (or imported before importers kept runs), or
+	// a reader that did not ask for them (ReadOptions.Runs).
 	Runs []int64
 }
