@@ -482,12 +482,17 @@ func fbcorrBankWays(t features.Task, p fbcorrParams) int {
 	tw := p.bw + t[fbcorrW] - 1
 	dp := t[fbcorrD] + p.pad
 	var perBank [fbcorrBanks]int
-	ways := 0
-	for lane := range min(fbcorrWarp, p.bh*p.bw) {
-		lx, ly := lane%p.bw, lane/p.bw
-		b := ((ly*tw + lx) * dp) % fbcorrBanks
-		perBank[b]++
-		ways = max(ways, perBank[b])
+	ways, lanes := 0, min(fbcorrWarp, p.bh*p.bw)
+	// Lanes run along a row (lx), then to the next (ly). The addresses
+	// are stepped rather than multiplied: Choose derives every candidate
+	// it scores.
+	for row, lane := 0, 0; lane < lanes; row += tw * dp {
+		for a := row; a < row+p.bw*dp && lane < lanes; a += dp {
+			b := a & (fbcorrBanks - 1) // a >= 0, and the banks a power of two
+			perBank[b]++
+			ways = max(ways, perBank[b])
+			lane++
+		}
 	}
 	return ways
 }

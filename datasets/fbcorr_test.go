@@ -271,3 +271,18 @@ func TestFbcorrBankWays(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFbcorrDerive times the derived features of one configuration,
+// which Choose computes for every configuration it scores.
+func BenchmarkFbcorrDerive(b *testing.B) {
+	d := Deriver("fbcorr")
+	k := Fbcorr()
+	dst := make([]float64, len(d.Names()))
+	task := features.Task{1024, 1024, 16, 32, 5, 5}
+	pv := features.Platform{ComputeUnits: 132, LocalMemBytes: 48 << 10}.Vector()
+	c := k.Reference
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Derive(dst, task, c, pv)
+	}
+}
