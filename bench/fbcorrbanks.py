@@ -3,9 +3,11 @@
 
 Reads the CSV of 'augur export --rows --kernel fbcorr' (every status, one
 line a row) and prints, for each shape, its fastest time, the GFLOP/s that
-time reaches against the paper's flop count (Eq. 5), and the rows grouped
-by the bank conflict of the inner loop's local-memory read (the derived
-feature bank_ways, computed here as datasets.fbcorrBankWays computes it):
+time reaches against the paper's flop count (Eq. 5) and the GB/s against
+its byte count (Eq. 6: image and filters read once, output written once),
+and the rows grouped by the bank conflict of the inner loop's local-memory
+read (the derived feature bank_ways, computed here as
+datasets.fbcorrBankWays computes it):
 per group, the mean log slowdown against the shape's fastest row, the
 group's best as % of the shape's best, and its row count. The experiment
 behind bench/RESULTS.md's "fbcorr's picks, session 19".
@@ -37,17 +39,18 @@ def main(path):
         ways = bank_ways(int(r["param.block_h"]), int(r["param.block_w"]),
                          t[5], t[2], int(r["param.pad_shared"]))
         shapes[t].append((float(r["time_ns"]), ways))
-    print("shape R,C,D,F,H,W | best us | GFLOP/s | bank_ways: mean ln slowdown / group best % of best (rows)")
+    print("shape R,C,D,F,H,W | best us | GFLOP/s | GB/s | bank_ways: mean ln slowdown / group best % of best (rows)")
     for t, rows in sorted(shapes.items(), key=lambda kv: (kv[0][2], kv[0])):
         r, c, d, f, h, w = t
         best = min(tm for tm, _ in rows)
         gflops = 2 * f * h * w * d * (r - h + 1) * (c - w + 1) / best
+        gbs = 4 * (r * c * d + f * h * w * d + (r - h + 1) * (c - w + 1) * f) / best
         groups = collections.defaultdict(list)
         for tm, ways in rows:
             groups[ways].append(math.log(tm / best))
         cells = ["%d: %.2f / %.0f%% (%d)" % (k, sum(v) / len(v), 100 * math.exp(-min(v)), len(v))
                  for k, v in sorted(groups.items())]
-        print("%s | %.0f | %.0f | %s" % (",".join(map(str, t)), best / 1e3, gflops, "; ".join(cells)))
+        print("%s | %.0f | %.0f | %.0f | %s" % (",".join(map(str, t)), best / 1e3, gflops, gbs, "; ".join(cells)))
 
 
 if __name__ == "__main__":
