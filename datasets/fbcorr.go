@@ -390,9 +390,10 @@ var fbcorrDerivedNames = []string{
 	"local_mem", "local_mem_frac", "groups_per_cu_by_local_mem",
 	"stage_loads_per_output", "reg_limit",
 	"gflop", "intensity", "image_bytes",
+	"bank_ways", "stage_loads_per_fma", "acc_regs_frac",
 }
 
-const fbcorrDerivedID = "fbcorr/1"
+const fbcorrDerivedID = "fbcorr/2"
 
 func (fbcorrDerived) ID() string { return fbcorrDerivedID }
 
@@ -435,7 +436,18 @@ func (fbcorrDerived) Derive(dst []float64, t features.Task, c features.Config, p
 	if p.maxrreg == fbcorrMaxRRegInf {
 		regs = fbcorrRegCap
 	}
+	// The kernel runs far below the device's arithmetic peak (on the
+	// H100, bench/RESULTS.md session 19): for each staged value it reads
+	// from local memory (bank_ways times over when lanes collide on a
+	// bank) it issues four filter loads and four multiply-adds a float4
+	// of accumulators, so what a configuration adds to the multiply-adds
+	// decides its speed. Staging is another overhead: image values a
+	// work-item loads into local memory per multiply-add it then does (D
+	// cancels). The accumulators a work-item holds per register the
+	// compiler may use tell where maxrreg forces spills.
+	fmas := float64(4*g.n4*g.passes) * float64(t[fbcorrH]) * w * d
 	flops := fbcorrFlops(t)
+	ways := float64(fbcorrBankWays(t, p))
 	v := [...]float64{
 		outR, outC, wgItems, float64(4 * g.n4), float64(g.passes), float64(g.rowPasses),
 		float64(g.groupsX), float64(g.groupsY), groups, groups * wgItems,
@@ -444,6 +456,43 @@ func (fbcorrDerived) Derive(dst []float64, t features.Task, c features.Config, p
 		lmem, lmemFrac, byLmem,
 		staged, regs,
 		flops / 1e9, flops / fbcorrBytes(t), 4 * float64(t[fbcorrR]*t[fbcorrC]) * d,
+		ways, staged / fmas, float64(4*g.n4) / regs,
 	}
 	copy(dst, v[:])
+}
+
+// GPUs' local memory serves a warp's lanes from 32 banks of four bytes;
+// lanes that fall on one bank at different addresses are served one
+// after another. NVIDIA's warps and AMD's half-wavefronts have 32 lanes.
+const (
+	fbcorrBanks = 32
+	fbcorrWarp  = 32
+)
+
+// fbcorrBankWays is the bank conflict of the inner loop's local-memory
+// read: the most lanes of one warp that read one bank at once. Lane
+// (lx, ly) of a work-group reads the staged pixel (ly + hh, lx + w),
+// channel d, at float (((ly + hh) * TW + lx + w) * DP + d): the lanes
+// differ by DP floats along a row and by TW * DP between rows, so
+// channels D without the pad put every lane of a row on the same few
+// banks (D = 32: all on one), and pad_shared (DP = D + 1) spreads them.
+// Every lane reads a different float, so no read is a broadcast; the
+// offsets hh, w and d move every lane alike and do not change the count.
+func fbcorrBankWays(t features.Task, p fbcorrParams) int {
+	tw := p.bw + t[fbcorrW] - 1
+	dp := t[fbcorrD] + p.pad
+	var perBank [fbcorrBanks]int
+	ways, lanes := 0, min(fbcorrWarp, p.bh*p.bw)
+	// Lanes run along a row (lx), then to the next (ly). The addresses
+	// are stepped rather than multiplied: Choose derives every candidate
+	// it scores.
+	for row, lane := 0, 0; lane < lanes; row += tw * dp {
+		for a := row; a < row+p.bw*dp && lane < lanes; a += dp {
+			b := a & (fbcorrBanks - 1) // a >= 0, and the banks a power of two
+			perBank[b]++
+			ways = max(ways, perBank[b])
+			lane++
+		}
+	}
+	return ways
 }

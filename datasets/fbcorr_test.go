@@ -180,8 +180,8 @@ func TestFbcorrWant(t *testing.T) {
 
 func TestFbcorrDerived(t *testing.T) {
 	d := Deriver("fbcorr")
-	if d == nil || d.ID() != "fbcorr/1" {
-		t.Fatalf(`Deriver("fbcorr") = %v, want fbcorr/1`, d)
+	if d == nil || d.ID() != "fbcorr/2" {
+		t.Fatalf(`Deriver("fbcorr") = %v, want fbcorr/2`, d)
 	}
 	k := Fbcorr()
 	c, err := k.Space.Parse("block_h=16,block_w=4,n_filter_r=2,n_output_4s=1,spill=1,imul_fast=0,pad_shared=0,use_tex1d=0,maxrreg=0,fast_math=1")
@@ -205,6 +205,13 @@ func TestFbcorrDerived(t *testing.T) {
 		"out_rows": 96, "out_cols": 54, "outputs_per_item": 4, "filter_passes": 3, "row_passes": 3,
 		"groups_x": 14, "groups_y": 6, "groups": 14 * 6 * 3, "filter_waste": 12.0/10 - 1,
 		"local_mem": float64(l.LocalMemBytes), "reg_limit": 255,
+		// Lanes (lx, ly) read float (10 ly + lx) * 2: rows 0 and 3 (and
+		// others) share banks, two lanes a bank.
+		"bank_ways": 2,
+		// 3 row passes of 17 x 10 staged pixels over 64 work-items, each
+		// doing 4 x 5 x 7 multiply-adds a channel.
+		"stage_loads_per_fma": 3.0 * 17 * 10 / (64 * 4 * 5 * 7),
+		"acc_regs_frac":       4.0 / 255,
 	}
 	for n, w := range want {
 		if math.Abs(got[n]-w) > 1e-12 {
@@ -233,5 +240,49 @@ func TestFbcorrGrid(t *testing.T) {
 		} else {
 			seen[i] = true
 		}
+	}
+}
+
+// TestFbcorrBankWays checks the inner loop's local-memory bank conflict
+// against counts worked by hand: lane (lx, ly) reads float
+// (ly * (BW + W - 1) + lx) * (D + pad) of a 32-bank memory.
+func TestFbcorrBankWays(t *testing.T) {
+	tests := []struct {
+		name        string
+		d, w        int
+		bh, bw, pad int
+		want        int
+	}{
+		{"D=32 unpadded: every lane on bank 0", 32, 1, 4, 32, 0, 32},
+		{"D=32 padded: lane i on bank i", 32, 1, 4, 32, 1, 1},
+		{"D=1 unpadded: consecutive floats", 1, 3, 4, 32, 0, 1},
+		{"D=1 padded: even banks, two lanes each", 1, 3, 4, 32, 1, 2},
+		{"D=4 unpadded, one row of 64: banks 0, 4, ..., 28", 4, 3, 4, 64, 0, 4},
+		{"D=16 unpadded, a group of 16 lanes: banks 0 and 16", 16, 5, 4, 4, 0, 8},
+		{"D=2, rows 20 floats apart", 2, 7, 16, 4, 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			task := features.Task{256, 256, tt.d, 8, 3, tt.w}
+			p := fbcorrParams{bh: tt.bh, bw: tt.bw, nfr: 1, pad: tt.pad}
+			if got := fbcorrBankWays(task, p); got != tt.want {
+				t.Errorf("got %d ways, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkFbcorrDerive times the derived features of one configuration,
+// which Choose computes for every configuration it scores.
+func BenchmarkFbcorrDerive(b *testing.B) {
+	d := Deriver("fbcorr")
+	k := Fbcorr()
+	dst := make([]float64, len(d.Names()))
+	task := features.Task{1024, 1024, 16, 32, 5, 5}
+	pv := features.Platform{ComputeUnits: 132, LocalMemBytes: 48 << 10}.Vector()
+	c := k.Reference
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Derive(dst, task, c, pv)
 	}
 }
