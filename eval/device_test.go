@@ -150,6 +150,8 @@ func TestHoldoutErrors(t *testing.T) {
 		{"shapes on one shape per device", oneShape, func(o *Options) { o.Holdout = true }, "each of the 2 devices here has one"},
 		{"both holdouts", two, func(o *Options) { o.Holdout, o.HoldoutDevice = true, "nvidia-h200" }, "exclude each other"},
 		{"pool without holdout", two, func(o *Options) { o.Pool = true }, "Pool needs Holdout"},
+		{"pool figures without holdout", two, func(o *Options) { o.PoolFigures = true }, "PoolFigures needs Holdout"},
+		{"pool figures pooled", two, func(o *Options) { o.Holdout, o.Pool, o.PoolFigures = true, true, true }, "PoolFigures needs Holdout without Pool"},
 		{"pool on one device", "../testdata/h200", func(o *Options) { o.Holdout, o.Pool = true, true }, "two devices or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
