@@ -974,7 +974,9 @@ type holdoutFit struct {
 	learner string // the setting the selection chose; "" when given
 	mr      train.ModelReport
 	// pool is the fold's choice between the device's own model and the
-	// fleet model, both in b (decideFold); nil outside a fleet.
+	// fleet model (decideFold); nil outside a fleet. b holds the fleet
+	// model beside the device's where the choice was scored
+	// (train.PoolScored), the device's alone where it was not.
 	pool *features.PoolChoice
 	// fold says b is a fleet fold's bundle (decideFold), which the
 	// runtime serves for the device by name.
