@@ -13,11 +13,12 @@ import (
 // of a kernel read from a spec file (kernel may be nil, or one of augur's
 // own, which the runtime knows), and, when d holds two devices or more,
 // chooses, for each device, between its own model and the fleet model by
-// leaving each shape out of every device in turn (train.ChoosePool), and
-// the bundle's policy for devices it has no model of by leaving each
-// device out in turn (ChooseUnseen). The report of the last step is nil
+// leaving each shape out of every device in turn (train.ChoosePool with
+// pool, whose zero value scores only the devices whose choice the figures
+// can change), and the bundle's policy for devices it has no model of by
+// leaving each device out in turn (ChooseUnseen). The report of the last step is nil
 // with one device.
-func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel) (*features.Bundle, *train.Report, *UnseenReport, error) {
+func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel, pool train.PoolOptions) (*features.Bundle, *train.Report, *UnseenReport, error) {
 	b, rep, err := train.TrainData(d, opt)
 	if err != nil {
 		return nil, nil, nil, err
@@ -33,7 +34,7 @@ func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel) (*feature
 	if opt.Progress != nil {
 		opt.Progress(0, 0, "choosing between each device's own model and the fleet model (each shape left out of every device in turn)")
 	}
-	if err := train.ChoosePool(b, d, rep); err != nil {
+	if err := train.ChoosePool(b, d, rep, pool); err != nil {
 		return nil, nil, nil, err
 	}
 	if opt.Progress != nil {

@@ -150,6 +150,8 @@ func TestHoldoutErrors(t *testing.T) {
 		{"shapes on one shape per device", oneShape, func(o *Options) { o.Holdout = true }, "each of the 2 devices here has one"},
 		{"both holdouts", two, func(o *Options) { o.Holdout, o.HoldoutDevice = true, "nvidia-h200" }, "exclude each other"},
 		{"pool without holdout", two, func(o *Options) { o.Pool = true }, "Pool needs Holdout"},
+		{"pool figures without holdout", two, func(o *Options) { o.PoolFigures = true }, "PoolFigures needs Holdout"},
+		{"pool figures pooled", two, func(o *Options) { o.Holdout, o.Pool, o.PoolFigures = true, true, true }, "PoolFigures needs Holdout without Pool"},
 		{"pool on one device", "../testdata/h200", func(o *Options) { o.Holdout, o.Pool = true, true }, "two devices or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,7 +161,8 @@ func TestHoldoutErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
-			if tc.name != "both holdouts" && tc.name != "pool without holdout" && !errors.Is(err, ErrNoHoldout) {
+			options := map[string]bool{"both holdouts": true, "pool without holdout": true, "pool figures without holdout": true, "pool figures pooled": true}
+			if !options[tc.name] && !errors.Is(err, ErrNoHoldout) {
 				t.Errorf("err = %v, want ErrNoHoldout", err)
 			}
 		})

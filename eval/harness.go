@@ -56,6 +56,17 @@ type Options struct {
 	// devices or more, the fleet model and train's choice between them
 	// (train.PoolChoices, made inside each fold), which then picks.
 	Pool bool
+	// PoolFigures, on a fleet's folds (Holdout without Pool or Test),
+	// also fits the models whose figures cannot change a pick: in a fold
+	// where every device with the held-out shape has more than
+	// train.PoolMaxShapes other shapes, and so keeps its own model, the
+	// fleet model and train's scoring of both models on the device's
+	// shapes (train.PoolOptions.Figures). They give each shape's
+	// HoldoutShape.OwnPct and FleetPct and each device's DeviceHoldout
+	// lines of both models. false (the zero value): such a shape's Pool
+	// holds its device's shapes alone and the two figures are 0; the
+	// picks are the same.
+	PoolFigures bool
 	// HoldoutDevice, when set, adds leave-one-device-out instead: a fleet
 	// model trained on every other device (platform features as inputs)
 	// chooses for this device's shapes (slug or name, case-insensitive),
@@ -387,6 +398,8 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: Holdout and HoldoutDevice exclude each other")
 	case o.Pool && !o.Holdout:
 		return fmt.Errorf("eval: Pool needs Holdout (leave-one-shape-out)")
+	case o.PoolFigures && (!o.Holdout || o.Pool || o.Test != ""):
+		return fmt.Errorf("eval: PoolFigures needs Holdout without Pool or Test (the fleet's folds)")
 	}
 	return nil
 }
@@ -914,7 +927,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		if hs.TopK, err = topK(ch, g, space); err != nil {
 			return nil, err
 		}
-		if decide && f.pool != nil && hs.Status != "unrecorded" {
+		if decide && f.pool != nil && len(f.b.Models) > 1 && hs.Status != "unrecorded" {
 			if err := bothPicks(&hs, f, plat, g, space, opt); err != nil {
 				return nil, err
 			}
@@ -961,8 +974,13 @@ type holdoutFit struct {
 	learner string // the setting the selection chose; "" when given
 	mr      train.ModelReport
 	// pool is the fold's choice between the device's own model and the
-	// fleet model, both in b (decideFold); nil outside a fleet.
+	// fleet model (decideFold); nil outside a fleet. b holds the fleet
+	// model beside the device's where the choice was scored
+	// (train.PoolScored), the device's alone where it was not.
 	pool *features.PoolChoice
+	// fold says b is a fleet fold's bundle (decideFold), which the
+	// runtime serves for the device by name.
+	fold bool
 }
 
 // bothPicks records in hs, whose pick f made with its fold's choice
@@ -1013,14 +1031,13 @@ func platforms(d *train.Data) int {
 // own model for the groups of that shape, the fleet model, and train's
 // choice between them (train.PoolChoices), and records in decided, for
 // each of those groups, a bundle holding the device's model (with the
-// choice) and the fleet model, as 'augur train' writes them.
+// choice) and the fleet model, as 'augur train' writes them. A device
+// whose choice train does not score (train.PoolScored: one of many
+// shapes, without Options.PoolFigures) gets its own model alone, with the
+// choice that keeps it; the fleet model is fitted only when some device
+// of the shape is scored.
 func decideFold(d *train.Data, groups []*group, g *group, opt Options, decided map[*group]holdoutFit) error {
 	sub := d.Subset(holdoutRows(d, features.Platform{}, g, Options{Pool: true}))
-	fleet, err := fitHoldout(sub, features.Platform{}, Options{Pool: true, Kernel: opt.Kernel, Spec: opt.Spec,
-		Learner: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed})
-	if err != nil {
-		return err
-	}
 	own := make([]train.ModelReport, len(d.Platforms))
 	fits := map[int]holdoutFit{}
 	for _, o := range groups {
@@ -1038,7 +1055,18 @@ func decideFold(d *train.Data, groups []*group, g *group, opt Options, decided m
 		}
 		own[o.platform], fits[o.platform] = f.mr, f
 	}
-	choices, err := train.PoolChoices(sub, own, fleet.mr)
+	popt := train.PoolOptions{Figures: opt.PoolFigures}
+	scored := train.PoolScored(sub, own, popt)
+	var fleet holdoutFit
+	if slices.Contains(scored, true) {
+		var err error
+		fleet, err = fitHoldout(sub, features.Platform{}, Options{Pool: true, Kernel: opt.Kernel, Spec: opt.Spec,
+			Learner: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed})
+		if err != nil {
+			return err
+		}
+	}
+	choices, err := train.PoolChoices(sub, own, fleet.mr, popt)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}
@@ -1048,10 +1076,15 @@ func decideFold(d *train.Data, groups []*group, g *group, opt Options, decided m
 			continue
 		}
 		b := *f.b
-		b.Models = []features.Model{f.b.Models[0], fleet.b.Models[0]}
+		b.Models = []features.Model{f.b.Models[0]}
+		if scored[o.platform] {
+			b.Models = append(b.Models, fleet.b.Models[0])
+			b.Measured = fleet.b.Measured // every device's, as a fleet bundle's
+		}
+		// Else the device's own measured bests, those of the fleet
+		// bundle that its chooser reads.
 		b.Models[0].Pool = choices[o.platform]
-		b.Measured = fleet.b.Measured // every device's, as a fleet bundle's
-		f.b, f.pool = &b, choices[o.platform]
+		f.b, f.pool, f.fold = &b, choices[o.platform], true
 		decided[o] = f
 	}
 	return nil
@@ -1125,7 +1158,7 @@ func (f holdoutFit) chooser(plat features.Platform, opt Options) (*runtime.Choos
 	switch {
 	case opt.Pool:
 		ro = runtime.Options{Model: train.FleetModel, Platform: &plat}
-	case len(f.b.Models) > 1:
+	case len(f.b.Models) > 1 || f.fold:
 		ro = runtime.Options{Device: plat.Slug()}
 	}
 	ch, err := runtime.FromBundle(f.b, ro)

@@ -16,6 +16,7 @@ func TestHoldoutOwnBesideOthers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	opt.PoolFigures = true // the H200 keeps its own model: OwnPct comes with the figures
 	pair, err := Evaluate(fleetDir(t, false, "h200-test", "h100-test"), opt)
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,9 @@ type PoolChoice struct {
 	// OwnPct and FleetPct are the geometric means over the device's
 	// shapes of each model's top-1 pick among the shape's measured
 	// configurations, in % of the shape's best; OwnWorst and FleetWorst
-	// the worst shape's.
+	// the worst shape's. All four are 0 where training did not score the
+	// device: one of more shapes than the fleet model may serve, which
+	// keeps its own model (train.PoolOptions.Figures scores it too).
 	OwnPct     float64 `json:"own_pct"`
 	FleetPct   float64 `json:"fleet_pct"`
 	OwnWorst   float64 `json:"own_worst_pct"`

@@ -65,7 +65,7 @@ func ownModel(t *testing.T, dir string, opt Options, slug string) features.Model
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ChoosePool(b, d, rep); err != nil {
+	if err := ChoosePool(b, d, rep, PoolOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range b.Models {

@@ -25,16 +25,31 @@ const PoolMargin = 0.5
 // would also lose the 3-shape H100's gain).
 const PoolMaxShapes = 4
 
+// PoolOptions configure ChoosePool and PoolChoices. The zero value makes
+// the choices alone: a device of more than PoolMaxShapes shapes keeps its
+// own model whatever the figures say, so neither model is refitted for it
+// and its choice records its shapes and no figures.
+type PoolOptions struct {
+	// Figures scores both models on every device, also on one of more
+	// than PoolMaxShapes shapes, whose choice the figures cannot change:
+	// its PoolChoice then carries them as a smaller device's does. It
+	// costs, on every fold of the shapes, the fleet model's refit and the
+	// device's own. false (the zero value): such a device's PoolChoice has
+	// Shapes alone (the figures 0, the fleet model not serving), and when
+	// no device has PoolMaxShapes shapes or fewer nothing is refitted.
+	Figures bool
+}
+
 // ChoosePool chooses, for each device of a bundle of several (b and rep
 // from TrainData on d), between the device's own model and the fleet
-// model (PoolChoices), and records the choice and its figures on the
-// device's model (features.Model.Pool). With one device, or a single
+// model (PoolChoices with opt), and records the choice and its figures on
+// the device's model (features.Model.Pool). With one device, or a single
 // shape, it records nothing.
-func ChoosePool(b *features.Bundle, d *Data, rep *Report) error {
+func ChoosePool(b *features.Bundle, d *Data, rep *Report, opt PoolOptions) error {
 	if len(rep.Platforms) < 2 || len(rep.Models) != len(rep.Platforms)+1 || len(b.Models) != len(rep.Models) {
 		return nil
 	}
-	choices, err := PoolChoices(d, rep.Models[:len(rep.Platforms)], rep.Models[len(rep.Platforms)])
+	choices, err := PoolChoices(d, rep.Models[:len(rep.Platforms)], rep.Models[len(rep.Platforms)], opt)
 	if err != nil {
 		return err
 	}
@@ -42,6 +57,31 @@ func ChoosePool(b *features.Bundle, d *Data, rep *Report) error {
 		b.Models[pi].Pool = c
 	}
 	return nil
+}
+
+// PoolScored says, for each platform pi of d with a report own[pi] (as
+// PoolChoices takes them), whether PoolChoices with opt scores the
+// device's own model and the fleet model on its shapes: a device with a
+// fitted model and measured rows, of at most PoolMaxShapes shapes unless
+// opt.Figures. A caller that fits the fleet model only for the choice
+// (eval's folds) needs it only when one of them is true.
+func PoolScored(d *Data, own []ModelReport, opt PoolOptions) []bool {
+	shapes := poolShapes(d)
+	out := make([]bool, len(own))
+	for pi := range own {
+		out[pi] = own[pi].fitted.learner != nil && pi < len(shapes) && shapes[pi] > 0 &&
+			(opt.Figures || shapes[pi] <= PoolMaxShapes)
+	}
+	return out
+}
+
+// poolShapes counts the measured shapes of each platform of d.
+func poolShapes(d *Data) []int {
+	n := make([]int, len(d.Platforms))
+	for _, g := range d.measuredByShape() {
+		n[d.Sample(g[0]).Platform]++
+	}
+	return n
 }
 
 // PoolChoices compares, for each platform pi of d with a report own[pi]
@@ -56,11 +96,27 @@ func ChoosePool(b *features.Bundle, d *Data, rep *Report) error {
 // fold; each (device, shape) is scored by its top-1 pick as the
 // selection scores candidates. The fleet model serves a device of at most
 // PoolMaxShapes shapes whose geometric mean it raises by more than
-// PoolMargin points.
-func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.PoolChoice, error) {
+// PoolMargin points. A device of more shapes is scored only with
+// opt.Figures (PoolScored); otherwise its choice holds its shapes alone.
+// The fleet model is refitted only on the folds that hold a scored
+// device's shapes: fleet may be the zero ModelReport when no device is
+// scored.
+func PoolChoices(d *Data, own []ModelReport, fleet ModelReport, opt PoolOptions) ([]*features.PoolChoice, error) {
 	out := make([]*features.PoolChoice, len(own))
 	fold, n := taskFolds(d, 6)
 	if n < 2 {
+		return out, nil
+	}
+	scored := PoolScored(d, own, opt)
+	shapes := poolShapes(d)
+	for pi := range own {
+		if !scored[pi] && own[pi].fitted.learner != nil && pi < len(shapes) && shapes[pi] > 0 {
+			// Above PoolMaxShapes: its own model serves it whatever the
+			// figures would say.
+			out[pi] = &features.PoolChoice{Shapes: shapes[pi]}
+		}
+	}
+	if !slices.Contains(scored, true) {
 		return out, nil
 	}
 	ownPred := make([]float64, d.Len())   // each device's own model's held-out predictions
@@ -75,7 +131,7 @@ func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.Poo
 			switch {
 			case fold[i] != k:
 				rest = append(rest, i)
-			case s.Measured() && s.Platform < len(own) && own[s.Platform].fitted.learner != nil:
+			case s.Measured() && s.Platform < len(own) && scored[s.Platform]:
 				held = append(held, i)
 			}
 		}
@@ -88,6 +144,9 @@ func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.Poo
 		}
 		predictRows(d, r, held, fleetPred)
 		for pi := range own {
+			if !scored[pi] {
+				continue
+			}
 			mine, heldMine := onPlatform(d, rest, pi), onPlatform(d, held, pi)
 			if len(heldMine) == 0 || len(mine) == 0 {
 				// A device with no rows outside the fold has no model of
@@ -104,7 +163,7 @@ func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.Poo
 	}
 	groups := d.measuredByShape()
 	for pi := range own {
-		if own[pi].fitted.learner == nil {
+		if !scored[pi] {
 			continue
 		}
 		var mine [][]int
@@ -112,9 +171,6 @@ func PoolChoices(d *Data, own []ModelReport, fleet ModelReport) ([]*features.Poo
 			if d.Sample(g[0]).Platform == pi {
 				mine = append(mine, g)
 			}
-		}
-		if len(mine) == 0 {
-			continue
 		}
 		var o, f PickScore
 		scoreGroups(d, mine, ownPred, &o)

@@ -72,8 +72,13 @@ func writeModelSummary(w io.Writer, m features.Model) error {
 		if p.Fleet {
 			serve = "the fleet model, scored with this device's features"
 		}
-		fmt.Fprintf(w, "serves the device: %s (held-out picks on its %d shapes: own %.1f%%, worst %.1f%%; fleet %.1f%%, worst %.1f%%)\n",
-			serve, p.Shapes, p.OwnPct, p.OwnWorst, p.FleetPct, p.FleetWorst)
+		if p.OwnPct == 0 && p.FleetPct == 0 {
+			// Not scored (PoolOptions.Figures): a device of many shapes.
+			fmt.Fprintf(w, "serves the device: %s (a device of %d shapes keeps its own model; its picks were not scored)\n", serve, p.Shapes)
+		} else {
+			fmt.Fprintf(w, "serves the device: %s (held-out picks on its %d shapes: own %.1f%%, worst %.1f%%; fleet %.1f%%, worst %.1f%%)\n",
+				serve, p.Shapes, p.OwnPct, p.OwnWorst, p.FleetPct, p.FleetWorst)
+		}
 	}
 	var total float64
 	for _, im := range imp {

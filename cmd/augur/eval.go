@@ -19,7 +19,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		opt                  eval.Options
 		t3                   table3Flags
 	)
-	fs := flags("eval", "--data DIR --kernel NAME|--spec FILE [--json] [--plots DIR] [--holdout shapes [--pool]|device=NAME] [--table3]", stderr)
+	fs := flags("eval", "--data DIR --kernel NAME|--spec FILE [--json] [--plots DIR] [--holdout shapes [--pool|--pool-figures]|device=NAME] [--table3]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory (collected or imported)")
 	var kr kernelRef
 	addKernelFlags(fs, &kr, "kernel whose data to evaluate")
@@ -28,6 +28,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&plots, "plots", "", "write PNG plots into this directory")
 	fs.StringVar(&holdout, "holdout", "", "'shapes': also Choose on each shape from a model trained on the others; 'device=NAME': Choose for device NAME's shapes from a fleet model trained on the other devices")
 	fs.BoolVar(&opt.Pool, "pool", false, "with --holdout shapes: train each held-out shape's model on every device's rows without that shape (the fleet model, scored with the device's platform features) instead of the device's own rows")
+	fs.BoolVar(&opt.PoolFigures, "pool-figures", false, fmt.Sprintf("with --holdout shapes on two devices or more: also fit, on every fold, the fleet model and train's scoring of both models for devices of more than %d other shapes, which keep their own model: their shapes' own and fleet picks (--json); the picks are the same", train.PoolMaxShapes))
 	fs.IntVar(&opt.Seeds, "seeds", 100, "seeds per strategy and budget")
 	fs.IntVar(&opt.TwoStageSeeds, "two-stage-seeds", 20, "seeds per shape and threshold of the two-stage tuner")
 	fs.Float64Var(&opt.SampleFraction, "two-stage-sample", 0.02, "share of the space the two-stage tuner measures first")
@@ -83,6 +84,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if opt.Pool && !opt.Holdout {
 		return usagef("eval: --pool needs --holdout shapes")
+	}
+	if opt.PoolFigures && (!opt.Holdout || opt.Pool || opt.Test != "") {
+		return usagef("eval: --pool-figures needs --holdout shapes without --pool or --test")
 	}
 	if opt.Test != "" && !opt.Holdout && opt.HoldoutDevice == "" {
 		return fmt.Errorf("eval: --test needs --holdout shapes or device=NAME")

@@ -290,6 +290,13 @@ func poolText(b *features.Bundle) string {
 		if sb.Len() == 0 {
 			fmt.Fprintf(&sb, "\nown model or the fleet model (each shape left out of every device; top-1 picks in %% of the best measured):\n")
 		}
+		if m.Pool.OwnPct == 0 && m.Pool.FleetPct == 0 {
+			// Not scored (train.PoolOptions.Figures): the device keeps its
+			// own model whatever the figures.
+			fmt.Fprintf(&sb, "%s: its own model, on %d shapes (the fleet model serves devices of at most %d shapes; --pool-figures scores both)\n",
+				m.Name, m.Pool.Shapes, train.PoolMaxShapes)
+			continue
+		}
 		serve := "its own model"
 		switch {
 		case m.Pool.Fleet:

@@ -22,7 +22,7 @@ func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // trainSynopsis is the usage line of 'augur train'.
-const trainSynopsis = "--data DIR --kernel NAME|--spec FILE --out FILE [--learner auto|gbrt|rf] [--derive 'name = expr'...] [--folds K] [--seed S] " +
+const trainSynopsis = "--data DIR --kernel NAME|--spec FILE --out FILE [--learner auto|gbrt|rf] [--derive 'name = expr'...] [--folds K] [--seed S] [--pool-figures] " +
 	"[--target PARAM [--learner forest|golearn|auto] [--regressor auto|gbrt|rf] [--fold-by NAME,...]] " +
 	"[--invalid ignore|zeta] [--zeta Z] [--trees N] [--depth D] [--leaves L] [--min-leaf M] [--lr R] " +
 	"[--subsample F] [--colsample F] [--l2 L] [--early-stop N]"
@@ -32,6 +32,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		data, out, invalid string
 		opt                train.Options
 		g                  train.GBRTOptions
+		pool               train.PoolOptions
 	)
 	fs := flags("train", trainSynopsis, stderr)
 	fs.StringVar(&data, "data", "", "dataset directory written by 'augur collect'")
@@ -43,6 +44,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(&derive, "derive", "a derived feature 'name = expression' over the task features and parameters, for kernels augur has no definitions for (repeatable)")
 	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: wall time the selection may spend, skipping the candidates it has not reached; makes the model chosen depend on the machine's speed and load (0: no bound, every candidate scored, the same bundle on any machine)")
 	maxCost := fs.Int("max-cost", 0, fmt.Sprintf("with --learner auto: the most a chosen setting may cost in trees times depth, which bounds Choose's latency (0: %d, see README; -1: no bound)", train.DefaultMaxCost))
+	fs.BoolVar(&pool.Figures, "pool-figures", false, fmt.Sprintf("with two devices or more: also score the own and the fleet model's held-out picks on devices of more than %d shapes, which keep their own model whatever the figures (costs a refit of both models a fold of the shapes)", train.PoolMaxShapes))
 	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of folds and learner")
 	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out; the default, see README) or zeta (train on them with target --zeta)")
@@ -112,7 +114,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	setMemoryLimit(d)
-	b, rep, unseen, err := eval.Bundle(d, opt, kernel)
+	b, rep, unseen, err := eval.Bundle(d, opt, kernel, pool)
 	if err != nil {
 		return err
 	}
