@@ -451,7 +451,11 @@ func TestRunRandomEach(t *testing.T) {
 func TestRunWarmUp(t *testing.T) {
 	skipWithoutDevice(t)
 	k := scaleKernel(t)
-	const warm = 20 * time.Millisecond
+	// A task large enough that a run takes far longer than warm /
+	// MaxWarmUpRuns (the warm-up stops there): the kernel's own tasks run
+	// in a few microseconds on PoCL, where 4,096 runs fell short of 20 ms.
+	const warm = 50 * time.Millisecond
+	tasks := []features.Task{{1 << 18}}
 	tests := []struct {
 		name    string
 		warmUp  time.Duration
@@ -462,7 +466,7 @@ func TestRunWarmUp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sum, err := Run(context.Background(), k, t.TempDir(), Options{Sample: "all", Repeats: 2, Workers: 1, WarmUp: tt.warmUp, Where: "MODE == 0 and WG < 64"})
+			sum, err := Run(context.Background(), k, t.TempDir(), Options{Sample: "all", Tasks: tasks, Repeats: 2, Workers: 1, WarmUp: tt.warmUp, Where: "MODE == 0 and WG < 64"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -470,6 +474,7 @@ func TestRunWarmUp(t *testing.T) {
 			if sum.Counts[record.StatusOK] == 0 {
 				t.Fatalf("no configuration ran: %v", sum.Counts)
 			}
+			t.Logf("device busy %v for %d configurations, %v of warm-up each", sum.DeviceBusy, sum.Counts[record.StatusOK], warm)
 			if got := sum.DeviceBusy >= ran; got != tt.atLeast {
 				t.Errorf("device busy %v for %d configurations that ran, want >= %v: %v", sum.DeviceBusy, sum.Counts[record.StatusOK], ran, tt.atLeast)
 			}
