@@ -14,7 +14,7 @@
 # FILL_SHAPES are shapes of the collection, one for each set of the values
 # a program is compiled with (conv2d: one a filter size; the image size is
 # an argument), so that the fill builds each program once. The collect
-# flags are the timing run's; the fill runs them with --repeats 1 and its
+# flags are the timing run's; the fill runs them with --repeats 1 --warm-up 0 and its
 # own --shapes, --shard and --out.
 set -euo pipefail
 
@@ -35,7 +35,7 @@ if [ -d "$out" ]; then
 fi
 pids=()
 for ((i = 0; i < n; i++)); do
-	"$augur" collect "$@" --repeats 1 --shapes "$fill_shapes" --shard "$i/$n" --out "$fill" \
+	"$augur" collect "$@" --repeats 1 --warm-up 0 --shapes "$fill_shapes" --shard "$i/$n" --out "$fill" \
 		>"$fill/fill-$i.log" 2>&1 &
 	pids+=($!)
 done
