@@ -127,6 +127,10 @@ type Options struct {
 	Seed uint64
 	// Progress receives one line per stage; nil means quiet.
 	Progress io.Writer
+	// Steps, when not nil, is told how many of a long stage's steps are
+	// done (leave-one-shape-out: the held-out shapes), before the first and
+	// after each; nil: no count. Its signature is train.Options.Progress's.
+	Steps func(done, total int, stage string)
 }
 
 // Report is everything Evaluate measured. Percentages of best are
@@ -410,6 +414,13 @@ func (o *Options) attach(b *features.Bundle) error {
 		return nil
 	}
 	return o.Spec.Attach(b)
+}
+
+// step passes done of total to Steps, if any.
+func (o *Options) step(done, total int, stage string) {
+	if o.Steps != nil {
+		o.Steps(done, total, stage)
+	}
 }
 
 func (o *Options) say(format string, args ...any) {
@@ -860,7 +871,12 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	decided := map[*group]holdoutFit{}
 	trained := groupRows(d, space)
 	var logFixed []float64
-	for _, g := range groups {
+	const stage = "leave-one-shape-out Choose: shapes held out"
+	opt.step(0, len(groups), stage)
+	for i, g := range groups {
+		if i > 0 {
+			opt.step(i, len(groups), stage)
+		}
 		plat := test.Platforms[g.platform]
 		rows := holdoutRows(d, plat, g, opt)
 		if len(rows) < 20 || len(g.times) == 0 || g.refNs == 0 {
@@ -955,6 +971,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		logRef = append(logRef, math.Log(hs.RefPct))
 		rep.Shapes = append(rep.Shapes, hs)
 	}
+	opt.step(len(groups), len(groups), stage)
 	if len(rep.Shapes) == 0 {
 		return nil, noShapes(groups, opt)
 	}

@@ -15,12 +15,18 @@ import (
 // of a fully recorded shape, more budget never worse in the median for
 // random search, and every part present in the JSON.
 func TestEvaluate(t *testing.T) {
+	var steps [][2]int
 	rep, err := Evaluate("../testdata/h200", Options{Kernel: "conv2d", Seeds: 10, TwoStageSeeds: 2, Budgets: []int{8, 64},
 		Thresholds: []float64{0.1}, Holdout: true, Invalid: train.InvalidZeta,
 		// A given learner keeps the test fast; train's tests cover selection.
-		Learner: "gbrt", GBRT: train.GBRTOptions{Trees: 50}})
+		Learner: "gbrt", GBRT: train.GBRTOptions{Trees: 50},
+		Steps: func(done, total int, _ string) { steps = append(steps, [2]int{done, total}) }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// One count before the first held-out shape and one after each.
+	if len(steps) != 7 || steps[0] != [2]int{0, 6} || steps[6] != [2]int{6, 6} {
+		t.Errorf("steps = %v, want 0/6 to 6/6", steps)
 	}
 	if len(rep.Shapes) != 6 || rep.Shapes[0].Coverage != 1 {
 		t.Fatalf("shapes = %+v, want 6 fully recorded", rep.Shapes)

@@ -96,7 +96,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	progress := newReporter(progressTo(fs, stderr), "eval")
 	defer progress.Close()
-	opt.Progress = progress
+	opt.Progress, opt.Steps = progress, progress.Step
 	if *pickCurve {
 		return runPickCurve(data, opt, progress, asJSON, stdout)
 	}
