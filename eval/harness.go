@@ -872,11 +872,8 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	trained := groupRows(d, space)
 	var logFixed []float64
 	const stage = "leave-one-shape-out Choose: shapes held out"
-	opt.step(0, len(groups), stage)
 	for i, g := range groups {
-		if i > 0 {
-			opt.step(i, len(groups), stage)
-		}
+		opt.step(i, len(groups), stage)
 		plat := test.Platforms[g.platform]
 		rows := holdoutRows(d, plat, g, opt)
 		if len(rows) < 20 || len(g.times) == 0 || g.refNs == 0 {
