@@ -7,7 +7,9 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	goruntime "runtime"
 	"slices"
+	"sync"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
@@ -127,6 +129,12 @@ type Options struct {
 	Seed uint64
 	// Progress receives one line per stage; nil means quiet.
 	Progress io.Writer
+	// Workers is the number of leave-one-shape-out models fitted at once
+	// (each fit's selection scores its own folds two at a time); 0 means
+	// GOMAXPROCS. The picks are the same whatever the number: each fold's
+	// model depends on its rows and these options alone. Memory grows
+	// with it, by about one fit's working set a worker.
+	Workers int
 	// Steps, when not nil, is told how many of a long stage's steps are
 	// done (leave-one-shape-out: the held-out shapes), before the first and
 	// after each; nil: no count. Its signature is train.Options.Progress's.
@@ -871,9 +879,14 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	decided := map[*group]holdoutFit{}
 	trained := groupRows(d, space)
 	var logFixed []float64
-	const stage = "leave-one-shape-out Choose: shapes held out"
-	for i, g := range groups {
-		opt.step(i, len(groups), stage)
+	var pre map[*group]holdoutFit
+	if !decide {
+		var err error
+		if pre, err = prefit(d, test, groups, opt); err != nil {
+			return nil, err
+		}
+	}
+	for _, g := range groups {
 		plat := test.Platforms[g.platform]
 		rows := holdoutRows(d, plat, g, opt)
 		if len(rows) < 20 || len(g.times) == 0 || g.refNs == 0 {
@@ -891,6 +904,8 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 				}
 			}
 			f = decided[g]
+		case pre[g].b != nil:
+			f = pre[g]
 		default:
 			var ok bool
 			if f, ok = fits[key]; !ok {
@@ -968,7 +983,6 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		logRef = append(logRef, math.Log(hs.RefPct))
 		rep.Shapes = append(rep.Shapes, hs)
 	}
-	opt.step(len(groups), len(groups), stage)
 	if len(rep.Shapes) == 0 {
 		return nil, noShapes(groups, opt)
 	}
@@ -1102,6 +1116,69 @@ func decideFold(d *train.Data, groups []*group, g *group, opt Options, decided m
 		decided[o] = f
 	}
 	return nil
+}
+
+// prefit fits, Options.Workers at a time, the model of every group that
+// serves that group alone (holdoutKey ""), which is what leave-one-shape-out
+// on a device's own rows spends its time on. The folds are independent,
+// so the models are those of fitting them one after another. A group
+// left out (too few rows) or served by a shared model has none. It tells
+// Options.Steps of each fit done; an error is the first group's in order.
+func prefit(d, test *train.Data, groups []*group, opt Options) (map[*group]holdoutFit, error) {
+	type job struct {
+		g    *group
+		rows []int
+	}
+	var jobs []job
+	for _, g := range groups {
+		plat := test.Platforms[g.platform]
+		if holdoutKey(d, plat, g, opt) != "" {
+			continue
+		}
+		if rows := holdoutRows(d, plat, g, opt); len(rows) >= 20 && len(g.times) > 0 && g.refNs > 0 {
+			jobs = append(jobs, job{g, rows})
+		}
+	}
+	const stage = "leave-one-shape-out Choose: shapes held out"
+	fits := make([]holdoutFit, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	opt.step(0, len(jobs), stage)
+	var wg sync.WaitGroup
+	for range min(opt.workers(), len(jobs)) {
+		wg.Go(func() {
+			for i := range next {
+				fits[i], errs[i] = fitHoldout(d.Subset(jobs[i].rows), test.Platforms[jobs[i].g.platform], opt)
+				mu.Lock()
+				done++
+				opt.step(done, len(jobs), stage)
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[*group]holdoutFit, len(jobs))
+	for i, j := range jobs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out[j.g] = fits[i]
+	}
+	return out, nil
+}
+
+// workers is Options.Workers with its default.
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return goruntime.GOMAXPROCS(0)
 }
 
 // holdoutRows are the rows of d that the model choosing for g trains on:

@@ -136,3 +136,24 @@ func TestGeomeanInterval(t *testing.T) {
 		t.Errorf("narrow %v, wide %v: want a non-empty interval that widens with the spread", n, w)
 	}
 }
+
+// TestHoldoutWorkersSamePicks checks that fitting the held-out shapes'
+// models at once (Options.Workers) changes no pick: each fold's model
+// depends on its rows alone.
+func TestHoldoutWorkersSamePicks(t *testing.T) {
+	var reports []*HoldoutReport
+	for _, workers := range []int{1, 3} {
+		rep, err := Evaluate("../testdata/h200", Options{Kernel: "conv2d", Seeds: 1, TwoStageSeeds: 1, Budgets: []int{8},
+			Thresholds: []float64{0.1}, Holdout: true, Invalid: train.InvalidZeta, Workers: workers,
+			Learner: "gbrt", GBRT: train.GBRTOptions{Trees: 20}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, rep.Holdout)
+	}
+	a, _ := json.Marshal(reports[0])
+	b, _ := json.Marshal(reports[1])
+	if !bytes.Equal(a, b) {
+		t.Errorf("holdout with 1 worker:\n%s\nwith 3:\n%s", a, b)
+	}
+}
