@@ -129,11 +129,12 @@ type Options struct {
 	Seed uint64
 	// Progress receives one line per stage; nil means quiet.
 	Progress io.Writer
-	// Workers is the number of leave-one-shape-out models fitted at once
-	// (each fit's selection scores its own folds two at a time); 0 means
-	// GOMAXPROCS. The picks are the same whatever the number: each fold's
-	// model depends on its rows and these options alone. Memory grows
-	// with it, by about one fit's working set a worker.
+	// Workers is the number of leave-one-shape-out models fitted at once;
+	// 0 means half of GOMAXPROCS, at least one, since each fit's selection
+	// scores its folds two at a time (one fit at a time kept 1.8 of the
+	// 2-core VM's cores busy). The picks are the same whatever the number:
+	// each fold's model depends on its rows and these options alone.
+	// Memory grows with it, by about one fit's working set a worker.
 	Workers int
 	// Steps, when not nil, is told how many of a long stage's steps are
 	// done (leave-one-shape-out: the held-out shapes), before the first and
@@ -1178,7 +1179,7 @@ func (o *Options) workers() int {
 	if o.Workers > 0 {
 		return o.Workers
 	}
-	return goruntime.GOMAXPROCS(0)
+	return max(1, goruntime.GOMAXPROCS(0)/2)
 }
 
 // holdoutRows are the rows of d that the model choosing for g trains on:

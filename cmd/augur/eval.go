@@ -31,7 +31,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&opt.PoolFigures, "pool-figures", false, fmt.Sprintf("with --holdout shapes on two devices or more: also fit, on every fold, the fleet model and train's scoring of both models for devices of more than %d other shapes, which keep their own model: their shapes' own and fleet picks (--json); the picks are the same", train.PoolMaxShapes))
 	fs.IntVar(&opt.Seeds, "seeds", 100, "seeds per strategy and budget")
 	fs.IntVar(&opt.TwoStageSeeds, "two-stage-seeds", 20, "seeds per shape and threshold of the two-stage tuner")
-	fs.IntVar(&opt.Workers, "workers", 0, "with --holdout shapes: held-out shapes' models fitted at once, each fit's selection using two cores at most (0: one a core); the picks are the same, memory grows with it")
+	fs.IntVar(&opt.Workers, "workers", 0, "with --holdout shapes: held-out shapes' models fitted at once, each fit's selection using two cores (0: one for two cores); the picks are the same, memory grows with it")
 	fs.Float64Var(&opt.SampleFraction, "two-stage-sample", 0.02, "share of the space the two-stage tuner measures first")
 	deprecatedAlias(fs, "sample", "two-stage-sample", stderr) // collect's --sample is a sampling plan
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
