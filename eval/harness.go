@@ -137,8 +137,9 @@ type Options struct {
 	// Memory grows with it, by about one fit's working set a worker.
 	Workers int
 	// Steps, when not nil, is told how many of a long stage's steps are
-	// done (leave-one-shape-out: the held-out shapes), before the first and
-	// after each; nil: no count. Its signature is train.Options.Progress's.
+	// done (leave-one-shape-out on each device's own rows: the held-out
+	// shapes' fits), before the first and after each; nil: no count. Its
+	// signature is train.Options.Progress's.
 	Steps func(done, total int, stage string)
 }
 
@@ -413,6 +414,8 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: Pool needs Holdout (leave-one-shape-out)")
 	case o.PoolFigures && (!o.Holdout || o.Pool || o.Test != ""):
 		return fmt.Errorf("eval: PoolFigures needs Holdout without Pool or Test (the fleet's folds)")
+	case o.Workers < 0:
+		return fmt.Errorf("eval: Workers must be >= 0 (0: one for two cores), got %d", o.Workers)
 	}
 	return nil
 }
