@@ -322,7 +322,9 @@ type deviceBest struct {
 }
 
 // deviceBests collects the best configuration of every shape of every
-// device of groups but skip, in the order of groups.
+// device of groups but skip, in the order of groups; of configurations
+// equally fast, the first by name, as the bundle's measured bests
+// (train.MeasuredBests), which the runtime copies.
 func deviceBests(groups []*group, ps []features.Platform, skip int) []*deviceBest {
 	var out []*deviceBest
 	byPlat := map[int]*deviceBest{}

@@ -522,9 +522,13 @@ func (s *Space) WithSmaller(ran []Config, names []string) []Config {
 }
 
 // Format writes c as "name=value,name=value".
-func (s *Space) Format(c Config) string {
+func (s *Space) Format(c Config) string { return FormatConfig(s.Params, c) }
+
+// FormatConfig writes c, a configuration of params, as
+// "name=value,name=value": Space.Format without a Space.
+func FormatConfig(params []Param, c Config) string {
 	var b strings.Builder
-	for i, p := range s.Params {
+	for i, p := range params {
 		if i > 0 {
 			b.WriteByte(',')
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,43 @@ func TestParseInvalid(t *testing.T) {
 		}
 		if err != nil && !strings.HasPrefix(err.Error(), "train: ") {
 			t.Errorf("ParseInvalid(%q): error %q lacks the package prefix", tt.in, err)
+		}
+	}
+}
+
+// TestMeasuredBestsTies checks that of two configurations equally fast the
+// one written first in name order is a shape's measured best, whichever
+// row came first, as eval judges a device's best.
+func TestMeasuredBestsTies(t *testing.T) {
+	for _, order := range [][]features.Config{{{16, 2, 1}, {8, 1, 1}}, {{8, 1, 1}, {16, 2, 1}}} {
+		dir := t.TempDir()
+		p := synthPlatform("Only GPU", 16)
+		sub := filepath.Join(dir, "synth", p.Slug())
+		if err := mkdir(sub); err != nil {
+			t.Fatal(err)
+		}
+		w, err := record.NewWriter(filepath.Join(sub, "a.arrow"), synthMeta(p), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range order {
+			r := record.Row{Task: features.Task{512, 256}, Config: c, Status: record.StatusOK, TimeNs: 400, RefTimeNs: 1000,
+				LogSpeedup: math.Log(1000.0 / 400), Repeats: 5}
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		d, err := Load(dir, "synth")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bests := MeasuredBests(d)
+		want := features.Config{16, 2, 1} // "16" sorts before "8" as text
+		if len(bests) != 1 || !slices.Equal(bests[0].Config, want) {
+			t.Errorf("rows in order %v: bests %+v, want one with %v", order, bests, want)
 		}
 	}
 }
