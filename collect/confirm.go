@@ -94,6 +94,8 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	}
 	order, byShape := latestRows(files, k.Version())
 	sum := &Summary{Platform: plat, Counts: map[record.Status]int{}}
+	// An interrupted pass reports its time too.
+	defer func() { sum.Wall = time.Since(began) }()
 	var w *record.Writer
 	defer func() {
 		if w != nil {
@@ -148,7 +150,6 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 			return sum, fmt.Errorf("collect: %w", err)
 		}
 	}
-	sum.Wall = time.Since(began)
 	if shift := sum.ShiftMedian(); shift > 0 && math.Abs(shift-1) > DriftWarn {
 		note := fmt.Sprintf("collect: confirm: %d random rows ran %.2fx their first timings (median): the device is not as fast as when first measured, so the re-timed rows sit on another scale than the rest of their shapes; confirm on the same machine soon after collecting", len(sum.Shift), shift)
 		sum.Notes = append(sum.Notes, note)

@@ -24,6 +24,12 @@ func TestConfirm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An interrupted pass writes nothing and still reports its time.
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	if sum, err := Confirm(stopped, k, dir, opt, ConfirmOptions{Top: 2}); err == nil || sum == nil || sum.Wall <= 0 || sum.Path != "" {
+		t.Errorf("Confirm on a cancelled context: summary %+v, error %v; want an error, no file and the time spent", sum, err)
+	}
 	sum, err := Confirm(context.Background(), k, dir, opt, ConfirmOptions{Top: 2})
 	if err != nil {
 		t.Fatal(err)
