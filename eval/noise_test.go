@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"os"
@@ -378,4 +379,79 @@ func mkdir(t *testing.T, dir string, elem ...string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestNoiseCeilingFewerRuns reads testdata/h200 with the second pass of
+// testdata/confirm, which timed each shape's 30 fastest again with 15
+// runs: a pick the second pass did not time (5 runs) is counted as judged
+// by fewer runs than its optimum, the optimum itself is not.
+func TestNoiseCeilingFewerRuns(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "conv2d", "nvidia-h200")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []string{"../testdata/h200/conv2d/nvidia-h200", "../testdata/confirm/conv2d/nvidia-h200"} {
+		paths, err := filepath.Glob(filepath.Join(from, "*.arrow"))
+		if err != nil || len(paths) == 0 {
+			t.Fatalf("no files under %s: %v", from, err)
+		}
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(sub, filepath.Base(p)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	all, err := train.LoadWith(dir, "conv2d", train.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	space, err := features.NewSpace(all.Params, all.Constraints)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const shape = "width=1024,height=1024,filter_w=5,filter_h=5"
+	// The shape's optimum and a configuration that ran but is not among
+	// its 30 fastest, as train loads them (a re-timed row supersedes).
+	type row struct {
+		name string
+		ns   float64
+	}
+	var rows []row
+	for _, s := range all.Samples() {
+		if features.FormatTask(all.TaskNames, s.Task) == shape && s.Measured() {
+			rows = append(rows, row{space.Format(s.Config), s.TimeNs})
+		}
+	}
+	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.ns, b.ns) })
+	if len(rows) < 100 {
+		t.Fatalf("%d measured rows of %s, want the whole space's", len(rows), shape)
+	}
+	tests := []struct {
+		name        string
+		chosen      string
+		fewer, runs int
+	}{
+		{"the optimum picked", rows[0].name, 0, 15},
+		{"a pick the second pass did not time", rows[len(rows)/2].name, 1, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := &HoldoutReport{Shapes: []HoldoutShape{{Platform: "nvidia-h200", Shape: shape, Chosen: tt.chosen}}}
+			n, err := noiseCeiling(dir, space, h, Options{Kernel: "conv2d", Noise: NoiseOptions{Draws: 10}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == nil || n.Picks != 1 || len(n.Shapes) != 1 {
+				t.Fatalf("noiseCeiling = %+v, want one shape with its pick", n)
+			}
+			if s := n.Shapes[0]; n.PicksFewerRuns != tt.fewer || s.BestRuns != 15 || s.PickRuns != tt.runs {
+				t.Errorf("picks with fewer runs %d, optimum's runs %d, pick's %d; want %d, 15, %d", n.PicksFewerRuns, s.BestRuns, s.PickRuns, tt.fewer, tt.runs)
+			}
+		})
+	}
 }
