@@ -219,14 +219,7 @@ func FuzzRebuildRuns(f *testing.F) {
 // TestNoiseCeilingData reads testdata/h200's rows and matches the held-out
 // picks to them by platform, shape and configuration.
 func TestNoiseCeilingData(t *testing.T) {
-	all, err := train.LoadWith("../testdata/h200", "conv2d", train.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	space, err := features.NewSpace(all.Params, all.Constraints)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, space := loadConv2d(t, "../testdata/h200")
 	const shape = "width=1024,height=1024,filter_w=5,filter_h=5"
 	opt := Options{Kernel: "conv2d", Noise: NoiseOptions{Draws: 10}}
 	best, err := noiseCeiling("../testdata/h200", space, nil, opt)
@@ -274,10 +267,10 @@ func TestNoiseCeilingData(t *testing.T) {
 	}
 }
 
-// fastestRecorded returns testdata/h200's fastest configuration of shape.
-func fastestRecorded(t *testing.T, shape string) string {
+// loadConv2d loads the conv2d rows under dir as train does, and their space.
+func loadConv2d(t *testing.T, dir string) (*train.Data, *features.Space) {
 	t.Helper()
-	all, err := train.LoadWith("../testdata/h200", "conv2d", train.LoadOptions{})
+	all, err := train.LoadWith(dir, "conv2d", train.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,6 +278,13 @@ func fastestRecorded(t *testing.T, shape string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return all, space
+}
+
+// fastestRecorded returns testdata/h200's fastest configuration of shape.
+func fastestRecorded(t *testing.T, shape string) string {
+	t.Helper()
+	all, space := loadConv2d(t, "../testdata/h200")
 	best, bestNs := "", math.Inf(1)
 	for _, s := range all.Samples() {
 		if features.FormatTask(all.TaskNames, s.Task) == shape && s.Measured() && s.TimeNs < bestNs {
@@ -406,14 +406,7 @@ func TestNoiseCeilingFewerRuns(t *testing.T) {
 			}
 		}
 	}
-	all, err := train.LoadWith(dir, "conv2d", train.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	space, err := features.NewSpace(all.Params, all.Constraints)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all, space := loadConv2d(t, dir)
 	const shape = "width=1024,height=1024,filter_w=5,filter_h=5"
 	// The shape's optimum and a configuration that ran but is not among
 	// its 30 fastest, as train loads them (a re-timed row supersedes).
