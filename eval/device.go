@@ -186,7 +186,7 @@ func scoreDeviceShape(chs [3]*runtime.Chooser, g *group, bests []*deviceBest, ta
 		}
 	}
 	hs.Top1Pct = top1(ch, g, space)
-	if hs.TopK, err = topK(ch, g, space); err != nil {
+	if hs.TopK, hs.Candidates, err = topK(ch, g, space); err != nil {
 		return HoldoutShape{}, err
 	}
 	for _, db := range bests {

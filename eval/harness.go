@@ -348,6 +348,10 @@ type HoldoutShape struct {
 	// TopK is the best of the first k candidates, one entry a k of
 	// HoldoutReport.TopK.
 	TopK []TopKShape `json:"top_k,omitempty"`
+	// Candidates are the runtime's first candidates for the shape
+	// (runtime.Chooser.Candidates, as many as the largest k), in its
+	// order: what a user would measure, and time again to judge them.
+	Candidates []string `json:"candidates,omitempty"`
 	// Pool is the choice between the device's own model and the fleet
 	// model that training made inside this shape's fold (train.PoolChoices,
 	// as 'augur train' makes it for a fleet); nil with one device, with
@@ -956,7 +960,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 			}
 		}
 		hs.Top1Pct = 100 * g.bestNs / g.times[top]
-		if hs.TopK, err = topK(ch, g, space); err != nil {
+		if hs.TopK, hs.Candidates, err = topK(ch, g, space); err != nil {
 			return nil, err
 		}
 		if decide && f.pool != nil && len(f.b.Models) > 1 && hs.Status != "unrecorded" {

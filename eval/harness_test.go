@@ -68,6 +68,12 @@ func TestEvaluate(t *testing.T) {
 			}
 			prev = k.Pct
 		}
+		// The candidates are the runtime's first 8, the pick first.
+		for _, s := range h.Shapes {
+			if len(s.Candidates) != 8 || s.Candidates[0] != s.Chosen {
+				t.Errorf("%s: candidates %v, want 8 beginning with the pick %s", s.Shape, s.Candidates, s.Chosen)
+			}
+		}
 	}
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(rep); err != nil {

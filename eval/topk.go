@@ -37,17 +37,22 @@ type TopKShape struct {
 	Status string  `json:"status"` // ok, failed (every candidate failed), unrecorded
 }
 
-// topK scores the first k of ch's candidates for g, for every k of topKs.
-func topK(ch *runtime.Chooser, g *group, space *features.Space) ([]TopKShape, error) {
+// topK scores the first k of ch's candidates for g, for every k of topKs,
+// and returns the candidates (space.Format), in the runtime's order.
+func topK(ch *runtime.Chooser, g *group, space *features.Space) ([]TopKShape, []string, error) {
 	cands, err := ch.Candidates(g.task, topKs[len(topKs)-1])
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, fmt.Errorf("eval: %w", err)
+	}
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = space.Format(c.Config)
 	}
 	out := make([]TopKShape, 0, len(topKs))
 	for _, k := range topKs {
 		best, failed, unrecorded := 0.0, false, false
-		for _, c := range cands[:min(k, len(cands))] {
-			switch status, pct := g.score(space.Format(c.Config)); status {
+		for _, name := range names[:min(k, len(names))] {
+			switch status, pct := g.score(name); status {
 			case "ok":
 				best = max(best, pct)
 			case "failed":
@@ -66,7 +71,7 @@ func topK(ch *runtime.Chooser, g *group, space *features.Space) ([]TopKShape, er
 			out = append(out, TopKShape{k, 100 * g.bestNs / g.refNs, "failed"})
 		}
 	}
-	return out, nil
+	return out, names, nil
 }
 
 // summarizeTopK sums the shapes' best-of-top-k up per k.
