@@ -38,6 +38,12 @@ type ConfirmOptions struct {
 	// that now runs slower or faster as a whole, whose re-timed rows would
 	// sit on another scale than the rest. 0 times none.
 	Anchors int
+	// Also are configurations to time again on the shapes they are keyed
+	// by, beside the Top fastest: the picks and candidates an evaluation
+	// judged (augur eval's JSON lists them), which outside the fastest
+	// would be judged by their first, noisier timing. Those not recorded
+	// ok on the shape, or already timed Repeats times, are passed over.
+	Also map[features.TaskKey][]features.Config
 }
 
 // DriftWarn is how far the median of Summary.Shift may stray from 1
@@ -104,7 +110,7 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 	}()
 	for si, key := range order {
 		sr := byShape[key]
-		configs, refNs, anchors := toConfirm(sr.rows, co, rand.New(rand.NewPCG(opt.Seed, uint64(si))))
+		configs, refNs, anchors := toConfirm(sr.rows, co, co.Also[key], rand.New(rand.NewPCG(opt.Seed, uint64(si))))
 		if len(configs) == 0 {
 			continue
 		}
@@ -193,11 +199,15 @@ func latestRows(files []record.File, version string) ([]features.TaskKey, map[fe
 }
 
 // toConfirm returns the configurations of a shape's rows that a
-// confirmation times again (the co.Top fastest and the noisy, unless
-// already timed co.Repeats times, then co.Anchors others drawn with rng,
-// the last anchors of configs) and the reference times they were scored
-// against.
-func toConfirm(rows map[string]record.Row, co ConfirmOptions, rng *rand.Rand) (configs []features.Config, refNs []float64, anchors int) {
+// confirmation times again (the co.Top fastest, the noisy and those of
+// also, unless already timed co.Repeats times, then co.Anchors others
+// drawn with rng, the last anchors of configs) and the reference times
+// they were scored against.
+func toConfirm(rows map[string]record.Row, co ConfirmOptions, also []features.Config, rng *rand.Rand) (configs []features.Config, refNs []float64, anchors int) {
+	asked := map[string]bool{}
+	for _, c := range also {
+		asked[fmt.Sprint(c)] = true
+	}
 	var ok []record.Row
 	for _, r := range rows {
 		if r.Status == record.StatusOK && r.TimeNs > 0 {
@@ -214,7 +224,7 @@ func toConfirm(rows map[string]record.Row, co ConfirmOptions, rng *rand.Rand) (c
 		noisy := co.MaxCV > 0 && r.TimeCV > co.MaxCV
 		switch {
 		case r.Repeats >= co.Repeats:
-		case i < co.Top || noisy:
+		case i < co.Top || noisy || asked[fmt.Sprint(r.Config)]:
 			configs = append(configs, r.Config)
 			refNs = append(refNs, r.RefTimeNs)
 		default:

@@ -152,19 +152,24 @@ func TestToConfirm(t *testing.T) {
 	tests := []struct {
 		name        string
 		co          ConfirmOptions
-		top         []int // the configurations chosen for their rank
+		also        []features.Config
+		top         []int // the configurations chosen for their rank or asked for
 		wantAnchors int
 	}{
 		// The second fastest was confirmed before: the fastest two by
 		// rank leave one to time.
-		{"top only", ConfirmOptions{Top: 2, Repeats: 15}, []int{0}, 0},
-		{"anchors", ConfirmOptions{Top: 2, Repeats: 15, Anchors: 3}, []int{0}, 3},
-		{"more anchors than rows", ConfirmOptions{Top: 2, Repeats: 15, Anchors: 50}, []int{0}, 8},
-		{"nothing to confirm, no anchors", ConfirmOptions{Top: 2, Repeats: 5, Anchors: 3}, nil, 0},
+		{"top only", ConfirmOptions{Top: 2, Repeats: 15}, nil, []int{0}, 0},
+		{"anchors", ConfirmOptions{Top: 2, Repeats: 15, Anchors: 3}, nil, []int{0}, 3},
+		{"more anchors than rows", ConfirmOptions{Top: 2, Repeats: 15, Anchors: 50}, nil, []int{0}, 8},
+		{"nothing to confirm, no anchors", ConfirmOptions{Top: 2, Repeats: 5, Anchors: 3}, nil, nil, 0},
+		// Asked-for configurations join the fastest, in rank order; one
+		// confirmed before, one that failed and one never recorded are
+		// passed over.
+		{"also", ConfirmOptions{Top: 2, Repeats: 15, Anchors: 2}, []features.Config{{7}, {4}, {1}, {99}, {42}}, []int{0, 4, 7}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			configs, refNs, anchors := toConfirm(rows, tt.co, rand.New(rand.NewPCG(1, 0)))
+			configs, refNs, anchors := toConfirm(rows, tt.co, tt.also, rand.New(rand.NewPCG(1, 0)))
 			if anchors != tt.wantAnchors || len(configs) != len(tt.top)+tt.wantAnchors || len(refNs) != len(configs) {
 				t.Fatalf("%d configurations (%d anchors), want %d + %d", len(configs), anchors, len(tt.top), tt.wantAnchors)
 			}
@@ -178,7 +183,7 @@ func TestToConfirm(t *testing.T) {
 				}
 				seen[c[0]] = true
 			}
-			again, _, _ := toConfirm(rows, tt.co, rand.New(rand.NewPCG(1, 0)))
+			again, _, _ := toConfirm(rows, tt.co, tt.also, rand.New(rand.NewPCG(1, 0)))
 			if fmt.Sprint(again) != fmt.Sprint(configs) {
 				t.Errorf("the same seed chose %v, then %v", configs, again)
 			}

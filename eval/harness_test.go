@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
 )
 
@@ -161,5 +164,48 @@ func TestHoldoutWorkersSamePicks(t *testing.T) {
 	b, _ := json.Marshal(reports[1])
 	if !bytes.Equal(a, b) {
 		t.Errorf("holdout with 1 worker:\n%s\nwith 3:\n%s", a, b)
+	}
+}
+
+// TestJudged reads a report's picks and candidates for one device's
+// shapes: the pick first, each configuration once, and a one-line error
+// for what does not parse or a report of other devices.
+func TestJudged(t *testing.T) {
+	k, err := datasets.Lookup("conv2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const shape = "width=64,height=64,filter_w=3,filter_h=3"
+	a := "Xwg=8,Ywg=8,Xwpt=1,Ywpt=1,LS=0,VW=1,PAD=0,UNR=1"
+	b := "Xwg=16,Ywg=8,Xwpt=2,Ywpt=8,LS=0,VW=2,PAD=0,UNR=1"
+	tests := []struct {
+		name    string
+		shapes  []HoldoutShape
+		configs int
+		err     string
+	}{
+		{"pick and candidates", []HoldoutShape{{Platform: "d", Shape: shape, Chosen: a, Candidates: []string{a, b}}}, 2, ""},
+		{"another device's shape left out", []HoldoutShape{{Platform: "d", Shape: shape, Chosen: a}, {Platform: "e", Shape: shape, Chosen: b}}, 1, ""},
+		{"only other devices", []HoldoutShape{{Platform: "e", Shape: shape, Chosen: a}}, 0, "no held-out shape of d in the report (its shapes are of e)"},
+		{"a shape that does not parse", []HoldoutShape{{Platform: "d", Shape: "width=64", Chosen: a}}, 0, "held-out shape \"width=64\""},
+		{"a configuration that does not parse", []HoldoutShape{{Platform: "d", Shape: shape, Chosen: "Xwg=3"}}, 0, "configuration \"Xwg=3\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := (&HoldoutReport{Shapes: tt.shapes}).Judged("d", k.TaskNames, k.Space)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			task, _ := features.ParseTask(k.TaskNames, shape)
+			if len(got) != 1 || len(got[task.Key()]) != tt.configs || k.Space.Format(got[task.Key()][0]) != a {
+				t.Errorf("Judged = %v, want %d configurations of %s, %s first", got, tt.configs, shape, a)
+			}
+		})
 	}
 }

@@ -3,6 +3,8 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -100,4 +102,43 @@ func summarizeTopK(shapes []HoldoutShape) []TopK {
 		out = append(out, r)
 	}
 	return out
+}
+
+// Judged returns, for the held-out shapes of h on platform (a slug), the
+// configurations the report judged: each shape's pick and candidates, in
+// that order, parsed with taskNames and space. A second collection pass
+// (collect.ConfirmOptions.Also) times them again, so that they are
+// judged by timings as good as the optimum's. It fails on a shape or
+// configuration that does not parse, and when no shape is on platform.
+func (h *HoldoutReport) Judged(platform string, taskNames []string, space *features.Space) (map[features.TaskKey][]features.Config, error) {
+	out := map[features.TaskKey][]features.Config{}
+	var others []string
+	for _, s := range h.Shapes {
+		if s.Platform != platform {
+			if !slices.Contains(others, s.Platform) {
+				others = append(others, s.Platform)
+			}
+			continue
+		}
+		t, err := features.ParseTask(taskNames, s.Shape)
+		if err != nil {
+			return nil, fmt.Errorf("eval: held-out shape %q: %w", s.Shape, err)
+		}
+		for _, name := range append([]string{s.Chosen}, s.Candidates...) {
+			if name == "" {
+				continue
+			}
+			c, err := space.Parse(name)
+			if err != nil {
+				return nil, fmt.Errorf("eval: held-out shape %s: configuration %q: %w", s.Shape, name, err)
+			}
+			if !slices.ContainsFunc(out[t.Key()], c.Equal) {
+				out[t.Key()] = append(out[t.Key()], c)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("eval: no held-out shape of %s in the report (its shapes are of %s)", platform, strings.Join(others, ", "))
+	}
+	return out, nil
 }

@@ -2,13 +2,17 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/augur-tuning/augur/collect"
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/features"
 )
 
 func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,6 +34,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&co.Top, "confirm", 0, "then time each shape's N fastest configurations again with --confirm-repeats (0: no second pass)")
 	fs.IntVar(&co.Repeats, "confirm-repeats", 0, "timed runs of the second pass (0: three times --repeats)")
 	fs.IntVar(&co.Anchors, "confirm-anchors", 4, "with --confirm: also time again this many random rows a shape, whose new times over their first tell whether the device runs slower or faster than at the first pass (it warns beyond 3%)")
+	picks := fs.String("confirm-picks", "", "with --confirm: also time again the picks and candidates of this device's held-out shapes in FILE, the JSON of 'augur eval --holdout shapes --json', so that they are judged by timings as good as the optimum's")
 	fs.Float64Var(&co.MaxCV, "confirm-cv", 0, "with --confirm: also time again every row whose coefficient of variation exceeds this (0: none)")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random sample and the input data")
 	fs.DurationVar(&opt.Timeout, "timeout", collect.DefaultTimeout, "longest one kernel run may take; a run still going is abandoned and recorded as a timeout")
@@ -59,6 +64,14 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if shapes != "" {
 		if opt.Tasks, err = parseShapes(k, shapes); err != nil {
 			return fmt.Errorf("collect: --shapes: %w", err)
+		}
+	}
+	if *picks != "" {
+		if co.Top == 0 {
+			return fmt.Errorf("collect: --confirm-picks needs --confirm N: it adds to the second pass")
+		}
+		if co.Also, err = judgedConfigs(*picks, k, opt.Device); err != nil {
+			return err
 		}
 	}
 	confirmOnly := sample == "none"
@@ -145,4 +158,29 @@ func collectLimits(opt *collect.Options, co collect.ConfirmOptions, shard, compr
 		return fmt.Errorf("collect: --compression must be zstd or none, got %q", compression)
 	}
 	return nil
+}
+
+// judgedConfigs reads the picks and candidates of augur eval's JSON report
+// at path for the held-out shapes of device.
+func judgedConfigs(path string, k *datasets.Kernel, device int) (map[features.TaskKey][]features.Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("collect: --confirm-picks: %w", err)
+	}
+	var rep eval.Report
+	if err := json.Unmarshal(b, &rep); err != nil || rep.Holdout == nil {
+		return nil, fmt.Errorf("collect: --confirm-picks: %s is not the JSON of 'augur eval --holdout shapes --json' (%v)", path, err)
+	}
+	devs, err := collect.ListDevices()
+	if err != nil {
+		return nil, err
+	}
+	if device >= len(devs) {
+		return nil, fmt.Errorf("collect: --device must be in [0, %d], got %d", len(devs)-1, device)
+	}
+	also, err := rep.Holdout.Judged(devs[device].Slug(), k.TaskNames, k.Space)
+	if err != nil {
+		return nil, fmt.Errorf("collect: --confirm-picks %s: %w", path, err)
+	}
+	return also, nil
 }

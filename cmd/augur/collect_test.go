@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +20,8 @@ import (
 
 	"github.com/augur-tuning/augur/collect"
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -298,5 +302,88 @@ func TestCollectConfirmOnly(t *testing.T) {
 		if r.Status == "ok" && r.Repeats != 3 {
 			t.Errorf("re-timed row has %d repeats, want 3", r.Repeats)
 		}
+	}
+}
+
+// TestCollectConfirmPicks times again, beside each shape's fastest, the
+// pick an evaluation's JSON names for this device's shape, and refuses the
+// flag without --confirm or for a report of another device.
+func TestCollectConfirmPicks(t *testing.T) {
+	devs, err := collect.ListDevices()
+	if err != nil {
+		t.Skipf("no OpenCL device: %v", err)
+	}
+	const shape = "width=64,height=64,filter_w=3,filter_h=3"
+	dir := t.TempDir()
+	first := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "random:6",
+		"--shapes", shape, "--repeats", "1", "--programs-per-process", "0"}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), first, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	k, err := datasets.Lookup("conv2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := record.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slowest record.Row
+	ok := 0
+	for _, r := range files[0].Rows {
+		if r.Status == record.StatusOK {
+			ok++
+			if r.TimeNs > slowest.TimeNs {
+				slowest = r
+			}
+		}
+	}
+	if ok < 2 {
+		t.Skipf("%d configurations ran, want 2", ok)
+	}
+	report := func(platform string) string {
+		b, err := json.Marshal(eval.Report{Holdout: &eval.HoldoutReport{Mode: "shapes", Shapes: []eval.HoldoutShape{{
+			Platform: platform, Shape: shape, Chosen: k.Space.Format(slowest.Config), Candidates: []string{k.Space.Format(slowest.Config)}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "eval.json")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	mine, other := report(devs[0].Slug()), report("another-device")
+	bad := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--confirm-picks", mine}, "needs --confirm N"},
+		{[]string{"--confirm", "1", "--confirm-picks", other}, "no held-out shape of " + devs[0].Slug()},
+		{[]string{"--confirm", "1", "--confirm-picks", filepath.Join(dir, "missing.json")}, "no such file"},
+	}
+	for _, tt := range bad {
+		args := append([]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none"}, tt.args...)
+		if err := run(context.Background(), args, &out, &errb); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: error %v, want one saying %q", tt.args, err, tt.want)
+		}
+	}
+	again := []string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none", "--confirm", "1", "--confirm-repeats", "3", "--confirm-anchors", "0", "--confirm-picks", mine}
+	if err := run(context.Background(), again, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	files, err = record.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var confirmed []record.Row
+	for _, f := range files {
+		if strings.Contains(filepath.Base(f.Path), "confirm-") {
+			confirmed = append(confirmed, f.Rows...)
+		}
+	}
+	if len(confirmed) != 2 || !slices.ContainsFunc(confirmed, func(r record.Row) bool { return r.Config.Equal(slowest.Config) }) {
+		t.Errorf("re-timed %d rows, want 2: the fastest and the pick %s", len(confirmed), k.Space.Format(slowest.Config))
 	}
 }
