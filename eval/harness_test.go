@@ -209,3 +209,39 @@ func TestJudged(t *testing.T) {
 		})
 	}
 }
+
+// FuzzJudged reads held-out reports as collect --confirm-picks does: never
+// a panic, and whatever it returns parses back to the configurations it
+// names, each once, for the platform asked only.
+func FuzzJudged(f *testing.F) {
+	f.Add(`{"shapes":[{"platform":"d","shape":"width=64,height=64,filter_w=3,filter_h=3","chosen":"Xwg=8,Ywg=8,Xwpt=1,Ywpt=1,LS=0,VW=1,PAD=0,UNR=1","candidates":["Xwg=16,Ywg=8,Xwpt=2,Ywpt=8,LS=0,VW=2,PAD=0,UNR=1"]}]}`)
+	f.Add(`{"shapes":[{"platform":"e","shape":"width=64","chosen":"Xwg=3"}]}`)
+	f.Add(`{"shapes":[{"platform":"d","shape":"width=-1,height=0,filter_w=3,filter_h=3","chosen":""}]}`)
+	k, err := datasets.Lookup("conv2d")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var h HoldoutReport
+		if json.Unmarshal([]byte(text), &h) != nil {
+			return
+		}
+		got, err := h.Judged("d", k.TaskNames, k.Space)
+		if err != nil {
+			return
+		}
+		for key, cs := range got {
+			seen := map[string]bool{}
+			for _, c := range cs {
+				name := k.Space.Format(c)
+				if seen[name] {
+					t.Errorf("shape %v: %s twice", key, name)
+				}
+				seen[name] = true
+				if _, err := k.Space.Parse(name); err != nil {
+					t.Errorf("shape %v: %s does not parse back: %v", key, name, err)
+				}
+			}
+		}
+	})
+}

@@ -168,8 +168,11 @@ func judgedConfigs(path string, k *datasets.Kernel, device int) (map[features.Ta
 		return nil, fmt.Errorf("collect: --confirm-picks: %w", err)
 	}
 	var rep eval.Report
-	if err := json.Unmarshal(b, &rep); err != nil || rep.Holdout == nil {
-		return nil, fmt.Errorf("collect: --confirm-picks: %s is not the JSON of 'augur eval --holdout shapes --json' (%v)", path, err)
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("collect: --confirm-picks: %s is not the JSON of 'augur eval --holdout shapes --json': %w", path, err)
+	}
+	if rep.Holdout == nil {
+		return nil, fmt.Errorf("collect: --confirm-picks: %s holds no held-out shapes: write it with 'augur eval --holdout shapes --json'", path)
 	}
 	devs, err := collect.ListDevices()
 	if err != nil {

@@ -355,6 +355,13 @@ func TestCollectConfirmPicks(t *testing.T) {
 		return path
 	}
 	mine, other := report(devs[0].Slug()), report("another-device")
+	notJSON, noHoldout := filepath.Join(t.TempDir(), "a.json"), filepath.Join(t.TempDir(), "b.json")
+	if err := os.WriteFile(notJSON, []byte("shape,config\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(noHoldout, []byte(`{"kernel": "conv2d"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bad := []struct {
 		args []string
 		want string
@@ -362,6 +369,8 @@ func TestCollectConfirmPicks(t *testing.T) {
 		{[]string{"--confirm-picks", mine}, "needs --confirm N"},
 		{[]string{"--confirm", "1", "--confirm-picks", other}, "no held-out shape of " + devs[0].Slug()},
 		{[]string{"--confirm", "1", "--confirm-picks", filepath.Join(dir, "missing.json")}, "no such file"},
+		{[]string{"--confirm", "1", "--confirm-picks", notJSON}, "is not the JSON of"},
+		{[]string{"--confirm", "1", "--confirm-picks", noHoldout}, "holds no held-out shapes"},
 	}
 	for _, tt := range bad {
 		args := append([]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none"}, tt.args...)
