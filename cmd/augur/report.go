@@ -122,7 +122,7 @@ func writeNoise(w io.Writer, n *eval.NoiseReport) {
 		fmt.Fprintf(w, ", the picks re-judged %.1f%% (worst %.1f%%)", n.PickPct, n.PickWorst)
 	}
 	if n.PicksFewerRuns > 0 {
-		fmt.Fprintf(w, "; %d of %d picks were timed with fewer runs than their shape's optimum (re-timed by collect --confirm), so their misses rest on noisier timings", n.PicksFewerRuns, n.Picks)
+		fmt.Fprintf(w, "; %d of %d picks were timed with fewer runs than their shape's optimum, so their misses rest on noisier timings (time them again with augur collect --confirm N --confirm-picks on this report's --json)", n.PicksFewerRuns, n.Picks)
 	}
 	fmt.Fprintf(w, "; runs of %d rows as timed (%d kept in the files), %d rebuilt from their summaries", n.RowsRecorded, n.RowsKept, n.RowsRebuilt)
 	if n.RowsDrawn > 0 {
