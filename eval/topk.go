@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -141,4 +143,22 @@ func (h *HoldoutReport) Judged(platform string, taskNames []string, space *featu
 		return nil, fmt.Errorf("eval: no held-out shape of %s in the report (its shapes are of %s)", platform, strings.Join(others, ", "))
 	}
 	return out, nil
+}
+
+// ReadJudged reads the JSON report of 'augur eval --holdout shapes --json'
+// at path and returns what its held-out shapes on platform judged
+// (HoldoutReport.Judged).
+func ReadJudged(path, platform string, taskNames []string, space *features.Space) (map[features.TaskKey][]features.Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("eval: %s is not the JSON of 'augur eval --holdout shapes --json': %w", path, err)
+	}
+	if rep.Holdout == nil {
+		return nil, fmt.Errorf("eval: %s holds no held-out shapes: write it with 'augur eval --holdout shapes --json'", path)
+	}
+	return rep.Holdout.Judged(platform, taskNames, space)
 }

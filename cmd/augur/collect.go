@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/augur-tuning/augur/collect"
@@ -163,17 +161,6 @@ func collectLimits(opt *collect.Options, co collect.ConfirmOptions, shard, compr
 // judgedConfigs reads the picks and candidates of augur eval's JSON report
 // at path for the held-out shapes of device.
 func judgedConfigs(path string, k *datasets.Kernel, device int) (map[features.TaskKey][]features.Config, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("collect: --confirm-picks: %w", err)
-	}
-	var rep eval.Report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return nil, fmt.Errorf("collect: --confirm-picks: %s is not the JSON of 'augur eval --holdout shapes --json': %w", path, err)
-	}
-	if rep.Holdout == nil {
-		return nil, fmt.Errorf("collect: --confirm-picks: %s holds no held-out shapes: write it with 'augur eval --holdout shapes --json'", path)
-	}
 	devs, err := collect.ListDevices()
 	if err != nil {
 		return nil, err
@@ -181,9 +168,9 @@ func judgedConfigs(path string, k *datasets.Kernel, device int) (map[features.Ta
 	if device >= len(devs) {
 		return nil, fmt.Errorf("collect: --device must be in [0, %d], got %d", len(devs)-1, device)
 	}
-	also, err := rep.Holdout.Judged(devs[device].Slug(), k.TaskNames, k.Space)
+	also, err := eval.ReadJudged(path, devs[device].Slug(), k.TaskNames, k.Space)
 	if err != nil {
-		return nil, fmt.Errorf("collect: --confirm-picks %s: %w", path, err)
+		return nil, fmt.Errorf("collect: --confirm-picks: %w", err)
 	}
 	return also, nil
 }
