@@ -139,6 +139,11 @@ type Model struct {
 	// model ranks highest when it scores the whole space. Choose rescores
 	// those of the grid shapes nearest the asked one.
 	Starts *Starts `json:"starts,omitempty"`
+	// Consensus, when not nil, re-ranks the model's first configurations
+	// for a new shape by their timings at the nearest training shapes
+	// (Consensus); nil when training found the model's own pick better,
+	// and in bundles written before it.
+	Consensus *Consensus `json:"consensus,omitempty"`
 	// Known are the configurations that ran on the device in the training
 	// data. Choose stays among them (and, with OptionSmallerGroups, those
 	// that differ from them only in smaller work groups): a model knows
@@ -531,6 +536,9 @@ func (b *Bundle) checkTables(s *Space) error {
 	}
 	for _, m := range b.Models {
 		if err := m.Starts.check(len(b.TaskNames), s); err != nil {
+			return fmt.Errorf("%w: model %q: %v", ErrSyntax, m.Name, err)
+		}
+		if err := m.Consensus.check(len(b.TaskNames), s); err != nil {
 			return fmt.Errorf("%w: model %q: %v", ErrSyntax, m.Name, err)
 		}
 		for _, c := range m.Known {

@@ -200,6 +200,9 @@ type Chooser struct {
 	// (the sum over parameters of their values but one).
 	nNeighbours int
 	starts      *features.Starts
+	// consensus re-ranks the model's first picks (features.Consensus);
+	// nil when the model carries no rule.
+	consensus *consensus
 	// table holds the fastest measured configuration of each shape
 	// measured on the chooser's device (Bundle.Measured).
 	table map[features.TaskKey]features.Config
@@ -396,6 +399,7 @@ func (ch *Chooser) useEntry(entry *features.Model, opt Options) {
 		}
 	}
 	ch.starts = entry.Starts
+	ch.consensus = newConsensus(entry.Consensus, ch.space)
 	if len(entry.Known) > 0 {
 		known := entry.Known
 		if ch.kernel != nil && !opt.StrictKnown && entry.Options[features.OptionSmallerGroups] == 1 {
@@ -760,12 +764,23 @@ func (c *Chooser) runs(t features.Task, cfg features.Config) bool {
 // nearest grid shapes) in one batch, then improves the best by
 // one-parameter changes, a batch a sweep. Configurations beyond the
 // model's resource limits are never chosen.
-func (c *Chooser) search(t features.Task) Pick { return c.climb(t, nil) }
+func (c *Chooser) search(t features.Task) Pick {
+	if c.consensus != nil {
+		return c.consensusSearch(t)
+	}
+	return c.climb(t, nil)
+}
 
 // climb is search, calling keep, when not nil, with every configuration
 // scored that the device can run and its predicted log-speedup (a
 // configuration shared with the bundle: keep copies what it keeps).
 func (c *Chooser) climb(t features.Task, keep func(features.Config, float64)) Pick {
+	return c.climbTop(t, keep, nil)
+}
+
+// climbTop is climb offering top, when not nil, every configuration it
+// scores that the device can run.
+func (c *Chooser) climbTop(t features.Task, keep func(features.Config, float64), top *topScored) Pick {
 	sc := c.model.Scorer(t)
 	batch := make([]features.Config, 0, 64)
 	seen := make(map[int]bool, 64) // keyed by Space.Index
@@ -815,9 +830,15 @@ func (c *Chooser) climb(t features.Task, keep func(features.Config, float64)) Pi
 			switch {
 			case !oks[i]:
 			case keep == nil:
-				// Choose's path: the device check only for a better one.
+				// Choose's path: the device check only for a better one,
+				// or one to keep among the top.
 				if v > bestV && c.runs(t, batch[i]) {
 					best, bestV = batch[i], v
+					if top != nil {
+						top.add(batch[i], v)
+					}
+				} else if top != nil && top.wants(v) && c.runs(t, batch[i]) {
+					top.add(batch[i], v)
 				}
 			case c.runs(t, batch[i]):
 				keep(batch[i], v)

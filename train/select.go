@@ -120,6 +120,11 @@ type SelectOptions struct {
 	// the learner. 0 means DefaultSelectRows; < 0 means no bound.
 	MaxRows int
 	Seed    uint64
+	// NoConsensus leaves the nearest-shape rule (DefaultConsensus)
+	// unscored, so that no model carries it: the zero value scores it on
+	// the chosen learner's held-out predictions, at no fit more, and a
+	// model carries it when it picked better there.
+	NoConsensus bool
 	// Progress, when not nil, hears of each candidate as its scoring
 	// starts: done of total candidates are finished.
 	Progress ProgressFunc
@@ -162,6 +167,11 @@ type Selection struct {
 	// HeldOut is what the scores held out: "shapes", or "configurations"
 	// for data of one shape (selectOne), whose PickScore.Shapes count folds.
 	HeldOut string `json:"held_out,omitempty"`
+	// Consensus is the nearest-shape rule's score beside the chosen
+	// learner's on the same held-out shapes (scoreConsensus); nil when not
+	// scored: SelectOptions.NoConsensus, data of one shape, or of several
+	// devices (a fleet model).
+	Consensus *ConsensusScore `json:"consensus,omitempty"`
 }
 
 // Select chooses the learner setting whose models pick best on shapes
@@ -223,9 +233,17 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	if err != nil {
 		return Candidate{}, Selection{}, err
 	}
-	cands = scoreBlends(d, cands, deals, preds, byShape, maxCost, &sel)
+	n := len(cands)
+	cands, pairs := scoreBlends(d, cands, deals, preds, byShape, maxCost, &sel)
 	chosen := chooseScore(sel.Scores)
 	sel.Chosen, sel.HeldOut = cands[chosen].Name, "shapes"
+	if !opt.NoConsensus {
+		pred := preds[min(chosen, n-1)]
+		if chosen >= n {
+			pred = blendPreds(preds, pairs[chosen-n])
+		}
+		sel.Consensus = scoreConsensus(d, deals, pred, DefaultConsensus)
+	}
 	return cands[chosen], sel, nil
 }
 
@@ -315,9 +333,11 @@ func groupShare(d *Data, n int) []int {
 // scoreBlends scores every pair of scored candidates as a blend, the mean
 // of the two models: its held-out predictions are the mean of theirs, so
 // scoring it costs no fit. It appends the blends' scores to sel and
-// returns cands with the blends appended.
-func scoreBlends(d *Data, cands []Candidate, deals [][][]int, preds [][][]float64, groups func([][]int) [][]int, maxCost int, sel *Selection) []Candidate {
+// returns cands with the blends appended, and the two candidates of each
+// blend appended.
+func scoreBlends(d *Data, cands []Candidate, deals [][][]int, preds [][][]float64, groups func([][]int) [][]int, maxCost int, sel *Selection) ([]Candidate, [][2]int) {
 	n := len(cands)
+	var pairs [][2]int
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			b := BlendCandidate(cands[i], cands[j])
@@ -338,9 +358,24 @@ func scoreBlends(d *Data, cands []Candidate, deals [][][]int, preds [][][]float6
 			s.FitSeconds = sel.Scores[i].FitSeconds + sel.Scores[j].FitSeconds
 			sel.Scores = append(sel.Scores, s)
 			cands = append(cands, b)
+			pairs = append(pairs, [2]int{i, j})
 		}
 	}
-	return cands
+	return cands, pairs
+}
+
+// blendPreds returns the held-out predictions, a deal, of the blend of
+// the two candidates of pair: the mean of theirs.
+func blendPreds(preds [][][]float64, pair [2]int) [][]float64 {
+	out := make([][]float64, len(preds[pair[0]]))
+	for k, a := range preds[pair[0]] {
+		b := preds[pair[1]][k]
+		out[k] = make([]float64, len(a))
+		for r := range a {
+			out[k][r] = (a[r] + b[r]) / 2
+		}
+	}
+	return out
 }
 
 // chooseScore returns the index of the scored candidate with the highest

@@ -38,7 +38,7 @@ func selectOne(d *Data, cands []Candidate, maxCost, workers int, budget time.Dur
 	if err != nil {
 		return Candidate{}, Selection{}, err
 	}
-	cands = scoreBlends(d, cands, deals, preds, byFold, maxCost, &sel)
+	cands, _ = scoreBlends(d, cands, deals, preds, byFold, maxCost, &sel)
 	chosen := chooseScore(sel.Scores)
 	sel.Chosen, sel.HeldOut = cands[chosen].Name, "configurations"
 	return cands[chosen], sel, nil

@@ -61,6 +61,10 @@ func writeModelSummary(w io.Writer, m features.Model) error {
 	if m.Learner != "" {
 		fmt.Fprintf(w, "learner: %s, chosen by its picks on held-out shapes\n", m.Learner)
 	}
+	if c := m.Consensus; c != nil {
+		fmt.Fprintf(w, "pick: the model's first %d configurations re-ranked by their speed at the %d nearest of %d training shapes\n",
+			c.Candidates, c.Nearest, len(c.Shapes))
+	}
 	if len(m.Options) > 0 {
 		fmt.Fprintf(w, "options: %s\n", keyValues(m.Options))
 	}

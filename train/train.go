@@ -125,6 +125,14 @@ func (r *Report) String() string {
 			fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%d\t%.1f\t%d\t%s\t\n", s.Name, s.PctGeomean, s.PctWorst, s.Spearman, s.Shapes, s.FitSeconds, s.Cost, mark)
 		}
 		tw.Flush()
+		if c := m.Selection.Consensus; c != nil {
+			verdict := "not applied: the model picks alone"
+			if c.Applied {
+				verdict = "applied: the model carries it"
+			}
+			fmt.Fprintf(&b, "nearest-shape rule on the chosen learner's first %d: %.1f (worst %.1f) against its own picks' %.1f (%.1f), %d of %d picks changed; %s\n",
+				DefaultConsensus.Candidates, c.PctGeomean, c.PctWorst, c.ModelPctGeomean, c.ModelPctWorst, c.Changed, c.Picks, verdict)
+		}
 	}
 	if r.Classifier != nil {
 		b.WriteString("\n" + r.Classifier.String())
@@ -377,10 +385,19 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 				m.Stats["holdout_shapes"] = float64(sc.Shapes)
 			}
 		}
+		if c := sel.Consensus; c != nil {
+			m.Stats["holdout_consensus_pct_geomean"] = c.PctGeomean
+			m.Stats["holdout_consensus_pct_worst"] = c.PctWorst
+		}
 	}
 	m.Known = d.Known()
 	if m.Starts, err = starts(d, r, startsPerShape); err != nil {
 		return features.Model{}, ModelReport{}, err
+	}
+	if sel != nil && sel.Consensus != nil && sel.Consensus.Applied {
+		if m.Consensus, err = consensusTable(d, DefaultConsensus); err != nil {
+			return features.Model{}, ModelReport{}, err
+		}
 	}
 	return m, ModelReport{Rows: d.Len(), Trees: r.NumTrees(), FitSeconds: fit, CV: cv, Selection: sel,
 		fitted: fitter{learner: learner, kind: kind, options: options, zeta: f.zeta}}, nil

@@ -39,6 +39,9 @@ type inspectModelJSON struct {
 	// Pool is the device's choice between its own model and the fleet
 	// model (features.Model.Pool).
 	Pool *features.PoolChoice `json:"pool,omitempty"`
+	// Consensus is the nearest-shape rule the model carries, without
+	// its table (features.Consensus).
+	Consensus *features.ConsensusRule `json:"consensus,omitempty"`
 }
 
 type inspectClassJSON struct {
@@ -60,6 +63,9 @@ func writeInspectJSON(w io.Writer, b *features.Bundle) error {
 			TrainRows: m.TrainRows, FitSeconds: m.FitSeconds, Stats: finite(m.Stats), Options: finite(m.Options), Pool: m.Pool}
 		if m.Platform != nil {
 			mj.Device = m.Platform.Slug()
+		}
+		if m.Consensus != nil {
+			mj.Consensus = &m.Consensus.ConsensusRule
 		}
 		j.Models = append(j.Models, mj)
 	}

@@ -1,0 +1,81 @@
+package runtime_test
+
+import (
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/runtime"
+)
+
+// TestConsensus: a model carrying the nearest-shape rule picks, among its
+// first configurations, the one the nearest training shapes list fastest;
+// Candidates starts with that pick.
+func TestConsensus(t *testing.T) {
+	data, err := os.ReadFile(benchBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := features.Task{1000, 700, 5, 5}
+	plain, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick, err := plain.Choose(shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		// pickSpeed is the pick's listed speed at the one training shape,
+		// 0 for unlisted; every other known configuration is listed at 0.5.
+		pickSpeed float64
+		same      bool
+	}{
+		{"the shapes list the pick fastest", 1, true},
+		{"the shapes do not list the pick", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := features.ReadBundle(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := &b.Models[0]
+			c := &features.Consensus{ConsensusRule: features.ConsensusRule{Candidates: 3, Nearest: 5, Tau: 1, Unlisted: 0.1},
+				Shapes: []features.Task{{1024, 768, 5, 5}}, Configs: [][]int{nil}, Speeds: [][]float64{nil}}
+			for _, k := range m.Known {
+				v := 0.5
+				if slices.Equal(k, pick) {
+					if tt.pickSpeed == 0 {
+						continue
+					}
+					v = tt.pickSpeed
+				}
+				c.Configs[0] = append(c.Configs[0], len(c.Pool))
+				c.Speeds[0] = append(c.Speeds[0], v)
+				c.Pool = append(c.Pool, k)
+			}
+			m.Consensus = c
+			ch, err := runtime.FromBundle(b, runtime.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ch.Choose(shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Equal(got, pick) != tt.same {
+				t.Errorf("Choose = %v, the model's own pick %v: want the same %v", got, pick, tt.same)
+			}
+			cands, err := ch.Candidates(shape, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(cands[0].Config, got) {
+				t.Errorf("Candidates start with %v, Choose returned %v", cands[0].Config, got)
+			}
+		})
+	}
+}
