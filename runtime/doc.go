@@ -47,6 +47,14 @@
 // kernel's datasets.Kernel.GroupParams), which needs no more of the
 // device; Options.StrictKnown refuses them.
 //
+// A model may carry a nearest-shape rule (features.Consensus), which its
+// training kept only where it picked better on held-out shapes than the
+// model alone: of the climb's pick, one of the fastest configurations
+// measured at the nearby training shapes and the climb's next best, the
+// one that ran fastest at the training shapes nearest the asked one wins.
+// The ranking is the model's; which of its first few to trust is decided
+// by timings.
+//
 // When the bundle has a classifier ('augur train --target PARAM'), the
 // Chooser first predicts PARAM's value for the shape on the device (a
 // stencil's data-loading technique, say) and searches the other parameters

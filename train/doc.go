@@ -34,6 +34,14 @@
 // out in turn: train chooses nothing through the runtime, which lies
 // downstream of it.
 //
+// Select chooses a model's learner by its picks on held-out shapes, then
+// scores the nearest-shape rule (DefaultConsensus, features.Consensus) with
+// the chosen learner's held-out predictions, at no fit more: of each
+// held-out shape's first configurations, the one the nearest training
+// shapes of the fold ran fastest. Train's model carries the rule, with
+// every training shape's fastest configurations and their speeds, only
+// when it picked better there (Selection.Consensus).
+//
 // A classifier predicts, before any search, the best value of one
 // categorical parameter from the shape and the device (Garvey and
 // Abdelrahman 2018: the data-loading technique of a stencil). Classes makes
