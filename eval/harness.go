@@ -334,6 +334,9 @@ type HoldoutShape struct {
 	Status   string  `json:"status"` // ok, failed, unrecorded
 	// Learner is the setting model selection chose for this shape's model.
 	Learner string `json:"learner,omitempty"`
+	// Consensus says the shape's model carries the nearest-shape rule
+	// (features.Consensus): its selection found the rule picked better.
+	Consensus bool `json:"consensus,omitempty"`
 	// Copies and CopyBestPct are the copy baselines (device mode only).
 	Copies      []CopyPick `json:"copies,omitempty"`
 	CopyBestPct float64    `json:"copy_best_pct_of_best,omitempty"`
@@ -937,6 +940,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		hs := HoldoutShape{Platform: plat.Slug(), Shape: features.FormatTask(d.TaskNames, g.task), Chosen: space.Format(pick),
 			RefPct: 100 * g.bestNs / g.refNs}
 		hs.Learner, hs.Pool = f.learner, f.pool
+		hs.Consensus = slices.ContainsFunc(f.b.Models, func(m features.Model) bool { return m.Consensus != nil })
 		if decide {
 			hs.Source = ch.Source()
 		}

@@ -54,7 +54,8 @@ func (ts *topScored) add(cfg features.Config, v float64) {
 // of the climb's pick, the nearby training shapes' fastest configurations
 // (nearBests) and the climb's next best, interleaved as Candidates orders
 // them, the rule's first Candidates compete, and the one that ran fastest
-// at the training shapes nearest t wins (features.ConsensusRule.Pick).
+// at the training shapes nearest t wins (features.ConsensusRule.Pick). A
+// value the classifier fixed stays fixed.
 func (c *Chooser) consensusSearch(t features.Task) Pick {
 	m := c.consensus.rule.Candidates
 	top := &topScored{n: m}
@@ -62,6 +63,10 @@ func (c *Chooser) consensusSearch(t features.Task) Pick {
 	cands := []scored{{cfg: p.Config, v: p.LogSpeedup}}
 	seen := []int{c.space.Index(p.Config)}
 	near := c.nearBests(t)
+	if fixed, fv := c.fixedParam(t); fixed >= 0 && p.Fixed != "" {
+		// The classifier fixed a value: the nearby bests must keep it.
+		near = slices.DeleteFunc(near, func(s scored) bool { return s.cfg[fixed] != fv })
+	}
 	add := func(s scored) {
 		if x := c.space.Index(s.cfg); len(cands) < m && !slices.Contains(seen, x) {
 			seen = append(seen, x)
