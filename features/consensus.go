@@ -53,11 +53,30 @@ type ConsensusRule struct {
 // speed(s, i) is candidate i's listed speed at shapes[s], false when the
 // shape does not list it. With no shapes, or one candidate, it returns 0.
 func (r ConsensusRule) Pick(shapes LogShapes, l []float64, n int, speed func(s, i int) (float64, bool)) int {
+	var buf [8]float64
+	scores := buf[:0]
+	if n > len(buf) {
+		scores = make([]float64, 0, n)
+	}
+	scores = r.Scores(scores, shapes, l, n, speed)
+	best := 0
+	for i, v := range scores {
+		// A later candidate wins only when better.
+		if v > scores[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// Scores appends the n candidates' scores to dst (see Pick): the sum over
+// the Nearest shapes nearest l of the weight exp(-distance / Tau) times the
+// logarithm of the candidate's speed there, Unlisted where the shape does
+// not list it. The weights' sum is the same for every candidate, so the
+// sum orders them as the weighted mean does. All zeros with no shapes.
+func (r ConsensusRule) Scores(dst []float64, shapes LogShapes, l []float64, n int, speed func(s, i int) (float64, bool)) []float64 {
 	var idx [16]int
 	k := shapes.Nearest(l, idx[:min(r.Nearest, len(idx))])
-	if k == 0 || n < 2 {
-		return 0
-	}
 	var w [16]float64
 	for j, s := range idx[:k] {
 		d := 0.0
@@ -67,7 +86,6 @@ func (r ConsensusRule) Pick(shapes LogShapes, l []float64, n int, speed func(s, 
 		}
 		w[j] = math.Exp(-d / r.Tau)
 	}
-	best, bestScore := 0, math.Inf(-1)
 	for i := range n {
 		score := 0.0
 		for j, s := range idx[:k] {
@@ -77,14 +95,9 @@ func (r ConsensusRule) Pick(shapes LogShapes, l []float64, n int, speed func(s, 
 			}
 			score += w[j] * math.Log(v)
 		}
-		// The weights' sum is the same for every candidate: it does
-		// not change which wins. A later candidate wins only when
-		// better.
-		if score > bestScore {
-			best, bestScore = i, score
-		}
+		dst = append(dst, score)
 	}
-	return best
+	return dst
 }
 
 // check reports whether the table is consistent: one list of

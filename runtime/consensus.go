@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/augur-tuning/augur/features"
@@ -29,6 +30,35 @@ func newConsensus(c *features.Consensus, space *features.Space) *consensus {
 		out.speeds = append(out.speeds, m)
 	}
 	return out
+}
+
+// consensusPool is how many candidates a model carrying the rule gathers
+// before it orders them (Candidates).
+const consensusPool = 8
+
+// order sorts picks, stably, by the rule's score on shape t, best first.
+func (cs *consensus) order(t features.Task, picks []Pick, space *features.Space) {
+	if len(picks) < 2 {
+		return
+	}
+	idx := make([]int, len(picks))
+	for i, p := range picks {
+		idx[i] = space.Index(p.Config)
+	}
+	scores := cs.rule.Scores(nil, cs.logs, features.TaskLogs(nil, t), len(picks), func(s, i int) (float64, bool) {
+		v, ok := cs.speeds[s][idx[i]]
+		return v, ok
+	})
+	perm := make([]int, len(picks))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	sorted := make([]Pick, len(picks))
+	for i, j := range perm {
+		sorted[i] = picks[j]
+	}
+	copy(picks, sorted)
 }
 
 // topScored keeps the n best configurations offered, best first, each

@@ -79,3 +79,61 @@ func TestConsensus(t *testing.T) {
 		})
 	}
 }
+
+// TestConsensusCandidates: a model carrying the rule gathers 8 candidates
+// and orders those after the pick by the rule, so that the one the nearby
+// shapes list fastest comes second even when the model ranked it last.
+func TestConsensusCandidates(t *testing.T) {
+	data, err := os.ReadFile(benchBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := features.Task{1000, 700, 5, 5}
+	plain, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := plain.Candidates(shape, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) < 8 {
+		t.Fatalf("%d candidates, want 8", len(cands))
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pick and the model's last candidate ran fastest nearby; every
+	// other one at half speed.
+	c := &features.Consensus{ConsensusRule: features.ConsensusRule{Candidates: 3, Nearest: 5, Tau: 1, Unlisted: 0.1},
+		Shapes: []features.Task{{1024, 768, 5, 5}}, Configs: [][]int{nil}, Speeds: [][]float64{nil}}
+	for i, p := range cands {
+		v := 0.5
+		if i == 0 || i == 7 {
+			v = 1
+		}
+		c.Configs[0] = append(c.Configs[0], i)
+		c.Speeds[0] = append(c.Speeds[0], v)
+		c.Pool = append(c.Pool, p.Config)
+	}
+	b.Models[0].Consensus = c
+	ch, err := runtime.FromBundle(b, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ch.Candidates(shape, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []features.Config{cands[0].Config, cands[7].Config, cands[1].Config}
+	if len(got) != 3 {
+		t.Fatalf("%d candidates, want 3", len(got))
+	}
+	for i := range want {
+		if !slices.Equal(got[i].Config, want[i]) {
+			t.Errorf("candidate %d = %v, want %v", i, got[i].Config, want[i])
+		}
+	}
+}
+
