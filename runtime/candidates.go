@@ -116,25 +116,30 @@ func (c *Chooser) nearBests(t features.Task) []scored {
 	}
 	var es []entry
 	key := t.Key()
+	var lbuf [8]float64
+	lt := features.TaskLogs(lbuf[:0], t)
 	for _, m := range c.bundle.Measured {
 		if len(m.Task) != len(t) || m.Task.Key() == key || !slices.ContainsFunc(slugs, func(s string) bool { return strings.EqualFold(s, m.Device) }) {
 			continue
 		}
-		if !c.space.Valid(m.Config) || !c.runs(t, m.Config) {
-			continue
-		}
 		d := 0.0
-		for f, v := range t {
-			x := math.Log(float64(max(v, 1))) - math.Log(float64(max(m.Task[f], 1)))
+		for f, v := range m.Task {
+			x := lt[f] - math.Log(float64(max(v, 1)))
 			d += x * x
 		}
 		es = append(es, entry{m.Config, d})
 	}
+	// Nearest first; whether one fits the device is asked only until
+	// Starts do, since it costs a launch geometry.
 	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.dist, b.dist) })
-	es = es[:min(len(es), c.opt.Starts)]
-	batch := make([]features.Config, len(es))
-	for i, e := range es {
-		batch[i] = e.cfg
+	batch := make([]features.Config, 0, c.opt.Starts)
+	for _, e := range es {
+		if len(batch) == c.opt.Starts {
+			break
+		}
+		if c.space.Valid(e.cfg) && c.runs(t, e.cfg) {
+			batch = append(batch, e.cfg)
+		}
 	}
 	vals, oks := make([]float64, len(batch)), make([]bool, len(batch))
 	c.model.Scorer(t).ScoreBatch(batch, vals, oks)
