@@ -34,8 +34,9 @@ import (
 // gathers at least 8 this way and orders those after the pick by the rule:
 // by their speed at the training shapes nearest t. On the H200 and H100
 // whole-space conv2d sets, leaving each shape out, this raised the best of
-// the first 5 from 98.9% to 99.2% of the optimum on both (bench/RESULTS.md,
-// "The nearest-shape rule, session 23").
+// the first 5 from 98.9% of the optimum to 99.2% and 99.0% (the first 2
+// and 3 fell on the H200, rose on the H100; bench/RESULTS.md, "The
+// nearest-shape rule, session 23").
 //
 // Ranking costs a batch of predictions, a millisecond or a few, and is
 // not cached: Candidates is for the first call of a shape, before a

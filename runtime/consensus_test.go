@@ -136,4 +136,3 @@ func TestConsensusCandidates(t *testing.T) {
 		}
 	}
 }
-
