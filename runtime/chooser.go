@@ -143,8 +143,8 @@ type Pick struct {
 	Fixed string
 	// ExpectedPct and WorstPct are the % of the optimum that the model's
 	// picks reached on shapes held out of its training (geometric mean and
-	// worst shape, from model selection); 0 when the bundle does not
-	// record them.
+	// worst shape, from model selection; the nearest-shape rule's when
+	// the model carries one); 0 when the bundle does not record them.
 	ExpectedPct, WorstPct float64
 	// Clamped says that the model's prediction for Config lay outside
 	// the range of log-speedups in its training data, and LogSpeedup was
@@ -324,6 +324,10 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	ch.model = m
 	ch.useEntry(entry, opt)
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
+	if entry.Consensus != nil && entry.Stats["holdout_consensus_pct_geomean"] > 0 {
+		// The rule picks: what it reached on the same held-out shapes.
+		ch.expected = [2]float64{entry.Stats["holdout_consensus_pct_geomean"], entry.Stats["holdout_consensus_pct_worst"]}
+	}
 	if pool != nil {
 		// A device that training found the fleet model serves better:
 		// the fleet model's held-out picks on its shapes are what to

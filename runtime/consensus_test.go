@@ -58,13 +58,18 @@ func TestConsensus(t *testing.T) {
 				c.Pool = append(c.Pool, k)
 			}
 			m.Consensus = c
+			m.Stats["holdout_consensus_pct_geomean"], m.Stats["holdout_consensus_pct_worst"] = 99.5, 97.5
 			ch, err := runtime.FromBundle(b, runtime.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := ch.Choose(shape)
+			p, err := ch.ChoosePick(shape)
 			if err != nil {
 				t.Fatal(err)
+			}
+			got := p.Config
+			if p.ExpectedPct != 99.5 || p.WorstPct != 97.5 {
+				t.Errorf("ExpectedPct, WorstPct = %g, %g; want the rule's 99.5, 97.5", p.ExpectedPct, p.WorstPct)
 			}
 			if slices.Equal(got, pick) != tt.same {
 				t.Errorf("Choose = %v, the model's own pick %v: want the same %v", got, pick, tt.same)
