@@ -141,3 +141,48 @@ func TestConsensusCandidates(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkChooseConsensus times Choose for a shape not seen before at
+// every call on benchBundle given a nearest-shape rule whose table lists
+// 256 known configurations at each of its training shapes (the most
+// training writes a shape), against the same bundle without it: what the
+// rule adds to a cold pick. The speeds are made up (1 down to 0.5); the
+// work does not depend on them.
+func BenchmarkChooseConsensus(b *testing.B) {
+	data, err := os.ReadFile(benchBundle)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, rule := range []bool{false, true} {
+		bundle, err := features.ReadBundle(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rule {
+			m := &bundle.Models[0]
+			n := min(256, len(m.Known))
+			c := &features.Consensus{ConsensusRule: features.ConsensusRule{Candidates: 3, Nearest: 5, Tau: 1, Unlisted: 0.1},
+				Pool: m.Known[:n]}
+			for _, sh := range bundle.TrainShapes {
+				c.Shapes = append(c.Shapes, sh)
+				var idx []int
+				var speeds []float64
+				for i := range n {
+					idx = append(idx, i)
+					speeds = append(speeds, 1-0.5*float64(i)/float64(n))
+				}
+				c.Configs, c.Speeds = append(c.Configs, idx), append(c.Speeds, speeds)
+			}
+			m.Consensus = c
+		}
+		ch, err := runtime.FromBundle(bundle, runtime.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := "without"
+		if rule {
+			name = "with"
+		}
+		b.Run(name, func(b *testing.B) { benchCold(b, ch) })
+	}
+}
