@@ -9,27 +9,74 @@ import (
 	"github.com/augur-tuning/augur/runtime"
 )
 
-// TestConsensus: a model carrying the nearest-shape rule picks, among its
-// first configurations, the one the nearest training shapes list fastest;
-// Candidates starts with that pick.
-func TestConsensus(t *testing.T) {
+// consensusShape is the shape the rule's tests choose for: near
+// consensusAt, the one training shape of their tables.
+var (
+	consensusShape = features.Task{1000, 700, 5, 5}
+	consensusAt    = features.Task{1024, 768, 5, 5}
+)
+
+// benchData returns benchBundle's bytes and a Chooser of them as shipped.
+func benchData(t *testing.T) ([]byte, *runtime.Chooser) {
+	t.Helper()
 	data, err := os.ReadFile(benchBundle)
 	if err != nil {
 		t.Fatal(err)
 	}
-	shape := features.Task{1000, 700, 5, 5}
-	plain, err := runtime.New(data, runtime.Options{})
+	ch, err := runtime.New(data, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pick, err := plain.Choose(shape)
+	return data, ch
+}
+
+// withConsensus returns a Chooser of the bundle data whose model carries a
+// rule listing the configurations of pool at consensusAt with speed(i) (0:
+// unlisted), and held-out figures of 99.5% and 97.5%.
+func withConsensus(t *testing.T, data []byte, pool []features.Config, speed func(i int) float64) *runtime.Chooser {
+	t.Helper()
+	b, err := features.ReadBundle(data)
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := &features.Consensus{ConsensusRule: features.ConsensusRule{Candidates: 3, Nearest: 5, Tau: 1, Unlisted: 0.1},
+		Shapes: []features.Task{consensusAt}, Configs: [][]int{nil}, Speeds: [][]float64{nil}}
+	for i, cfg := range pool {
+		if v := speed(i); v > 0 {
+			c.Configs[0] = append(c.Configs[0], len(c.Pool))
+			c.Speeds[0] = append(c.Speeds[0], v)
+			c.Pool = append(c.Pool, cfg)
+		}
+	}
+	m := &b.Models[0]
+	m.Consensus = c
+	m.Stats["holdout_consensus_pct_geomean"], m.Stats["holdout_consensus_pct_worst"] = 99.5, 97.5
+	ch, err := runtime.FromBundle(b, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// TestConsensus: a model carrying the nearest-shape rule picks, among its
+// first configurations, the one the nearest training shapes list fastest,
+// and expects the rule's held-out figures; Candidates starts with that
+// pick.
+func TestConsensus(t *testing.T) {
+	data, plain := benchData(t)
+	pick, err := plain.Choose(consensusShape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := b.Models[0].Known
 	tests := []struct {
 		name string
-		// pickSpeed is the pick's listed speed at the one training shape,
-		// 0 for unlisted; every other known configuration is listed at 0.5.
+		// pickSpeed is the pick's listed speed, 0 for unlisted; every
+		// other known configuration is listed at 0.5.
 		pickSpeed float64
 		same      bool
 	}{
@@ -38,48 +85,28 @@ func TestConsensus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := features.ReadBundle(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := &b.Models[0]
-			c := &features.Consensus{ConsensusRule: features.ConsensusRule{Candidates: 3, Nearest: 5, Tau: 1, Unlisted: 0.1},
-				Shapes: []features.Task{{1024, 768, 5, 5}}, Configs: [][]int{nil}, Speeds: [][]float64{nil}}
-			for _, k := range m.Known {
-				v := 0.5
-				if slices.Equal(k, pick) {
-					if tt.pickSpeed == 0 {
-						continue
-					}
-					v = tt.pickSpeed
+			ch := withConsensus(t, data, pool, func(i int) float64 {
+				if slices.Equal(pool[i], pick) {
+					return tt.pickSpeed
 				}
-				c.Configs[0] = append(c.Configs[0], len(c.Pool))
-				c.Speeds[0] = append(c.Speeds[0], v)
-				c.Pool = append(c.Pool, k)
-			}
-			m.Consensus = c
-			m.Stats["holdout_consensus_pct_geomean"], m.Stats["holdout_consensus_pct_worst"] = 99.5, 97.5
-			ch, err := runtime.FromBundle(b, runtime.Options{})
+				return 0.5
+			})
+			p, err := ch.ChoosePick(consensusShape)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := ch.ChoosePick(shape)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := p.Config
 			if p.ExpectedPct != 99.5 || p.WorstPct != 97.5 {
 				t.Errorf("ExpectedPct, WorstPct = %g, %g; want the rule's 99.5, 97.5", p.ExpectedPct, p.WorstPct)
 			}
-			if slices.Equal(got, pick) != tt.same {
-				t.Errorf("Choose = %v, the model's own pick %v: want the same %v", got, pick, tt.same)
+			if slices.Equal(p.Config, pick) != tt.same {
+				t.Errorf("Choose = %v, the model's own pick %v: want the same %v", p.Config, pick, tt.same)
 			}
-			cands, err := ch.Candidates(shape, 3)
+			cands, err := ch.Candidates(consensusShape, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(cands[0].Config, got) {
-				t.Errorf("Candidates start with %v, Choose returned %v", cands[0].Config, got)
+			if !slices.Equal(cands[0].Config, p.Config) {
+				t.Errorf("Candidates start with %v, Choose returned %v", cands[0].Config, p.Config)
 			}
 		})
 	}
@@ -89,49 +116,31 @@ func TestConsensus(t *testing.T) {
 // and orders those after the pick by the rule, so that the one the nearby
 // shapes list fastest comes second even when the model ranked it last.
 func TestConsensusCandidates(t *testing.T) {
-	data, err := os.ReadFile(benchBundle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shape := features.Task{1000, 700, 5, 5}
-	plain, err := runtime.New(data, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cands, err := plain.Candidates(shape, 8)
+	data, plain := benchData(t)
+	cands, err := plain.Candidates(consensusShape, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cands) < 8 {
 		t.Fatalf("%d candidates, want 8", len(cands))
 	}
-	b, err := features.ReadBundle(data)
-	if err != nil {
-		t.Fatal(err)
+	var pool []features.Config
+	for _, p := range cands {
+		pool = append(pool, p.Config)
 	}
 	// The pick and the model's last candidate ran fastest nearby; every
 	// other one at half speed.
-	c := &features.Consensus{ConsensusRule: features.ConsensusRule{Candidates: 3, Nearest: 5, Tau: 1, Unlisted: 0.1},
-		Shapes: []features.Task{{1024, 768, 5, 5}}, Configs: [][]int{nil}, Speeds: [][]float64{nil}}
-	for i, p := range cands {
-		v := 0.5
+	ch := withConsensus(t, data, pool, func(i int) float64 {
 		if i == 0 || i == 7 {
-			v = 1
+			return 1
 		}
-		c.Configs[0] = append(c.Configs[0], i)
-		c.Speeds[0] = append(c.Speeds[0], v)
-		c.Pool = append(c.Pool, p.Config)
-	}
-	b.Models[0].Consensus = c
-	ch, err := runtime.FromBundle(b, runtime.Options{})
+		return 0.5
+	})
+	got, err := ch.Candidates(consensusShape, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ch.Candidates(shape, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []features.Config{cands[0].Config, cands[7].Config, cands[1].Config}
+	want := []features.Config{pool[0], pool[7], pool[1]}
 	if len(got) != 3 {
 		t.Fatalf("%d candidates, want 3", len(got))
 	}
