@@ -238,8 +238,10 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	chosen := chooseScore(sel.Scores)
 	sel.Chosen, sel.HeldOut = cands[chosen].Name, "shapes"
 	if !opt.NoConsensus {
-		pred := preds[min(chosen, n-1)]
-		if chosen >= n {
+		var pred [][]float64
+		if chosen < n {
+			pred = preds[chosen]
+		} else {
 			pred = blendPreds(preds, pairs[chosen-n])
 		}
 		sel.Consensus = scoreConsensus(d, deals, pred, DefaultConsensus)
@@ -345,11 +347,7 @@ func scoreBlends(d *Data, cands []Candidate, deals [][][]int, preds [][][]float6
 				continue
 			}
 			var per []PickScore
-			for k := range deals {
-				mean := make([]float64, d.Len())
-				for r := range mean {
-					mean[r] = (preds[i][k][r] + preds[j][k][r]) / 2
-				}
+			for k, mean := range blendPreds(preds, [2]int{i, j}) {
 				s := PickScore{Name: b.Name, Cost: b.Cost}
 				scoreGroups(d, groups(deals[k]), mean, &s)
 				per = append(per, s)
