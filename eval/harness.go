@@ -1008,6 +1008,15 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	return rep, nil
 }
 
+// Picker names what picked for the shape: the learner, and "+rule" when
+// its model carries the nearest-shape rule.
+func (s HoldoutShape) Picker() string {
+	if s.Consensus {
+		return s.Learner + " +rule"
+	}
+	return s.Learner
+}
+
 // holdoutFit is a model that chooses for held-out shapes, in its bundle.
 type holdoutFit struct {
 	b       *features.Bundle

@@ -89,7 +89,7 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 		fmt.Fprintln(w, "\nheld-out shapes: Choose with zero measurements, model trained on "+trained)
 		fmt.Fprintln(tw, "platform\tshape\tchosen\tstatus\tchosen %\ttop-1 recorded %\treference %\tlearner\t")
 		for _, s := range h.Shapes {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t\n", s.Platform, s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct, s.Learner)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t\n", s.Platform, s.Shape, s.Chosen, s.Status, s.Pct, s.Top1Pct, s.RefPct, s.Picker())
 		}
 		tw.Flush()
 		fmt.Fprintf(w, "geometric mean: chosen %.1f%% of best (%s; worst shape %.1f%%), top-1 recorded %.1f%%, reference %.1f%% (%d picks failed, %d unrecorded)\n",
