@@ -337,6 +337,10 @@ type HoldoutShape struct {
 	// Consensus says the shape's model carries the nearest-shape rule
 	// (features.Consensus): its selection found the rule picked better.
 	Consensus bool `json:"consensus,omitempty"`
+	// Rule is the rule's score beside the learner's in the selection of
+	// the shape's model (train.Selection.Consensus): why it was carried
+	// or not; nil when the selection did not score it.
+	Rule *train.ConsensusScore `json:"rule,omitempty"`
 	// Copies and CopyBestPct are the copy baselines (device mode only).
 	Copies      []CopyPick `json:"copies,omitempty"`
 	CopyBestPct float64    `json:"copy_best_pct_of_best,omitempty"`
@@ -941,6 +945,9 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 			RefPct: 100 * g.bestNs / g.refNs}
 		hs.Learner, hs.Pool = f.learner, f.pool
 		hs.Consensus = slices.ContainsFunc(f.b.Models, func(m features.Model) bool { return m.Consensus != nil })
+		if f.mr.Selection != nil {
+			hs.Rule = f.mr.Selection.Consensus
+		}
 		if decide {
 			hs.Source = ch.Source()
 		}
