@@ -96,6 +96,10 @@ type Options struct {
 	// 'augur train' does (for the two-stage tuner's model of one shape,
 	// that is the selection's first candidate).
 	Learner string
+	// NoRule trains every model without the nearest-shape rule
+	// (train.SelectOptions.NoConsensus): the picks of the learners alone,
+	// to compare with the default.
+	NoRule bool
 	// Derived computes the kernel's derived features (datasets); nil
 	// trains without them.
 	Derived features.Deriver
@@ -1407,5 +1411,6 @@ func geomeanInterval(logs []float64) [2]float64 {
 // which model eval trains, and so its figures, do not depend on the
 // machine's load.
 func trainOptions(opt Options) train.Options {
-	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed}
+	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed,
+		Select: train.SelectOptions{NoConsensus: opt.NoRule}}
 }

@@ -43,6 +43,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var derive multiFlag
 	fs.Var(&derive, "derive", "a derived feature 'name = expression' over the task features and parameters, for kernels augur has no definitions for (repeatable)")
 	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: wall time the selection may spend, skipping the candidates it has not reached; makes the model chosen depend on the machine's speed and load (0: no bound, every candidate scored, the same bundle on any machine)")
+	noRule := fs.Bool("no-rule", false, "with --learner auto: no model carries the nearest-shape rule, whatever its selection scored (train.SelectOptions.NoConsensus)")
 	maxCost := fs.Int("max-cost", 0, fmt.Sprintf("with --learner auto: the most a chosen setting may cost in trees times depth, which bounds Choose's latency (0: %d, see README; -1: no bound)", train.DefaultMaxCost))
 	fs.BoolVar(&pool.Figures, "pool-figures", false, fmt.Sprintf("with two devices or more: also score the own and the fleet model's held-out picks on devices of more than %d shapes, which keep their own model whatever the figures (costs a refit of both models a fold of the shapes)", train.PoolMaxShapes))
 	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation")
@@ -88,6 +89,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := learnerFlags(&opt, g, set, invalid, *selectBudget, *maxCost); err != nil {
 		return err
 	}
+	opt.Select.NoConsensus = *noRule
 	if err := loadFlags(&opt, kernel, data, derive, *smaller); err != nil {
 		return err
 	}

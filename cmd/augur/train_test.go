@@ -166,3 +166,38 @@ func TestTrainTarget(t *testing.T) {
 		t.Errorf("--regressor without --target: err = %v", err)
 	}
 }
+
+// TestTrainNoRule: the report scores the nearest-shape rule beside the
+// chosen learner unless --no-rule, with which it neither scores nor carries
+// it.
+func TestTrainNoRule(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"default", nil, true},
+		{"no-rule", []string{"--no-rule"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, tt.name+".augur")
+			args := append([]string{"train", "--data", "../../testdata/h200", "--kernel", "conv2d", "--folds", "1",
+				"--max-cost", "400", "--out", out}, tt.args...)
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			if got := strings.Contains(stdout.String(), "nearest-shape rule on the chosen learner's first 3"); got != tt.want {
+				t.Errorf("report scores the rule: %v, want %v:\n%s", got, tt.want, stdout.String())
+			}
+			b, err := features.ReadBundleFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.want && b.Models[0].Consensus != nil {
+				t.Error("the model carries the rule with --no-rule")
+			}
+		})
+	}
+}
