@@ -47,6 +47,21 @@ func FuzzReadBundle(f *testing.F) {
 	// Small seeds: a whole bundle (1.7 MB) stalls Go's minimization, and
 	// its checksum turns nearly every mutation away at the door anyway.
 	f.Add([]byte(`{"format":2,"kernel":"k","params":[{"name":"a","values":[1,2]}],"task_names":["n"],"reference":[1],"models":[]}`))
+	// A small bundle with a nearest-shape table, its checksum right.
+	var withRule bytes.Buffer
+	if err := features.WriteBundle(&withRule, &features.Bundle{Format: features.BundleFormat, Kernel: "k",
+		Params: []features.Param{{Name: "a", Values: []int{1, 2}}}, TaskNames: []string{"n"}, Reference: features.Config{1},
+		Features: append([]string{"task.n", "param.a"}, features.ClassFeatures(nil, nil)...),
+		Models: []features.Model{{Name: "d", Kind: "gbrt", Target: "log_speedup", Consensus: &features.Consensus{
+			ConsensusRule: features.ConsensusRule{Candidates: 3, Nearest: 5, Tau: 1, Unlisted: 0.1},
+			Shapes:        []features.Task{{64}}, Configs: [][]int{{0, 1}}, Speeds: [][]float64{{1, 0.5}},
+			Pool: []features.Config{{2}, {1}}}}}}); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := features.ReadBundle(withRule.Bytes()); err != nil {
+		f.Fatalf("the seed with a nearest-shape table does not read back: %v", err)
+	}
+	f.Add(withRule.Bytes())
 	f.Add([]byte(`{"format":2}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -56,6 +71,19 @@ func FuzzReadBundle(f *testing.F) {
 		}
 		if _, err := b.Space(); err != nil {
 			t.Fatalf("ReadBundle accepted a bundle whose space fails: %v", err)
+		}
+		for _, m := range b.Models {
+			c := m.Consensus
+			if c == nil {
+				continue
+			}
+			for i, idx := range c.Configs {
+				for j, k := range idx {
+					if k < 0 || k >= len(c.Pool) || !(c.Speeds[i][j] > 0 && c.Speeds[i][j] <= 1) {
+						t.Fatalf("ReadBundle accepted a nearest-shape table with index %d of %d, speed %g", k, len(c.Pool), c.Speeds[i][j])
+					}
+				}
+			}
 		}
 	})
 }
