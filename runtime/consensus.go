@@ -97,18 +97,21 @@ func (c *Chooser) consensusSearch(t features.Task) Pick {
 		// The classifier fixed a value: the nearby bests must keep it.
 		near = slices.DeleteFunc(near, func(s scored) bool { return s.cfg[fixed] != fv })
 	}
+	// The climb's others after its pick, as Candidates' ranking leaves
+	// the pick out.
+	next := slices.DeleteFunc(top.top, func(s scored) bool { return c.space.Index(s.cfg) == seen[0] })
 	add := func(s scored) {
 		if x := c.space.Index(s.cfg); len(cands) < m && !slices.Contains(seen, x) {
 			seen = append(seen, x)
 			cands = append(cands, s)
 		}
 	}
-	for i := 0; len(cands) < m && (i < len(near) || i < len(top.top)); i++ {
+	for i := 0; len(cands) < m && (i < len(near) || i < len(next)); i++ {
 		if i < len(near) {
 			add(near[i])
 		}
-		if i < len(top.top) {
-			add(top.top[i])
+		if i < len(next) {
+			add(next[i])
 		}
 	}
 	var lbuf [8]float64
