@@ -14,7 +14,7 @@ import (
 // training shapes, weights exp(-distance), a configuration a shape does not
 // list counting as a tenth of its best. Leaving each shape out of the H200's
 // 31 and the H100's 29 whole-space conv2d shapes, the models that carried
-// it where their selection chose so picked at 96.0% and 94.0% of the
+// it where their selection chose so picked at 96.2% and 95.3% of the
 // optimum against 95.3% and 91.7% without it; gemm, median and fbcorr
 // never carried it, the Xeon in 1 fold of 8 (80.4% against 81.5%)
 // (bench/RESULTS.md, "The nearest-shape rule, session 23").
