@@ -287,3 +287,14 @@ func TestReadBundleFile(t *testing.T) {
 		}
 	}
 }
+
+// rewrite writes b and reads it back: the bundle ReadBundle makes of it,
+// or its error.
+func rewrite(t *testing.T, b *features.Bundle) (*features.Bundle, error) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := features.WriteBundle(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	return features.ReadBundle(buf.Bytes())
+}

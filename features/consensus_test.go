@@ -1,7 +1,6 @@
 package features_test
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"testing"
@@ -85,11 +84,7 @@ func TestBundleConsensus(t *testing.T) {
 			c := good()
 			tt.spoil(c)
 			b.Models[0].Consensus = c
-			var buf bytes.Buffer
-			if err := features.WriteBundle(&buf, b); err != nil {
-				t.Fatal(err)
-			}
-			got, err := features.ReadBundle(buf.Bytes())
+			got, err := rewrite(t, b)
 			switch {
 			case tt.ok && err != nil:
 				t.Fatalf("ReadBundle: %v", err)

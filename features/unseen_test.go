@@ -1,7 +1,6 @@
 package features_test
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"testing"
@@ -31,11 +30,7 @@ func TestBundleUnseenPolicy(t *testing.T) {
 			}
 			b.Unseen = &features.UnseenPolicy{Policy: tt.policy, Devices: 2, Shapes: 10,
 				PctGeomean: map[string]float64{features.UnseenCopy: 90, features.UnseenFleet: 85}}
-			var buf bytes.Buffer
-			if err := features.WriteBundle(&buf, b); err != nil {
-				t.Fatal(err)
-			}
-			got, err := features.ReadBundle(buf.Bytes())
+			got, err := rewrite(t, b)
 			switch {
 			case tt.ok && err != nil:
 				t.Fatalf("ReadBundle: %v", err)
