@@ -156,14 +156,28 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 			return sum, fmt.Errorf("collect: %w", err)
 		}
 	}
-	if shift := sum.ShiftMedian(); shift > 0 && math.Abs(shift-1) > DriftWarn {
-		note := fmt.Sprintf("collect: confirm: %d random rows ran %.2fx their first timings (median): the device is not as fast as when first measured, so the re-timed rows sit on another scale than the rest of their shapes; confirm on the same machine soon after collecting", len(sum.Shift), shift)
+	if note := driftNote(len(sum.Shift), sum.ShiftMedian()); note != "" {
 		sum.Notes = append(sum.Notes, note)
 		if opt.Log != nil {
 			fmt.Fprintln(opt.Log, note)
 		}
 	}
 	return sum, nil
+}
+
+// driftNote warns when n random rows re-timed at a median shift (new time
+// over first) beyond DriftWarn: the device runs faster or slower than at the
+// first pass. It is empty when no row was re-timed or the shift is within
+// DriftWarn.
+func driftNote(n int, shift float64) string {
+	if n == 0 || shift <= 0 || math.Abs(shift-1) <= DriftWarn {
+		return ""
+	}
+	pace := "slower"
+	if shift < 1 {
+		pace = "faster"
+	}
+	return fmt.Sprintf("collect: confirm: %d random rows ran %.2fx their first timings (median): the device runs %s than when first measured, so the re-timed rows sit on another scale than the rest of their shapes; confirm on the same machine soon after collecting", n, shift, pace)
 }
 
 // shapeRows are one shape's rows, each configuration's latest.

@@ -224,3 +224,29 @@ func TestConfirmAnchors(t *testing.T) {
 		t.Errorf("summary lacks the shift: %s", sum)
 	}
 }
+
+func TestDriftNote(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		shift float64
+		want  string // a word the note must hold; empty: no note
+	}{
+		{0, 0.5, ""},
+		{8, 0, ""},
+		{8, 1.02, ""},
+		{8, 0.98, ""},
+		{64, 0.903, "runs faster"},
+		{64, 1.10, "runs slower"},
+	} {
+		got := driftNote(c.n, c.shift)
+		if c.want == "" {
+			if got != "" {
+				t.Errorf("driftNote(%d, %v) = %q, want none", c.n, c.shift, got)
+			}
+			continue
+		}
+		if !strings.Contains(got, c.want) || !strings.HasPrefix(got, "collect: ") {
+			t.Errorf("driftNote(%d, %v) = %q, want a note saying %q", c.n, c.shift, got, c.want)
+		}
+	}
+}
