@@ -45,16 +45,20 @@ type PickCurvePoint struct {
 }
 
 // PickCurve is the learning curve in the unit users judge: for each device
-// and each shape whose space is (nearly) fully recorded, models trained on
-// fewer shapes, and on fewer configurations a shape, choose for the shape
-// with no measurement (as Options.Holdout does with every other shape). It
+// and each of its shapes with a measured configuration, models trained on
+// fewer of the other shapes, and on fewer configurations a shape, choose
+// for the shape with no measurement (as Options.Holdout does with every
+// other shape), judged against the shape's fastest recorded configuration;
+// a pick the shape never recorded is left out (Picks counts the rest), so
+// a sampled dataset, the same configurations on every shape, has a curve
+// too. It
 // tells a user whether more shapes or more configurations a shape would
 // raise the picks most. Every point's models use one learner setting per
 // device: Options.Learner as train.Options.Model has it, where "" or
 // "auto" is the setting train.Select chooses on all of the device's data
 // (what 'augur train' would fit), chosen once (a selection at every point
-// would cost more than the rest). Options.Coverage, Derived, GroupParams,
-// Spec, GBRT and Seed apply.
+// would cost more than the rest). Options.Derived, GroupParams, Spec,
+// GBRT and Seed apply; Coverage does not.
 func PickCurve(dir string, opt Options, co PickCurveOptions) ([]PickCurvePoint, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
@@ -94,7 +98,7 @@ func PickCurve(dir string, opt Options, co PickCurveOptions) ([]PickCurvePoint, 
 				continue
 			}
 			mine = append(mine, g)
-			if float64(len(g.rows)) >= opt.Coverage*float64(space.Len()) && len(g.times) > 0 && g.refNs > 0 {
+			if len(g.times) > 0 && g.refNs > 0 {
 				targets = append(targets, g)
 			}
 		}
@@ -122,7 +126,7 @@ func PickCurve(dir string, opt Options, co PickCurveOptions) ([]PickCurvePoint, 
 		out = append(out, pc.point(mine, targets, others, 1))
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: the pick curve needs a device with two shapes or more, one of them with >= %.0f%% of its space recorded", ErrNoHoldout, 100*opt.Coverage)
+		return nil, fmt.Errorf("%w: the pick curve needs a device with two measured shapes or more", ErrNoHoldout)
 	}
 	return out, nil
 }

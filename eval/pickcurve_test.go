@@ -78,3 +78,23 @@ func TestEvaluateChecksTasks(t *testing.T) {
 		t.Errorf("PickCurve: %v, want the shape refused", err)
 	}
 }
+
+// TestPickCurveSampled: a sampled dataset (gemm's shipped rows, the same
+// 250 random configurations on each of its shapes, none of them near its
+// whole space) has a curve, each pick judged among its shape's recorded
+// configurations.
+func TestPickCurveSampled(t *testing.T) {
+	pts, err := eval.PickCurve("../datasets/data", eval.Options{Kernel: "gemm", Learner: "gbrt", Seed: 1},
+		eval.PickCurveOptions{ShapeCounts: []int{2}, Fractions: []float64{}, Draws: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 2 || pts[0].TrainShapes != 2 || pts[1].TrainShapes <= 2 {
+		t.Fatalf("got %+v, want the 2-shape point and the all-data point", pts)
+	}
+	for i, p := range pts {
+		if p.Picks == 0 || !(p.Pct > 0 && p.Pct <= 100) || p.Worst > p.Pct {
+			t.Errorf("point %d: %+v", i, p)
+		}
+	}
+}
