@@ -28,6 +28,10 @@ func writePickCurveText(w io.Writer, pts []eval.PickCurvePoint) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "device\ttraining shapes\tconfigurations a shape\ttraining rows\tpicks %\tworst %\tpicks\t")
 	for _, p := range pts {
+		if p.Picks == 0 { // too few rows to fit, or no pick recorded
+			fmt.Fprintf(tw, "%s\t%d\t%.0f%%\t-\t-\t-\t0\t\n", p.Platform, p.TrainShapes, 100*p.Fraction)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%.0f%%\t%d\t%.1f\t%.1f\t%d\t\n", p.Platform, p.TrainShapes, 100*p.Fraction, p.TrainRows, p.Pct, p.Worst, p.Picks)
 	}
 	if err := tw.Flush(); err != nil {
@@ -41,7 +45,7 @@ func writePickCurveText(w io.Writer, pts []eval.PickCurvePoint) error {
 
 // pickCurveAdvice compares, per device, the last step of each axis: from
 // the largest shape count below all of them to all, and from half of each
-// shape's configurations to all.
+// shape's configurations to all. Points without a pick are left out.
 func pickCurveAdvice(pts []eval.PickCurvePoint) []string {
 	var out []string
 	for i := 0; i < len(pts); {
@@ -55,6 +59,9 @@ func pickCurveAdvice(pts []eval.PickCurvePoint) []string {
 		var fewer, half *eval.PickCurvePoint
 		for k := range dev[:len(dev)-1] {
 			p := &dev[k]
+			if p.Picks == 0 {
+				continue
+			}
 			if p.Fraction == 1 && (fewer == nil || p.TrainShapes > fewer.TrainShapes) {
 				fewer = p
 			}
