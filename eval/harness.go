@@ -139,6 +139,8 @@ type Options struct {
 	// 2-core VM's cores busy). The picks are the same whatever the number:
 	// each fold's model depends on its rows and these options alone.
 	// Memory grows with it, by about one fit's working set a worker.
+	// PickCurve fits its points' models this many at a time too (0: one a
+	// core there, since those fits run no selection).
 	Workers int
 	// Steps, when not nil, is told how many of a long stage's steps are
 	// done (leave-one-shape-out on each device's own rows: the held-out

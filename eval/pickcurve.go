@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	goruntime "runtime"
 	"slices"
+	"sync"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -171,16 +173,23 @@ func (pc *pickCurver) learner(mine []*group) (train.Options, error) {
 
 // point trains, for each target shape and draw, on n other shapes of the
 // device drawn at random and a fraction frac of each one's rows, and
-// chooses for the target.
+// chooses for the target. The draws are made in order first, and the fits,
+// Options.Workers at a time (0: one a core, since a fit of one learner
+// setting runs no selection), depend on their rows alone: the point is the
+// same whatever the number of workers.
 func (pc *pickCurver) point(mine, targets []*group, n int, frac float64) PickCurvePoint {
 	p := PickCurvePoint{Platform: pc.plat.Slug(), TrainShapes: n, Fraction: frac}
-	var logs []float64
-	rows := 0
-	fits := 0
 	draws := pc.draws
 	if n == len(mine)-1 && frac == 1 {
 		draws = 1 // nothing to draw
 	}
+	type fit struct {
+		rows []int
+		t    *group
+		pct  float64
+		ok   bool
+	}
+	var fits []fit
 	for _, t := range targets {
 		var others []*group
 		for _, g := range mine {
@@ -189,24 +198,43 @@ func (pc *pickCurver) point(mine, targets []*group, n int, frac float64) PickCur
 			}
 		}
 		for range draws {
-			sub := pc.sample(others, n, frac)
-			if len(sub) < 20 {
-				continue
-			}
-			pct, ok := pc.pick(sub, t)
-			rows += len(sub)
-			fits++
-			if !ok {
-				continue
-			}
-			logs = append(logs, math.Log(pct))
-			if p.Worst == 0 || pct < p.Worst {
-				p.Worst = pct
+			if sub := pc.sample(others, n, frac); len(sub) >= 20 {
+				fits = append(fits, fit{rows: sub, t: t})
 			}
 		}
 	}
-	if fits > 0 {
-		p.TrainRows = rows / fits
+	next := make(chan int)
+	var wg sync.WaitGroup
+	workers := pc.opt.Workers
+	if workers == 0 {
+		workers = goruntime.GOMAXPROCS(0)
+	}
+	for range min(workers, len(fits)) {
+		wg.Go(func() {
+			for i := range next {
+				fits[i].pct, fits[i].ok = pc.pick(fits[i].rows, fits[i].t)
+			}
+		})
+	}
+	for i := range fits {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var logs []float64
+	rows := 0
+	for _, f := range fits {
+		rows += len(f.rows)
+		if !f.ok {
+			continue
+		}
+		logs = append(logs, math.Log(f.pct))
+		if p.Worst == 0 || f.pct < p.Worst {
+			p.Worst = f.pct
+		}
+	}
+	if len(fits) > 0 {
+		p.TrainRows = rows / len(fits)
 	}
 	p.Pct, p.Picks = geomean(logs), len(logs)
 	return p

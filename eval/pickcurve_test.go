@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -95,6 +96,17 @@ func TestPickCurveSampled(t *testing.T) {
 	for i, p := range pts {
 		if p.Picks == 0 || !(p.Pct > 0 && p.Pct <= 100) || p.Worst > p.Pct {
 			t.Errorf("point %d: %+v", i, p)
+		}
+	}
+	// The fits run several at a time; the draws do not depend on it.
+	for _, w := range []int{1, 3} {
+		again, err := eval.PickCurve("../datasets/data", eval.Options{Kernel: "gemm", Learner: "gbrt", Seed: 1, Workers: w},
+			eval.PickCurveOptions{ShapeCounts: []int{2}, Fractions: []float64{}, Draws: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(again, pts) {
+			t.Errorf("with %d workers:\n%+v\nwant\n%+v", w, again, pts)
 		}
 	}
 }
