@@ -53,14 +53,14 @@ type PickCurvePoint struct {
 // other shape), judged against the shape's fastest recorded configuration;
 // a pick the shape never recorded is left out (Picks counts the rest), so
 // a sampled dataset, the same configurations on every shape, has a curve
-// too. It
-// tells a user whether more shapes or more configurations a shape would
-// raise the picks most. Every point's models use one learner setting per
-// device: Options.Learner as train.Options.Model has it, where "" or
+// too. It tells a user whether more shapes or more configurations a shape
+// would raise the picks most. Every point's models use one learner setting
+// per device: Options.Learner as train.Options.Model has it, where "" or
 // "auto" is the setting train.Select chooses on all of the device's data
 // (what 'augur train' would fit), chosen once (a selection at every point
-// would cost more than the rest). Options.Derived, GroupParams, Spec,
-// GBRT and Seed apply; Coverage does not.
+// would cost more than the rest), so that the all-data point sits above
+// what leave-one-shape-out gives. Options.Derived, GroupParams, Spec, GBRT,
+// Seed and Workers apply; Coverage does not.
 func PickCurve(dir string, opt Options, co PickCurveOptions) ([]PickCurvePoint, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
