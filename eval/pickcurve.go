@@ -58,9 +58,10 @@ type PickCurvePoint struct {
 // per device: Options.Learner as train.Options.Model has it, where "" or
 // "auto" is the setting train.Select chooses on all of the device's data
 // (what 'augur train' would fit), chosen once (a selection at every point
-// would cost more than the rest), so that the all-data point sits above
-// what leave-one-shape-out gives. Options.Derived, GroupParams, Spec, GBRT,
-// Seed and Workers apply; Coverage does not.
+// would cost more than the rest) with the held-out shapes' rows among its
+// data, so that the all-data point may differ from, and often exceed, what
+// leave-one-shape-out gives. Options.Derived, GroupParams, Spec, GBRT, Seed
+// and Workers apply; Coverage does not.
 func PickCurve(dir string, opt Options, co PickCurveOptions) ([]PickCurvePoint, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
