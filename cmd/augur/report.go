@@ -124,6 +124,9 @@ func writeNoise(w io.Writer, n *eval.NoiseReport) {
 	if n.PicksFewerRuns > 0 {
 		fmt.Fprintf(w, "; %d of %d picks were timed with fewer runs than their shape's optimum, so their misses rest on noisier timings (time them again with augur collect --confirm N --confirm-picks on this report's --json)", n.PicksFewerRuns, n.Picks)
 	}
+	if n.OptimaOnce > 0 {
+		fmt.Fprintf(w, "; the recorded optima of %d of %d shapes were never timed again, and a fastest first timing of many is partly luck (time them again with augur collect --confirm 30 --sample none)", n.OptimaOnce, len(n.Shapes))
+	}
 	fmt.Fprintf(w, "; runs of %d rows as timed (%d kept in the files), %d rebuilt from their summaries", n.RowsRecorded, n.RowsKept, n.RowsRebuilt)
 	if n.RowsDrawn > 0 {
 		fmt.Fprintf(w, ", %d drawn", n.RowsDrawn)
