@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // DefaultProgramsPerProcess and DefaultGrowthMiB bound a collecting
@@ -136,31 +137,52 @@ func (s signalCause) Error() string { return fmt.Sprintf("received %v", s.sig) }
 // stderr, and a second signal ends the process at once with status 128 +
 // the signal's number: every row measured is on disk already (a partial
 // file the next run recovers), and on Linux the measuring child dies with
-// its parent. The returned function stops listening; call it when the
-// collection has ended.
+// its parent. A signal within SignalEcho of the first counts as the same
+// one: Ctrl-C at a terminal, or timeout(1), signals a whole process group,
+// so that a measuring child hears it from there and again from Supervise.
+// The returned function stops listening; call it when the collection has
+// ended.
 func StopOnSignals(parent context.Context, stderr io.Writer) (context.Context, func()) {
+	return stopOnSignals(parent, stderr, os.Exit)
+}
+
+// SignalEcho is how soon after a first signal another counts as the same
+// (StopOnSignals).
+const SignalEcho = time.Second
+
+// stopOnSignals is StopOnSignals with the function that ends the process.
+func stopOnSignals(parent context.Context, stderr io.Writer, exit func(int)) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
+		var first time.Time
 		select {
 		case s := <-sigs:
+			first = time.Now()
 			cancel(signalCause{s})
 			fmt.Fprintf(stderr, "collect: %v: stopping once the configurations in flight are measured; a second signal stops at once\n", s)
 		case <-finished:
 			return
 		}
-		select {
-		case s := <-sigs:
-			fmt.Fprintf(stderr, "collect: %v again: stopping now; the rows measured are on disk\n", s)
-			code := 1
-			if n, ok := s.(syscall.Signal); ok {
-				code = 128 + int(n)
+		for {
+			select {
+			case s := <-sigs:
+				if time.Since(first) < SignalEcho {
+					continue // the same signal, heard twice
+				}
+				fmt.Fprintf(stderr, "collect: %v again: stopping now; the rows measured are on disk\n", s)
+				code := 1
+				if n, ok := s.(syscall.Signal); ok {
+					code = 128 + int(n)
+				}
+				exit(code)
+				return
+			case <-finished:
+				return
 			}
-			os.Exit(code)
-		case <-finished:
 		}
 	}()
 	return ctx, func() {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // superviseChildEnv makes the test binary act as a collecting child for
@@ -167,5 +168,48 @@ func TestExitCode(t *testing.T) {
 				t.Errorf("ExitCode(%v) = %d, %v; want %d, %v", tt.err, code, ok, tt.wantCode, tt.wantOK)
 			}
 		})
+	}
+}
+
+// TestStopOnSignalsEcho: a signal within SignalEcho of the first is the
+// same one heard twice (a terminal signals the measuring child's whole
+// process group, and Supervise passes it on too), so it does not end the
+// process; one after that does, with status 128 + 2.
+func TestStopOnSignalsEcho(t *testing.T) {
+	exited := make(chan int, 1)
+	var stderr bytes.Buffer
+	ctx, stop := stopOnSignals(context.Background(), &stderr, func(code int) { exited <- code })
+	self := os.Getpid()
+	if err := syscall.Kill(self, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	<-ctx.Done()
+	if err := syscall.Kill(self, syscall.SIGINT); err != nil { // the echo
+		t.Fatal(err)
+	}
+	select {
+	case code := <-exited:
+		t.Fatalf("the echo ended the process with status %d", code)
+	case <-time.After(SignalEcho / 4):
+	}
+	time.Sleep(SignalEcho)
+	if err := syscall.Kill(self, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-exited:
+		if code != 130 {
+			t.Errorf("exit status %d, want 130", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a second signal after SignalEcho did not end the process")
+	}
+	stop()
+	out := stderr.String()
+	if strings.Count(out, "stopping once") != 1 || strings.Count(out, "again: stopping now") != 1 {
+		t.Errorf("stderr:\n%s", out)
+	}
+	if cause := context.Cause(ctx); !errors.Is(cause, signalCause{syscall.SIGINT}) {
+		t.Errorf("cause %v, want SIGINT", cause)
 	}
 }
