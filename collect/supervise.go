@@ -138,20 +138,20 @@ func (s signalCause) Error() string { return fmt.Sprintf("received %v", s.sig) }
 // the signal's number: every row measured is on disk already (a partial
 // file the next run recovers), and on Linux the measuring child dies with
 // its parent. A signal within SignalEcho of the first counts as the same
-// one: Ctrl-C at a terminal, or timeout(1), signals a whole process group,
-// so that a measuring child hears it from there and again from Supervise.
-// The returned function stops listening; call it when the collection has
-// ended.
+// one: timeout(1) signals its command and then the command's process
+// group, and a terminal's Ctrl-C reaches a measuring child both from its
+// process group and from Supervise. The returned function stops
+// listening; call it when the collection has ended.
 func StopOnSignals(parent context.Context, stderr io.Writer) (context.Context, func()) {
-	return stopOnSignals(parent, stderr, os.Exit)
+	return stopOnSignals(parent, stderr, SignalEcho, os.Exit)
 }
 
 // SignalEcho is how soon after a first signal another counts as the same
-// (StopOnSignals).
-const SignalEcho = time.Second
+// one (StopOnSignals): the copies above arrive within milliseconds.
+const SignalEcho = 500 * time.Millisecond
 
 // stopOnSignals is StopOnSignals with the function that ends the process.
-func stopOnSignals(parent context.Context, stderr io.Writer, exit func(int)) (context.Context, func()) {
+func stopOnSignals(parent context.Context, stderr io.Writer, echo time.Duration, exit func(int)) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -170,7 +170,7 @@ func stopOnSignals(parent context.Context, stderr io.Writer, exit func(int)) (co
 		for {
 			select {
 			case s := <-sigs:
-				if time.Since(first) < SignalEcho {
+				if time.Since(first) < echo {
 					continue // the same signal, heard twice
 				}
 				fmt.Fprintf(stderr, "collect: %v again: stopping now; the rows measured are on disk\n", s)

@@ -171,45 +171,55 @@ func TestExitCode(t *testing.T) {
 	}
 }
 
-// TestStopOnSignalsEcho: a signal within SignalEcho of the first is the
-// same one heard twice (a terminal signals the measuring child's whole
-// process group, and Supervise passes it on too), so it does not end the
-// process; one after that does, with status 128 + 2.
+// TestStopOnSignalsEcho: with an echo window, a signal within it of the
+// first is the same one heard twice (a terminal signals the measuring
+// child's whole process group, and Supervise passes it on too), so it does
+// not end the process, and one after it does, with status 128 + 2; without
+// one, the second signal ends it at once.
 func TestStopOnSignalsEcho(t *testing.T) {
-	exited := make(chan int, 1)
-	var stderr bytes.Buffer
-	ctx, stop := stopOnSignals(context.Background(), &stderr, func(code int) { exited <- code })
-	self := os.Getpid()
-	if err := syscall.Kill(self, syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	<-ctx.Done()
-	if err := syscall.Kill(self, syscall.SIGINT); err != nil { // the echo
-		t.Fatal(err)
-	}
-	select {
-	case code := <-exited:
-		t.Fatalf("the echo ended the process with status %d", code)
-	case <-time.After(SignalEcho / 4):
-	}
-	time.Sleep(SignalEcho)
-	if err := syscall.Kill(self, syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case code := <-exited:
-		if code != 130 {
-			t.Errorf("exit status %d, want 130", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a second signal after SignalEcho did not end the process")
-	}
-	stop()
-	out := stderr.String()
-	if strings.Count(out, "stopping once") != 1 || strings.Count(out, "again: stopping now") != 1 {
-		t.Errorf("stderr:\n%s", out)
-	}
-	if cause := context.Cause(ctx); !errors.Is(cause, signalCause{syscall.SIGINT}) {
-		t.Errorf("cause %v, want SIGINT", cause)
+	for _, tt := range []struct {
+		name string
+		echo time.Duration
+	}{{"a measuring child", SignalEcho}, {"no echo", 0}} {
+		t.Run(tt.name, func(t *testing.T) {
+			exited := make(chan int, 1)
+			var stderr bytes.Buffer
+			ctx, stop := stopOnSignals(context.Background(), &stderr, tt.echo, func(code int) { exited <- code })
+			self := os.Getpid()
+			if err := syscall.Kill(self, syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			<-ctx.Done()
+			if err := syscall.Kill(self, syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			if tt.echo > 0 {
+				select {
+				case code := <-exited:
+					t.Fatalf("the echo ended the process with status %d", code)
+				case <-time.After(tt.echo / 4):
+				}
+				time.Sleep(tt.echo)
+				if err := syscall.Kill(self, syscall.SIGINT); err != nil {
+					t.Fatal(err)
+				}
+			}
+			select {
+			case code := <-exited:
+				if code != 130 {
+					t.Errorf("exit status %d, want 130", code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("a second signal did not end the process")
+			}
+			stop()
+			out := stderr.String()
+			if strings.Count(out, "stopping once") != 1 || strings.Count(out, "again: stopping now") != 1 {
+				t.Errorf("stderr:\n%s", out)
+			}
+			if cause := context.Cause(ctx); !errors.Is(cause, signalCause{syscall.SIGINT}) {
+				t.Errorf("cause %v, want SIGINT", cause)
+			}
+		})
 	}
 }
