@@ -112,9 +112,11 @@ func TestCollectSurvivesSignals(t *testing.T) {
 					seen = max(seen, streamRows(p))
 				}
 			}
+			first := time.Now()
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
+			apart := time.Duration(0) // between the two signals sent
 			if tc.twice {
 				// Once the first is seen (its notice on stderr): coalesced
 				// with it, the second would not be a second.
@@ -124,6 +126,7 @@ func TestCollectSurvivesSignals(t *testing.T) {
 					}
 					time.Sleep(time.Millisecond)
 				}
+				apart = time.Since(first)
 				if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 					t.Fatal(err)
 				}
@@ -133,13 +136,20 @@ func TestCollectSurvivesSignals(t *testing.T) {
 			if !errors.As(err, &exit) {
 				t.Fatalf("process ended with %v, want a non-zero exit", err)
 			}
-			if sig != syscall.SIGKILL {
+			stoppedNow := strings.Contains(stderr.String(), "stopping now")
+			switch {
+			case sig == syscall.SIGKILL:
+			case stoppedNow && apart >= 200*time.Millisecond:
+				// A machine too busy to send the second signal well
+				// inside collect.SignalEcho.
+				t.Logf("%s: the second signal went %v after the first, and stopped the process at once", tc.name, apart)
+			default:
 				lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 				last := lines[len(lines)-1]
 				if exit.ExitCode() != 1 || !strings.Contains(last, "collect: interrupted") {
 					t.Errorf("%s: exit %d, last stderr line %q; want exit 1 and an interrupted message", tc.name, exit.ExitCode(), last)
 				}
-				if strings.Contains(stderr.String(), "stopping now") {
+				if stoppedNow {
 					t.Errorf("%s: stopped at once; stderr: %s", tc.name, stderr.String())
 				}
 				if parts, _ := filepath.Glob(filepath.Join(dir, "conv2d", "*", "*.partial")); len(parts) != 0 {
