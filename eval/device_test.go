@@ -146,7 +146,6 @@ func TestHoldoutErrors(t *testing.T) {
 	}{
 		{"unknown device", two, func(o *Options) { o.HoldoutDevice = "rtx-9090" }, "(have nvidia-h"},
 		{"one device", "../testdata/h200", func(o *Options) { o.HoldoutDevice = "nvidia-h200" }, "another device to train on"},
-		{"coverage", fleetDir(t, false, "h200-train", "h100-train"), func(o *Options) { o.HoldoutDevice = "nvidia-h200" }, "see --coverage"},
 		{"shapes on one shape per device", oneShape, func(o *Options) { o.Holdout = true }, "each of the 2 devices here has one"},
 		{"both holdouts", two, func(o *Options) { o.Holdout, o.HoldoutDevice = true, "nvidia-h200" }, "exclude each other"},
 		{"pool without holdout", two, func(o *Options) { o.Pool = true }, "Pool needs Holdout"},
@@ -167,5 +166,38 @@ func TestHoldoutErrors(t *testing.T) {
 				t.Errorf("err = %v, want ErrNoHoldout", err)
 			}
 		})
+	}
+}
+
+// TestHoldoutDeviceSampled: sampled shapes (testdata's h200-train and
+// h100-train, none near its whole space) are held-out targets too, each
+// recorded pick judged against the shape's fastest recorded
+// configuration, as leave-one-shape-out judges.
+func TestHoldoutDeviceSampled(t *testing.T) {
+	opt := fastOptions()
+	opt.HoldoutDevice = "nvidia-h200"
+	rep, err := Evaluate(fleetDir(t, false, "h200-train", "h100-train"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := rep.Holdout
+	if h == nil || len(h.Shapes) == 0 {
+		t.Fatalf("holdout %+v, want the H200's sampled shapes", h)
+	}
+	ok := 0
+	for _, s := range h.Shapes {
+		switch s.Status {
+		case "ok":
+			ok++
+			if !(s.Pct > 0 && s.Pct <= 100) {
+				t.Errorf("shape %s: %.1f%% of its recorded best", s.Shape, s.Pct)
+			}
+		case "unrecorded", "failed":
+		default:
+			t.Errorf("shape %s: status %q", s.Shape, s.Status)
+		}
+	}
+	if ok == 0 {
+		t.Errorf("no pick of %d shapes was recorded", len(h.Shapes))
 	}
 }

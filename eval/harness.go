@@ -73,7 +73,9 @@ type Options struct {
 	// model trained on every other device (platform features as inputs)
 	// chooses for this device's shapes (slug or name, case-insensitive),
 	// scored with its platform features and no measurement of it, against
-	// copying another device's best configuration. It excludes Holdout.
+	// copying another device's best configuration: every shape of the
+	// device with a measured configuration, judged against its fastest
+	// recorded one (Coverage does not apply). It excludes Holdout.
 	HoldoutDevice string
 	// Coverage is the share of a shape's valid space that must be
 	// recorded for strategies and the two-stage tuner to run on it; 0
