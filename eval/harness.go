@@ -1178,27 +1178,16 @@ func prefit(d, test *train.Data, groups []*group, opt Options) (map[*group]holdo
 	const stage = "leave-one-shape-out Choose: shapes held out"
 	fits := make([]holdoutFit, len(jobs))
 	errs := make([]error, len(jobs))
-	next := make(chan int)
 	var mu sync.Mutex
 	done := 0
 	opt.step(0, len(jobs), stage)
-	var wg sync.WaitGroup
-	for range min(opt.workers(), len(jobs)) {
-		wg.Go(func() {
-			for i := range next {
-				fits[i], errs[i] = fitHoldout(d.Subset(jobs[i].rows), test.Platforms[jobs[i].g.platform], opt)
-				mu.Lock()
-				done++
-				opt.step(done, len(jobs), stage)
-				mu.Unlock()
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	forEach(len(jobs), opt.workers(), func(i int) {
+		fits[i], errs[i] = fitHoldout(d.Subset(jobs[i].rows), test.Platforms[jobs[i].g.platform], opt)
+		mu.Lock()
+		done++
+		opt.step(done, len(jobs), stage)
+		mu.Unlock()
+	})
 	out := make(map[*group]holdoutFit, len(jobs))
 	for i, j := range jobs {
 		if errs[i] != nil {
@@ -1207,6 +1196,25 @@ func prefit(d, test *train.Data, groups []*group, opt Options) (map[*group]holdo
 		out[j.g] = fits[i]
 	}
 	return out, nil
+}
+
+// forEach calls f(i) for every i in [0, n), workers at a time, and returns
+// when all have returned.
+func forEach(n, workers int, f func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // workers is Options.Workers with its default.

@@ -1,12 +1,12 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	goruntime "runtime"
 	"slices"
-	"sync"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -204,24 +204,10 @@ func (pc *pickCurver) point(mine, targets []*group, n int, frac float64) PickCur
 			}
 		}
 	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	workers := pc.opt.Workers
-	if workers == 0 {
-		workers = goruntime.GOMAXPROCS(0)
-	}
-	for range min(workers, len(fits)) {
-		wg.Go(func() {
-			for i := range next {
-				fits[i].pct, fits[i].ok = pc.pick(fits[i].rows, fits[i].t)
-			}
-		})
-	}
-	for i := range fits {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	workers := cmp.Or(pc.opt.Workers, goruntime.GOMAXPROCS(0))
+	forEach(len(fits), workers, func(i int) {
+		fits[i].pct, fits[i].ok = pc.pick(fits[i].rows, fits[i].t)
+	})
 	var logs []float64
 	rows := 0
 	for _, f := range fits {
