@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/augur-tuning/augur/features"
@@ -64,7 +65,7 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 	}
 	opt.say("leave-one-device-out: fleet model on %s, choosing for %d shapes of %s", strings.Join(rep.TrainedOn, ", "), len(chosen), ht.plat.Slug())
 
-	chs, learner, err := fitDeviceChoosers(d.Subset(rows), ht.plat, rep, opt)
+	chs, b, learner, err := fitDeviceChoosers(d.Subset(rows), ht.plat, rep, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +74,9 @@ func holdoutDevice(d *train.Data, groups []*group, space *features.Space, opt Op
 	for _, g := range chosen {
 		hs, err := scoreDeviceShape(chs, g, bests, d.TaskNames, space)
 		if err != nil {
+			return nil, err
+		}
+		if err := scoreNewShape(&hs, b, ht.plat, g, space); err != nil {
 			return nil, err
 		}
 		hs.Platform, hs.Learner = ht.plat.Slug(), learner
@@ -135,8 +139,8 @@ func (ht heldTargets) measured() []*group {
 // fitDeviceChoosers fits the fleet bundle on fleet, records its unseen
 // decision and the runtime's source in rep, and returns the runtime as a
 // user's bundle would run it for plat, then with the fleet search and the
-// copy policy forced, and the learner the selection chose.
-func fitDeviceChoosers(fleet *train.Data, plat features.Platform, rep *HoldoutReport, opt Options) ([3]*runtime.Chooser, string, error) {
+// copy policy forced, the bundle, and the learner the selection chose.
+func fitDeviceChoosers(fleet *train.Data, plat features.Platform, rep *HoldoutReport, opt Options) ([3]*runtime.Chooser, *features.Bundle, string, error) {
 	var chs [3]*runtime.Chooser
 	topts := trainOptions(opt)
 	b, mr, err := train.FitFleetBundle(fleet, topts)
@@ -144,25 +148,50 @@ func fitDeviceChoosers(fleet *train.Data, plat features.Platform, rep *HoldoutRe
 		err = opt.attach(b)
 	}
 	if err != nil {
-		return chs, "", fmt.Errorf("eval: holdout fit: %w", err)
+		return chs, nil, "", fmt.Errorf("eval: holdout fit: %w", err)
 	}
 	if rep.Unseen, err = ChooseUnseen(b, fleet, mr); err != nil {
-		return chs, "", err
+		return chs, nil, "", err
 	}
 	for i, policy := range []string{"", features.UnseenFleet, features.UnseenCopy} {
 		if chs[i], err = runtime.FromBundle(b, runtime.Options{Platform: &plat, Unseen: policy}); err != nil {
-			return chs, "", fmt.Errorf("eval: %w", err)
+			return chs, nil, "", fmt.Errorf("eval: %w", err)
 		}
 	}
 	if s := chs[0].Source(); s != runtime.SourceFleet && s != runtime.SourceCopy {
-		return chs, "", fmt.Errorf("eval: the runtime chose model source %q for %s, want the fleet model or copies", s, plat.Slug())
+		return chs, nil, "", fmt.Errorf("eval: the runtime chose model source %q for %s, want the fleet model or copies", s, plat.Slug())
 	}
 	rep.Policy = chs[0].Source()
 	learner := ""
 	if mr.Selection != nil {
 		learner = mr.Selection.Chosen
 	}
-	return chs, learner, nil
+	return chs, b, learner, nil
+}
+
+// scoreNewShape scores on g the runtime's pick and the copy policy's with
+// g's shape removed from b's measured bests, as a shape no device
+// measured, into hs (0 when unrecorded).
+func scoreNewShape(hs *HoldoutShape, b *features.Bundle, plat features.Platform, g *group, space *features.Space) error {
+	mb := *b
+	mb.Measured = slices.DeleteFunc(slices.Clone(b.Measured), func(m features.MeasuredBest) bool { return slices.Equal(m.Task, g.task) })
+	for _, out := range []struct {
+		policy string
+		pct    *float64
+	}{{"", &hs.NewShapePct}, {features.UnseenCopy, &hs.NewShapeCopyPct}} {
+		ch, err := runtime.FromBundle(&mb, runtime.Options{Platform: &plat, Unseen: out.policy})
+		if err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+		c, err := ch.Choose(g.task)
+		if err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+		if status, pct := g.score(space.Format(c)); status != "unrecorded" {
+			*out.pct = pct
+		}
+	}
+	return nil
 }
 
 // scoreDeviceShape scores on g the runtime's pick (chs[0]), the forced
@@ -206,6 +235,7 @@ func scoreDeviceShape(chs [3]*runtime.Chooser, g *group, bests []*deviceBest, ta
 // holdout for their geometric means.
 type deviceTally struct {
 	pct, top, ref, copyBest, fleet, copyPolicy []float64
+	newPct, newCopy                            []float64
 	copy                                       map[string][]float64
 	copies                                     map[string]*CopyResult
 }
@@ -220,6 +250,15 @@ func (t *deviceTally) add(rep *HoldoutReport, hs *HoldoutShape) {
 	}
 	if hs.CopyPolicyPct > 0 {
 		t.copyPolicy = append(t.copyPolicy, math.Log(hs.CopyPolicyPct))
+	}
+	if hs.NewShapePct > 0 {
+		t.newPct = append(t.newPct, math.Log(hs.NewShapePct))
+		if rep.NewShapesWorst == 0 || hs.NewShapePct < rep.NewShapesWorst {
+			rep.NewShapesWorst = hs.NewShapePct
+		}
+	}
+	if hs.NewShapeCopyPct > 0 {
+		t.newCopy = append(t.newCopy, math.Log(hs.NewShapeCopyPct))
 	}
 	switch hs.Status {
 	case "failed":
@@ -266,6 +305,7 @@ func (t *deviceTally) summarize(rep *HoldoutReport, bests []*deviceBest) {
 	rep.CopyBestPct = geomean(t.copyBest)
 	rep.TopK = summarizeTopK(rep.Shapes)
 	rep.FleetSearchPct, rep.CopyPolicyPct = geomean(t.fleet), geomean(t.copyPolicy)
+	rep.NewShapesPct, rep.NewShapesCopyPct = geomean(t.newPct), geomean(t.newCopy)
 	for _, db := range bests {
 		cr := t.copies[db.device]
 		cr.Pct = geomean(t.copy[db.device])

@@ -5,9 +5,10 @@
 // heuristics, their oracles and random sampling over it, as their Table 3.
 // Both return their reports as structs with JSON tags; 'augur eval' lays
 // them out as tables, JSON or plots.
-// ChooseUnseen chooses a fleet bundle's policy for a device it has no model
-// of (Bundle.Unseen) by leaving each device of the training data out and
-// scoring the runtime's picks for it; 'augur train' calls it, and
+// ChooseUnseen chooses a fleet bundle's policies for a device it has no
+// model of (Bundle.Unseen), for shapes another device measured and for new
+// ones, by leaving each device of the training data out and scoring the
+// runtime's picks for it; 'augur train' calls it, and
 // Evaluate's held-out device uses it as a user's bundle would.
 // FitFirstStage and FailureForest are the two-stage tuner's models of one
 // shape (the speed of what runs, and what fails), shared by Evaluate's

@@ -177,8 +177,9 @@ type ShapeInfo struct {
 	Recorded int     `json:"recorded"`
 	OK       int     `json:"ok"`
 	Coverage float64 `json:"coverage"`
-	BestNs   float64 `json:"best_ns"`
-	RefPct   float64 `json:"reference_pct_of_best"`
+	// BestNs is the fastest ok row's time; 0 when none ran (OK is 0).
+	BestNs float64 `json:"best_ns"`
+	RefPct float64 `json:"reference_pct_of_best"`
 }
 
 // CurvePoint is the error of a model trained on part of the rows and
@@ -296,6 +297,13 @@ type HoldoutReport struct {
 	FleetSearchPct float64       `json:"fleet_search_pct_of_best,omitempty"`
 	CopyPolicyPct  float64       `json:"copy_policy_pct_of_best,omitempty"`
 	Unseen         *UnseenReport `json:"unseen,omitempty"`
+	// NewShapesPct, NewShapesWorst and NewShapesCopyPct are Pct, Worst
+	// and CopyPolicyPct with each shape removed from the other devices'
+	// measured bests while it is chosen for: the held-out device's shapes
+	// as shapes no device measured (device mode only).
+	NewShapesPct     float64 `json:"new_shapes_pct_of_best,omitempty"`
+	NewShapesWorst   float64 `json:"new_shapes_worst_pct_of_best,omitempty"`
+	NewShapesCopyPct float64 `json:"new_shapes_copy_policy_pct_of_best,omitempty"`
 	// TopK is the best of the runtime's first k candidates
 	// (Chooser.Candidates) measured once, for k = 2, 3, 5 and 8.
 	TopK []TopK `json:"top_k,omitempty"`
@@ -360,6 +368,10 @@ type HoldoutShape struct {
 	Source         string  `json:"source,omitempty"`
 	FleetSearchPct float64 `json:"fleet_search_pct_of_best,omitempty"`
 	CopyPolicyPct  float64 `json:"copy_policy_pct_of_best,omitempty"`
+	// NewShapePct and NewShapeCopyPct are Pct and CopyPolicyPct with the
+	// shape removed from the other devices' measured bests (device mode).
+	NewShapePct     float64 `json:"new_shape_pct_of_best,omitempty"`
+	NewShapeCopyPct float64 `json:"new_shape_copy_policy_pct_of_best,omitempty"`
 	// TopK is the best of the first k candidates, one entry a k of
 	// HoldoutReport.TopK.
 	TopK []TopKShape `json:"top_k,omitempty"`
@@ -534,8 +546,11 @@ func shapeInfos(all *train.Data, groups []*group, space *features.Space) []Shape
 	var out []ShapeInfo
 	for _, g := range groups {
 		info := ShapeInfo{Platform: all.Platforms[g.platform].Slug(), Shape: features.FormatTask(all.TaskNames, g.task),
-			Recorded: len(g.rows), OK: len(g.times), Coverage: float64(len(g.rows)) / float64(space.Len()), BestNs: g.bestNs}
-		if g.refNs > 0 {
+			Recorded: len(g.rows), OK: len(g.times), Coverage: float64(len(g.rows)) / float64(space.Len())}
+		if len(g.times) > 0 {
+			info.BestNs = g.bestNs
+		}
+		if g.refNs > 0 && len(g.times) > 0 {
 			info.RefPct = 100 * g.bestNs / g.refNs
 		}
 		out = append(out, info)

@@ -245,3 +245,24 @@ func FuzzJudged(f *testing.F) {
 		}
 	})
 }
+
+// TestShapeInfosNoneRan: a shape whose every row failed has no best time
+// (0, not +Inf, which JSON cannot carry) and no reference figure.
+func TestShapeInfosNoneRan(t *testing.T) {
+	space, err := features.NewSpace([]features.Param{{Name: "a", Values: []int{1, 2}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &train.Data{Platforms: []features.Platform{{Name: "dev"}}, TaskNames: []string{"n"}}
+	groups := []*group{
+		{task: features.Task{64}, rows: []int{0}, times: map[string]float64{}, failed: map[string]bool{"a=1": true}, refNs: 0, bestNs: math.Inf(1)},
+		{task: features.Task{128}, rows: []int{1, 2}, times: map[string]float64{"a=1": 200, "a=2": 100}, failed: map[string]bool{}, refNs: 200, bestNs: 100},
+	}
+	infos := shapeInfos(d, groups, space)
+	if infos[0].BestNs != 0 || infos[0].RefPct != 0 || infos[1].BestNs != 100 || infos[1].RefPct != 50 {
+		t.Errorf("shape infos %+v, want best 0 and 100 ns, reference 0 and 50%%", infos)
+	}
+	if _, err := json.Marshal(infos); err != nil {
+		t.Errorf("json: %v", err)
+	}
+}

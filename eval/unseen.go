@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -10,21 +11,49 @@ import (
 )
 
 // UnseenReport is what ChooseUnseen measured: each held-out device's
-// picks under each policy.
+// picks under each policy, on the shapes that the devices it could copy
+// from measured and on all its shapes as new ones.
 type UnseenReport struct {
-	Policy  string         `json:"policy"`
-	Devices []UnseenDevice `json:"devices"`
+	// Policy is the policy for a shape a copy source measured, NewShapes
+	// the one for a shape none did (features.UnseenPolicy).
+	Policy    string         `json:"policy"`
+	NewShapes string         `json:"new_shapes"`
+	Devices   []UnseenDevice `json:"devices"`
+	// Own is what decided NewShapes for data of one device, which no
+	// device can be left out of; nil otherwise.
+	Own *UnseenOwn `json:"own,omitempty"`
+}
+
+// UnseenOwn is the one device's evidence for the policy of new shapes on
+// another device: on its own shapes, each held out, the model's picks
+// (from the learner selection's held-out shapes) against copying its best
+// of the nearest other shape.
+type UnseenOwn struct {
+	Device   string  `json:"device"`
+	Shapes   int     `json:"shapes"`
+	ModelPct float64 `json:"model_pct_of_best"`
+	CopyPct  float64 `json:"copy_pct_of_best"`
 }
 
 // UnseenDevice is one device held out of the fleet.
 type UnseenDevice struct {
 	Device string `json:"device"`
-	Shapes int    `json:"shapes"`
-	// Pct is each policy's geometric mean over the device's shapes, in %
-	// of each shape's best measured configuration.
-	Pct map[string]float64 `json:"pct_of_best"`
+	// SameType says the other devices included one of the device's type
+	// (Platform.Type), which the runtime's copies then come from; when
+	// any held-out device has one, only those decide the policies.
+	SameType bool `json:"same_type"`
+	// Shapes counts the device's shapes that a device it could copy from
+	// measured too; Pct is each policy's geometric mean over them, in % of
+	// each shape's best measured configuration (nil when Shapes is 0).
+	Shapes int                `json:"shapes"`
+	Pct    map[string]float64 `json:"pct_of_best"`
+	// NewShapes counts all the device's shapes; NewPct is each policy's
+	// geometric mean over them with each shape removed from the other
+	// devices' measured bests, as a shape no device measured.
+	NewShapes int                `json:"new_shapes"`
+	NewPct    map[string]float64 `json:"new_pct_of_best"`
 	// Judged counts each policy's picks that the device did not measure,
-	// which its own model scored.
+	// which its own model scored, over both scorings.
 	Judged map[string]int `json:"judged"`
 }
 
@@ -36,10 +65,11 @@ var unseenPolicies = []string{features.UnseenCopy, features.UnseenFleet}
 // cheap beside the fleet models of the folds.
 var judge = train.GBRTOptions{}
 
-// ChooseUnseen chooses the runtime's policy for a device that bundle b
-// has no model of (features.UnseenCopy or features.UnseenFleet), sets it
-// as b.Unseen and returns what it measured. d is the data b's fleet model
-// was fitted on and fleet that model's report (from train.Train or
+// ChooseUnseen chooses the runtime's policies for a device that bundle b
+// has no model of (features.UnseenCopy or features.UnseenFleet), for a
+// shape another device measured and for a new shape, sets them as
+// b.Unseen and returns what it measured. d is the data b's fleet model was
+// fitted on and fleet that model's report (from train.Train or
 // train.FitFleetBundle).
 //
 // It leaves each device of d out in turn: the others' fleet model, fitted
@@ -47,11 +77,22 @@ var judge = train.GBRTOptions{}
 // their measured bests pick, through the runtime, for the held-out
 // device's shapes with its platform features; each pick is scored by what
 // the device measured, or by the device's own model for a configuration it
-// did not measure. Copying wins unless the fleet model's search did at
-// least as well on every held-out device: the product promises never to
-// fall below copying another device's best, and a policy that lost on a
-// device of the training fleet may lose on a new one. For data of fewer
-// than two devices it sets b.Unseen to nil and returns nil.
+// did not measure. The policy for measured shapes is scored on the shapes
+// that the devices it copies from measured; the one for new shapes on all
+// its shapes, each removed from the others' measured bests while it is
+// chosen for, so that a copy comes from a nearby shape as it would for a
+// shape no device measured. For each, copying wins unless the fleet
+// model's search did at least as well on every held-out device that had
+// another of its type to copy from (every held-out device when none had):
+// the product promises never to fall below copying another device's best,
+// and a policy that lost on a device of the training fleet may lose on a
+// new one. For data of one device, which no device can be left out of,
+// the device's own held-out shapes decide the policy for new shapes
+// (oneDevice; a bundle that Bundle trains on one device has no fleet model
+// and records none: its only model serves a new device, copying its
+// measured shapes' bests from its table and searching for the rest). For
+// data of no device, or of one whose learner was not selected on held-out
+// shapes, it sets b.Unseen to nil and returns nil.
 func ChooseUnseen(b *features.Bundle, d *train.Data, fleet train.ModelReport) (*UnseenReport, error) {
 	u, rep, err := chooseUnseen(d, fleet)
 	if err != nil {
@@ -69,13 +110,16 @@ func chooseUnseen(d *train.Data, fleet train.ModelReport) (*features.UnseenPolic
 	for _, s := range d.Samples() {
 		present[s.Platform] = true
 	}
-	if len(present) < 2 {
+	if len(present) == 1 {
 		// A Subset keeps every platform of the data it came from.
+		for p := range present {
+			return oneDevice(d, d.Platforms[p].Slug(), fleet)
+		}
+	}
+	if len(present) == 0 {
 		return nil, nil, nil
 	}
 	rep := &UnseenReport{}
-	u := &features.UnseenPolicy{PctGeomean: map[string]float64{}, PctWorstDevice: map[string]float64{}}
-	logSum := map[string]float64{}
 	for held := range d.Platforms {
 		if !present[held] {
 			continue
@@ -84,51 +128,129 @@ func chooseUnseen(d *train.Data, fleet train.ModelReport) (*features.UnseenPolic
 		if err != nil {
 			return nil, nil, err
 		}
-		if dev == nil {
-			continue
-		}
-		rep.Devices = append(rep.Devices, *dev)
-		u.Devices++
-		u.Shapes += dev.Shapes
-		for _, p := range unseenPolicies {
-			logSum[p] += math.Log(dev.Pct[p])
-			if w, ok := u.PctWorstDevice[p]; !ok || dev.Pct[p] < w {
-				u.PctWorstDevice[p] = dev.Pct[p]
-			}
+		if dev != nil {
+			rep.Devices = append(rep.Devices, *dev)
 		}
 	}
-	if u.Devices == 0 {
+	if len(rep.Devices) == 0 {
 		return nil, rep, nil
 	}
-	u.Policy = unseenRule(rep.Devices)
-	for _, p := range unseenPolicies {
-		u.PctGeomean[p] = math.Exp(logSum[p] / float64(u.Devices))
-	}
-	rep.Policy = u.Policy
+	u := decideUnseen(rep.Devices)
+	rep.Policy, rep.NewShapes = u.Policy, u.NewShapes
 	return u, rep, nil
 }
 
-// unseenRule is the policy the held-out devices' scores call for: the
-// fleet model's search only when it did at least as well as copying on
-// every device, else copying.
-func unseenRule(devs []UnseenDevice) string {
-	if len(devs) == 0 {
-		return features.UnseenCopy
+// decideUnseen is the policy that the held-out devices' scores call for
+// (unseenRule on each scoring), decided by the devices that had another of
+// their type to copy from when any had. devs must not be empty.
+func decideUnseen(devs []UnseenDevice) *features.UnseenPolicy {
+	deciding := devs
+	if slices.ContainsFunc(devs, func(dv UnseenDevice) bool { return dv.SameType }) {
+		deciding = slices.DeleteFunc(slices.Clone(devs), func(dv UnseenDevice) bool { return !dv.SameType })
 	}
-	for _, d := range devs {
-		if !(d.Pct[features.UnseenFleet] >= d.Pct[features.UnseenCopy]) {
-			return features.UnseenCopy
+	u := &features.UnseenPolicy{Devices: len(devs)}
+	for _, dv := range devs {
+		u.Shapes += dv.NewShapes
+	}
+	var measured, fresh [][2]float64 // each deciding device's (copy, fleet)
+	for _, dv := range deciding {
+		if dv.Pct != nil {
+			measured = append(measured, [2]float64{dv.Pct[features.UnseenCopy], dv.Pct[features.UnseenFleet]})
+		}
+		fresh = append(fresh, [2]float64{dv.NewPct[features.UnseenCopy], dv.NewPct[features.UnseenFleet]})
+	}
+	u.Policy, u.PctGeomean, u.PctWorstDevice = unseenRule(measured)
+	u.NewShapes, u.NewPctGeomean, u.NewPctWorstDevice = unseenRule(fresh)
+	return u
+}
+
+// oneDevice is chooseUnseen for data of one device: copying for the
+// shapes it measured, and for new shapes what its own shapes call for,
+// with no device to leave out: the model's search when its picks on
+// held-out shapes (fleet's learner selection, on folds of the shapes) did
+// at least as well as copying the best of each shape's nearest other one;
+// copying when the learner was not selected on held-out shapes.
+func oneDevice(d *train.Data, device string, fleet train.ModelReport) (*features.UnseenPolicy, *UnseenReport, error) {
+	sel := fleet.Selection
+	if sel == nil || sel.HeldOut != "shapes" {
+		return nil, nil, nil
+	}
+	model := 0.0
+	for _, sc := range sel.Scores {
+		if sc.Name == sel.Chosen {
+			model = sc.PctGeomean
 		}
 	}
-	return features.UnseenFleet
+	if c := sel.Consensus; c != nil && c.Applied {
+		model = c.PctGeomean
+	}
+	sc, err := newShapeScores(d)
+	if err != nil || len(sc.shapes) < 2 || !(model > 0) {
+		return nil, nil, err
+	}
+	logs := make([][]float64, len(sc.shapes))
+	for i, s := range sc.shapes {
+		logs[i] = features.TaskLogs(nil, s.task)
+	}
+	sum := 0.0
+	idx := make([]int, 2)
+	for i, s := range sc.shapes {
+		// The nearest shape but itself: of its two nearest, the other.
+		features.LogShapes(logs).Nearest(logs[i], idx)
+		j := idx[0]
+		if j == i {
+			j = idx[1]
+		}
+		pct, _ := sc.score(s, sc.shapes[j].best)
+		sum += math.Log(pct)
+	}
+	own := &UnseenOwn{Device: device, Shapes: len(sc.shapes), ModelPct: model, CopyPct: math.Exp(sum / float64(len(sc.shapes)))}
+	fresh := features.UnseenCopy
+	if own.ModelPct >= own.CopyPct {
+		fresh = features.UnseenFleet
+	}
+	u := &features.UnseenPolicy{Policy: features.UnseenCopy, NewShapes: fresh, Shapes: own.Shapes,
+		NewPctGeomean: map[string]float64{features.UnseenCopy: own.CopyPct, features.UnseenFleet: own.ModelPct}}
+	return u, &UnseenReport{Policy: u.Policy, NewShapes: fresh, Own: own}, nil
+}
+
+// unseenRule is the policy that the deciding devices' (copy, fleet)
+// scores call for: the fleet model's search only when it did at least as
+// well as copying on every device, else copying; and each policy's
+// geometric mean and worst over the devices (nil for no device).
+func unseenRule(devs [][2]float64) (string, map[string]float64, map[string]float64) {
+	if len(devs) == 0 {
+		return features.UnseenCopy, nil, nil
+	}
+	policy := features.UnseenFleet
+	geo, worst := map[string]float64{}, map[string]float64{}
+	for i, p := range unseenPolicies {
+		sum := 0.0
+		for _, dv := range devs {
+			sum += math.Log(dv[i])
+			if w, ok := worst[p]; !ok || dv[i] < w {
+				worst[p] = dv[i]
+			}
+		}
+		geo[p] = math.Exp(sum / float64(len(devs)))
+	}
+	for _, dv := range devs {
+		if !(dv[1] >= dv[0]) {
+			policy = features.UnseenCopy
+		}
+	}
+	return policy, geo, worst
 }
 
 // unseenDevice scores each policy's picks for the shapes of device held
-// with a bundle of the other devices' data, fitted with fleet's learner;
-// nil when held measured no shape with its reference.
+// with a bundle of the other devices' data, fitted with fleet's learner:
+// on the shapes a device it could copy from measured, and on every shape
+// as a new one; nil when held measured no shape with its reference.
 func unseenDevice(d *train.Data, held int, fleet train.ModelReport) (*UnseenDevice, error) {
 	var rows, own []int
+	present := make([]bool, len(d.Platforms))
 	for i, s := range d.Samples() {
+		present[s.Platform] = true
 		if s.Platform == held {
 			own = append(own, i)
 		} else {
@@ -144,27 +266,94 @@ func unseenDevice(d *train.Data, held int, fleet train.ModelReport) (*UnseenDevi
 		return nil, err
 	}
 	plat := d.Platforms[held]
-	dev := &UnseenDevice{Device: plat.Slug(), Shapes: len(sc.shapes), Pct: map[string]float64{}, Judged: map[string]int{}}
+	dev := &UnseenDevice{Device: plat.Slug(), NewShapes: len(sc.shapes), NewPct: map[string]float64{}, Judged: map[string]int{}}
+	sources := copySources(d.Platforms, present, held)
+	for pi := range d.Platforms {
+		dev.SameType = dev.SameType || (pi != held && sources[pi] && plat.Type != "" && d.Platforms[pi].Type == plat.Type)
+	}
+	copied := map[features.TaskKey]bool{}
+	for _, m := range b.Measured {
+		if pi := slices.IndexFunc(d.Platforms, func(p features.Platform) bool { return p.Slug() == m.Device }); pi >= 0 && sources[pi] {
+			copied[m.Task.Key()] = true
+		}
+	}
+	var logs [2]map[string]float64 // measured shapes, new shapes
+	logs[0], logs[1] = map[string]float64{}, map[string]float64{}
 	for _, p := range unseenPolicies {
 		ch, err := runtime.FromBundle(b, runtime.Options{Platform: &plat, Unseen: p})
 		if err != nil {
 			return nil, fmt.Errorf("eval: unseen device %s: %w", plat.Slug(), err)
 		}
-		logSum := 0.0
 		for _, s := range sc.shapes {
 			c, err := ch.Choose(s.task)
 			if err != nil {
 				return nil, fmt.Errorf("eval: unseen device %s: %w", plat.Slug(), err)
 			}
-			pct, judged := sc.score(s, c)
-			logSum += math.Log(pct)
+			known := copied[s.task.Key()]
+			asNew := c
+			if p == features.UnseenCopy && known {
+				if asNew, err = copyWithout(b, plat, s.task); err != nil {
+					return nil, err
+				}
+			}
+			pct, judged := sc.score(s, asNew)
+			logs[1][p] += math.Log(pct)
+			if known {
+				pct, judgedKnown := sc.score(s, c)
+				logs[0][p] += math.Log(pct)
+				judged = judged || judgedKnown
+			}
 			if judged {
 				dev.Judged[p]++
 			}
 		}
-		dev.Pct[p] = math.Exp(logSum / float64(len(sc.shapes)))
+		dev.NewPct[p] = math.Exp(logs[1][p] / float64(len(sc.shapes)))
+	}
+	for _, s := range sc.shapes {
+		if copied[s.task.Key()] {
+			dev.Shapes++
+		}
+	}
+	if dev.Shapes > 0 {
+		dev.Pct = map[string]float64{}
+		for _, p := range unseenPolicies {
+			dev.Pct[p] = math.Exp(logs[0][p] / float64(dev.Shapes))
+		}
 	}
 	return dev, nil
+}
+
+// copySources are the devices of ps with data (present) that the runtime
+// would copy from for device held: those of its type when there are any
+// (runtime's unseenPolicy), else every other.
+func copySources(ps []features.Platform, present []bool, held int) []bool {
+	typ := ps[held].Type
+	other := func(pi int) bool { return pi != held && present[pi] }
+	same := false
+	for pi, p := range ps {
+		same = same || (other(pi) && typ != "" && p.Type == typ)
+	}
+	out := make([]bool, len(ps))
+	for pi, p := range ps {
+		out[pi] = other(pi) && (!same || p.Type == typ)
+	}
+	return out
+}
+
+// copyWithout is the copy policy's pick for t on plat with t removed from
+// b's measured bests, as for a shape no device measured.
+func copyWithout(b *features.Bundle, plat features.Platform, t features.Task) (features.Config, error) {
+	mb := *b
+	mb.Measured = slices.DeleteFunc(slices.Clone(b.Measured), func(m features.MeasuredBest) bool { return slices.Equal(m.Task, t) })
+	ch, err := runtime.FromBundle(&mb, runtime.Options{Platform: &plat, Unseen: features.UnseenCopy})
+	if err != nil {
+		return nil, fmt.Errorf("eval: unseen device %s: %w", plat.Slug(), err)
+	}
+	c, err := ch.Choose(t)
+	if err != nil {
+		return nil, fmt.Errorf("eval: unseen device %s: %w", plat.Slug(), err)
+	}
+	return c, nil
 }
 
 // shapeScores scores configurations on one device's shapes: by the

@@ -74,9 +74,11 @@ type Options struct {
 	// that has no model of its own and is served through the fleet model
 	// with Platform's features: features.UnseenFleet searches the fleet
 	// model, features.UnseenCopy copies another device's best measured
-	// configuration. "" follows the bundle; a bundle that records no
-	// policy copies when it has other devices' measured bests, since the
-	// fleet model's search has nothing to show it does better.
+	// configuration, each for every shape. "" follows the bundle, which
+	// may record one policy for the shapes another device measured and
+	// another for new shapes; a bundle that records no policy copies when
+	// it has other devices' measured bests, since the fleet model's
+	// search has nothing to show it does better.
 	Unseen string
 	// TrustedKeys, when not empty, makes New refuse, with ErrUntrusted,
 	// a bundle that Signature does not show one of these keys signed,
@@ -213,14 +215,20 @@ type Chooser struct {
 	// bundle's order: what Candidates ranks.
 	knownList []features.Config
 	// copies are the devices whose measured bests a device with no model
-	// of its own copies (Options.Unseen); nil under any other policy.
-	copies []copySource
+	// of its own copies (Options.Unseen); nil when neither of its
+	// policies copies. copyMeasured and copyNew say which do: for a shape
+	// a source measured, and for a new one.
+	copies                []copySource
+	copyMeasured, copyNew bool
 	// device is the device picks are for, when known: a pick must fit
 	// its limits (datasets.Kernel.Runs).
 	device    *features.Platform
 	startLogs [][]float64 // ln of every grid shape's task values
 	lo, hi    []float64   // ln of the training shapes' least and largest values
 	expected  [2]float64
+	// expectedNew is expected for a new shape on a device with no model
+	// of its own (features.UnseenPolicy.NewShapes).
+	expectedNew [2]float64
 	// classifier, when not nil, predicts the value of parameter
 	// classParam for a shape on the platform classPlatform; the search
 	// keeps that value. classValues holds "<param>=<value>" of each

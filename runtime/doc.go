@@ -75,9 +75,12 @@
 // (Bundle.Unseen): the fleet model's search, or copying the other devices'
 // measured bests (from devices of the device's type, a GPU's from GPUs,
 // when the bundle measured any), all from the one device whose copies the
-// fleet model predicts fastest on the device over every measured shape.
-// Copying is the default where the bundle records
-// nothing; Options.Unseen forces either.
+// fleet model predicts fastest on the device over every measured shape. It
+// records two choices: one for a shape another device measured, whose best
+// is copied as it is, and one for a new shape, whose copy would come from
+// a nearby shape (features.UnseenPolicy.NewShapes). Copying is the default
+// where the bundle records nothing; Options.Unseen forces either for every
+// shape.
 // p.OutsideOctaves says how far the shape lies beyond the training shapes
 // (0 inside; beyond about 1 the model extrapolates), and p.ExpectedPct and
 // p.WorstPct what the model's picks reached on held-out shapes, in % of the

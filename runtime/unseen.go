@@ -20,21 +20,26 @@ type copySource struct {
 // unseenPolicy sets the Chooser up for a device that the fleet model
 // serves with the device's platform features plat (nil: not such a
 // device): it keeps the fleet model's search, or copies other devices'
-// measured bests, as Options.Unseen or the bundle's policy says.
+// measured bests, as Options.Unseen or the bundle's policy says, for
+// shapes another device measured and for new shapes apart.
 func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.Platform) {
 	if c.source != SourceFleet || plat == nil || opt.Model != "" {
 		return
 	}
+	measured, fresh := c.policies(b, opt)
+	c.expectedNew = c.expected
 	if u := b.Unseen; u != nil && u.PctGeomean != nil {
 		// The picks were scored on held-out devices: a truer
 		// expectation for a new device than the fleet model's held-out
 		// shapes of the devices it was trained on.
-		defer func() {
-			p := c.policy(b, opt)
-			c.expected = [2]float64{u.PctGeomean[p], u.PctWorstDevice[p]}
-		}()
+		c.expected = [2]float64{u.PctGeomean[measured], u.PctWorstDevice[measured]}
+		c.expectedNew = c.expected
+		if u.NewShapes != "" && u.NewPctGeomean != nil {
+			c.expectedNew = [2]float64{u.NewPctGeomean[fresh], u.NewPctWorstDevice[fresh]}
+		}
 	}
-	if c.policy(b, opt) != features.UnseenCopy {
+	c.copyMeasured, c.copyNew = measured == features.UnseenCopy, fresh == features.UnseenCopy
+	if !c.copyMeasured && !c.copyNew {
 		return
 	}
 	// Copy from devices of the same type (a GPU's best from GPUs) when
@@ -131,32 +136,46 @@ func (c *Chooser) rankCopies() {
 // when it has none.
 func (src copySource) nearest(l []float64) int { return features.LogShapes(src.logs).NearestOne(l) }
 
-// policy is the unseen-device policy in force: Options.Unseen, else the
-// bundle's, else copying.
-func (c *Chooser) policy(b *features.Bundle, opt Options) string {
+// policies are the unseen-device policies in force for a shape that a
+// copy source measured and for a new one: Options.Unseen for both, else
+// the bundle's, else copying.
+func (c *Chooser) policies(b *features.Bundle, opt Options) (measured, fresh string) {
 	switch {
 	case opt.Unseen != "":
-		return opt.Unseen
+		return opt.Unseen, opt.Unseen
 	case b.Unseen != nil:
-		return b.Unseen.Policy
+		return b.Unseen.For(true), b.Unseen.For(false)
 	}
-	return features.UnseenCopy
+	return features.UnseenCopy, features.UnseenCopy
 }
 
 // copy returns, of the copy sources' best configurations at their shapes
 // nearest t (log scale), the first source's (rankCopies) that runs on the
-// device; the fleet model's search when none can.
+// device; the fleet model's search when none can, or when the policy for
+// t, a shape some source measured or a new one, is the search.
 func (c *Chooser) copy(t features.Task) Pick {
 	l := features.TaskLogs(nil, t)
 	batch := make([]features.Config, 0, len(c.copies))
 	from := make([]string, 0, len(c.copies))
+	measured := false
 	for _, src := range c.copies {
-		if bi := src.nearest(l); bi >= 0 && c.runs(t, src.configs[bi]) {
+		bi := src.nearest(l)
+		if bi < 0 {
+			continue
+		}
+		measured = measured || slices.Equal(src.tasks[bi], t)
+		if c.runs(t, src.configs[bi]) {
 			batch, from = append(batch, src.configs[bi]), append(from, src.source)
 		}
 	}
-	if len(batch) == 0 {
-		return c.search(t)
+	expected := c.expectedNew
+	if measured {
+		expected = c.expected
+	}
+	if len(batch) == 0 || (measured && !c.copyMeasured) || (!measured && !c.copyNew) {
+		p := c.search(t)
+		p.Source, p.ExpectedPct, p.WorstPct = SourceFleet, expected[0], expected[1]
+		return p
 	}
 	vals, oks := make([]float64, len(batch)), make([]bool, len(batch))
 	c.model.Scorer(t).ScoreBatch(batch, vals, oks)
@@ -176,5 +195,5 @@ func (c *Chooser) copy(t features.Task) Pick {
 		best, vals[0] = 0, 0
 	}
 	return Pick{Config: batch[best].Clone(), LogSpeedup: vals[best], Model: c.model.Name, Source: from[best],
-		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1]}
+		OutsideOctaves: c.outside(t), ExpectedPct: expected[0], WorstPct: expected[1]}
 }

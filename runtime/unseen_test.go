@@ -316,3 +316,54 @@ func BenchmarkChooseUnseen(b *testing.B) {
 		})
 	}
 }
+
+// TestUnseenNewShapes: a bundle's two policies, for a shape another device
+// measured and for a new one, each serve their shapes, with their own
+// expected figures.
+func TestUnseenNewShapes(t *testing.T) {
+	var measured features.Task
+	policy := func(p, fresh string) func(b *features.Bundle) {
+		return func(b *features.Bundle) {
+			measured = b.Measured[0].Task
+			b.Unseen = &features.UnseenPolicy{Policy: p, NewShapes: fresh, Devices: 2, Shapes: 42,
+				PctGeomean:        map[string]float64{features.UnseenCopy: 95, features.UnseenFleet: 94},
+				PctWorstDevice:    map[string]float64{features.UnseenCopy: 93, features.UnseenFleet: 92},
+				NewPctGeomean:     map[string]float64{features.UnseenCopy: 91, features.UnseenFleet: 96},
+				NewPctWorstDevice: map[string]float64{features.UnseenCopy: 90, features.UnseenFleet: 89}}
+		}
+	}
+	fresh := features.Task{1111, 777, 5, 5}
+	tests := []struct {
+		name                string
+		policy, newShapes   string
+		atMeasured, atNew   string  // prefixes of Pick.Source
+		expMeasured, expNew float64 // Pick.ExpectedPct
+	}{
+		{"copy the measured, search the new", features.UnseenCopy, features.UnseenFleet, "copy:", "fleet", 95, 96},
+		{"search the measured, copy the new", features.UnseenFleet, features.UnseenCopy, "fleet", "copy:", 94, 91},
+		{"copy both", features.UnseenCopy, features.UnseenCopy, "copy:", "copy:", 95, 91},
+		{"a bundle without NewShapes: Policy for both", features.UnseenCopy, "", "copy:", "copy:", 95, 95},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, other := fleetData(t, policy(tt.policy, tt.newShapes))
+			ch, err := runtime.New(data, runtime.Options{Platform: &other})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				shape features.Task
+				src   string
+				exp   float64
+			}{{measured, tt.atMeasured, tt.expMeasured}, {fresh, tt.atNew, tt.expNew}} {
+				p, err := ch.ChoosePick(c.shape)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasPrefix(p.Source, c.src) || p.ExpectedPct != c.exp {
+					t.Errorf("ChoosePick(%v): source %q, expected %v%%; want a source starting %q, %v%%", c.shape, p.Source, p.ExpectedPct, c.src, c.exp)
+				}
+			}
+		})
+	}
+}

@@ -34,7 +34,11 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 	fmt.Fprintf(w, "kernel %s: %d rows\n\nshapes\n", r.Kernel, r.Rows)
 	fmt.Fprintln(tw, "platform\tshape\trecorded\tok\tcoverage\tbest ms\treference % of best\t")
 	for _, s := range r.Shapes {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f%%\t%.4f\t%.1f%%\t\n", s.Platform, s.Shape, s.Recorded, s.OK, 100*s.Coverage, s.BestNs/1e6, s.RefPct)
+		best, ref := "-", "-"
+		if s.OK > 0 {
+			best, ref = fmt.Sprintf("%.4f", s.BestNs/1e6), fmt.Sprintf("%.1f%%", s.RefPct)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f%%\t%s\t%s\t\n", s.Platform, s.Shape, s.Recorded, s.OK, 100*s.Coverage, best, ref)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nlearning curve (the learner given, GBRT when it is selected; trained on a random share of the measured rows, tested on the rest; mean of 3)")
@@ -165,14 +169,62 @@ func writeHoldoutDevice(w io.Writer, h *eval.HoldoutReport) {
 	for _, c := range h.Copies {
 		fmt.Fprintf(w, "copy the best of %s: %.1f%% of best (worst shape %.1f%%; %d failed, %d unrecorded)\n", c.Device, c.Pct, c.Worst, c.Failed, c.Unrecorded)
 	}
-	how := "no leave-one-device-out (fewer than two training devices): the default"
-	if h.Unseen != nil && len(h.Unseen.Devices) > 0 {
-		how = "chosen by leaving each training device out"
-		for _, d := range h.Unseen.Devices {
-			how += fmt.Sprintf("; %s: copy %.1f%%, fleet %.1f%%", d.Device, d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet])
-		}
+	measured, fresh := features.UnseenCopy, features.UnseenCopy
+	if h.Unseen != nil {
+		measured, fresh = h.Unseen.Policy, h.Unseen.NewShapes
 	}
-	fmt.Fprintf(w, "runtime policy %s (%s); fleet search forced %.1f%%, copy policy forced %.1f%%\n", h.Policy, how, h.FleetSearchPct, h.CopyPolicyPct)
+	fmt.Fprintf(w, "runtime policy: %s (%s); fleet search forced %.1f%%, copy policy forced %.1f%%\n", policyText(measured, fresh), unseenHow(h.Unseen), h.FleetSearchPct, h.CopyPolicyPct)
+	if h.NewShapesPct > 0 {
+		fmt.Fprintf(w, "as new shapes (each removed from the other devices' measured bests): chosen %.1f%% (worst shape %.1f%%), copy policy forced %.1f%%, fleet search %.1f%%\n",
+			h.NewShapesPct, h.NewShapesWorst, h.NewShapesCopyPct, h.FleetSearchPct)
+	}
+}
+
+// policyText names the unseen-device policies for shapes another device
+// measured and for new ones.
+func policyText(measured, fresh string) string {
+	name := func(p string) string {
+		if p == features.UnseenFleet {
+			return "fleet search"
+		}
+		return "copy"
+	}
+	if fresh == "" {
+		fresh = measured
+	}
+	return fmt.Sprintf("%s at shapes another device measured, %s at new shapes", name(measured), name(fresh))
+}
+
+// unseenHow says what chose the unseen-device policies: the held-out
+// devices' scores, one device's own held-out shapes, or nothing.
+func unseenHow(u *eval.UnseenReport) string {
+	switch {
+	case u != nil && len(u.Devices) > 0:
+		how := "chosen by leaving each training device out"
+		for _, d := range u.Devices {
+			how += "; " + d.Device + ":"
+			if d.Pct != nil {
+				how += fmt.Sprintf(" copy %.1f%%, fleet %.1f%%,", d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet])
+			}
+			how += fmt.Sprintf(" as new shapes copy %.1f%%, fleet %.1f%%", d.NewPct[features.UnseenCopy], d.NewPct[features.UnseenFleet])
+			if !d.SameType {
+				how += " (no device of its type to copy from)"
+			}
+		}
+		return how
+	case u != nil && u.Own != nil:
+		return fmt.Sprintf("one training device: on its %d shapes, each held out, the model's picks %.1f%% against copying the nearest other shape's best %.1f%%",
+			u.Own.Shapes, u.Own.ModelPct, u.Own.CopyPct)
+	}
+	return "no device to leave out: the default"
+}
+
+// orDash prints a figure to a tenth, or "-" for none (0).
+func orDash(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", v)
 }
 
 // writePrior prints the fleet-prior replay: per shape, % of best after the
@@ -281,9 +333,6 @@ func writeTable3Text(w io.Writer, r *eval.Table3Report) error {
 	return err
 }
 
-// unseenText lays out ChooseUnseen's report as 'augur train' prints it:
-// one line per held-out device, then the policy; empty when no device was
-// scored.
 // poolText describes the choice between each device's own model and the
 // fleet model that a bundle of several devices records; "" when it has
 // none.
@@ -316,19 +365,26 @@ func poolText(b *features.Bundle) string {
 	return sb.String()
 }
 
+// unseenText lays out ChooseUnseen's report as 'augur train' prints it:
+// one line per held-out device, then the policies; empty when no device was
+// scored.
 func unseenText(r *eval.UnseenReport) string {
 	if r == nil || len(r.Devices) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nunseen devices (each device left out of the fleet; picks in %% of the best measured):\n")
+	fmt.Fprintf(&b, "\nunseen devices (each device left out of the fleet; picks in %% of the best measured, on the shapes another device measured and on all as new shapes):\n")
 	tw := newTable(&b)
-	fmt.Fprintln(tw, "device\tshapes\tcopy %\tfleet %\tjudged copy\tjudged fleet\t")
+	fmt.Fprintln(tw, "device\tshapes\tcopy %\tfleet %\tnew shapes\tcopy %\tfleet %\tjudged copy\tjudged fleet\t\t")
 	for _, d := range r.Devices {
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\t%d\t\n", d.Device, d.Shapes, d.Pct[features.UnseenCopy], d.Pct[features.UnseenFleet],
-			d.Judged[features.UnseenCopy], d.Judged[features.UnseenFleet])
+		note := ""
+		if !d.SameType {
+			note = "no device of its type to copy from"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%.1f\t%.1f\t%d\t%d\t%s\t\n", d.Device, d.Shapes, orDash(d.Pct[features.UnseenCopy]), orDash(d.Pct[features.UnseenFleet]),
+			d.NewShapes, d.NewPct[features.UnseenCopy], d.NewPct[features.UnseenFleet], d.Judged[features.UnseenCopy], d.Judged[features.UnseenFleet], note)
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "policy for a device with no model: %s\n", r.Policy)
+	fmt.Fprintf(&b, "policy for a device with no model: %s\n", policyText(r.Policy, r.NewShapes))
 	return b.String()
 }

@@ -103,11 +103,14 @@ func TestUnseenText(t *testing.T) {
 	}{
 		{"nil", nil, nil},
 		{"no device scored", &eval.UnseenReport{Policy: features.UnseenCopy}, nil},
-		{"two devices", &eval.UnseenReport{Policy: features.UnseenFleet, Devices: []eval.UnseenDevice{
-			{Device: "nvidia-h200", Shapes: 6, Pct: map[string]float64{features.UnseenCopy: 91.25, features.UnseenFleet: 95.5},
+		{"two devices", &eval.UnseenReport{Policy: features.UnseenFleet, NewShapes: features.UnseenCopy, Devices: []eval.UnseenDevice{
+			{Device: "nvidia-h200", SameType: true, Shapes: 6, Pct: map[string]float64{features.UnseenCopy: 91.25, features.UnseenFleet: 95.5},
+				NewShapes: 7, NewPct: map[string]float64{features.UnseenCopy: 93.5, features.UnseenFleet: 92},
 				Judged: map[string]int{features.UnseenCopy: 2, features.UnseenFleet: 1}},
-			{Device: "nvidia-h100", Shapes: 3, Pct: map[string]float64{features.UnseenCopy: 88, features.UnseenFleet: 90}},
-		}}, []string{"unseen devices (each device left out", "nvidia-h200       6    91.2     95.5", "policy for a device with no model: fleet\n"}},
+			{Device: "pocl-cpu", NewShapes: 3, NewPct: map[string]float64{features.UnseenCopy: 88, features.UnseenFleet: 90}},
+		}}, []string{"unseen devices (each device left out", "nvidia-h200       6    91.2     95.5           7    93.5     92.0",
+			"pocl-cpu       0       -        -           3    88.0     90.0            0             0  no device of its type to copy from",
+			"policy for a device with no model: fleet search at shapes another device measured, copy at new shapes\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := unseenText(tc.r)
@@ -142,5 +145,29 @@ func TestWriteEvalPlots(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("plot %s: %v", f, err)
 		}
+	}
+}
+
+func TestUnseenHow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    *eval.UnseenReport
+		want string
+	}{
+		{"nothing scored", nil, "no device to leave out: the default"},
+		{"one device", &eval.UnseenReport{Own: &eval.UnseenOwn{Device: "nvidia-h200", Shapes: 10, ModelPct: 97.4, CopyPct: 70.6}},
+			"one training device: on its 10 shapes, each held out, the model's picks 97.4% against copying the nearest other shape's best 70.6%"},
+		{"held-out devices", &eval.UnseenReport{Devices: []eval.UnseenDevice{{Device: "nvidia-h200", SameType: true,
+			NewPct: map[string]float64{features.UnseenCopy: 81.4, features.UnseenFleet: 69}}}},
+			"chosen by leaving each training device out; nvidia-h200: as new shapes copy 81.4%, fleet 69.0%"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := unseenHow(tc.r); got != tc.want {
+				t.Errorf("unseenHow = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if got, want := policyText(features.UnseenCopy, ""), "copy at shapes another device measured, copy at new shapes"; got != want {
+		t.Errorf("policyText of a bundle without NewShapes = %q, want %q", got, want)
 	}
 }
