@@ -31,6 +31,9 @@ func WriteSummary(w io.Writer, b *features.Bundle) error {
 			return err
 		}
 	}
+	if u := b.Unseen; u != nil {
+		writeUnseenSummary(w, u)
+	}
 	for _, c := range b.Classifiers {
 		trees := strings.Count(c.LightGBM, "\nTree=")
 		fmt.Fprintf(w, "\nclassifier of %s: %s, classes %v, %d trees (%d a class), %d (shape, device) groups\n",
@@ -47,6 +50,31 @@ func WriteSummary(w io.Writer, b *features.Bundle) error {
 		}
 	}
 	return nil
+}
+
+// writeUnseenSummary writes the bundle's policies for a device it has no
+// model of, and the held-out figures that chose them.
+func writeUnseenSummary(w io.Writer, u *features.UnseenPolicy) {
+	name := func(p string) string {
+		if p == features.UnseenFleet {
+			return "the fleet model's search"
+		}
+		return "copying another device's best"
+	}
+	fmt.Fprintf(w, "\na device with no model of its own: %s at shapes another device measured, %s at new shapes\n",
+		name(u.For(true)), name(u.For(false)))
+	if u.Devices > 0 {
+		fmt.Fprintf(w, "chosen by leaving each of %d devices out (%d shapes)", u.Devices, u.Shapes)
+	} else {
+		fmt.Fprintf(w, "new shapes chosen on the one device's own held-out shapes (%d)", u.Shapes)
+	}
+	if g := u.PctGeomean; g != nil {
+		fmt.Fprintf(w, "; measured shapes: copy %.1f%%, fleet %.1f%%", g[features.UnseenCopy], g[features.UnseenFleet])
+	}
+	if g := u.NewPctGeomean; g != nil {
+		fmt.Fprintf(w, "; new shapes: copy %.1f%%, fleet %.1f%%", g[features.UnseenCopy], g[features.UnseenFleet])
+	}
+	fmt.Fprintln(w)
 }
 
 // writeModelSummary writes one model's part of WriteSummary: its

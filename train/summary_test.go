@@ -40,3 +40,48 @@ func TestWriteSummaryPool(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteSummaryUnseen(t *testing.T) {
+	b, err := features.ReadBundleFile("../testdata/conv2d-h200.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Models = b.Models[:1]
+	for _, tc := range []struct {
+		name string
+		u    *features.UnseenPolicy
+		want []string // "" wants no unseen-device line
+	}{
+		{"none", nil, []string{""}},
+		{"two policies", &features.UnseenPolicy{Policy: features.UnseenCopy, NewShapes: features.UnseenFleet, Devices: 2, Shapes: 40,
+			PctGeomean:    map[string]float64{features.UnseenCopy: 99.6, features.UnseenFleet: 99.2},
+			NewPctGeomean: map[string]float64{features.UnseenCopy: 65.2, features.UnseenFleet: 98.5}},
+			[]string{"a device with no model of its own: copying another device's best at shapes another device measured, the fleet model's search at new shapes\n",
+				"chosen by leaving each of 2 devices out (40 shapes); measured shapes: copy 99.6%, fleet 99.2%; new shapes: copy 65.2%, fleet 98.5%\n"}},
+		{"an older bundle: one policy", &features.UnseenPolicy{Policy: features.UnseenFleet, Devices: 3, Shapes: 61},
+			[]string{"the fleet model's search at shapes another device measured, the fleet model's search at new shapes\n", "chosen by leaving each of 3 devices out (61 shapes)\n"}},
+		{"one device", &features.UnseenPolicy{Policy: features.UnseenCopy, NewShapes: features.UnseenFleet, Shapes: 10,
+			NewPctGeomean: map[string]float64{features.UnseenCopy: 70.6, features.UnseenFleet: 97.4}},
+			[]string{"new shapes chosen on the one device's own held-out shapes (10); new shapes: copy 70.6%, fleet 97.4%\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nb := *b
+			nb.Unseen = tc.u
+			var sb strings.Builder
+			if err := WriteSummary(&sb, &nb); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if w == "" {
+					if strings.Contains(sb.String(), "no model of its own") {
+						t.Errorf("summary has an unseen-device line:\n%s", sb.String())
+					}
+					continue
+				}
+				if !strings.Contains(sb.String(), w) {
+					t.Errorf("summary lacks %q:\n%s", w, sb.String())
+				}
+			}
+		})
+	}
+}
