@@ -80,18 +80,23 @@ func TestEvaluateChecksTasks(t *testing.T) {
 	}
 }
 
-// TestPickCurveSampled: a sampled dataset (gemm's shipped rows, the same
-// 250 random configurations on each of its shapes, none of them near its
-// whole space) has a curve, each pick judged among its shape's recorded
-// configurations.
+// TestPickCurveSampled: a sampled dataset (gemm's shipped rows of two
+// GPUs, the same 250 random configurations on each of their shapes, none
+// of them near its whole space) has a curve for each device, each pick
+// judged among its shape's recorded configurations.
 func TestPickCurveSampled(t *testing.T) {
 	pts, err := eval.PickCurve("../datasets/data", eval.Options{Kernel: "gemm", Learner: "gbrt", Seed: 1},
 		eval.PickCurveOptions{ShapeCounts: []int{2}, Fractions: []float64{}, Draws: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pts) != 2 || pts[0].TrainShapes != 2 || pts[1].TrainShapes <= 2 {
-		t.Fatalf("got %+v, want the 2-shape point and the all-data point", pts)
+	if len(pts) != 4 || pts[0].Platform == pts[2].Platform {
+		t.Fatalf("got %+v, want two points for each of two devices", pts)
+	}
+	for i := 0; i < len(pts); i += 2 {
+		if pts[i].Platform != pts[i+1].Platform || pts[i].TrainShapes != 2 || pts[i+1].TrainShapes <= 2 {
+			t.Errorf("got %+v and %+v, want a device's 2-shape point and its all-data point", pts[i], pts[i+1])
+		}
 	}
 	for i, p := range pts {
 		if p.Picks == 0 || !(p.Pct > 0 && p.Pct <= 100) || p.Worst > p.Pct {
