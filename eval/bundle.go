@@ -16,8 +16,10 @@ import (
 // leaving each shape out of every device in turn (train.ChoosePool with
 // pool, whose zero value scores only the devices whose choice the figures
 // can change), and the bundle's policy for devices it has no model of by
-// leaving each device out in turn (ChooseUnseen). The report of the last step is nil
-// with one device.
+// leaving each device out in turn (ChooseUnseen), and for each device
+// whether it copies another device's best at a shape only that device
+// measured (ChooseSiblings). The report of ChooseUnseen is nil with one
+// device.
 func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel, pool train.PoolOptions) (*features.Bundle, *train.Report, *UnseenReport, error) {
 	b, rep, err := train.TrainData(d, opt)
 	if err != nil {
@@ -42,6 +44,9 @@ func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel, pool trai
 	}
 	unseen, err := ChooseUnseen(b, d, rep.Models[len(rep.Models)-1]) // the fleet model's
 	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := ChooseSiblings(b, d); err != nil {
 		return nil, nil, nil, err
 	}
 	return b, rep, unseen, nil

@@ -165,6 +165,11 @@ type Model struct {
 	// (PoolChoice); nil for the fleet model, a bundle of one device and
 	// bundles written before it, whose devices use their own models.
 	Pool *PoolChoice `json:"pool,omitempty"`
+	// Siblings is training's choice, for this device, at a shape it did
+	// not measure but another device of its type did (SiblingChoice); nil
+	// where training made none (no such shape, one device, or bundles
+	// written before it): the device searches its model.
+	Siblings *SiblingChoice `json:"siblings,omitempty"`
 }
 
 // OptionSmallerGroups, set to 1 in Model.Options, says that the model

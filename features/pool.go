@@ -26,3 +26,23 @@ type PoolChoice struct {
 	FleetWins int `json:"fleet_wins,omitempty"`
 	OwnWins   int `json:"own_wins,omitempty"`
 }
+
+// SiblingChoice is what training measured when it chose, for one device
+// with a model of its own, how to pick at a shape the device did not
+// measure but another device of its type did: that device's best
+// configuration of the very shape (Bundle.Measured), or the device's own
+// model's search. It is kept on the device's Model.
+type SiblingChoice struct {
+	// Copy says the runtime copies the other device's best at such a
+	// shape (of several such devices, the copy the device's model
+	// predicts fastest) instead of searching.
+	Copy bool `json:"copy"`
+	// CopyPct is the geometric mean, over the device's shapes that
+	// another device of its type measured, of that copy's speed in % of
+	// the device's best measured configuration; OwnPct the device's own
+	// model's picks on held-out shapes (its learner selection). Shapes is
+	// the number of shapes CopyPct covers.
+	CopyPct float64 `json:"copy_pct"`
+	OwnPct  float64 `json:"own_pct"`
+	Shapes  int     `json:"shapes"`
+}

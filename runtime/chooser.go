@@ -208,6 +208,11 @@ type Chooser struct {
 	// table holds the fastest measured configuration of each shape
 	// measured on the chooser's device (Bundle.Measured).
 	table map[features.TaskKey]features.Config
+	// siblings holds, by shape, other devices' bests of shapes the device
+	// did not measure, which it copies (siblingTable); nil when its model's
+	// SiblingChoice says search, as bundleSiblings records.
+	siblings       map[features.TaskKey][]sibling
+	bundleSiblings features.SiblingChoice
 	// known are the configurations that ran in the training data; the
 	// local search stays among them. nil allows every valid one.
 	known map[int]bool // keyed by Space.Index
@@ -330,6 +335,9 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		m = m.WithPlatform(*plat)
 	}
 	ch.model = m
+	if ch.siblings = siblingTable(b, entry, ch.table, space); ch.siblings != nil {
+		ch.bundleSiblings = *entry.Siblings
+	}
 	ch.useEntry(entry, opt)
 	ch.expected = [2]float64{entry.Stats["holdout_pct_geomean"], entry.Stats["holdout_pct_worst"]}
 	if entry.Consensus != nil && entry.Stats["holdout_consensus_pct_geomean"] > 0 {
@@ -687,6 +695,7 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 		if c.model != nil {
 			p.LogSpeedup, p.Clamped = c.model.PredictClamped(t, measured)
 		}
+	case c.siblings[key] != nil && c.pickSibling(t, key, &p):
 	case c.model == nil:
 		p = Pick{Config: c.bundle.Reference, OutsideOctaves: c.outside(t)}
 	case c.copies != nil:

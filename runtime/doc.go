@@ -67,7 +67,10 @@
 // "table" (the device measured this very shape), "fleet" (the fleet model,
 // scored with the device's features), "copy:<slug>" (device <slug>'s best
 // measured configuration of the nearest shape, for a device with no model
-// of its own: see below) or "reference" (no model fits the device; the
+// of its own: see below; or, for a device with its own model, of this very
+// shape, which <slug>, a device of its type, measured and it did not, where
+// training found such copies at least as good as the model's picks:
+// features.SiblingChoice) or "reference" (no model fits the device; the
 // pick is the reference).
 //
 // For a device the bundle has no model of, the bundle records which policy

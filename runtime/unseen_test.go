@@ -367,3 +367,53 @@ func TestUnseenNewShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestSiblingCopy: a device with a model of its own copies another
+// device's best at a shape only that device measured when training chose
+// to (features.SiblingChoice), and searches its model otherwise; a shape
+// it measured itself stays its own.
+func TestSiblingCopy(t *testing.T) {
+	var mine, theirs features.MeasuredBest
+	shape := features.Task{1111, 777, 5, 5}
+	own := "nvidia-h100-80gb-hbm3"
+	edit := func(copyIt bool) func(b *features.Bundle) {
+		return func(b *features.Bundle) {
+			mine, theirs = distinctBests(t, b)
+			mine.Device, theirs.Device = own, "nvidia-h200"
+			theirs.Task = shape
+			b.Measured = []features.MeasuredBest{mine, theirs}
+			for i := range b.Models {
+				if b.Models[i].Name == own {
+					b.Models[i].Siblings = &features.SiblingChoice{Copy: copyIt, CopyPct: 99.5, OwnPct: 95, Shapes: 10}
+					b.Models[i].Pool = nil
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		copyIt bool
+		source string
+	}{
+		{"copy", true, "copy:nvidia-h200"},
+		{"search", false, "model:" + own},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, _ := fleetData(t, edit(tc.copyIt))
+			ch, err := runtime.New(data, runtime.Options{Device: own})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ch.ChoosePick(shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Source != tc.source || (tc.copyIt && (!p.Config.Equal(theirs.Config) || p.ExpectedPct != 99.5)) {
+				t.Errorf("ChoosePick(%v): %v from %q (expected %v%%), want %q", shape, p.Config, p.Source, p.ExpectedPct, tc.source)
+			}
+			if p, err = ch.ChoosePick(mine.Task); err != nil || p.Source != runtime.SourceTable || !p.Config.Equal(mine.Config) {
+				t.Errorf("ChoosePick(%v) = %v from %q, %v; want its own measured best from the table", mine.Task, p.Config, p.Source, err)
+			}
+		})
+	}
+}

@@ -112,6 +112,14 @@ func writeModelSummary(w io.Writer, m features.Model) error {
 				serve, p.Shapes, p.OwnPct, p.OwnWorst, p.FleetPct, p.FleetWorst)
 		}
 	}
+	if sb := m.Siblings; sb != nil {
+		how := "searches this model"
+		if sb.Copy {
+			how = "copies that device's best"
+		}
+		fmt.Fprintf(w, "at a shape only another device of its type measured: %s (the copies on %d shapes %.1f%%, this model's held-out picks %.1f%%)\n",
+			how, sb.Shapes, sb.CopyPct, sb.OwnPct)
+	}
 	var total float64
 	for _, im := range imp {
 		total += im.Gain

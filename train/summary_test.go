@@ -85,3 +85,20 @@ func TestWriteSummaryUnseen(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteSummarySiblings(t *testing.T) {
+	b, err := features.ReadBundleFile("../testdata/conv2d-h200.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Models = b.Models[:1]
+	b.Models[0].Siblings = &features.SiblingChoice{Copy: true, CopyPct: 99.8, OwnPct: 98.8, Shapes: 10}
+	var sb strings.Builder
+	if err := WriteSummary(&sb, b); err != nil {
+		t.Fatal(err)
+	}
+	want := "at a shape only another device of its type measured: copies that device's best (the copies on 10 shapes 99.8%, this model's held-out picks 98.8%)\n"
+	if !strings.Contains(sb.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, sb.String())
+	}
+}

@@ -365,6 +365,28 @@ func poolText(b *features.Bundle) string {
 	return sb.String()
 }
 
+// siblingsText describes each device's choice at a shape only another
+// device of its type measured (features.SiblingChoice); "" when the bundle
+// records none.
+func siblingsText(b *features.Bundle) string {
+	var sb strings.Builder
+	for _, m := range b.Models {
+		c := m.Siblings
+		if c == nil {
+			continue
+		}
+		if sb.Len() == 0 {
+			fmt.Fprintf(&sb, "\nat a shape only another device of its type measured (its best there, scored on the device's own shapes, against the device's held-out picks):\n")
+		}
+		how := "searches its model"
+		if c.Copy {
+			how = "copies that device's best"
+		}
+		fmt.Fprintf(&sb, "%s: copies %.1f%% on %d shapes, its model %.1f%%: %s\n", m.Name, c.CopyPct, c.Shapes, c.OwnPct, how)
+	}
+	return sb.String()
+}
+
 // unseenText lays out ChooseUnseen's report as 'augur train' prints it:
 // one line per held-out device, then the policies; empty when no device was
 // scored.

@@ -171,3 +171,22 @@ func TestUnseenHow(t *testing.T) {
 		t.Errorf("policyText of a bundle without NewShapes = %q, want %q", got, want)
 	}
 }
+
+func TestSiblingsText(t *testing.T) {
+	b := &features.Bundle{Models: []features.Model{
+		{Name: "nvidia-h100", Siblings: &features.SiblingChoice{Copy: true, CopyPct: 99.5, OwnPct: 94.3, Shapes: 10}},
+		{Name: "nvidia-h200", Siblings: &features.SiblingChoice{CopyPct: 90, OwnPct: 95.4, Shapes: 4}},
+		{Name: "fleet"},
+	}}
+	got := siblingsText(b)
+	for _, w := range []string{"at a shape only another device of its type measured",
+		"nvidia-h100: copies 99.5% on 10 shapes, its model 94.3%: copies that device's best\n",
+		"nvidia-h200: copies 90.0% on 4 shapes, its model 95.4%: searches its model\n"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("siblingsText lacks %q:\n%s", w, got)
+		}
+	}
+	if got := siblingsText(&features.Bundle{Models: []features.Model{{Name: "fleet"}}}); got != "" {
+		t.Errorf("siblingsText of a bundle without choices = %q, want empty", got)
+	}
+}

@@ -127,7 +127,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *asJSON {
 		return writeTrainJSON(stdout, rep, b, unseen, out)
 	}
-	fmt.Fprintln(stdout, rep.String()+poolText(b)+unseenText(unseen))
+	fmt.Fprintln(stdout, rep.String()+poolText(b)+unseenText(unseen)+siblingsText(b))
 	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return nil
 }
