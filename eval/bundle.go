@@ -46,6 +46,9 @@ func Bundle(d *train.Data, opt train.Options, kernel *datasets.Kernel, pool trai
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if opt.Progress != nil {
+		opt.Progress(0, 0, "choosing, for each device, whether to copy another device's best at a shape only that device measured")
+	}
 	if err := ChooseSiblings(b, d); err != nil {
 		return nil, nil, nil, err
 	}
