@@ -70,19 +70,9 @@ func siblingCopies(b *features.Bundle, d *train.Data, i int) (*features.SiblingC
 			rows = append(rows, r)
 		}
 	}
-	types := map[string]string{}
-	for _, o := range b.Models {
-		if o.Platform != nil {
-			types[o.Name] = o.Platform.Type
-		}
-	}
 	measured := map[features.TaskKey]bool{} // shapes another device of the type measured
 	for _, e := range b.Measured {
-		typ := e.Type
-		if typ == "" {
-			typ = types[e.Device]
-		}
-		if !strings.EqualFold(e.Device, m.Name) && typ == m.Platform.Type {
+		if !strings.EqualFold(e.Device, m.Name) && b.MeasuredType(e) == m.Platform.Type {
 			measured[e.Task.Key()] = true
 		}
 	}

@@ -27,6 +27,21 @@ type MeasuredBest struct {
 	TimeNs float64 `json:"time_ns"`
 }
 
+// MeasuredType is the type ("gpu", "cpu") of the device that measured m:
+// m.Type, or in bundles written before it the type of the device's model;
+// "" when neither tells.
+func (b *Bundle) MeasuredType(m MeasuredBest) string {
+	if m.Type != "" {
+		return m.Type
+	}
+	for _, e := range b.Models {
+		if e.Name == m.Device && e.Platform != nil {
+			return e.Platform.Type
+		}
+	}
+	return ""
+}
+
 // BundleFormat is the version of the bundle layout this package writes and
 // reads. Format 2 added derived features, the training shapes, the
 // checksum and the models' climb starts.

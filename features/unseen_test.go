@@ -65,3 +65,23 @@ func TestUnseenPolicyFor(t *testing.T) {
 		}
 	}
 }
+
+func TestMeasuredType(t *testing.T) {
+	b := &features.Bundle{Models: []features.Model{
+		{Name: "gpu-a", Platform: &features.Platform{Type: "gpu"}},
+		{Name: "fleet"},
+	}}
+	tests := []struct {
+		m    features.MeasuredBest
+		want string
+	}{
+		{features.MeasuredBest{Device: "gpu-a"}, "gpu"},              // an older bundle: the model tells
+		{features.MeasuredBest{Device: "gpu-a", Type: "cpu"}, "cpu"}, // the entry's own type first
+		{features.MeasuredBest{Device: "unknown"}, ""},
+	}
+	for _, tt := range tests {
+		if got := b.MeasuredType(tt.m); got != tt.want {
+			t.Errorf("MeasuredType(%+v) = %q, want %q", tt.m, got, tt.want)
+		}
+	}
+}

@@ -21,20 +21,10 @@ func siblingTable(b *features.Bundle, entry *features.Model, table map[features.
 	if entry == nil || entry.Siblings == nil || !entry.Siblings.Copy || entry.Platform == nil || entry.Name == SourceFleet {
 		return nil
 	}
-	types := map[string]string{}
-	for _, m := range b.Models {
-		if m.Platform != nil {
-			types[m.Name] = m.Platform.Type
-		}
-	}
 	out := map[features.TaskKey][]sibling{}
 	for _, m := range b.Measured {
-		typ := m.Type
-		if typ == "" {
-			typ = types[m.Device]
-		}
 		key := m.Task.Key()
-		if strings.EqualFold(m.Device, entry.Name) || typ != entry.Platform.Type || len(m.Task) != len(b.TaskNames) || !space.Valid(m.Config) {
+		if strings.EqualFold(m.Device, entry.Name) || b.MeasuredType(m) != entry.Platform.Type || len(m.Task) != len(b.TaskNames) || !space.Valid(m.Config) {
 			continue
 		}
 		if _, own := table[key]; own {

@@ -46,18 +46,7 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 	// there are any: a CPU's best configuration says nothing about a GPU's,
 	// and the fleet model, which ranks the copies, knows least across
 	// that divide.
-	types := map[string]string{}
-	for _, m := range b.Models {
-		if m.Platform != nil {
-			types[m.Name] = m.Platform.Type
-		}
-	}
-	typeOf := func(m features.MeasuredBest) string {
-		if m.Type != "" {
-			return m.Type
-		}
-		return types[m.Device]
-	}
+	typeOf := b.MeasuredType
 	sameType := false // an unknown type copies from every device
 	for _, m := range b.Measured {
 		if plat.Type != "" && typeOf(m) == plat.Type {
