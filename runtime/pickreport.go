@@ -46,8 +46,13 @@ func (c *Chooser) WritePick(w io.Writer, p Pick, took time.Duration) error {
 	if p.Fixed != "" {
 		fmt.Fprintf(w, "classifier fixed:  %s\n", p.Fixed)
 	}
-	if p.ExpectedPct > 0 {
+	switch {
+	case p.ExpectedPct > 0 && p.WorstPct > 0:
 		fmt.Fprintf(w, "expected:          %.1f%% of the optimum (worst held-out shape %.1f%%)\n", p.ExpectedPct, p.WorstPct)
+	case p.ExpectedPct > 0:
+		// A figure recorded without its worst shape (a copy of another
+		// device's best; one device's evidence for new shapes).
+		fmt.Fprintf(w, "expected:          %.1f%% of the optimum\n", p.ExpectedPct)
 	}
 	if p.Clamped {
 		fmt.Fprintf(w, "warning:           the model's prediction lies outside the speedups of its training data and was clamped to them; it extrapolates or is damaged\n")

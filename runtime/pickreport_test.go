@@ -56,3 +56,40 @@ func TestPickReport(t *testing.T) {
 		t.Errorf("WritePick warns of a shape inside the training shapes:\n%s", b.String())
 	}
 }
+
+// TestWritePickExpected: the expected figure is printed with its worst
+// shape when one is recorded, and alone when not (never "worst 0.0%").
+func TestWritePickExpected(t *testing.T) {
+	data, err := os.ReadFile(testBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ch.ChoosePick(features.Task{1024, 768, 5, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		expected, worst float64
+		want            string // "" wants no expected line
+	}{
+		{96.2, 88.2, "expected:          96.2% of the optimum (worst held-out shape 88.2%)\n"},
+		{99.5, 0, "expected:          99.5% of the optimum\n"},
+		{0, 0, ""},
+	} {
+		p.ExpectedPct, p.WorstPct = tc.expected, tc.worst
+		var b bytes.Buffer
+		if err := ch.WritePick(&b, p, time.Microsecond); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want == "" && strings.Contains(b.String(), "expected:"):
+			t.Errorf("WritePick with no expected figure:\n%s", b.String())
+		case tc.want != "" && !strings.Contains(b.String(), tc.want):
+			t.Errorf("WritePick: got\n%s\nwant a line %q", b.String(), tc.want)
+		}
+	}
+}
