@@ -12,7 +12,10 @@ import (
 	"github.com/augur-tuning/augur/runtime"
 )
 
-func TestPickReport(t *testing.T) {
+// testPick is the test bundle's Chooser and its pick for a shape inside
+// its training shapes.
+func testPick(t *testing.T) (*runtime.Chooser, runtime.Pick) {
+	t.Helper()
 	data, err := os.ReadFile(testBundle)
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +28,11 @@ func TestPickReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ch, p
+}
+
+func TestPickReport(t *testing.T) {
+	ch, p := testPick(t)
 	r := p.Report(1500 * time.Nanosecond)
 	if len(r.Config) != len(p.Config) {
 		t.Errorf("Report: %d named values, want %d", len(r.Config), len(p.Config))
@@ -60,18 +68,7 @@ func TestPickReport(t *testing.T) {
 // TestWritePickExpected: the expected figure is printed with its worst
 // shape when one is recorded, and alone when not (never "worst 0.0%").
 func TestWritePickExpected(t *testing.T) {
-	data, err := os.ReadFile(testBundle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := runtime.New(data, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ch.ChoosePick(features.Task{1024, 768, 5, 5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch, p := testPick(t)
 	for _, tc := range []struct {
 		expected, worst float64
 		want            string // "" wants no expected line
