@@ -153,6 +153,7 @@ func TestHoldoutErrors(t *testing.T) {
 		{"pool figures pooled", two, func(o *Options) { o.Holdout, o.Pool, o.PoolFigures = true, true, true }, "PoolFigures needs Holdout without Pool"},
 		{"pool on one device", "../testdata/h200", func(o *Options) { o.Holdout, o.Pool = true, true }, "two devices or more"},
 		{"negative workers", "../testdata/h200", func(o *Options) { o.Holdout, o.Workers = true, -1 }, "Workers must be >= 0"},
+		{"negative select repeats", "../testdata/h200", func(o *Options) { o.Holdout, o.SelectRepeats = true, -1 }, "SelectRepeats must be >= 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opt := fastOptions()
@@ -161,7 +162,7 @@ func TestHoldoutErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
-			options := map[string]bool{"both holdouts": true, "pool without holdout": true, "pool figures without holdout": true, "pool figures pooled": true, "negative workers": true}
+			options := map[string]bool{"both holdouts": true, "pool without holdout": true, "pool figures without holdout": true, "pool figures pooled": true, "negative workers": true, "negative select repeats": true}
 			if !options[tc.name] && !errors.Is(err, ErrNoHoldout) {
 				t.Errorf("err = %v, want ErrNoHoldout", err)
 			}

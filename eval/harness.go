@@ -102,6 +102,9 @@ type Options struct {
 	// (train.SelectOptions.NoConsensus): the picks of the learners alone,
 	// to compare with the default.
 	NoRule bool
+	// SelectRepeats deals the training shapes into every selection's
+	// folds this many times (train.SelectOptions.Repeats); 0 means once.
+	SelectRepeats int
 	// Derived computes the kernel's derived features (datasets); nil
 	// trains without them.
 	Derived features.Deriver
@@ -447,6 +450,8 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: PoolFigures needs Holdout without Pool or Test (the fleet's folds)")
 	case o.Workers < 0:
 		return fmt.Errorf("eval: Workers must be >= 0 (0: one for two cores), got %d", o.Workers)
+	case o.SelectRepeats < 0:
+		return fmt.Errorf("eval: SelectRepeats must be >= 0 (0: one deal), got %d", o.SelectRepeats)
 	}
 	return nil
 }
@@ -1439,5 +1444,5 @@ func geomeanInterval(logs []float64) [2]float64 {
 // machine's load.
 func trainOptions(opt Options) train.Options {
 	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed,
-		Select: train.SelectOptions{NoConsensus: opt.NoRule}}
+		Select: train.SelectOptions{NoConsensus: opt.NoRule, Repeats: opt.SelectRepeats}}
 }

@@ -167,6 +167,10 @@ type Selection struct {
 	// HeldOut is what the scores held out: "shapes", or "configurations"
 	// for data of one shape (selectOne), whose PickScore.Shapes count folds.
 	HeldOut string `json:"held_out,omitempty"`
+	// Deals counts the deals of the shapes into folds that each score is
+	// the mean of (SelectOptions.Repeats; one with one shape a fold);
+	// 0 for data of one shape.
+	Deals int `json:"deals,omitempty"`
 	// Consensus is the nearest-shape rule's score beside the chosen
 	// learner's on the same held-out shapes (scoreConsensus); nil when not
 	// scored: SelectOptions.NoConsensus, data of one shape, or of several
@@ -236,7 +240,7 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	n := len(cands)
 	cands, pairs := scoreBlends(d, cands, deals, preds, byShape, maxCost, &sel)
 	chosen := chooseScore(sel.Scores)
-	sel.Chosen, sel.HeldOut = cands[chosen].Name, "shapes"
+	sel.Chosen, sel.HeldOut, sel.Deals = cands[chosen].Name, "shapes", len(deals)
 	if !opt.NoConsensus {
 		var pred [][]float64
 		if chosen < n {

@@ -222,3 +222,32 @@ func TestTrainMaxRows(t *testing.T) {
 		t.Errorf("MaxRows %d: fitted on %d rows with CV %+v; want %d rows, CV %+v", n, m.Rows, m.CV, d.Len(), want)
 	}
 }
+
+// TestReportSelectionSpread: a selection of several deals prints each
+// learner's spread over them beside its means; one of a single deal
+// prints no spread column.
+func TestReportSelectionSpread(t *testing.T) {
+	for _, tt := range []struct {
+		deals int
+		want  []string
+		not   string
+	}{
+		{1, []string{"geomean %  worst %"}, " sd "},
+		{3, []string{"means over 3 deals of the shapes", "geomean %   sd  worst %", "  2.5 "}, ""},
+	} {
+		sel := &Selection{Chosen: "a", HeldOut: "shapes", Deals: tt.deals, Scores: []PickScore{
+			{Name: "a", PctGeomean: 97.25, PctWorst: 90, PctSpread: 2.5 * float64(tt.deals-1) / 2, Shapes: 10, Cost: 400},
+			{Name: "b", Cost: 5000, Skipped: SkippedCost},
+		}}
+		r := &Report{Kernel: "gemm", Models: []ModelReport{{Name: "dev", Selection: sel}}}
+		got := r.String()
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%d deals: report lacks %q:\n%s", tt.deals, w, got)
+			}
+		}
+		if tt.not != "" && strings.Contains(got, tt.not) {
+			t.Errorf("%d deals: report has %q:\n%s", tt.deals, tt.not, got)
+		}
+	}
+}

@@ -110,19 +110,29 @@ func (r *Report) String() string {
 		if m.Selection.HeldOut == "configurations" {
 			heldOut = "folds of the one shape's configurations"
 		}
-		fmt.Fprintf(&b, "\nlearner selection for %s (top-1 pick on held-out %s, %% of the best measured):\n", m.Name, heldOut)
+		deals, sd, dash := "", "", ""
+		if m.Selection.Deals > 1 {
+			// Each figure is a mean over the deals; sd is the geometric
+			// mean's standard deviation over them.
+			deals, sd, dash = fmt.Sprintf(", means over %d deals of the shapes", m.Selection.Deals), "sd\t", "-\t"
+		}
+		fmt.Fprintf(&b, "\nlearner selection for %s (top-1 pick on held-out %s, %% of the best measured%s):\n", m.Name, heldOut, deals)
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "learner\tgeomean %\tworst %\tspearman\tshapes\tfit_s\tcost\t\t")
+		fmt.Fprintln(tw, "learner\tgeomean %\t"+sd+"worst %\tspearman\tshapes\tfit_s\tcost\t\t")
 		for _, s := range m.Selection.Scores {
 			mark := ""
 			if s.Name == m.Selection.Chosen {
 				mark = "chosen"
 			}
 			if s.Skipped != "" {
-				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%d\tskipped (%s)\t\n", s.Name, s.Cost, s.Skipped)
+				fmt.Fprintf(tw, "%s\t-\t"+dash+"-\t-\t-\t-\t%d\tskipped (%s)\t\n", s.Name, s.Cost, s.Skipped)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%d\t%.1f\t%d\t%s\t\n", s.Name, s.PctGeomean, s.PctWorst, s.Spearman, s.Shapes, s.FitSeconds, s.Cost, mark)
+			spread := ""
+			if sd != "" {
+				spread = fmt.Sprintf("%.1f\t", s.PctSpread)
+			}
+			fmt.Fprintf(tw, "%s\t%.1f\t%s%.1f\t%.3f\t%d\t%.1f\t%d\t%s\t\n", s.Name, s.PctGeomean, spread, s.PctWorst, s.Spearman, s.Shapes, s.FitSeconds, s.Cost, mark)
 		}
 		tw.Flush()
 		if c := m.Selection.Consensus; c != nil {

@@ -36,6 +36,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	deprecatedAlias(fs, "sample", "two-stage-sample", stderr) // collect's --sample is a sampling plan
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
 	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
+	fs.IntVar(&opt.SelectRepeats, "select-repeats", 1, "deal the training shapes into each model's learner selection this many times, as 'augur train --select-repeats' does")
 	fs.BoolVar(&opt.NoRule, "no-rule", false, "train every model without the nearest-shape rule, to compare with the default")
 	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the models eval trains (holdout, fleet, two-stage, learning curve): auto (selected per model, as 'augur train' does), gbrt or rf")
 	fs.BoolVar(&smaller, "smaller-groups", false, "train the models as 'augur train --smaller-groups' does")
@@ -72,6 +73,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if opt.Invalid, err = train.ParseInvalid(*invalid); err != nil {
 		return fmt.Errorf("eval: --invalid must be ignore or zeta, got %q", *invalid)
+	}
+	if opt.SelectRepeats < 1 {
+		return fmt.Errorf("eval: --select-repeats must be >= 1, got %d", opt.SelectRepeats)
 	}
 	if err := evalHoldout(&opt, holdout); err != nil {
 		return err

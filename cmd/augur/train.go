@@ -43,6 +43,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var derive multiFlag
 	fs.Var(&derive, "derive", "a derived feature 'name = expression' over the task features and parameters, for kernels augur has no definitions for (repeatable)")
 	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: wall time the selection may spend, skipping the candidates it has not reached; makes the model chosen depend on the machine's speed and load (0: no bound, every candidate scored, the same bundle on any machine)")
+	selectRepeats := fs.Int("select-repeats", 1, "with --learner auto: deal the shapes into the selection's folds this many times (the first by size, the others at random) and choose by each learner's mean over the deals, printing its spread; costs the selection's fits as many times (>= 1)")
 	noRule := fs.Bool("no-rule", false, "with --learner auto: no model carries the nearest-shape rule, whatever its selection scored (train.SelectOptions.NoConsensus)")
 	maxCost := fs.Int("max-cost", 0, fmt.Sprintf("with --learner auto: the most a chosen setting may cost in trees times depth, which bounds Choose's latency (0: %d, see README; -1: no bound)", train.DefaultMaxCost))
 	fs.BoolVar(&pool.Figures, "pool-figures", false, fmt.Sprintf("with two devices or more: also score the own and the fleet model's held-out picks on devices of more than %d shapes, which keep their own model whatever the figures (costs a refit of both models a fold of the shapes)", train.PoolMaxShapes))
@@ -87,6 +88,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if err := learnerFlags(&opt, g, set, invalid, *selectBudget, *maxCost); err != nil {
+		return err
+	}
+	if err := selectRepeatsFlag(&opt.Select, *selectRepeats, set, opt.Model); err != nil {
 		return err
 	}
 	opt.Select.NoConsensus = *noRule
@@ -158,6 +162,19 @@ func classifierFlags(opt *train.Options, set map[string]bool, target, foldBy, re
 		opt.Model = regressor
 		set["learner"] = set["regressor"]
 	}
+	return nil
+}
+
+// selectRepeatsFlag applies --select-repeats n to sel: the learner
+// selection's deals of the shapes, which --learner gbrt or rf has none of.
+func selectRepeatsFlag(sel *train.SelectOptions, n int, set map[string]bool, learner string) error {
+	if n < 1 {
+		return fmt.Errorf("train: --select-repeats must be >= 1, got %d", n)
+	}
+	if set["select-repeats"] && learner != "auto" {
+		return fmt.Errorf("train: --select-repeats needs --learner auto")
+	}
+	sel.Repeats = n
 	return nil
 }
 

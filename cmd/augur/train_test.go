@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/augur-tuning/augur/features"
+	"github.com/augur-tuning/augur/train"
 )
 
 // TestTrainInvalidFlags trains on the recorded PoCL data, which holds 20
@@ -76,6 +78,8 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--lr", "2"}, "GBRTOptions.LearningRate"},
 		{[]string{"--kernel", "convolution", "--smaller-groups"}, "--smaller-groups: datasets: unknown kernel \"convolution\""},
 		{[]string{"--learner", "rf", "--depth", "40"}, "ForestOptions.MaxDepth"},
+		{[]string{"--select-repeats", "0"}, "--select-repeats must be >= 1, got 0"},
+		{[]string{"--learner", "gbrt", "--select-repeats", "3"}, "--select-repeats needs --learner auto"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -164,6 +168,49 @@ func TestTrainTarget(t *testing.T) {
 		"--out", filepath.Join(dir, "x.augur"), "--regressor", "gbrt"}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "--regressor needs --target") {
 		t.Errorf("--regressor without --target: err = %v", err)
+	}
+}
+
+// TestTrainSelectRepeats: with --select-repeats the selection deals the
+// shapes that many times and the report prints each learner's spread over
+// the deals; without it, one deal and no spread column.
+func TestTrainSelectRepeats(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		deals int
+	}{
+		{"default", nil, 1},
+		{"three", []string{"--select-repeats", "3"}, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"train", "--data", "../../datasets/data", "--kernel", "gemm", "--folds", "1",
+				"--max-cost", "500", "--no-rule", "--json", "--out", filepath.Join(dir, tt.name+".augur")}, tt.args...)
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			var rep struct {
+				Models []struct {
+					Selection *train.Selection `json:"selection"`
+				} `json:"models"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			sel := rep.Models[0].Selection
+			if sel == nil || sel.Deals != tt.deals {
+				t.Fatalf("selection %+v, want %d deals", sel, tt.deals)
+			}
+			spread := false
+			for _, s := range sel.Scores {
+				spread = spread || s.PctSpread > 0
+			}
+			if spread != (tt.deals > 1) {
+				t.Errorf("a learner's spread recorded: %v with %d deals", spread, tt.deals)
+			}
+		})
 	}
 }
 
