@@ -94,7 +94,7 @@ var judge = train.GBRTOptions{}
 // data of no device, or of one whose learner was not selected on held-out
 // shapes, it sets b.Unseen to nil and returns nil.
 func ChooseUnseen(b *features.Bundle, d *train.Data, fleet train.ModelReport) (*UnseenReport, error) {
-	u, rep, err := chooseUnseen(d, fleet)
+	u, rep, err := chooseUnseen(b, d, fleet)
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +104,8 @@ func ChooseUnseen(b *features.Bundle, d *train.Data, fleet train.ModelReport) (*
 
 // chooseUnseen is ChooseUnseen's measurement: the policy (nil when no
 // device could be scored) and the report, both nil for data of fewer than
-// two devices.
-func chooseUnseen(d *train.Data, fleet train.ModelReport) (*features.UnseenPolicy, *UnseenReport, error) {
+// two devices. The bundles it refits define their kernel as b does.
+func chooseUnseen(b *features.Bundle, d *train.Data, fleet train.ModelReport) (*features.UnseenPolicy, *UnseenReport, error) {
 	present := map[int]bool{}
 	for _, s := range d.Samples() {
 		present[s.Platform] = true
@@ -124,7 +124,7 @@ func chooseUnseen(d *train.Data, fleet train.ModelReport) (*features.UnseenPolic
 		if !present[held] {
 			continue
 		}
-		dev, err := unseenDevice(d, held, fleet)
+		dev, err := unseenDevice(b, d, held, fleet)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -245,8 +245,10 @@ func unseenRule(devs [][2]float64) (string, map[string]float64, map[string]float
 // unseenDevice scores each policy's picks for the shapes of device held
 // with a bundle of the other devices' data, fitted with fleet's learner:
 // on the shapes a device it could copy from measured, and on every shape
-// as a new one; nil when held measured no shape with its reference.
-func unseenDevice(d *train.Data, held int, fleet train.ModelReport) (*UnseenDevice, error) {
+// as a new one; nil when held measured no shape with its reference. The
+// bundle it refits takes of's kernel definition: a kernel read from a spec
+// file, which the runtime needs to derive its features.
+func unseenDevice(of *features.Bundle, d *train.Data, held int, fleet train.ModelReport) (*UnseenDevice, error) {
 	var rows, own []int
 	present := make([]bool, len(d.Platforms))
 	for i, s := range d.Samples() {
@@ -265,6 +267,7 @@ func unseenDevice(d *train.Data, held int, fleet train.ModelReport) (*UnseenDevi
 	if err != nil {
 		return nil, err
 	}
+	b.KernelSpec, b.KernelSource, b.SpecFiles = of.KernelSpec, of.KernelSource, of.SpecFiles
 	plat := d.Platforms[held]
 	dev := &UnseenDevice{Device: plat.Slug(), NewShapes: len(sc.shapes), NewPct: map[string]float64{}, Judged: map[string]int{}}
 	sources := copySources(d.Platforms, present, held)

@@ -248,3 +248,30 @@ func TestTrainNoRule(t *testing.T) {
 		})
 	}
 }
+
+// TestTrainSpecFleet: a kernel of the user's own (a spec file) measured on
+// two devices trains as augur's own kernels do: the unseen-device policy
+// is chosen by leaving each device out, with bundles that need the spec's
+// derived features (it failed with "derived features differ" before the
+// refitted bundles took the spec), and the bundle serves a device it has
+// no model of.
+func TestTrainSpecFleet(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.augur")
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"train", "--spec", "../../examples/transpose/transpose.json",
+		"--data", "../../datasets/data", "--folds", "1", "--max-cost", "500", "--out", out}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	b, err := features.ReadBundleFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Models) != 3 || b.Unseen == nil {
+		t.Fatalf("%d models, unseen policy %v: want two devices' and the fleet's, and a policy", len(b.Models), b.Unseen)
+	}
+	stdout.Reset()
+	if err := run(context.Background(), []string{"choose", "--model", out, "--shape", "width=3000,height=2000",
+		"--device", "NVIDIA A100-PCIE-40GB", "--json"}, &stdout, &stderr); err != nil {
+		t.Fatalf("choose for a device the bundle has no model of: %v\n%s", err, stderr.String())
+	}
+}
