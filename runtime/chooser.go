@@ -146,7 +146,9 @@ type Pick struct {
 	// ExpectedPct and WorstPct are the % of the optimum that the model's
 	// picks reached on shapes held out of its training (geometric mean and
 	// worst shape, from model selection; the nearest-shape rule's when
-	// the model carries one); 0 when the bundle does not record them.
+	// the model carries one); 0 when the bundle does not record them, and
+	// for a device the bundle has no model of whose type (GPU, CPU) none
+	// of its devices has: their held-out figures are other types'.
 	ExpectedPct, WorstPct float64
 	// Clamped says that the model's prediction for Config lay outside
 	// the range of log-speedups in its training data, and LogSpeedup was

@@ -417,3 +417,38 @@ func TestSiblingCopy(t *testing.T) {
 		})
 	}
 }
+
+// TestUnseenExpectedOtherType: a device of a type that no device of the
+// bundle has (a CPU beside GPUs) gets no expected figure, since the
+// held-out devices that measured it were of the bundle's types; one of a
+// type the bundle has, or of an unknown type, gets the policy's.
+func TestUnseenExpectedOtherType(t *testing.T) {
+	for _, tt := range []struct {
+		typ  string
+		want float64
+	}{
+		{"gpu", 95},
+		{"", 95},
+		{"cpu", 0},
+	} {
+		t.Run("type "+tt.typ, func(t *testing.T) {
+			data, other := fleetData(t, func(b *features.Bundle) {
+				b.Unseen = &features.UnseenPolicy{Policy: features.UnseenCopy, Devices: 2, Shapes: 42,
+					PctGeomean:     map[string]float64{features.UnseenCopy: 95, features.UnseenFleet: 94},
+					PctWorstDevice: map[string]float64{features.UnseenCopy: 93, features.UnseenFleet: 92}}
+			})
+			other.Type = tt.typ
+			ch, err := runtime.New(data, runtime.Options{Platform: &other})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ch.ChoosePick(features.Task{1920, 1080, 5, 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(p.Source, "copy:") || p.ExpectedPct != tt.want {
+				t.Errorf("source %q, expected %v%%; want a copy, %v%%", p.Source, p.ExpectedPct, tt.want)
+			}
+		})
+	}
+}
