@@ -45,10 +45,13 @@ type TopResult struct {
 	Task         features.Task
 	PlatformSlug string
 	Candidates   []TopCandidate
-	// Best is the fastest candidate, BestNs its time; RefNs is the
-	// reference configuration's, measured with them.
-	Best          features.Config
-	BestNs, RefNs float64
+	// Best is the fastest configuration measured, BestNs its time: a
+	// candidate, or the reference configuration when none of the
+	// candidates beat it (BestIsReference), as a Chooser given the wisdom
+	// file answers. RefNs is the reference's time, measured with them.
+	Best            features.Config
+	BestNs, RefNs   float64
+	BestIsReference bool
 	// Recorded counts the records appended to the wisdom file (the
 	// candidates that ran and the reference).
 	Recorded int
@@ -58,7 +61,8 @@ type TopResult struct {
 // TuneTop measures the first K candidates (runtime.Chooser.Candidates) of
 // bundle b's model for the device on shape t, once each, and appends every
 // one that ran, with the reference configuration, to the wisdom file: a
-// Chooser given that file answers t with the fastest from then on.
+// Chooser given that file answers t with the fastest from then on, which
+// TopResult.Best names (the reference when no candidate beat it).
 func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t features.Task, opt TopOptions) (*TopResult, error) {
 	if opt.K == 0 {
 		opt.K = 3
@@ -132,7 +136,17 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 	if res.Best == nil {
 		return res, fmt.Errorf("tune: none of the %d candidates ran on %s", len(cands), plat.Slug())
 	}
+	res.preferReference(k.Reference)
 	return res, w.Close()
+}
+
+// preferReference makes ref, the reference configuration, the best when
+// it was measured faster than every candidate: it is in the wisdom too,
+// and the answer is never slower than what was measured.
+func (r *TopResult) preferReference(ref features.Config) {
+	if r.RefNs > 0 && (r.Best == nil || r.RefNs < r.BestNs) {
+		r.Best, r.BestNs, r.BestIsReference = ref.Clone(), r.RefNs, true
+	}
 }
 
 func say(w io.Writer, format string, args ...any) {
@@ -152,7 +166,11 @@ func (r *TopResult) String() string {
 		}
 		fmt.Fprintf(&b, "%d. %s  %s  (%s)\n", i+1, r.Space.Format(c.Config), t, c.Source)
 	}
-	if r.Best != nil {
+	switch {
+	case r.BestIsReference:
+		fmt.Fprintf(&b, "best: %s  %.4f ms, the reference: none of the %d candidates beat it", r.Space.Format(r.Best), r.BestNs/1e6, len(r.Candidates))
+		fmt.Fprintf(&b, "; %d records written to the wisdom", r.Recorded)
+	case r.Best != nil:
 		fmt.Fprintf(&b, "best: %s  %.4f ms", r.Space.Format(r.Best), r.BestNs/1e6)
 		if r.RefNs > 0 {
 			fmt.Fprintf(&b, ", %.2fx over the reference (%.4f ms)", r.RefNs/r.BestNs, r.RefNs/1e6)
