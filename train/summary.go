@@ -87,7 +87,11 @@ func writeModelSummary(w io.Writer, m features.Model) error {
 	trees := strings.Count(m.LightGBM, "\nTree=")
 	fmt.Fprintf(w, "\nmodel %s: %s, %d trees, %d training rows, fitted in %.2f s\n", m.Name, m.Kind, trees, m.TrainRows, m.FitSeconds)
 	if m.Learner != "" {
-		fmt.Fprintf(w, "learner: %s, chosen by its picks on held-out shapes\n", m.Learner)
+		on := "held-out shapes"
+		if _, ok := m.Stats["holdout_folds"]; ok {
+			on = "held-out folds of the one shape's configurations"
+		}
+		fmt.Fprintf(w, "learner: %s, chosen by its picks on %s\n", m.Learner, on)
 	}
 	if c := m.Consensus; c != nil {
 		fmt.Fprintf(w, "pick: the model's first %d configurations re-ranked by their speed at the %d nearest of %d training shapes\n",

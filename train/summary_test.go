@@ -102,3 +102,34 @@ func TestWriteSummarySiblings(t *testing.T) {
 		t.Errorf("summary lacks %q:\n%s", want, sb.String())
 	}
 }
+
+// TestWriteSummaryLearnerHeldOut: the learner line says what the selection
+// held out: shapes, or with data of one shape folds of its configurations
+// (the stat holdout_folds).
+func TestWriteSummaryLearnerHeldOut(t *testing.T) {
+	b, err := features.ReadBundleFile("../testdata/conv2d-h200.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		stat string
+		want string
+	}{
+		{"holdout_shapes", "chosen by its picks on held-out shapes\n"},
+		{"holdout_folds", "chosen by its picks on held-out folds of the one shape's configurations\n"},
+	} {
+		t.Run(tc.stat, func(t *testing.T) {
+			nb := *b
+			nb.Models = []features.Model{b.Models[0]}
+			nb.Models[0].Learner = "gbrt-d8-t150-lr0.1-min5"
+			nb.Models[0].Stats = map[string]float64{tc.stat: 5}
+			var sb strings.Builder
+			if err := WriteSummary(&sb, &nb); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(sb.String(), tc.want) {
+				t.Errorf("summary lacks %q:\n%s", tc.want, sb.String())
+			}
+		})
+	}
+}

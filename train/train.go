@@ -392,7 +392,13 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 				m.Stats["holdout_pct_geomean"] = sc.PctGeomean
 				m.Stats["holdout_pct_worst"] = sc.PctWorst
 				m.Stats["holdout_spearman"] = sc.Spearman
-				m.Stats["holdout_shapes"] = float64(sc.Shapes)
+				if sel.HeldOut == "configurations" {
+					// One shape: the selection held out folds of its
+					// configurations, which Shapes counts.
+					m.Stats["holdout_folds"] = float64(sc.Shapes)
+				} else {
+					m.Stats["holdout_shapes"] = float64(sc.Shapes)
+				}
 			}
 		}
 		if c := sel.Consensus; c != nil {
