@@ -96,7 +96,10 @@ typedef struct augur_open_options {
 	size_t bundle_len;
 	/* The device the picks are for, by the slug or name its data was
 	 * collected under ("nvidia-h200", "pthread-skylake-avx512-AMD EPYC").
-	 * NULL or "": no name (the bundle's only model, or its fleet model). */
+	 * A device the bundle has no model of is looked up in the device table
+	 * augur ships ("NVIDIA A100-PCIE-40GB"), whose features let the fleet
+	 * model serve it. NULL or "": no name (the bundle's only model, or its
+	 * fleet model). */
 	const char *device;
 	/* The device's features as JSON, one device as `augur devices --json`
 	 * prints it (an object, or an array of one); lets a device the bundle

@@ -25,10 +25,11 @@
 // call to the next. A panic inside an entry point becomes
 // AUGUR_ERR_INTERNAL instead of killing the caller's process.
 //
-// A device named with no model of its own, which runtime would answer with
-// the kernel's reference configuration, is refused at open
-// (AUGUR_ERR_DEVICE): such a device needs its features (platform_json) and
-// a bundle with a fleet model.
+// A device named with no model of its own takes its features from the
+// device table augur ships (runtime.ResolveDevice), or from platform_json;
+// one that neither describes, or one that a bundle without a fleet model
+// would answer with the kernel's reference configuration, is refused at
+// open (AUGUR_ERR_DEVICE).
 //
 // libaugur imports runtime and features (and predict for a sentinel
 // error) only: no OpenCL and no Arrow; TestNoHeavyDependencies checks.

@@ -138,16 +138,24 @@ func (l *library) open(opt openOptions) (int64, error) {
 		return 0, fail(statusBundle, err)
 	}
 	ropt := runtime.Options{Device: opt.Device}
-	if opt.PlatformJSON != "" {
+	switch {
+	case opt.PlatformJSON != "":
 		p, err := parsePlatform(opt.PlatformJSON)
 		if err != nil {
 			return 0, err
 		}
 		ropt.Platform = &p
+	case opt.Device != "":
+		// A device the bundle has no model of but the shipped device
+		// table knows gets its features from the table, as 'augur
+		// choose --device' does.
+		if err := runtime.ResolveDevice(b, opt.Device, nil, &ropt); err != nil {
+			return 0, fail(statusDevice, err)
+		}
 	}
 	h := &handle{}
 	if opt.WisdomPath != "" {
-		device := opt.Device
+		device := ropt.Device
 		if device == "" && ropt.Platform != nil {
 			device = ropt.Platform.Slug()
 		}

@@ -39,8 +39,9 @@ func TestOpenErrors(t *testing.T) {
 		{"two platforms", openOptions{Path: poclBundle, PlatformJSON: `[{"name":"a"},{"name":"b"}]`}, statusArg, "2 devices"},
 		{"nameless platform", openOptions{Path: poclBundle, PlatformJSON: `{"type":"gpu"}`}, statusArg, "no device name"},
 		// The issue's case: a device the fleet bundle has no model of must
-		// not get the reference silently.
-		{"unknown device", openOptions{Path: fleetBundle, Device: "nvidia-a100-pcie-40gb"}, statusDevice, "no model for device"},
+		// not get the reference silently; one the device table lacks too
+		// has no features for the fleet model.
+		{"unknown device", openOptions{Path: fleetBundle, Device: "Some Future GPU"}, statusDevice, `no device "Some Future GPU"`},
 		{"wisdom dir", openOptions{Path: poclBundle, WisdomPath: t.TempDir()}, statusIO, "wisdom"},
 	}
 	for _, tt := range tests {
@@ -54,6 +55,24 @@ func TestOpenErrors(t *testing.T) {
 				t.Errorf("a failed open left %d handles", len(l.handles))
 			}
 		})
+	}
+}
+
+// TestOpenTableDevice: a device named that the bundle has no model of but
+// the shipped device table knows is served with the table's features, by
+// the fleet bundle's policy for such a device (as 'augur choose --device'
+// serves it), not refused.
+func TestOpenTableDevice(t *testing.T) {
+	for _, name := range []string{"NVIDIA A100-PCIE-40GB", "nvidia-a100-pcie-40gb"} {
+		l := newLibrary()
+		h, err := l.open(openOptions{Path: fleetBundle, Device: name})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		c, _ := l.get(h)
+		if src := c.chooser.Source(); src != "fleet" && src != "copy" {
+			t.Errorf("%s: source %q, want the fleet model's policy (fleet or copy)", name, src)
+		}
 	}
 }
 

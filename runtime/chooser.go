@@ -148,7 +148,8 @@ type Pick struct {
 	// worst shape, from model selection; the nearest-shape rule's when
 	// the model carries one); 0 when the bundle does not record them, and
 	// for a device the bundle has no model of whose type (GPU, CPU) none
-	// of its devices has: their held-out figures are other types'.
+	// of its devices has, or than its only model's: their held-out figures
+	// are other types'.
 	ExpectedPct, WorstPct float64
 	// Clamped says that the model's prediction for Config lay outside
 	// the range of log-speedups in its training data, and LogSpeedup was
@@ -345,6 +346,12 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if entry.Consensus != nil && entry.Stats["holdout_consensus_pct_geomean"] > 0 {
 		// The rule picks: what it reached on the same held-out shapes.
 		ch.expected = [2]float64{entry.Stats["holdout_consensus_pct_geomean"], entry.Stats["holdout_consensus_pct_worst"]}
+	}
+	if asked := opt.Platform; asked != nil && entry.Platform != nil && asked.Type != "" && entry.Platform.Type != "" && asked.Type != entry.Platform.Type {
+		// A bundle's only model serving a device of another type (a
+		// CPU's model for a GPU): its held-out figures are its own
+		// device's.
+		ch.expected = [2]float64{}
 	}
 	if pool != nil {
 		// A device that training found the fleet model serves better:

@@ -330,3 +330,45 @@ func TestPicksFitTheDevice(t *testing.T) {
 		t.Error("no pick for the roomy device breaks the small one's limits: the test shows nothing")
 	}
 }
+
+// TestOnlyModelOtherType: a bundle's only model serves a device of
+// another type (a CPU's model asked for a GPU) without an expected figure,
+// its held-out figures being its own device's; a device of its type, or
+// of an unknown type, gets them.
+func TestOnlyModelOtherType(t *testing.T) {
+	single, err := os.ReadFile(testBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := features.ReadBundle(single)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu := *b.Models[0].Platform
+	cpu.Name = "Another CPU"
+	untyped := h200
+	untyped.Type = ""
+	for _, tt := range []struct {
+		name     string
+		plat     features.Platform
+		expected bool
+	}{
+		{"a GPU", h200, false},
+		{"another CPU", cpu, true},
+		{"a device of unknown type", untyped, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ch, err := runtime.New(single, runtime.Options{Platform: &tt.plat})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ch.ChoosePick(features.Task{800, 600, 5, 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Source != "model:"+poclSlug || (p.ExpectedPct > 0) != tt.expected {
+				t.Errorf("source %q, expected %v%%; want the only model, an expected figure %v", p.Source, p.ExpectedPct, tt.expected)
+			}
+		})
+	}
+}

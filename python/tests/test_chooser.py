@@ -118,15 +118,22 @@ class OpenTest(unittest.TestCase):
             ("missing file", dict(bundle="/nonexistent.augur"), augur.ERR_IO),
             ("not a bundle", dict(bundle=b"not a bundle"), augur.ERR_BUNDLE),
             ("bad platform json", dict(bundle=POCL, device="{not json"), augur.ERR_ARG),
-            # A name the fleet bundle has no model of: an error, never a
-            # silent reference configuration.
-            ("unknown device", dict(bundle=FLEET, device="nvidia-a100-pcie-40gb"), augur.ERR_DEVICE),
+            # A name neither the fleet bundle nor the device table knows: an
+            # error, never a silent reference configuration.
+            ("unknown device", dict(bundle=FLEET, device="Some Future GPU"), augur.ERR_DEVICE),
         ]
         for name, kwargs, code in cases:
             with self.subTest(name):
                 with self.assertRaises(augur.Error) as e:
                     augur.Chooser(**kwargs)
                 self.assertEqual(e.exception.code, code, str(e.exception))
+
+    def test_table_device(self):
+        # A device the bundle has no model of but augur's device table
+        # knows: served by the fleet bundle's policy for such a device.
+        with augur.Chooser(FLEET, device="NVIDIA A100-PCIE-40GB") as c:
+            pick = c.choose(width=1920, height=1080, filter_w=5, filter_h=5)
+        self.assertTrue(pick["source"] == "fleet" or pick["source"].startswith("copy:"), pick["source"])
 
     def test_corrupted_bundle(self):
         with open(POCL, "rb") as f:
