@@ -190,6 +190,11 @@ type aliasValue struct {
 	warn func()
 }
 
+// String is "": an alias has no value of its own, and the usage prints
+// the default once, at the flag it stands for. (The flag package also calls
+// String on the zero aliasValue, whose embedded Value is nil.)
+func (aliasValue) String() string { return "" }
+
 func (a aliasValue) Set(s string) error {
 	a.warn()
 	return a.Value.Set(s)

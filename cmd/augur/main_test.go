@@ -99,6 +99,11 @@ func TestHelp(t *testing.T) {
 		if !strings.Contains(out.String(), "usage: augur") || errOut.Len() != 0 {
 			t.Errorf("%v: stdout %q, stderr %q; want the usage on stdout only", args, out.String(), errOut.String())
 		}
+		// The flag package prints a flag's default by calling String on a
+		// zero value of its type, and reports a panic there in the usage.
+		if strings.Contains(out.String(), "panic") {
+			t.Errorf("%v: the usage reports a panic:\n%s", args, out.String())
+		}
 	}
 	// A mistake prints the usage on stderr, not stdout.
 	var out, errOut bytes.Buffer
