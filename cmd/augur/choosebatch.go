@@ -202,7 +202,7 @@ func runTuneTop(ctx context.Context, k *datasets.Kernel, t features.Task, model,
 		fmt.Fprintln(stdout, res)
 	}
 	if err != nil {
-		return fmt.Errorf("tune: %w", err)
+		return err // it names its package
 	}
 	return nil
 }

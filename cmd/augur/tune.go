@@ -66,7 +66,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	res, err := tune.Tune(ctx, k, t, opt)
 	progress.Close()
 	if err != nil {
-		return fmt.Errorf("tune: %w", err)
+		return err // it names its package
 	}
 	if *asJSON {
 		return writeTuneJSON(stdout, res)
