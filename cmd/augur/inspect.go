@@ -35,19 +35,25 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// trusted key signed is not parsed at all.
 	// With --json the line goes to stderr, so that stdout stays one JSON
 	// object.
+	// The line comes once the bundle parsed: a file that is no bundle
+	// gets its one-line error alone.
 	state, err := signatureState(data, sig, keys)
-	if *asJSON {
-		fmt.Fprintln(stderr, state)
-	} else {
-		fmt.Fprintln(stdout, state)
+	say := func() {
+		if *asJSON {
+			fmt.Fprintln(stderr, state)
+		} else {
+			fmt.Fprintln(stdout, state)
+		}
 	}
 	if err != nil {
+		say()
 		return fmt.Errorf("inspect: %s: %w", model, err)
 	}
 	b, err := features.ReadBundle(data)
 	if err != nil {
 		return fmt.Errorf("inspect: %s: %w", model, err)
 	}
+	say()
 	if *asJSON {
 		return writeInspectJSON(stdout, b)
 	}

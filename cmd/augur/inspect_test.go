@@ -42,4 +42,13 @@ func TestInspect(t *testing.T) {
 	if err := run(context.Background(), []string{"inspect"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "--model is required") {
 		t.Errorf("inspect without --model: err = %v", err)
 	}
+	// A file that is no bundle: its error alone, no signature line.
+	stdout.Reset()
+	stderr.Reset()
+	if err := run(context.Background(), []string{"inspect", "--model", "inspect_test.go"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "bundle") {
+		t.Errorf("inspect of a Go file: err = %v", err)
+	}
+	if stdout.Len() != 0 || stderr.Len() != 0 {
+		t.Errorf("inspect of a Go file printed %q and %q besides its error", stdout.String(), stderr.String())
+	}
 }
