@@ -170,7 +170,10 @@ func ParseShard(text string) (Shard, error) {
 	if !ok || err1 != nil || err2 != nil {
 		return Shard{}, fmt.Errorf("collect: shard %q, want I/N such as 0/4", text)
 	}
-	return s, s.check()
+	if s.check() != nil || s.Count == 0 {
+		return Shard{}, fmt.Errorf("collect: shard %q: want I/N with N >= 1 and 0 <= I < N", text)
+	}
+	return s, nil
 }
 
 func (s Shard) check() error {

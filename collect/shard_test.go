@@ -45,8 +45,9 @@ func TestParseShard(t *testing.T) {
 		{"0/4", Shard{0, 4}, ""},
 		{"3/4", Shard{3, 4}, ""},
 		{"0/1", Shard{0, 1}, ""},
-		{"4/4", Shard{}, "must be in [0, Count)"},
-		{"-1/4", Shard{}, "must be in [0, Count)"},
+		{"4/4", Shard{}, `shard "4/4": want I/N with N >= 1 and 0 <= I < N`},
+		{"-1/4", Shard{}, "0 <= I < N"},
+		{"0/0", Shard{}, "N >= 1"},
 		{"1", Shard{}, "want I/N"},
 		{"a/b", Shard{}, "want I/N"},
 	} {
