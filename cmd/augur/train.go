@@ -93,6 +93,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := selectRepeatsFlag(&opt.Select, *selectRepeats, set, opt.Model); err != nil {
 		return err
 	}
+	if opt.Folds < 1 {
+		// Options.Folds 0 means the default of 5, not what --folds 0 says.
+		return fmt.Errorf("train: --folds must be >= 1 (1 skips cross-validation), got %d", opt.Folds)
+	}
 	opt.Select.NoConsensus = *noRule
 	if err := loadFlags(&opt, kernel, data, derive, *smaller); err != nil {
 		return err

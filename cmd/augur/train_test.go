@@ -79,6 +79,7 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--kernel", "convolution", "--smaller-groups"}, "--smaller-groups: datasets: unknown kernel \"convolution\""},
 		{[]string{"--learner", "rf", "--depth", "40"}, "ForestOptions.MaxDepth"},
 		{[]string{"--select-repeats", "0"}, "--select-repeats must be >= 1, got 0"},
+		{[]string{"--folds", "0"}, "--folds must be >= 1 (1 skips cross-validation), got 0"},
 		{[]string{"--learner", "gbrt", "--select-repeats", "3"}, "--select-repeats needs --learner auto"},
 	}
 	for _, tt := range tests {
