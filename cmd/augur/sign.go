@@ -15,10 +15,11 @@ import (
 
 func runSign(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var key, model, out string
-	fs := flags("sign", "--key KEY --model BUNDLE [--out FILE]", stderr)
+	fs := flags("sign", "--key KEY --model BUNDLE [--out FILE] [--force]", stderr)
 	fs.StringVar(&key, "key", "", "private key file written by 'augur keygen'")
 	fs.StringVar(&model, "model", "", "model bundle to sign; the bundle itself is not changed")
 	fs.StringVar(&out, "out", "", "signature file to write (default BUNDLE.sig)")
+	force := fs.Bool("force", false, "overwrite the signature file if it exists (a signature made earlier, perhaps with another key, is lost)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -27,6 +28,9 @@ func runSign(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if out == "" {
 		out = model + features.SignatureSuffix
+	}
+	if err := checkWritable(out, *force); err != nil {
+		return fmt.Errorf("sign: %w", err)
 	}
 	kdata, err := os.ReadFile(key)
 	if err != nil {

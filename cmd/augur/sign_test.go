@@ -73,7 +73,9 @@ func TestSignedBundle(t *testing.T) {
 		{"inspect tampered", []string{"inspect", "--model", tampered, "--trusted-keys", key + ".pub"}, "signature: REFUSED", "changed after key"},
 		{"inspect unsigned", []string{"inspect", "--model", bundle}, "signature: none", ""},
 		{"sign a non-bundle", []string{"sign", "--key", key, "--model", key + ".pub"}, "", "features: syntax error"},
-		{"sign with a public key", []string{"sign", "--key", key + ".pub", "--model", model}, "", `want "PRIVATE KEY"`},
+		{"sign with a public key", []string{"sign", "--key", key + ".pub", "--model", model, "--out", model + ".new"}, "", `want "PRIVATE KEY"`},
+		{"sign over a signature", []string{"sign", "--key", other, "--model", model}, "", "m.augur.sig exists; pass --force to overwrite it"},
+		{"sign over a signature, forced", []string{"sign", "--key", key, "--model", model, "--force"}, "wrote " + model + ".sig", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
