@@ -44,7 +44,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "some"}, "Sample"},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none"}, "--sample none measures nothing"},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shapes", "width=7,height=64,filter_w=3,filter_h=3"}, "width"},
-		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shard", "3/3"}, "Shard.Index must be in [0, Count)"},
+		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shard", "3/3"}, `shard "3/3": want I/N with N >= 1 and 0 <= I < N`},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shard", "0/2", "--confirm", "3"}, "--confirm with --shard"},
 		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", existing}, "exists"},
 		{[]string{"train", "--data", dir, "--kernel", "conv2d", "--out", filepath.Join(dir, "new.augur")}, "conv2d"},
