@@ -136,8 +136,11 @@ type Model struct {
 	// Target is what the model predicts: "log_speedup", ln(t_ref/t).
 	Target string `json:"target"`
 	// LightGBM is the model in LightGBM text format, version v3.
-	LightGBM   string  `json:"lightgbm"`
-	TrainRows  int     `json:"train_rows"`
+	LightGBM  string `json:"lightgbm"`
+	TrainRows int    `json:"train_rows"`
+	// Shapes counts the distinct shapes (tasks) of the training rows; 0
+	// in a bundle written before it was recorded (unknown).
+	Shapes     int     `json:"shapes,omitempty"`
 	FitSeconds float64 `json:"fit_seconds"`
 	// Stats are the model's errors on held-out data, by metric name
 	// (e.g. "cv_rmse_log_speedup", "cv_mre_time", "cv_spearman").

@@ -57,7 +57,8 @@ typedef struct augur_config {
 	/* What chose: "model:<slug>" (the device's own model), "fleet",
 	 * "table" (measured on this very shape in the bundle), "wisdom"
 	 * (measured on this shape and recorded with augur_record),
-	 * "copy:<slug>" (another device's best at the nearest shape) or
+	 * "copy:<slug>" (another device's best at the nearest shape), "near"
+	 * (a model trained on one shape, asked another: that shape's best) or
 	 * "reference" (the kernel's reference configuration). */
 	char source[AUGUR_SOURCE_MAX];
 	/* The model's predicted ln(t_reference / t); 0 for the reference. */

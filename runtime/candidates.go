@@ -99,7 +99,10 @@ func (c *Chooser) Candidates(t features.Task, k int) ([]Pick, error) {
 
 // SourceNear is the Source of a candidate (Chooser.Candidates) that is
 // the fastest configuration measured on the device at one of the training
-// shapes nearest the asked one.
+// shapes nearest the asked one, and of the pick of a device model trained
+// on one shape (features.Model.Shapes 1) at any other shape: that shape's
+// best, which such a model, never having seen a shape change, does not
+// second-guess.
 const SourceNear = "near"
 
 // nearBests returns the fastest configurations measured on the chooser's

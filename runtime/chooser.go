@@ -128,7 +128,9 @@ type Pick struct {
 	// policy is to copy; of several devices', the fleet model chose that
 	// copy), "table" for the device's own measured best, "reference" when
 	// no model fits the device and Config is the reference; "near" for a
-	// candidate (Candidates) measured fastest at a nearby training shape.
+	// candidate (Candidates) measured fastest at a nearby training shape,
+	// and for the pick of a model trained on one shape at another shape
+	// (that shape's best).
 	Source string
 	// Plan is how to build and launch Config on the shape.
 	Plan Plan
@@ -228,6 +230,12 @@ type Chooser struct {
 	// a source measured, and for a new one.
 	copies                []copySource
 	copyMeasured, copyNew bool
+	// oneShape is the fastest configuration measured at the only shape a
+	// device's own model was trained on (features.Model.Shapes 1); nil
+	// for a model of several shapes, of an unknown count, or the fleet's. Such a model never saw a shape change, and
+	// at another shape it answers with this configuration (where it
+	// runs) rather than searching its predictions there.
+	oneShape features.Config
 	// device is the device picks are for, when known: a pick must fit
 	// its limits (datasets.Kernel.Runs).
 	device    *features.Platform
@@ -352,6 +360,15 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		// CPU's model for a GPU): its held-out figures are its own
 		// device's.
 		ch.expected = [2]float64{}
+	}
+	if pool == nil && entry.Name != SourceFleet && entry.Shapes == 1 && len(ch.table) == 1 {
+		// One training shape (bench/RESULTS.md, session 26: models of
+		// one shape picked 32.9-93.6% of the optimum at the other shapes
+		// of gemm, median, fbcorr, transpose and rowsum on two GPUs,
+		// copying its best 52.4-93.9%, better or equal on four of five).
+		for _, cfg := range ch.table {
+			ch.oneShape = cfg
+		}
 	}
 	if pool != nil {
 		// A device that training found the fleet model serves better:
@@ -710,6 +727,10 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	case c.copies != nil:
 		p = c.copy(t)
 		p.LogSpeedup, p.Clamped = c.model.Clamp(p.LogSpeedup)
+	case c.oneShape != nil && c.runs(t, c.oneShape):
+		// No held-out shape tells what to expect here: no ExpectedPct.
+		p = Pick{Config: c.oneShape.Clone(), Model: c.source, Source: SourceNear, OutsideOctaves: c.outside(t)}
+		p.LogSpeedup, p.Clamped = c.model.PredictClamped(t, c.oneShape)
 	default:
 		// The search ranks on raw predictions; the one reported is
 		// clamped to the model's training range.

@@ -372,3 +372,52 @@ func TestOnlyModelOtherType(t *testing.T) {
 		})
 	}
 }
+
+// TestOneShapeModel: a device's model trained on one shape (Model.Shapes
+// 1) answers another shape with that shape's measured best (Source near,
+// no expected figure) and its own shape from the table; a model of more
+// shapes, or of an unknown count (a bundle written before the count),
+// searches its predictions.
+func TestOneShapeModel(t *testing.T) {
+	only := features.Task{1024, 1024, 3, 3}
+	var best features.Config
+	edit := func(shapes int) func(b *features.Bundle) {
+		return func(b *features.Bundle) {
+			b.Models[0].Shapes = shapes
+			// A configuration the model does not rank first at the
+			// other shape, so that copying it shows.
+			best = b.Models[0].Candidates[len(b.Models[0].Candidates)-1]
+			b.Measured = []features.MeasuredBest{{Device: poclSlug, Task: only, Config: best, TimeNs: 1e6}}
+		}
+	}
+	other := features.Task{640, 480, 5, 5}
+	for _, tt := range []struct {
+		name   string
+		shapes int
+		source string // at the other shape
+	}{
+		{"one shape", 1, runtime.SourceNear},
+		{"two shapes", 2, "model:" + poclSlug},
+		{"unknown count", 0, "model:" + poclSlug},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ch, err := runtime.New(rebundle(t, edit(tt.shapes)), runtime.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ch.ChoosePick(only)
+			if err != nil || p.Source != runtime.SourceTable || !p.Config.Equal(best) {
+				t.Fatalf("its own shape: %v from %q (%v), want the table's %v", p.Config, p.Source, err, best)
+			}
+			if p, err = ch.ChoosePick(other); err != nil {
+				t.Fatal(err)
+			}
+			if p.Source != tt.source {
+				t.Errorf("another shape: source %q, want %q", p.Source, tt.source)
+			}
+			if tt.source == runtime.SourceNear && (!p.Config.Equal(best) || p.ExpectedPct != 0) {
+				t.Errorf("another shape: %v, expected %v%%; want its shape's best %v and no expected figure", p.Config, p.ExpectedPct, best)
+			}
+		})
+	}
+}

@@ -371,7 +371,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 		return features.Model{}, ModelReport{}, err
 	}
 	m := features.Model{Kind: kind, Target: "log_speedup", LightGBM: text.String(),
-		TrainRows: d.Len(), FitSeconds: fit, Options: maps.Clone(options), Candidates: Candidates(d, 0),
+		TrainRows: d.Len(), Shapes: len(d.Shapes()), FitSeconds: fit, Options: maps.Clone(options), Candidates: Candidates(d, 0),
 		Limits: d.limits()}
 	if len(d.groupParams) > 0 {
 		if m.Options == nil {
