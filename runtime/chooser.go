@@ -363,9 +363,10 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	}
 	if pool == nil && entry.Name != SourceFleet && entry.Shapes == 1 && len(ch.table) == 1 {
 		// One training shape (bench/RESULTS.md, session 26: models of
-		// one shape picked 32.9-93.6% of the optimum at the other shapes
+		// one shape picked 46.2-92.5% of the optimum at the other shapes
 		// of gemm, median, fbcorr, transpose and rowsum on two GPUs,
-		// copying its best 52.4-93.9%, better or equal on four of five).
+		// 71.0 at the mean; copying its best 59.5-93.9%, 74.6; better on
+		// three of five, within 1.8 points on the other two).
 		for _, cfg := range ch.table {
 			ch.oneShape = cfg
 		}
