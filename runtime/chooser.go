@@ -232,9 +232,10 @@ type Chooser struct {
 	copyMeasured, copyNew bool
 	// oneShape is the fastest configuration measured at the only shape a
 	// device's own model was trained on (features.Model.Shapes 1); nil
-	// for a model of several shapes, of an unknown count, or the fleet's. Such a model never saw a shape change, and
-	// at another shape it answers with this configuration (where it
-	// runs) rather than searching its predictions there.
+	// for a model of several shapes, of an unknown count, or the fleet's.
+	// Such a model never saw a shape change: at another shape it answers
+	// with this configuration (where it runs) rather than searching its
+	// predictions there.
 	oneShape features.Config
 	// device is the device picks are for, when known: a pick must fit
 	// its limits (datasets.Kernel.Runs).

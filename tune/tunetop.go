@@ -141,10 +141,10 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 }
 
 // preferReference makes ref, the reference configuration, the best when
-// it was measured faster than every candidate: it is in the wisdom too,
-// and the answer is never slower than what was measured.
+// it was measured faster than every candidate that ran: it is in the
+// wisdom too, and the answer is never slower than what was measured.
 func (r *TopResult) preferReference(ref features.Config) {
-	if r.RefNs > 0 && (r.Best == nil || r.RefNs < r.BestNs) {
+	if r.Best != nil && r.RefNs > 0 && r.RefNs < r.BestNs {
 		r.Best, r.BestNs, r.BestIsReference = ref.Clone(), r.RefNs, true
 	}
 }
@@ -166,13 +166,12 @@ func (r *TopResult) String() string {
 		}
 		fmt.Fprintf(&b, "%d. %s  %s  (%s)\n", i+1, r.Space.Format(c.Config), t, c.Source)
 	}
-	switch {
-	case r.BestIsReference:
-		fmt.Fprintf(&b, "best: %s  %.4f ms, the reference: none of the %d candidates beat it", r.Space.Format(r.Best), r.BestNs/1e6, len(r.Candidates))
-		fmt.Fprintf(&b, "; %d records written to the wisdom", r.Recorded)
-	case r.Best != nil:
+	if r.Best != nil {
 		fmt.Fprintf(&b, "best: %s  %.4f ms", r.Space.Format(r.Best), r.BestNs/1e6)
-		if r.RefNs > 0 {
+		switch {
+		case r.BestIsReference:
+			fmt.Fprintf(&b, ", the reference: none of the %d candidates beat it", len(r.Candidates))
+		case r.RefNs > 0:
 			fmt.Fprintf(&b, ", %.2fx over the reference (%.4f ms)", r.RefNs/r.BestNs, r.RefNs/1e6)
 		}
 		fmt.Fprintf(&b, "; %d records written to the wisdom", r.Recorded)
