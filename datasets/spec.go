@@ -1065,9 +1065,11 @@ func (k *Kernel) FromSpec() bool {
 	return ok
 }
 
-// specInts reads a parameter's values or default: a JSON integer, a JSON
-// list of them, or a string holding a Python list ("[16, 32]"), as the
-// benchmark hub writes them.
+// ParseValues reads a parameter's values or default: a JSON integer, a
+// JSON list of them, or a string holding an integer or a Python expression
+// of a list (features.PythonValues: "[16, 32]", "[2**i for i in range(6)]",
+// "[1, 2] + list(range(32, 1025, 32))"), as the benchmark hub's T1 files
+// write them.
 func ParseValues(raw json.RawMessage) ([]int, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
@@ -1079,21 +1081,9 @@ func ParseValues(raw json.RawMessage) ([]int, error) {
 		if n, err := strconv.Atoi(t); err == nil {
 			return []int{n}, nil // a Default written as a string
 		}
-		if len(t) < 2 || !(t[0] == '[' && t[len(t)-1] == ']' || t[0] == '(' && t[len(t)-1] == ')') {
-			return nil, fmt.Errorf("%q is not a Python list", text)
-		}
-		t = t[1 : len(t)-1]
-		var out []int
-		for _, f := range strings.Split(t, ",") {
-			f = strings.TrimSpace(f)
-			if f == "" {
-				continue
-			}
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				return nil, fmt.Errorf("value %q is not an integer", f)
-			}
-			out = append(out, n)
+		out, err := features.PythonValues(t)
+		if err != nil {
+			return nil, err
 		}
 		if len(out) == 0 {
 			return nil, fmt.Errorf("no values in %q", text)

@@ -3,6 +3,7 @@ package datasets_test
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -108,6 +109,50 @@ func TestReadSpec(t *testing.T) {
 	}
 	if w := args[2].Elem.At(args[2].Bytes, 0); w != 30 {
 		t.Errorf("width argument %g, want 30", w)
+	}
+}
+
+// TestReadSpecPython reads a spec written as the benchmark hub's T1 files
+// are: values as Python list expressions, which Kernel Tuner evaluates,
+// and a condition that takes the remainder of a true division, as Kernel
+// Tuner's CLBlast GEMM spaces do. The space must be the one Python means.
+func TestReadSpecPython(t *testing.T) {
+	k, err := datasets.ReadSpec(specFile(t, func(m map[string]any) {
+		cs := m["ConfigurationSpace"].(map[string]any)
+		ps := cs["TuningParameters"].([]any)
+		ps[0].(map[string]any)["Values"] = "[2**i for i in range(3, 7)]"                      // TILE_X: 8..64
+		ps[1].(map[string]any)["Values"] = "[1, 2] + list(range(4, 32+1, 4))"                 // TILE_Y
+		ps[2].(map[string]any)["Values"] = "[w for w in range(1, 9) if w % 2 == 0 or w == 1]" // WPT: 1, 2, 4, 6, 8
+		cs["Conditions"] = append(cs["Conditions"].([]any), map[string]any{"Expression": "TILE_X % ((TILE_Y * WPT) / 2) == 0"})
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]int{"TILE_X": {8, 16, 32, 64}, "TILE_Y": {1, 2, 4, 8, 12, 16, 20, 24, 28, 32}, "WPT": {1, 2, 4, 6, 8}}
+	for name, vals := range want {
+		if got := k.Space.Params[k.Space.Param(name)].Values; !reflect.DeepEqual(got, vals) {
+			t.Errorf("%s values %v, want %v", name, got, vals)
+		}
+	}
+	// Python's reading of every condition, the new one's remainder of a float.
+	n := 0
+	for _, x := range want["TILE_X"] {
+		for _, y := range want["TILE_Y"] {
+			for _, w := range want["WPT"] {
+				for _, local := range []int{0, 1} {
+					for _, pad := range []int{0, 1} {
+						d := float64(y*w) / 2
+						r := float64(x) - d*math.Floor(float64(x)/d)
+						if x*y <= 1024 && (local == 1 || pad == 0) && y*w <= 64 && r == 0 {
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	if got := k.Space.Len(); got != n || n == 0 {
+		t.Errorf("%d valid configurations, want %d as Python counts them", got, n)
 	}
 }
 
@@ -293,6 +338,10 @@ func TestParseValues(t *testing.T) {
 		{`["4", 8]`, []int{4, 8}},
 		{`[0]`, []int{0}},
 		{`16`, []int{16}},
+		// The benchmark hub's T1 files, which Kernel Tuner evaluates.
+		{`"[2**i for i in range(0, 6)]"`, []int{1, 2, 4, 8, 16, 32}},
+		{`"[1, 2, 4] + list(range(32, 128+1, 32))"`, []int{1, 2, 4, 32, 64, 96, 128}},
+		{`"[i for i in range(1, 4)]"`, []int{1, 2, 3}},
 	}
 	for _, tt := range tests {
 		got, err := datasets.ParseValues([]byte(tt.raw))

@@ -101,7 +101,7 @@ func NewExprDeriver(defs []string, taskNames []string, s *Space) (*ExprDeriver, 
 			return nil, fmt.Errorf("%w: derived feature %q defined twice", ErrSyntax, name)
 		}
 		seen[name] = true
-		prog, err := expr.Compile(body, expr.Env(env), expr.AsFloat64())
+		prog, err := expr.Compile(body, exprOptions(expr.Env(env), expr.AsFloat64())...)
 		if err != nil {
 			return nil, fmt.Errorf("%w: derived feature %q: %v", ErrSyntax, name, err)
 		}

@@ -19,20 +19,21 @@ func TestExprDeriver(t *testing.T) {
 		"tile_x = block_size_x * tile_size_x",
 		"groups = ceil(width / (block_size_x * tile_size_x))",
 		"bad = width / (tile_size_x - 1)", // division by zero at tile_size_x = 1
+		"rem = width % block_size_x",      // % of floats, as Python's
 	}, []string{"width"}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := d.Names(); len(got) != 3 || got[0] != "tile_x" || got[2] != "bad" {
+	if got := d.Names(); len(got) != 4 || got[0] != "tile_x" || got[2] != "bad" {
 		t.Errorf("Names() = %v", got)
 	}
-	dst := make([]float64, 3)
+	dst := make([]float64, 4)
 	d.Derive(dst, features.Task{1000}, features.Config{32, 1}, nil)
-	if dst[0] != 32 || dst[1] != 32 || dst[2] != 0 {
-		t.Errorf("Derive = %v, want [32 32 0] (a failed expression gives 0)", dst)
+	if dst[0] != 32 || dst[1] != 32 || dst[2] != 0 || dst[3] != 8 {
+		t.Errorf("Derive = %v, want [32 32 0 8] (a failed expression gives 0)", dst)
 	}
 	enc := features.NewEncoder([]string{"width"}, s).WithDerived(d)
-	want := []string{"task.width", "param.block_size_x", "param.tile_size_x", "derived.tile_x", "derived.groups", "derived.bad"}
+	want := []string{"task.width", "param.block_size_x", "param.tile_size_x", "derived.tile_x", "derived.groups", "derived.bad", "derived.rem"}
 	for i, n := range want {
 		if enc.Names()[i] != n {
 			t.Errorf("column %d is %q, want %q", i, enc.Names()[i], n)

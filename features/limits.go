@@ -105,15 +105,24 @@ func checkBundleLimits(b *Bundle) error {
 // expression's size (its syntax-tree nodes, ExprNodes) times the
 // evaluations NewSpace makes of it (the combinations of the values of the
 // parameters it names, when it tabulates them, else every raw
-// configuration of a space small enough for its validity bitmap). It is
-// checked before any constraint is evaluated, so that a bundle with a
-// costly constraint is refused at once instead of hanging its loader
-// (issue 26: over 300 s). Measured (2026-11-26, 2-core dev VM under
-// load, BenchmarkNewSpaceAtWorkLimit, bench/RESULTS.md): 22 to 52 ns a
-// node evaluated, so the limit is 0.1 to 0.25 s of work. augur's largest
-// space, CLTune's GEMM (1.3M raw configurations), needs 53 nodes times at
-// most 54 combinations; the imported convolution_milo bundle about 0.1M.
-const MaxConstraintWork = 1 << 22
+// configuration of a space small enough for its validity bitmap), times
+// vmNodeCost for a constraint that Calc cannot compile. It is checked
+// before any constraint is evaluated, so that a bundle with a costly
+// constraint is refused at once instead of hanging its loader (issue 26:
+// over 300 s). Measured (2026-11-28, 2-core dev VM, idle,
+// BenchmarkNewSpaceAtWorkLimit, bench/RESULTS.md): about 2 ns a node
+// evaluated by Calc and 12 ns by expr's VM, so the limit is about a
+// quarter of a second of work (0.1 to 0.25 s under load in 2026-11-26's
+// measure of the VM at a limit 8 times smaller). augur's largest space,
+// CLTune's GEMM (1.3M raw configurations), needs 53 nodes times at most
+// 54 combinations; the imported convolution_milo bundle about 0.1M; the
+// benchmark hub's hotspot (4.4M raw configurations, a constraint of 23
+// nodes over six parameters that is not tabulated) 102M.
+const MaxConstraintWork = 1 << 27
+
+// vmNodeCost is what a node evaluated by expr's VM counts in
+// MaxConstraintWork, against 1 for Calc's.
+const vmNodeCost = 8
 
 // exprBuiltins are the functions a constraint may call: those that
 // TranslatePython emits and augur's own kernels use, each of a cost

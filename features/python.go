@@ -14,10 +14,13 @@ import (
 // operators + - * / // % **, comparisons (chained ones too), in and not in
 // over list or tuple literals, and, or, not, and calls of min, max, abs,
 // int and float. Python's // floors, while expr's / divides in floating
-// point, so a // b becomes int(floor(a / b)). Python's % takes the sign of
-// the divisor and expr's that of the dividend; the two agree for the
-// non-negative values tuning parameters take. Anything else (bitwise
-// operators, strings, conditional expressions) is a *SyntaxError.
+// point, so a // b becomes int(floor(a / b)). % stays %: between
+// integers expr's takes the sign of the dividend and Python's that of the
+// divisor, which agree for the non-negative values tuning parameters
+// take; with a float on either side (KWG % ((MDIMC * NDIMC) / MDIMA)),
+// Space's constraints and ExprDeriver compute Python's, as Calc does.
+// Anything else (bitwise operators, strings, conditional expressions) is
+// a *SyntaxError.
 func TranslatePython(src string) (string, error) {
 	return TranslatePythonWith(src, nil)
 }

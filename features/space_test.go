@@ -274,3 +274,66 @@ func TestWithSmaller(t *testing.T) {
 		})
 	}
 }
+
+// TestSpaceRemainderOfDivision: a constraint that takes the remainder of a
+// true division, as Kernel Tuner's CLBlast GEMM spaces write them in
+// Python, compiles and keeps what Python keeps (expr's own % refuses a
+// float operand).
+func TestSpaceRemainderOfDivision(t *testing.T) {
+	params := []Param{
+		{Name: "KWG", Values: []int{16, 32}},
+		{Name: "MDIMC", Values: []int{8, 16, 32}},
+		{Name: "NDIMC", Values: []int{8, 16, 32}},
+		{Name: "MDIMA", Values: []int{8, 16, 32}},
+	}
+	tests := []struct {
+		python string
+		keep   func(kwg, mdimc, ndimc, mdima float64) bool // Python's reading
+	}{
+		{"KWG % ((MDIMC * NDIMC)/MDIMA) == 0", func(k, c, n, a float64) bool { return pyMod(k, c*n/a) == 0 }},
+		{"(MDIMC * NDIMC) / MDIMA % 4 != 0", func(k, c, n, a float64) bool { return pyMod(c*n/a, 4) != 0 }},
+		{"KWG % 2.5 <= 1", func(k, c, n, a float64) bool { return pyMod(k, 2.5) <= 1 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.python, func(t *testing.T) {
+			c, err := TranslatePython(tt.python)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := NewSpace(params, []string{c})
+			if err != nil {
+				t.Fatalf("NewSpace(%q): %v", c, err)
+			}
+			want := 0
+			for _, k := range params[0].Values {
+				for _, m := range params[1].Values {
+					for _, n := range params[2].Values {
+						for _, a := range params[3].Values {
+							keep := tt.keep(float64(k), float64(m), float64(n), float64(a))
+							if keep {
+								want++
+							}
+							if got := s.Valid(Config{k, m, n, a}); got != keep {
+								t.Errorf("Valid(%d, %d, %d, %d) = %v, want %v", k, m, n, a, got, keep)
+							}
+						}
+					}
+				}
+			}
+			if got := s.Len(); got != want || want == 0 || want == s.RawSize() {
+				t.Errorf("%d valid of %d, want %d (some, not all)", got, s.RawSize(), want)
+			}
+		})
+	}
+}
+
+func TestPyMod(t *testing.T) {
+	tests := []struct{ a, b, want float64 }{
+		{7, 3, 1}, {-7, 3, 2}, {7, -3, -2}, {7.5, 2, 1.5}, {32, 2.5, 2}, {6, 3, 0},
+	}
+	for _, tt := range tests {
+		if got := pyMod(tt.a, tt.b); got != tt.want {
+			t.Errorf("pyMod(%g, %g) = %g, want %g (Python's %%)", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
