@@ -391,6 +391,12 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 			return bad(field, "the name %q is used twice", tp.Name)
 		}
 		seen[tp.Name] = true
+		if tp.Type == "string" || tp.Type == "float" {
+			// augur's configurations are integers, passed as -D NAME=value.
+			if _, err := ParseValues(tp.Values); err != nil {
+				return bad(field+".Type", "%s parameters are not supported, only integers (int, uint, bool): number the choices and select them in the kernel with #if NAME == 1", tp.Type)
+			}
+		}
 		values, err := ParseValues(tp.Values)
 		if err != nil {
 			return bad(field+".Values", "%v", err)
@@ -1114,6 +1120,12 @@ func ParseValues(raw json.RawMessage) ([]int, error) {
 // jsonInteger reads a JSON number that is an integer, or a string holding
 // one.
 func jsonInteger(raw json.RawMessage) (int, error) {
+	switch string(bytes.TrimSpace(raw)) {
+	case "true": // a bool parameter's value, as Python's True
+		return 1, nil
+	case "false":
+		return 0, nil
+	}
 	var f float64
 	if err := json.Unmarshal(raw, &f); err != nil {
 		var s string

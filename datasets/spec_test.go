@@ -183,6 +183,10 @@ func TestReadSpecErrors(t *testing.T) {
 		{"bad default", func(m map[string]any) {
 			m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[4].(map[string]any)["Default"] = 1
 		}, "Default"},
+		{"string parameter", func(m map[string]any) {
+			p := m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[3].(map[string]any)
+			p["Type"], p["Values"], p["Default"] = "string", "['a', 'b']", "a"
+		}, "string parameters are not supported"},
 		{"no output", func(m map[string]any) { delete(arg(m, 1), "Output"); arg(m, 1)["AccessType"] = "ReadWrite" }, "no argument is an output"},
 		{"half", func(m map[string]any) { arg(m, 0)["Type"] = "half" }, "Arguments[0] (in).Type"},
 		{"names", func(m map[string]any) { m["Augur"].(map[string]any)["ProblemSizeNames"] = []any{"w"} }, "Augur.ProblemSizeNames"},
@@ -342,6 +346,9 @@ func TestParseValues(t *testing.T) {
 		{`"[2**i for i in range(0, 6)]"`, []int{1, 2, 4, 8, 16, 32}},
 		{`"[1, 2, 4] + list(range(32, 128+1, 32))"`, []int{1, 2, 4, 32, 64, 96, 128}},
 		{`"[i for i in range(1, 4)]"`, []int{1, 2, 3}},
+		{`"[False, True]"`, []int{0, 1}},
+		{`true`, []int{1}}, // a bool parameter's Default
+		{`[false, true]`, []int{0, 1}},
 	}
 	for _, tt := range tests {
 		got, err := datasets.ParseValues([]byte(tt.raw))
