@@ -90,7 +90,7 @@ const maxTable = 1 << 16
 type constraint struct {
 	prog *vm.Program
 	// calc is prog compiled into closures over the space's parameters, in
-	// order (CompileCalc), which evaluate it 7 times faster than the VM
+	// order (CompileCalc), which evaluate it 7 to 8 times faster than the VM
 	// runs prog (BenchmarkConstraintEval); nil when prog uses a construct
 	// Calc lacks, and then prog runs.
 	calc *Calc
