@@ -25,7 +25,7 @@ import (
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "transpose:", err)
+		fmt.Fprintln(os.Stderr, "rowsum:", err)
 		os.Exit(1)
 	}
 }
