@@ -16,9 +16,9 @@ const MaxPythonValues = 1 << 16
 //
 // The subset: list and tuple literals of integer expressions (those
 // TranslatePython takes), range(stop) and range(start, stop[, step]),
-// list(...) of a list, comprehensions [expression for name in list] with
-// an optional "if condition" (one for clause, nested ones inside the
-// list), and + between lists. Every value must be an integer: 2**i is,
+// list(...) of a list or of a generator, comprehensions [expression for
+// name in list] with an optional "if condition" (one for clause, nested
+// ones inside the list), and + between lists. Every value must be an integer: 2**i is,
 // 2**-1 is not. Anything else is a *SyntaxError naming the column.
 func PythonValues(src string) ([]int, error) {
 	toks, err := lex(src)
@@ -63,8 +63,13 @@ func (p *valuesParser) list() ([]int, error) {
 	case t.kind == tName && t.text == "range":
 		return p.rangeCall(t)
 	case t.kind == tName && t.text == "list":
+		open := p.peek()
 		if !p.accept("(") {
-			return nil, p.errAt(p.peek(), "want ( after list")
+			return nil, p.errAt(open, "want ( after list")
+		}
+		if n := p.peek(); !(n.kind == tOp && (n.text == "[" || n.text == "(") || n.kind == tName && (n.text == "range" || n.text == "list")) {
+			// list(expression for name in ...), a generator's values.
+			return p.items(open, ")")
 		}
 		out, err := p.sum()
 		if err == nil && !p.accept(")") {

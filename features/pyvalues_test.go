@@ -26,6 +26,8 @@ func TestPythonValues(t *testing.T) {
 		{"[i * 16 for i in range(1, 9) if i % 2 == 0]", []int{32, 64, 96, 128}},
 		{"[x for x in [1, 2, 3] + [4]]", []int{1, 2, 3, 4}},
 		{"[True, False]", []int{1, 0}},
+		{"list(2**i for i in range(3))", []int{1, 2, 4}},
+		{"list((4, 8))", []int{4, 8}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
