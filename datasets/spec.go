@@ -391,14 +391,12 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 			return bad(field, "the name %q is used twice", tp.Name)
 		}
 		seen[tp.Name] = true
-		if tp.Type == "string" || tp.Type == "float" {
-			// augur's configurations are integers, passed as -D NAME=value.
-			if _, err := ParseValues(tp.Values); err != nil {
-				return bad(field+".Type", "%s parameters are not supported, only integers (int, uint, bool): number the choices and select them in the kernel with #if NAME == 1", tp.Type)
-			}
-		}
 		values, err := ParseValues(tp.Values)
 		if err != nil {
+			if tp.Type == "string" || tp.Type == "float" {
+				// augur's configurations are integers, passed as -D NAME=value.
+				return bad(field+".Type", "%s parameters are not supported, only integers (int, uint, bool): number the choices and select them in the kernel with #if NAME == 1", tp.Type)
+			}
 			return bad(field+".Values", "%v", err)
 		}
 		if len(values) > maxSpecValues {

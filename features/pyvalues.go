@@ -18,8 +18,9 @@ const MaxPythonValues = 1 << 16
 // TranslatePython takes), range(stop) and range(start, stop[, step]),
 // list(...) of a list or of a generator, comprehensions [expression for
 // name in list] with an optional "if condition" (one for clause, nested
-// ones inside the list), and + between lists. Every value must be an integer: 2**i is,
-// 2**-1 is not. Anything else is a *SyntaxError naming the column.
+// ones inside the list), and + between lists. Every value must be an
+// integer: 2**i is, 2**-1 is not. Anything else is a *SyntaxError naming
+// the column.
 func PythonValues(src string) ([]int, error) {
 	toks, err := lex(src)
 	if err != nil {
