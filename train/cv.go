@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -112,6 +113,10 @@ func crossValidateAtMost(d *Data, maxRows, folds int, learner Learner, seed uint
 	return CrossValidate(atMostRows(d, maxRows), folds, learner, seed)
 }
 
+// errFewPairs is assignFolds' error for data of fewer distinct (task,
+// config) pairs than folds.
+var errFewPairs = errors.New("train: too few configurations for the folds")
+
 // assignFolds gives every row a fold such that rows of the same (task,
 // config) share one, with the groups spread evenly over the folds.
 func assignFolds(d *Data, folds int, seed uint64) ([]int, error) {
@@ -137,7 +142,7 @@ func assignFolds(d *Data, folds int, seed uint64) ([]int, error) {
 		group[i] = id
 	}
 	if len(ids) < folds {
-		return nil, fmt.Errorf("train: %d folds but only %d distinct (task, config) pairs", folds, len(ids))
+		return nil, fmt.Errorf("%w: %d folds but only %d distinct (task, config) pairs", errFewPairs, folds, len(ids))
 	}
 	perm := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)).Perm(len(ids))
 	fold := make([]int, d.Len())

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -24,8 +25,11 @@ type Options struct {
 	// forest, configured by Forest); "" means "auto", or "gbrt" when GBRT
 	// is not the zero value.
 	Model string
-	// Folds is the number of cross-validation folds; 0 means 5 and 1
-	// means no cross-validation (the models then carry no Stats).
+	// Folds is the number of cross-validation folds; 0 means 5, or no
+	// cross-validation for a model whose data holds fewer than 5
+	// distinct (shape, configuration) pairs (a small import); 1 means no
+	// cross-validation (the models then carry no Stats). A Folds given
+	// that the data cannot fill is an error.
 	Folds int
 	// Seed draws the cross-validation folds. The learners have seeds of
 	// their own, in GBRT and Forest.
@@ -284,6 +288,9 @@ type fitter struct {
 	progress ProgressFunc
 	// cvRows bounds the cross-validation's rows (SelectOptions.MaxRows).
 	cvRows int
+	// defaultFolds is set when Options.Folds was 0: data too small for
+	// the 5 folds is then fitted without cross-validation.
+	defaultFolds bool
 }
 
 // candidates is the number of candidate settings the selection tries.
@@ -322,6 +329,7 @@ func newFitter(opt Options) (fitter, error) {
 		return f, fmt.Errorf("train: Options.Model must be \"auto\", \"gbrt\", \"rf\" or empty, got %q", opt.Model)
 	}
 	f.cvRows = opt.Select.MaxRows
+	f.defaultFolds = opt.Folds == 0
 	zeta, err := opt.Load.zeta()
 	if err != nil {
 		return f, err
@@ -356,7 +364,10 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 		f.progress.report(step, 0, fmt.Sprintf("%d-fold cross-validation", folds))
 		var err error
 		if cv, err = crossValidateAtMost(d, f.cvRows, folds, learner, seed); err != nil {
-			return features.Model{}, ModelReport{}, err
+			if !f.defaultFolds || !errors.Is(err, errFewPairs) {
+				return features.Model{}, ModelReport{}, err
+			}
+			cv = CV{} // no figures: the report's cv_folds says 0
 		}
 	}
 	f.progress.report(step+1, 0, fmt.Sprintf("fitting %s on %d rows", kind, d.Len()))

@@ -2,6 +2,7 @@ package train
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -495,6 +496,51 @@ func TestFitRegressor(t *testing.T) {
 			}
 			if p := r.Predict(tc.d.Row(0)); math.IsNaN(p) {
 				t.Errorf("prediction NaN")
+			}
+		})
+	}
+}
+
+// TestTrainFewConfigurations: data of fewer configurations than the
+// default 5 folds (a small import) trains without cross-validation, while
+// folds asked for that the data cannot fill are an error.
+func TestTrainFewConfigurations(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("Only GPU", 16), 3, 200)
+	d, err := Load(dir, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []int
+	for i, s := range d.Samples() {
+		if s.Measured() && len(rows) < 3 {
+			rows = append(rows, i)
+		}
+	}
+	small := d.Subset(rows)
+	tests := []struct {
+		folds, wantFolds int
+		wantErr          bool
+	}{
+		{0, 0, false}, // the default: no cross-validation
+		{1, 0, false},
+		{3, 3, false},
+		{5, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.folds), func(t *testing.T) {
+			b, rep, err := TrainData(small, Options{Kernel: "synth", Folds: tt.folds, Model: "gbrt", GBRT: GBRTOptions{Trees: 5}})
+			if tt.wantErr {
+				if !errors.Is(err, errFewPairs) {
+					t.Fatalf("err = %v, want errFewPairs", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b.Models) == 0 || rep.Models[0].CV.Folds != tt.wantFolds {
+				t.Errorf("%d models, CV %+v; want a model with %d folds", len(b.Models), rep.Models[0].CV, tt.wantFolds)
 			}
 		})
 	}

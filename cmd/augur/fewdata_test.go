@@ -120,3 +120,47 @@ func TestFewDataUnknownDevice(t *testing.T) {
 		t.Errorf("unmeasured shape: pick %s from %q, want the sample's best %s from its only shape (near)", got, p.Source, best)
 	}
 }
+
+// TestTrainTinyImport: a Kernel Tuner cache of three configurations
+// imports and trains with the default folds (without cross-validation:
+// fewer configurations than the 5 folds), and the pick on its shape is
+// its fastest; --folds 5, asked for, is a one-line error.
+func TestTrainTinyImport(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "Testing", "problem_size": [4096, 4096], "tune_params_keys": ["bx", "by"],
+		"tune_params": {"bx": [16, 32], "by": [1, 2]},
+		"cache": {"16,1": {"bx": 16, "by": 1, "time": 3.9, "times": [3.9]},
+		          "16,2": {"bx": 16, "by": 2, "time": 4.6, "times": [4.6]},
+		          "32,1": {"bx": 32, "by": 1, "time": 3.1, "times": [3.1]}}}`), 0o644)
+	data, model := filepath.Join(dir, "data"), filepath.Join(dir, "k.augur")
+	ctx := context.Background()
+	var stdout, stderr bytes.Buffer
+	if err := run(ctx, []string{"import", "--from", "kerneltuner", "--kernel", "k", "--out", data, "--quiet", cache}, &stdout, &stderr); err != nil {
+		t.Fatalf("import: %v\nstderr: %s", err, stderr.String())
+	}
+	err := run(ctx, []string{"train", "--data", data, "--kernel", "k", "--out", model, "--folds", "5", "--quiet"}, &stdout, &stderr)
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "5 folds but only 3") {
+		t.Errorf("train --folds 5 on 3 configurations: err = %v, want one line naming both counts", err)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Errorf("a failed train wrote %s", model)
+	}
+	stdout.Reset()
+	if err := run(ctx, []string{"train", "--data", data, "--kernel", "k", "--out", model, "--quiet", "--json"}, &stdout, &stderr); err != nil {
+		t.Fatalf("train: %v\nstderr: %s", err, stderr.String())
+	}
+	var rep struct {
+		Models []map[string]json.RawMessage `json:"models"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Models) != 1 || rep.Models[0]["cv"] != nil {
+		t.Errorf("train --json: %v, %s; want one model without cross-validation figures (no \"cv\")", err, stdout.String())
+	}
+	stdout.Reset()
+	if err := run(ctx, []string{"choose", "--model", model, "--shape", "width=4096,height=4096", "--json"}, &stdout, &stderr); err != nil {
+		t.Fatalf("choose: %v", err)
+	}
+	if !strings.Contains(stdout.String(), `"config":{"bx":32,"by":1}`) {
+		t.Errorf("choose: %s, want the fastest measured, bx=32,by=1", stdout.String())
+	}
+}

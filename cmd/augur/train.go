@@ -47,7 +47,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	noRule := fs.Bool("no-rule", false, "with --learner auto: no model carries the nearest-shape rule, whatever its selection scored (train.SelectOptions.NoConsensus)")
 	maxCost := fs.Int("max-cost", 0, fmt.Sprintf("with --learner auto: the most a chosen setting may cost in trees times depth, which bounds Choose's latency (0: %d, see README; -1: no bound)", train.DefaultMaxCost))
 	fs.BoolVar(&pool.Figures, "pool-figures", false, fmt.Sprintf("with two devices or more: also score the own and the fleet model's held-out picks on devices of more than %d shapes, which keep their own model whatever the figures (costs a refit of both models a fold of the shapes)", train.PoolMaxShapes))
-	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation")
+	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation; unset, a model of fewer than 5 configurations skips it too")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of folds and learner")
 	fs.StringVar(&invalid, "invalid", "ignore", "configurations that failed or were pruned: ignore (leave out; the default, see README) or zeta (train on them with target --zeta)")
 	fs.Float64Var(&opt.Load.Zeta, "zeta", 0, "target log-speedup of invalid configurations under --invalid zeta, < 0; 0 means ln(0.1) (Bergstra et al. tried ln(0.01) to ln(0.99))")
@@ -96,6 +96,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if opt.Folds < 1 {
 		// Options.Folds 0 means the default of 5, not what --folds 0 says.
 		return fmt.Errorf("train: --folds must be >= 1 (1 skips cross-validation), got %d", opt.Folds)
+	}
+	if !set["folds"] {
+		opt.Folds = 0 // the default: none for data of fewer than 5 configurations
 	}
 	opt.Select.NoConsensus = *noRule
 	if err := loadFlags(&opt, kernel, data, derive, *smaller); err != nil {
