@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -69,6 +70,10 @@ type Space struct {
 	size    int
 	valid   []uint64 // bit i set when raw configuration i is valid; nil for huge spaces
 	nValid  int
+	// count is Len of a space too large for valid, counted once, when
+	// first asked.
+	countOnce sync.Once
+	count     int
 	// lut[k][v] is the position of value v in parameter k's values, or
 	// -1; nil for a parameter with negative or large values. It makes
 	// Valid, which every step of a climb calls, a few array reads.
@@ -317,7 +322,11 @@ func (s *Space) tabulate(prog *vm.Program, calc *Calc) constraint {
 // parameter it mentions has a value, so that a failing constraint skips
 // every configuration that shares the failing values. The Config passed to
 // fn is reused between calls.
-func (s *Space) walk(fn func(raw int, c Config) bool) {
+func (s *Space) walk(fn func(raw int, c Config) bool) { s.walkNamed(nil, fn) }
+
+// walkNamed is walk with the parameters that named does not mark held at
+// their first value (all of them walked when named is nil).
+func (s *Space) walkNamed(named []bool, fn func(raw int, c Config) bool) {
 	n := len(s.Params)
 	c := make(Config, n)
 	idx := make([]int, n)
@@ -340,8 +349,12 @@ func (s *Space) walk(fn func(raw int, c Config) bool) {
 		if d == n {
 			return fn(raw, c)
 		}
+		vals := s.Params[d].Values
+		if named != nil && !named[d] {
+			vals = vals[:1]
+		}
 	next:
-		for j, v := range s.Params[d].Values {
+		for j, v := range vals {
 			idx[d], c[d] = j, v
 			for _, k := range due[d] {
 				if !k.at(c, idx, s.Params, &sc) {
@@ -425,9 +438,29 @@ func (s *Space) Len() int {
 	if s.valid != nil {
 		return s.nValid
 	}
+	s.countOnce.Do(func() { s.count = s.countValid() })
+	return s.count
+}
+
+// countValid counts the valid configurations by walking only the
+// parameters that some constraint names: each valid assignment of theirs
+// goes with every combination of the others' values.
+func (s *Space) countValid() int {
+	named := make([]bool, len(s.Params))
+	for _, k := range s.cons {
+		for _, p := range k.params {
+			named[p] = true
+		}
+	}
+	free := 1
+	for i, p := range s.Params {
+		if !named[i] {
+			free *= len(p.Values)
+		}
+	}
 	n := 0
-	s.Each(func(Config) bool { n++; return true })
-	return n
+	s.walkNamed(named, func(int, Config) bool { n++; return true })
+	return n * free
 }
 
 // Valid reports whether c is a configuration of the space: one value per

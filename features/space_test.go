@@ -337,3 +337,42 @@ func TestPyMod(t *testing.T) {
 		}
 	}
 }
+
+// TestLenOfHugeSpace counts a space too large for the validity bitmap, the
+// parameters no constraint names multiplied in, against the count in
+// closed form.
+func TestLenOfHugeSpace(t *testing.T) {
+	vals := func(n int) []int {
+		v := make([]int, n)
+		for i := range v {
+			v[i] = i + 1
+		}
+		return v
+	}
+	params := []Param{{Name: "a", Values: vals(64)}, {Name: "b", Values: vals(64)}, {Name: "c", Values: vals(64)}, {Name: "d", Values: vals(64)}, {Name: "e", Values: vals(2)}}
+	tests := []struct {
+		cons []string
+		want int
+	}{
+		{[]string{"a <= b"}, 64 * 65 / 2 * 64 * 64 * 2},
+		{[]string{"a <= b", "e == 2"}, 64 * 65 / 2 * 64 * 64},
+		{[]string{"c % 4 == 0", "a + d == 65"}, 64 * 16 * 64 * 2},
+		{nil, 1 << 25},
+		{[]string{"1 > 2"}, 0},
+	}
+	for _, tt := range tests {
+		s, err := NewSpace(params, tt.cons)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.RawSize() <= maxBitmap {
+			t.Fatalf("raw size %d: not past the bitmap, the test shows nothing", s.RawSize())
+		}
+		if got := s.Len(); got != tt.want {
+			t.Errorf("%q: Len = %d, want %d", tt.cons, got, tt.want)
+		}
+		if got := s.Len(); got != tt.want {
+			t.Errorf("%q: Len again = %d, want %d", tt.cons, got, tt.want)
+		}
+	}
+}
