@@ -551,6 +551,11 @@ func (e *engine) timeReferences(ctx context.Context, work []todo) error {
 	return e.execute(ctx, e.groupPairs(refPairs))
 }
 
+// MaxSampleAll is the most valid configurations Sample "all" measures: it
+// lists them first (about 100 bytes each), and at NVIDIA's 7 builds a
+// second, 4M of them take a week.
+const MaxSampleAll = 1 << 22
+
 // Check returns the error Run would return for opt and k before it opens a
 // device: an option out of range or a shape the kernel refuses. It lets a
 // caller refuse bad input before it starts anything.
@@ -562,8 +567,12 @@ func Check(k *datasets.Kernel, opt Options) error {
 	if smp.grid && k.Grid == nil {
 		return fmt.Errorf("collect: Sample is \"grid\", but kernel %s defines no grid", k.Name)
 	}
-	if _, err := where(k, opt.Where); err != nil {
+	space, err := where(k, opt.Where)
+	if err != nil {
 		return err
+	}
+	if n := space.Len(); smp.all && n > MaxSampleAll {
+		return fmt.Errorf("collect: Sample \"all\" would list and measure each of kernel %s's %d valid configurations (at most %d): sample them (random:N) or narrow the space (Where)", k.Name, n, MaxSampleAll)
 	}
 	shapes := opt.Tasks
 	if shapes == nil {

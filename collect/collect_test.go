@@ -481,3 +481,28 @@ func TestRunWarmUp(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSampleAllHuge: Sample "all" of a space of billions of valid
+// configurations is refused before anything is listed; random:N is not.
+func TestCheckSampleAllHuge(t *testing.T) {
+	vals := make([]int, 64)
+	for i := range vals {
+		vals[i] = i + 1
+	}
+	var params []features.Param
+	for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		params = append(params, features.Param{Name: n, Values: vals})
+	}
+	s, err := features.NewSpace(params, []string{"a <= b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &datasets.Kernel{Name: "huge", Space: s}
+	err = Check(k, Options{Sample: "all"})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprint(s.Len())) || !strings.Contains(err.Error(), "random:N") {
+		t.Errorf("Check(Sample all) = %v, want an error naming the %d configurations and random:N", err, s.Len())
+	}
+	if err := Check(k, Options{Sample: "random:10"}); err != nil && strings.Contains(err.Error(), "Sample") {
+		t.Errorf("Check(random:10) = %v", err)
+	}
+}

@@ -524,14 +524,59 @@ func (s *Space) Random(rng *rand.Rand) (Config, bool) {
 }
 
 // Sample returns n distinct valid configurations drawn uniformly without
-// replacement, or all of them when the space has no more than n.
+// replacement, or all of them when the space has no more than n. A space
+// of more than sampleListMax valid configurations is sampled without
+// listing them (sampleLarge).
 func (s *Space) Sample(rng *rand.Rand, n int) []Config {
+	if size := s.Len(); size > sampleListMax && n < size {
+		return s.sampleLarge(rng, n)
+	}
 	all := s.All()
 	if n >= len(all) {
 		return all
 	}
 	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
 	return all[:n]
+}
+
+// sampleListMax is the most valid configurations Sample lists (at about
+// 100 bytes each) to draw from.
+const sampleListMax = 1 << 20
+
+// sampleLarge draws n distinct valid configurations uniformly: raw
+// configurations drawn at random, the valid kept (each valid one as
+// likely as another); should the valid ones be too rare for that, one
+// walk over the space keeps a uniform reservoir of n (Vitter's algorithm
+// R). Its memory is n configurations either way.
+func (s *Space) sampleLarge(rng *rand.Rand, n int) []Config {
+	out := make([]Config, 0, n)
+	seen := make(map[int]bool, n)
+	c := make(Config, len(s.Params))
+	for try := 0; try < 64*n+10000 && len(out) < n; try++ {
+		raw := 0
+		for k, p := range s.Params {
+			j := rng.IntN(len(p.Values))
+			c[k], raw = p.Values[j], raw+j*s.strides[k]
+		}
+		if !seen[raw] && s.Valid(c) {
+			seen[raw] = true
+			out = append(out, c.Clone())
+		}
+	}
+	if len(out) == n {
+		return out
+	}
+	out, i := out[:0], 0
+	s.Each(func(c Config) bool {
+		if i < n {
+			out = append(out, c.Clone())
+		} else if j := rng.IntN(i + 1); j < n {
+			out[j] = c.Clone()
+		}
+		i++
+		return true
+	})
+	return out
 }
 
 // Param returns the index of the named parameter, or -1.

@@ -3,6 +3,7 @@ package features
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -374,5 +375,58 @@ func TestLenOfHugeSpace(t *testing.T) {
 		if got := s.Len(); got != tt.want {
 			t.Errorf("%q: Len again = %d, want %d", tt.cons, got, tt.want)
 		}
+	}
+}
+
+// TestSampleLarge samples spaces of too many valid configurations to list:
+// one where random raw draws find them, one where they are too rare and a
+// walk keeps a reservoir. Every draw is valid and distinct, and a
+// parameter no constraint names is drawn evenly.
+func TestSampleLarge(t *testing.T) {
+	vals := func(n int) []int {
+		v := make([]int, n)
+		for i := range v {
+			v[i] = i + 1
+		}
+		return v
+	}
+	six := []Param{{Name: "a", Values: vals(64)}, {Name: "b", Values: vals(64)}, {Name: "c", Values: vals(64)},
+		{Name: "d", Values: vals(64)}, {Name: "e", Values: vals(2)}, {Name: "f", Values: vals(64)}}
+	tests := []struct {
+		name   string
+		params []Param
+		cons   []string
+		n      int
+	}{
+		{"dense", six[:5], []string{"a <= b"}, 500},
+		{"sparse", six, []string{"a <= 2 and b <= 8"}, 300},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewSpace(tt.params, tt.cons)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Len() <= sampleListMax {
+				t.Fatalf("%d valid configurations: Sample would list them, the test shows nothing", s.Len())
+			}
+			got := s.Sample(rand.New(rand.NewPCG(1, 2)), tt.n)
+			if len(got) != tt.n {
+				t.Fatalf("%d configurations, want %d", len(got), tt.n)
+			}
+			seen := map[int]bool{}
+			sum := 0.0
+			for _, c := range got {
+				if !s.Valid(c) || seen[s.Index(c)] {
+					t.Fatalf("%s: invalid or drawn twice", s.Format(c))
+				}
+				seen[s.Index(c)] = true
+				sum += float64(c[2])
+			}
+			// c is uniform on 1..64: mean 32.5, standard error 18.5/sqrt(n).
+			if mean := sum / float64(tt.n); math.Abs(mean-32.5) > 5*18.5/math.Sqrt(float64(tt.n)) {
+				t.Errorf("mean of c %.1f, want about 32.5", mean)
+			}
+		})
 	}
 }
