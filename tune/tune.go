@@ -116,6 +116,9 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	if err := k.CheckTask(t); err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
+	if n := k.Space.Len(); n > collect.MaxSampleAll {
+		return nil, fmt.Errorf("tune: the two-stage and fleet-prior tuners score every valid configuration, and kernel %s has %d (at most %d): collect a sample (augur collect --sample random:N), train, and measure the model's top candidates (augur tune --model M --top K)", k.Name, n, collect.MaxSampleAll)
+	}
 	if opt.Prior != nil {
 		return tunePrior(ctx, k, t, opt, start)
 	}
