@@ -113,6 +113,11 @@ func fleetPrior(all, d *train.Data, groups []*group, space *features.Space, opt 
 	if len(d.Platforms) < 2 {
 		return nil, fmt.Errorf("%w: the fleet prior needs data of two devices or more, have only %s", ErrNoHoldout, d.Platforms[0].Slug())
 	}
+	if !slices.ContainsFunc(groups, func(g *group) bool {
+		return len(g.times) > 0 && float64(len(g.rows)) >= opt.Coverage*float64(space.Len())
+	}) {
+		return nil, nil // no shape recorded whole: nothing to replay, and no space to list
+	}
 	var out []FleetPriorResult
 	topts := trainOptions(opt)
 	valid := space.All()
