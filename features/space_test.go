@@ -343,14 +343,7 @@ func TestPyMod(t *testing.T) {
 // parameters no constraint names multiplied in, against the count in
 // closed form.
 func TestLenOfHugeSpace(t *testing.T) {
-	vals := func(n int) []int {
-		v := make([]int, n)
-		for i := range v {
-			v[i] = i + 1
-		}
-		return v
-	}
-	params := []Param{{Name: "a", Values: vals(64)}, {Name: "b", Values: vals(64)}, {Name: "c", Values: vals(64)}, {Name: "d", Values: vals(64)}, {Name: "e", Values: vals(2)}}
+	params := []Param{{Name: "a", Values: seq(64)}, {Name: "b", Values: seq(64)}, {Name: "c", Values: seq(64)}, {Name: "d", Values: seq(64)}, {Name: "e", Values: seq(2)}}
 	tests := []struct {
 		cons []string
 		want int
@@ -383,15 +376,8 @@ func TestLenOfHugeSpace(t *testing.T) {
 // walk keeps a reservoir. Every draw is valid and distinct, and a
 // parameter no constraint names is drawn evenly.
 func TestSampleLarge(t *testing.T) {
-	vals := func(n int) []int {
-		v := make([]int, n)
-		for i := range v {
-			v[i] = i + 1
-		}
-		return v
-	}
-	six := []Param{{Name: "a", Values: vals(64)}, {Name: "b", Values: vals(64)}, {Name: "c", Values: vals(64)},
-		{Name: "d", Values: vals(64)}, {Name: "e", Values: vals(2)}, {Name: "f", Values: vals(64)}}
+	six := []Param{{Name: "a", Values: seq(64)}, {Name: "b", Values: seq(64)}, {Name: "c", Values: seq(64)},
+		{Name: "d", Values: seq(64)}, {Name: "e", Values: seq(2)}, {Name: "f", Values: seq(64)}}
 	tests := []struct {
 		name   string
 		params []Param
@@ -429,4 +415,13 @@ func TestSampleLarge(t *testing.T) {
 			}
 		})
 	}
+}
+
+// seq returns 1, 2, ..., n.
+func seq(n int) []int {
+	v := make([]int, n)
+	for i := range v {
+		v[i] = i + 1
+	}
+	return v
 }
