@@ -14,11 +14,12 @@ import (
 // operators + - * / // % **, comparisons (chained ones too), in and not in
 // over list or tuple literals, and, or, not, and calls of min, max, abs,
 // int and float. Python's // floors, while expr's / divides in floating
-// point, so a // b becomes int(floor(a / b)). % stays %: between
-// integers expr's takes the sign of the dividend and Python's that of the
-// divisor, which agree for the non-negative values tuning parameters
-// take; with a float on either side (KWG % ((MDIMC * NDIMC) / MDIMA)),
-// Space's constraints and ExprDeriver compute Python's, as Calc does.
+// point, so a // b becomes int(floor(a / b)). % stays %, and Space's
+// constraints, ExprDeriver and Calc compute Python's (the remainder takes
+// the divisor's sign), of floats too (KWG % ((MDIMC * NDIMC) / MDIMA));
+// expr's own, left only where Calc cannot compile an expression, takes
+// the dividend's sign between integers, which agrees for the non-negative
+// values tuning parameters take.
 // Anything else (bitwise operators, strings, conditional expressions) is
 // a *SyntaxError.
 func TranslatePython(src string) (string, error) {
