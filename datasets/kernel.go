@@ -140,6 +140,10 @@ type Kernel struct {
 	// the kernel (ParseSpec) and its launch plan.
 	Spec      []byte
 	SpecFiles map[string][]byte
+	// Warnings say, one line each, where a kernel read from a spec departs
+	// from the spec as written (a Default that breaks a condition); the
+	// commands print them. Nil for augur's own families.
+	Warnings []string
 
 	impl family // nil for a Kernel literal: no behaviour beyond its data
 }

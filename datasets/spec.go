@@ -291,6 +291,8 @@ type specBuilder struct {
 	ext   *SpecExtension
 	files map[string][]byte
 	sk    *specKernel
+	// warnings become Kernel.Warnings.
+	warnings []string
 }
 
 // fail returns the one-line error of a field.
@@ -431,7 +433,21 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		return bad("ConfigurationSpace", "%v", err)
 	}
 	if err := space.Check(ref); err != nil {
-		return bad("ConfigurationSpace.TuningParameters[].Default", "the defaults %s are not a valid configuration, and they are the reference every configuration is verified against: %v", space.Format(ref), err)
+		// Kernel Tuner does not use the defaults, and some published
+		// specs' break a condition: the nearest valid configuration serves.
+		near, ok := space.NearestValid(ref)
+		if !errors.Is(err, features.ErrConstraint) || !ok {
+			return bad("ConfigurationSpace.TuningParameters[].Default", "the defaults %s are not a valid configuration, and they are the reference every configuration is verified against: %v", space.Format(ref), err)
+		}
+		var moved []string
+		for i, p := range space.Params {
+			if near[i] != ref[i] {
+				moved = append(moved, fmt.Sprintf("%s %d -> %d", p.Name, ref[i], near[i]))
+			}
+		}
+		b.warnings = append(b.warnings, fmt.Sprintf("%s: the Defaults break the condition %s; the reference every configuration is verified against and timed beside is the nearest valid configuration: %s",
+			b.file, f.ConfigurationSpace.Conditions[space.Broken(ref)].Expression, strings.Join(moved, ", ")))
+		ref = near
 	}
 	return space, ref, nil
 }
@@ -690,6 +706,7 @@ func (b *specBuilder) kernel(raw []byte, source string, shape features.Task, spa
 		GroupParams: ext.GroupParams,
 		Spec:        compactJSON(raw),
 		SpecFiles:   b.files,
+		Warnings:    b.warnings,
 		impl:        sk,
 	}
 	for i, t := range tasks {

@@ -156,6 +156,43 @@ func TestReadSpecPython(t *testing.T) {
 	}
 }
 
+// TestReadSpecBrokenDefaults checks that Defaults that break a condition
+// give the nearest valid reference and a warning naming the change.
+func TestReadSpecBrokenDefaults(t *testing.T) {
+	tests := []struct {
+		name     string
+		defaults map[int]int // parameter index -> Default
+		want     string      // the reference
+		warning  string      // in the one warning; "" for none
+	}{
+		{"valid", nil, "TILE_X=16,TILE_Y=16,WPT=1,USE_LOCAL=0,PAD=0", ""},
+		{"one broken", map[int]int{4: 1}, "TILE_X=16,TILE_Y=16,WPT=1,USE_LOCAL=0,PAD=0", "condition USE_LOCAL == 1 or PAD == 0; the reference every configuration is verified against and timed beside is the nearest valid configuration: PAD 1 -> 0"},
+		{"two broken", map[int]int{0: 64, 1: 32, 4: 1}, "TILE_X=32,TILE_Y=32,WPT=1,USE_LOCAL=0,PAD=0", "condition TILE_X * TILE_Y <= 1024; the reference every configuration is verified against and timed beside is the nearest valid configuration: TILE_X 64 -> 32, PAD 1 -> 0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k, err := datasets.ReadSpec(specFile(t, func(m map[string]any) {
+				ps := m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)
+				for i, v := range tc.defaults {
+					ps[i].(map[string]any)["Default"] = v
+				}
+			}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := k.Space.Format(k.Reference); got != tc.want {
+				t.Errorf("reference %s, want %s", got, tc.want)
+			}
+			switch {
+			case tc.warning == "" && len(k.Warnings) != 0:
+				t.Errorf("warnings %q, want none", k.Warnings)
+			case tc.warning != "" && (len(k.Warnings) != 1 || !strings.Contains(k.Warnings[0], tc.warning)):
+				t.Errorf("warnings %q, want one with %q", k.Warnings, tc.warning)
+			}
+		})
+	}
+}
+
 // TestReadSpecErrors checks that every bad spec gives one line naming the
 // file and the field at fault.
 func TestReadSpecErrors(t *testing.T) {
@@ -180,8 +217,8 @@ func TestReadSpecErrors(t *testing.T) {
 		{"condition", func(m map[string]any) {
 			m["ConfigurationSpace"].(map[string]any)["Conditions"] = []any{map[string]any{"Expression": "TILE_X ^ 2 > 1"}}
 		}, "ConfigurationSpace.Conditions[0]"},
-		{"bad default", func(m map[string]any) {
-			m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[4].(map[string]any)["Default"] = 1
+		{"default outside its values", func(m map[string]any) {
+			m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[4].(map[string]any)["Default"] = 3
 		}, "Default"},
 		{"string parameter", func(m map[string]any) {
 			p := m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[3].(map[string]any)

@@ -55,6 +55,9 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := collectLimits(&opt, co, *shard, compression, perProcess, growthMiB, maxGrowthMiB); err != nil {
 		return err
 	}
+	if perProcess > 0 && (opt.MaxPrograms > 0 || opt.MaxGrowthBytes > 0) {
+		kr.warn = io.Discard // a child: its supervisor warned once
+	}
 	k, err := kr.kernel("collect")
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
@@ -13,10 +14,12 @@ import (
 // the user's kernel by --spec FILE (a T1 tuning-format file).
 type kernelRef struct {
 	name, spec string
+	warn       io.Writer // where a spec's warnings go: the flags' output
 }
 
 // addKernelFlags registers --kernel and --spec.
 func addKernelFlags(fs *flag.FlagSet, r *kernelRef, what string) {
+	r.warn = fs.Output()
 	fs.StringVar(&r.name, "kernel", "", what+" (see 'augur kernels'), or use --spec")
 	fs.StringVar(&r.spec, "spec", "", "your own OpenCL kernel: a Kernel Tuner T1 spec file (JSON) naming its .cl file; see docs/own-kernel.md")
 }
@@ -39,7 +42,7 @@ func (r kernelRef) kernel(cmd string) (*datasets.Kernel, error) {
 		return nil, err
 	}
 	if r.spec != "" {
-		return datasets.ReadSpec(r.spec)
+		return r.readSpec()
 	}
 	k, err := datasets.Lookup(r.name)
 	if err != nil {
@@ -56,7 +59,7 @@ func (r kernelRef) dataName(cmd string) (string, *datasets.Kernel, error) {
 		return "", nil, err
 	}
 	if r.spec != "" {
-		k, err := datasets.ReadSpec(r.spec)
+		k, err := r.readSpec()
 		if err != nil {
 			return "", nil, err
 		}
@@ -67,6 +70,23 @@ func (r kernelRef) dataName(cmd string) (string, *datasets.Kernel, error) {
 		return r.name, nil, nil
 	}
 	return r.name, k, nil
+}
+
+// readSpec reads --spec and prints its warnings.
+func (r kernelRef) readSpec() (*datasets.Kernel, error) {
+	k, err := datasets.ReadSpec(r.spec)
+	if err != nil {
+		return nil, err
+	}
+	printWarnings(r.warn, k)
+	return k, nil
+}
+
+// printWarnings prints a spec kernel's warnings, a line each.
+func printWarnings(w io.Writer, k *datasets.Kernel) {
+	for _, s := range k.Warnings {
+		fmt.Fprintf(w, "augur: warning: %s\n", s)
+	}
 }
 
 // parseShapes reads --shapes for k: "name=value,...;...". A spec kernel's

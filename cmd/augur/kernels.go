@@ -42,6 +42,7 @@ func runKernels(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if k, err = datasets.ReadSpec(spec); err != nil {
 			return err
 		}
+		printWarnings(stderr, k)
 		var r collect.KernelSummary
 		r, err = collect.SummarizeKernel(k, plat)
 		rows = append(rows, r)

@@ -143,3 +143,40 @@ func TestKernels(t *testing.T) {
 		t.Errorf("kernels output lacks conv2d's space sizes:\n%s", out.String())
 	}
 }
+
+// TestSpecWarning checks that a spec whose Defaults break a condition is
+// read with one warning, by a command and by a collection's children alike.
+func TestSpecWarning(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile("../../examples/transpose/transpose.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("../../examples/transpose/transpose.cl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "t.json")
+	broken := bytes.Replace(raw, []byte(`"Name": "PAD", "Type": "int", "Values": "[0, 1]", "Default": 0`), []byte(`"Name": "PAD", "Type": "int", "Values": "[0, 1]", "Default": 1`), 1)
+	if bytes.Equal(broken, raw) {
+		t.Fatal("the example's PAD parameter is not where the test expects it")
+	}
+	if err := os.WriteFile(spec, broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "transpose.cl"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"kernels", "--spec", spec},
+		{"collect", "--spec", spec, "--out", filepath.Join(dir, "data"), "--sample", "random:2", "--shapes", "width=64,height=64", "--quiet"},
+	} {
+		var out, errOut bytes.Buffer
+		if err := run(context.Background(), args, &out, &errOut); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if n := strings.Count(errOut.String(), "warning:"); n != 1 || !strings.Contains(errOut.String(), "PAD 1 -> 0") {
+			t.Errorf("%v: stderr %q; want one warning naming PAD 1 -> 0", args, errOut.String())
+		}
+	}
+}
