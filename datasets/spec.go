@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -414,6 +415,13 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 			}
 			d = ds[0]
 		}
+		if !slices.Contains(values, d) {
+			// Kernel Tuner does not use the defaults; some published
+			// specs' are not among the values.
+			near := nearestValue(values, d)
+			b.warnings = append(b.warnings, fmt.Sprintf("%s: %s.Default %d is not among the Values; %d, the nearest, serves", b.file, field, d, near))
+			d = near
+		}
 		ref = append(ref, d)
 	}
 	var constraints []string
@@ -432,12 +440,12 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 	if err != nil {
 		return bad("ConfigurationSpace", "%v", err)
 	}
-	if err := space.Check(ref); err != nil {
-		// Kernel Tuner does not use the defaults, and some published
-		// specs' break a condition: the nearest valid configuration serves.
+	if broken := space.Broken(ref); broken >= 0 {
+		// Nor need the defaults meet the conditions: the nearest valid
+		// configuration serves.
 		near, ok := space.NearestValid(ref)
-		if !errors.Is(err, features.ErrConstraint) || !ok {
-			return bad("ConfigurationSpace.TuningParameters[].Default", "the defaults %s are not a valid configuration, and they are the reference every configuration is verified against: %v", space.Format(ref), err)
+		if !ok {
+			return bad("ConfigurationSpace.TuningParameters[].Default", "the defaults %s break the condition %s, and no valid configuration is near them", space.Format(ref), f.ConfigurationSpace.Conditions[broken].Expression)
 		}
 		var moved []string
 		for i, p := range space.Params {
@@ -446,10 +454,23 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 			}
 		}
 		b.warnings = append(b.warnings, fmt.Sprintf("%s: the Defaults break the condition %s; the reference every configuration is verified against and timed beside is the nearest valid configuration: %s",
-			b.file, f.ConfigurationSpace.Conditions[space.Broken(ref)].Expression, strings.Join(moved, ", ")))
+			b.file, f.ConfigurationSpace.Conditions[broken].Expression, strings.Join(moved, ", ")))
 		ref = near
 	}
 	return space, ref, nil
+}
+
+// nearestValue returns the value of values nearest to v, the smaller of
+// two as near.
+func nearestValue(values []int, v int) int {
+	abs := func(x int) int { return max(x, -x) }
+	best := values[0]
+	for _, x := range values[1:] {
+		if d, bd := abs(x-v), abs(best-v); d < bd || d == bd && x < best {
+			best = x
+		}
+	}
+	return best
 }
 
 // compile reads the expression of a field over names: the problem sizes
