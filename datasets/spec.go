@@ -418,7 +418,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		if !slices.Contains(values, d) {
 			// Kernel Tuner does not use the defaults; some published
 			// specs' are not among the values.
-			near := nearestValue(values, d)
+			near := params[len(params)-1].Nearest(d)
 			b.warnings = append(b.warnings, fmt.Sprintf("%s: %s.Default %d is not among the Values; %d, the nearest, serves", b.file, field, d, near))
 			d = near
 		}
@@ -458,19 +458,6 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		ref = near
 	}
 	return space, ref, nil
-}
-
-// nearestValue returns the value of values nearest to v, the smaller of
-// two as near.
-func nearestValue(values []int, v int) int {
-	abs := func(x int) int { return max(x, -x) }
-	best := values[0]
-	for _, x := range values[1:] {
-		if d, bd := abs(x-v), abs(best-v); d < bd || d == bd && x < best {
-			best = x
-		}
-	}
-	return best
 }
 
 // compile reads the expression of a field over names: the problem sizes

@@ -71,6 +71,18 @@ func (s *Space) NearestValid(c Config) (Config, bool) {
 	return best, best != nil
 }
 
+// Nearest returns the value of p nearest to v, the smaller of two as
+// near; v itself when p has it. p must have a value.
+func (p Param) Nearest(v int) int {
+	best := p.Values[0]
+	for _, x := range p.Values[1:] {
+		if d, bd := abs(x-v), abs(best-v); d < bd || d == bd && x < best {
+			best = x
+		}
+	}
+	return best
+}
+
 // Broken returns the index in Constraints of the first constraint c
 // breaks, or -1 when it breaks none or has a value outside its domain.
 func (s *Space) Broken(c Config) int {

@@ -98,3 +98,14 @@ func TestNearestValidBrute(t *testing.T) {
 		}
 	}
 }
+
+func TestParamNearest(t *testing.T) {
+	p := Param{Name: "p", Values: []int{8, 1, 4, 16}}
+	for _, tc := range []struct{ v, want int }{
+		{4, 4}, {3, 4}, {2, 1}, {0, 1}, {6, 4}, {12, 8}, {100, 16}, {-5, 1},
+	} {
+		if got := p.Nearest(tc.v); got != tc.want {
+			t.Errorf("Nearest(%d) = %d, want %d", tc.v, got, tc.want)
+		}
+	}
+}

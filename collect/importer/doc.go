@@ -9,7 +9,9 @@
 // from Python into expr syntax by TranslatePython.
 //
 // Import ties them together: it reads each input file, fits its
-// configurations to the space, picks a reference configuration, computes
+// configurations to the space, picks a reference configuration (the spec's
+// defaults, or the nearest valid configuration to them, as augur's own spec
+// reader does: some published specs' defaults are invalid), computes
 // times and log-speedups, and writes one dataset file per input with
 // collect/record, at <Out>/<Kernel>/<platform slug>/import-<name>.arrow.
 // A failed configuration stays a row, with the status the tuner gave it.

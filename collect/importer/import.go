@@ -697,11 +697,13 @@ func fit(fc features.Config, space *features.Space, from []int, consts, inFile m
 }
 
 // reference picks the configuration log-speedups are taken against: the
-// spec's defaults when they form a valid configuration (the kernel
-// author's own portable choice), else the first valid configuration in
-// the space's order, which for values listed ascending is the smallest. It
-// depends on the space alone, never on the measurements, so that the files
-// of different devices agree on it, as train requires.
+// spec's defaults (the kernel author's own portable choice) or, when they
+// are no valid configuration, the nearest valid one, as augur's spec
+// reader takes it (each value outside its domain moved to the nearest in
+// it, then features.Space.NearestValid); without a spec, the first valid
+// configuration in the space's order, which for values listed ascending is
+// the smallest. It depends on the space alone, never on the measurements,
+// so that the files of different devices agree on it, as train requires.
 func reference(space *features.Space, spec *Spec, consts map[string]int) (features.Config, error) {
 	if spec != nil && len(spec.Default) == len(spec.Params) {
 		var def features.Config
@@ -710,8 +712,13 @@ func reference(space *features.Space, spec *Spec, consts map[string]int) (featur
 				def = append(def, spec.Default[i])
 			}
 		}
-		if space.Valid(def) {
-			return def, nil
+		if len(def) == len(space.Params) {
+			for k, p := range space.Params {
+				def[k] = p.Nearest(def[k])
+			}
+			if near, ok := space.NearestValid(def); ok {
+				return near, nil
+			}
 		}
 	}
 	var ref features.Config

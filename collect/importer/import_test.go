@@ -286,3 +286,38 @@ func TestImportErrors(t *testing.T) {
 		t.Errorf("failed imports left %d entries in the output directory", len(entries))
 	}
 }
+
+// TestImportBrokenDefaults checks that spec defaults that are no valid
+// configuration give the nearest valid one as the reference, as augur's
+// spec reader takes it, not the first of the space.
+func TestImportBrokenDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		name, defaults, want string
+	}{
+		{"valid", `"Default": 32}, {"Name": "by", "Values": "[1, 2]", "Default": 1}`, "bx=32,by=1"},
+		// 32 // 16 * 2 > 2: bx or by moves one place; bx=16 comes first.
+		{"broken condition", `"Default": 32}, {"Name": "by", "Values": "[1, 2]", "Default": 2}`, "bx=16,by=2"},
+		{"outside the values", `"Default": 40}, {"Name": "by", "Values": "[1, 2]", "Default": 1}`, "bx=32,by=1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			spec := filepath.Join(dir, "spec.json")
+			os.WriteFile(spec, []byte(`{"ConfigurationSpace": {
+				"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", `+tc.defaults+`],
+				"Conditions": [{"Expression": "bx // 16 * by <= 2"}]}}`), 0o644)
+			cache := filepath.Join(dir, "cache.json")
+			os.WriteFile(cache, []byte(`{"device_name": "Intel(R) Arc(TM) A770", "problem_size": 1000,
+				"tune_params_keys": ["bx", "by"], "tune_params": {"bx": [16, 32], "by": [1, 2]}, "cache": {
+				"16,1": {"bx": 16, "by": 1, "time": 4, "times": [4]},
+				"16,2": {"bx": 16, "by": 2, "time": 1, "times": [1]},
+				"32,1": {"bx": 32, "by": 1, "time": 2, "times": [2]}}}`), 0o644)
+			sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := sum.Files[0]; f.Reference != tc.want || f.RefFromMedian {
+				t.Errorf("reference %s (median %v), want %s measured", f.Reference, f.RefFromMedian, tc.want)
+			}
+		})
+	}
+}
