@@ -231,6 +231,12 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	sum.Programs = e.builds
 	sum.DeviceBusy = time.Duration(e.busyNs)
 	sum.Wall = time.Since(began)
+	for _, t := range e.tasks {
+		if t.declared {
+			sum.note(opt.Log, "the reference configuration leaves part of an output unwritten or adds to it (on %s and maybe more): outputs start from the spec's fill, not NaN, so an element a configuration leaves unwritten is caught only where the reference's is not that fill", features.FormatTask(k.TaskNames, t.shape))
+			break
+		}
+	}
 	if cv := sum.Spread.Median(); cv > NoisyCV {
 		sum.note(opt.Log, "timings are noisy: the median row's runs vary by %.0f%% (coefficient of variation; an idle GPU gives 1-2.5%%): something else on the device or its host may be disturbing them; time the fastest again with --confirm, or collect again with the device to itself", 100*cv)
 	}

@@ -128,3 +128,38 @@ func readAll(t *testing.T, dir string, k *datasets.Kernel) []record.Row {
 	}
 	return rows
 }
+
+// TestRunSpecKernelTunerConventions checks two conventions of kernels
+// written for Kernel Tuner: an output the kernel adds to, or writes only in
+// part, starts from its fill (a reference that leaves NaN in a NaN-filled
+// output is run again from the fill), and the macros Kernel Tuner defines
+// besides the parameters (grid_size_x, kernel_tuner) are defined.
+func TestRunSpecKernelTunerConventions(t *testing.T) {
+	skipWithoutDevice(t)
+	k, err := datasets.ReadSpec("testdata/specadd/add.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var log strings.Builder
+	opt := Options{Tasks: []features.Task{{1024}, {4096}}, Sample: "all", Repeats: 3, Progress: io.Discard, Log: &log}
+	if _, err := Run(context.Background(), k, dir, opt); err != nil {
+		t.Fatal(err)
+	}
+	rows := readAll(t, dir, k)
+	if len(rows) != 12 {
+		t.Fatalf("%d rows, want 12", len(rows))
+	}
+	for _, r := range rows {
+		want := record.StatusOK
+		if r.Config[1] == 1 {
+			want = record.StatusVerifyError
+		}
+		if r.Status != want {
+			t.Errorf("%v %s: %s (%s), want %s", r.Task, k.Space.Format(r.Config), r.Status, r.Error, want)
+		}
+	}
+	if !strings.Contains(log.String(), "start from the spec's fill") {
+		t.Errorf("log %q does not say outputs start from their fill", log.String())
+	}
+}

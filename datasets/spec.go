@@ -243,16 +243,21 @@ type specKernel struct {
 	compilerOpts string // CompilerOptions, joined
 	cudaGlobal   bool
 	dims         int
-	global       [3]sizeExpr
-	local        [3]sizeExpr
-	griddiv      [3][]sizeExpr
-	shared       *sizeExpr
-	argList      []specArg
-	atol, rtol   float64
-	space        *features.Space
-	ref          features.Config
-	keys         []string  // task names, then parameters: the variables
-	vars         sync.Pool // *[]float64 of len(keys)
+	// implied are the macros Kernel Tuner defines besides the parameters
+	// that the source names and no parameter or problem size does:
+	// block_size_x..z (the work-group size), grid_size_x..z (the number
+	// of work-groups) and kernel_tuner (1).
+	implied    []string
+	global     [3]sizeExpr
+	local      [3]sizeExpr
+	griddiv    [3][]sizeExpr
+	shared     *sizeExpr
+	argList    []specArg
+	atol, rtol float64
+	space      *features.Space
+	ref        features.Config
+	keys       []string  // task names, then parameters: the variables
+	vars       sync.Pool // *[]float64 of len(keys)
 }
 
 // specArg is one kernel argument as the spec declares it.
@@ -672,6 +677,7 @@ func (b *specBuilder) references() error {
 // configuration on its default shapes.
 func (b *specBuilder) kernel(raw []byte, source string, shape features.Task, space *features.Space, ref features.Config) (*Kernel, error) {
 	sk, ks, ext, f, file, bad := b.sk, b.ks, b.ext, b.f, b.file, b.fail
+	sk.implied = implies(source, sk.keys)
 	derived, err := newSpecDeriver(sk, ext.Derived, space)
 	if err != nil {
 		return nil, bad("Augur.Derived", "%v", err)
@@ -819,16 +825,58 @@ func (sk *specKernel) checkTask(t features.Task) error {
 
 // options are the spec's CompilerOptions and a -D for every parameter, as
 // Kernel Tuner defines them.
-func (sk *specKernel) options(_ features.Task, c features.Config) string {
+func (sk *specKernel) options(t features.Task, c features.Config) string {
 	var b strings.Builder
 	b.WriteString(sk.compilerOpts)
-	for i, v := range c {
+	define := func(name string, v int) {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "-D%s=%d", sk.params[i], v)
+		fmt.Fprintf(&b, "-D%s=%d", name, v)
+	}
+	for i, v := range c {
+		define(sk.params[i], v)
+	}
+	if len(sk.implied) == 0 {
+		return b.String()
+	}
+	x, err := sk.extents(t, c)
+	for _, name := range sk.implied {
+		if name == "kernel_tuner" {
+			define(name, 1)
+			continue
+		}
+		if err != nil {
+			continue // Geometry reports it
+		}
+		d := int(name[len(name)-1] - 'x')
+		local, groups := 1, 1
+		if d < x.l.Dims {
+			local, groups = x.l.Local[d], x.l.Global[d]/x.l.Local[d]
+		}
+		if strings.HasPrefix(name, "block") {
+			define(name, local)
+		} else {
+			define(name, groups)
+		}
 	}
 	return b.String()
+}
+
+// impliedMacros are the macros Kernel Tuner defines for every kernel
+// besides its parameters.
+var impliedMacros = []string{"block_size_x", "block_size_y", "block_size_z", "grid_size_x", "grid_size_y", "grid_size_z", "kernel_tuner"}
+
+// implies returns the implied macros that source names as a word and that
+// are not among names (the parameters and problem sizes).
+func implies(source string, names []string) []string {
+	var out []string
+	for _, m := range impliedMacros {
+		if !slices.Contains(names, m) && regexp.MustCompile(`\b`+m+`\b`).MatchString(source) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // extents are the launch of a configuration and what the geometry features

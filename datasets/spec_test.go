@@ -398,3 +398,32 @@ func TestParseValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecImpliedMacros checks that the macros Kernel Tuner defines besides
+// the parameters reach the build options when the source names them, and
+// only then, so that kernels that do not name them share programs across shapes.
+func TestSpecImpliedMacros(t *testing.T) {
+	spec := `{"ConfigurationSpace": {"TuningParameters": [{"Name": "WG", "Type": "int", "Values": "[8, 16]", "Default": 8}]},
+	"KernelSpecification": {"Language": "OpenCL", "KernelName": "k", "KernelFile": "k.cl", "ProblemSize": [100, 6],
+		"GlobalSize": {"X": "ProblemSize[0]", "Y": "ProblemSize[1]"}, "LocalSize": {"X": "WG", "Y": "2"},
+		"Arguments": [{"Name": "out", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "Output": 1}]}}`
+	tests := []struct {
+		name, source, want string
+	}{
+		{"none named", "__kernel void k(__global float* out) { out[0] = WG; }", "-DWG=16"},
+		{"named", "#ifdef kernel_tuner\n__kernel void k(__global float* out) { out[0] = block_size_y + grid_size_x + grid_size_z + block_size_z; }\n#endif",
+			"-DWG=16 -Dblock_size_y=2 -Dblock_size_z=1 -Dgrid_size_x=7 -Dgrid_size_z=1 -Dkernel_tuner=1"},
+		{"names within words are not", "__kernel void k(__global float* out) { int my_grid_size_x = 1; out[0] = my_grid_size_x; }", "-DWG=16"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k, err := datasets.ParseSpec("k.json", []byte(spec), tc.source, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := k.Options(features.Task{100, 6}, features.Config{16}); got != tc.want {
+				t.Errorf("options %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

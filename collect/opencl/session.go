@@ -159,6 +159,9 @@ type output struct {
 	// init is what ResetOutput restores; nil fills the buffer with NaN
 	// floats, so that an element left unwritten fails verification.
 	init []byte
+	// declared is what the arguments filled a NaN-filled buffer with
+	// (zeros), for KeepDeclared.
+	declared []byte
 }
 
 // rawScalar is a by-value argument's little-endian bytes.
@@ -235,7 +238,9 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 			if arg.Output {
 				o := output{mem: b, bytes: len(arg.Bytes), init: arg.Bytes}
 				if arg.Elem.Name == "float" && allZero(arg.Bytes) {
-					o.init = nil // written, not updated: NaN shows what is left unwritten
+					// Written, not updated: NaN shows what is left
+					// unwritten (unless KeepDeclared says otherwise).
+					o.init, o.declared = nil, arg.Bytes
 				}
 				a.outs = append(a.outs, o)
 			}
@@ -391,6 +396,20 @@ func sameInput(a *Args, before []datasets.Arg, data []float32) *cl.MemObject {
 		}
 	}
 	return nil
+}
+
+// KeepDeclared makes every output that ResetOutput fills with NaN start
+// from its declared contents (zeros) instead, for a kernel that leaves part
+// of an output unwritten on purpose or adds to it, and reports whether there
+// was such an output.
+func (a *Args) KeepDeclared() bool {
+	changed := false
+	for i := range a.outs {
+		if o := &a.outs[i]; o.init == nil && o.declared != nil {
+			o.init, changed = o.declared, true
+		}
+	}
+	return changed
 }
 
 // ResetOutput prepares every output for a configuration: a buffer the
