@@ -163,3 +163,58 @@ func TestRunSpecKernelTunerConventions(t *testing.T) {
 		t.Errorf("log %q does not say outputs start from their fill", log.String())
 	}
 }
+
+// TestRunSpecVerifyRules checks Augur.Verify on partial sums whose values
+// depend on the configuration and whose total does not: "sum" passes every
+// configuration but the one whose total is wrong, "none" passes every one,
+// and the default fails every configuration whose values differ from the
+// reference's.
+func TestRunSpecVerifyRules(t *testing.T) {
+	skipWithoutDevice(t)
+	for _, tc := range []struct {
+		rule string
+		ok   func(c features.Config) bool
+	}{
+		{"sum", func(c features.Config) bool { return c[2] == 0 }},
+		{"none", func(c features.Config) bool { return true }},
+		{"outputs", func(c features.Config) bool { return c[0] == 16 && c[1] == 4 && c[2] == 0 }}, // the reference alone
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range []string{"partial.cl", "partial.json"} {
+				b, err := os.ReadFile(filepath.Join("testdata/specpartial", f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f == "partial.json" {
+					b = []byte(strings.Replace(string(b), `"Verify": "sum"`, `"Verify": "`+tc.rule+`"`, 1))
+				}
+				os.WriteFile(filepath.Join(dir, f), b, 0o644)
+			}
+			k, err := datasets.ReadSpec(filepath.Join(dir, "partial.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k.VerifyRule() != tc.rule {
+				t.Fatalf("rule %q, want %q", k.VerifyRule(), tc.rule)
+			}
+			opt := Options{Tasks: []features.Task{{4096}}, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard}
+			if _, err := Run(context.Background(), k, filepath.Join(dir, "data"), opt); err != nil {
+				t.Fatal(err)
+			}
+			rows := readAll(t, filepath.Join(dir, "data"), k)
+			if len(rows) != 12 {
+				t.Fatalf("%d rows, want 12", len(rows))
+			}
+			for _, r := range rows {
+				want := record.StatusVerifyError
+				if tc.ok(r.Config) {
+					want = record.StatusOK
+				}
+				if r.Status != want {
+					t.Errorf("%s: %s (%s), want %s", k.Space.Format(r.Config), r.Status, r.Error, want)
+				}
+			}
+		})
+	}
+}

@@ -160,6 +160,25 @@ func (e Elem) Close(got, want []byte, atol, rtol float64) error {
 		bad, n, atol, rtol, first, e.At(got, first), e.At(want, first))
 }
 
+// CloseSum is Close for the sums of got's and want's values: the check of
+// outputs that differ value by value but add up to the same.
+func (e Elem) CloseSum(got, want []byte, atol, rtol float64) error {
+	g, w := e.sum(got), e.sum(want)
+	if d := math.Abs(g - w); !(d <= atol+rtol*math.Abs(w)) {
+		return fmt.Errorf("the values add up to %g, want %g (atol %g, rtol %g)", g, w, atol, rtol)
+	}
+	return nil
+}
+
+// sum adds up b's values (every lane), in float64.
+func (e Elem) sum(b []byte) float64 {
+	s := 0.0
+	for i := 0; i < len(b)/e.Size; i++ {
+		s += e.At(b, i)
+	}
+	return s
+}
+
 // Finite returns an error naming the first lane of b that is NaN or
 // infinite; integer types always pass.
 func (e Elem) Finite(b []byte) error {

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,6 +92,13 @@ type SpecExtension struct {
 	// Atol and Rtol are the verification tolerances (see Elem.Close);
 	// nil means DefaultAtol and DefaultRtol.
 	Atol, Rtol *float64 `json:",omitempty"`
+	// Verify is how a configuration's outputs are compared with the
+	// reference configuration's (Kernel.VerifyRule): "outputs" (the
+	// default) every value, "sum" each output's sum, for a kernel whose
+	// outputs differ by configuration but add up to the same (a
+	// reduction's partial sums, one a work-group), "none" not at all
+	// (timings only; a configuration that computes something else passes).
+	Verify string `json:",omitempty"`
 	// Shapes are more default shapes to collect, each a full problem
 	// size, besides ProblemSize.
 	Shapes [][]int `json:",omitempty"`
@@ -254,6 +262,7 @@ type specKernel struct {
 	shared     *sizeExpr
 	argList    []specArg
 	atol, rtol float64
+	verify     string // a Verify rule
 	space      *features.Space
 	ref        features.Config
 	keys       []string  // task names, then parameters: the variables
@@ -321,6 +330,12 @@ func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[
 	}
 	if b.ext.Rtol != nil {
 		b.sk.rtol = *b.ext.Rtol
+	}
+	switch b.ext.Verify {
+	case "", VerifyOutputs, VerifySum, VerifyNone:
+		b.sk.verify = cmp.Or(b.ext.Verify, VerifyOutputs)
+	default:
+		return nil, b.fail("Augur.Verify", "%q: want %s, %s or %s", b.ext.Verify, VerifyOutputs, VerifySum, VerifyNone)
 	}
 	if !(b.sk.atol >= 0) || !(b.sk.rtol >= 0) {
 		return nil, b.fail("Augur.Atol", "tolerances must be >= 0, got %g and %g", b.sk.atol, b.sk.rtol)
@@ -1132,6 +1147,24 @@ func (k *Kernel) VerifyTolerance() (atol, rtol float64) {
 		return sk.atol, sk.rtol
 	}
 	return 0, k.Tolerance
+}
+
+// How a configuration's outputs are verified against the reference's (see
+// SpecExtension.Verify).
+const (
+	VerifyOutputs = "outputs"
+	VerifySum     = "sum"
+	VerifyNone    = "none"
+)
+
+// VerifyRule returns how a configuration's outputs are compared with the
+// reference configuration's: VerifyOutputs, VerifySum or VerifyNone, as
+// the spec's Augur.Verify says; VerifyOutputs for augur's own kernels.
+func (k *Kernel) VerifyRule() string {
+	if sk, ok := k.impl.(*specKernel); ok {
+		return sk.verify
+	}
+	return VerifyOutputs
 }
 
 // FromSpec reports whether the kernel was read from a spec file: its

@@ -1,6 +1,7 @@
 package datasets_test
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
@@ -224,6 +225,7 @@ func TestReadSpecErrors(t *testing.T) {
 		{"default not an integer", func(m map[string]any) {
 			m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[4].(map[string]any)["Default"] = "[0, 1]"
 		}, "Default"},
+		{"verify rule", func(m map[string]any) { m["Augur"].(map[string]any)["Verify"] = "approx" }, `Augur.Verify: "approx": want outputs, sum or none`},
 		{"string parameter", func(m map[string]any) {
 			p := m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[3].(map[string]any)
 			p["Type"], p["Values"], p["Default"] = "string", "['a', 'b']", "a"
@@ -425,5 +427,34 @@ func TestSpecImpliedMacros(t *testing.T) {
 				t.Errorf("options %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestElemCloseSum(t *testing.T) {
+	f32 := func(vs ...float32) []byte {
+		b := make([]byte, 4*len(vs))
+		for i, v := range vs {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+		}
+		return b
+	}
+	e, _, err := datasets.ParseElem("float")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		got, want []byte
+		ok        bool
+	}{
+		{"same values", f32(1, 2, 3), f32(1, 2, 3), true},
+		{"other values, same sum", f32(6, 0, 0), f32(1, 2, 3), true},
+		{"within rtol", f32(6.0001, 0, 0), f32(1, 2, 3), true},
+		{"other sum", f32(7, 0, 0), f32(1, 2, 3), false},
+		{"NaN", f32(float32(math.NaN()), 0, 0), f32(1, 2, 3), false},
+	} {
+		if err := e.CloseSum(tc.got, tc.want, 0, 1e-4); (err == nil) != tc.ok {
+			t.Errorf("%s: CloseSum = %v, want ok %v", tc.name, err, tc.ok)
+		}
 	}
 }
