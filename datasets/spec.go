@@ -693,6 +693,9 @@ func (b *specBuilder) references() error {
 func (b *specBuilder) kernel(raw []byte, source string, shape features.Task, space *features.Space, ref features.Config) (*Kernel, error) {
 	sk, ks, ext, f, file, bad := b.sk, b.ks, b.ext, b.f, b.file, b.fail
 	sk.implied = implies(source, sk.keys)
+	if unused := sk.unused(source); len(unused) > 0 {
+		b.warnings = append(b.warnings, fmt.Sprintf("%s: the kernel source (its #includes unread) and the sizes never name %s: every value builds and launches the same program, measured once for each", file, strings.Join(unused, ", ")))
+	}
 	derived, err := newSpecDeriver(sk, ext.Derived, space)
 	if err != nil {
 		return nil, bad("Augur.Derived", "%v", err)
@@ -876,6 +879,39 @@ func (sk *specKernel) options(t features.Task, c features.Config) string {
 		}
 	}
 	return b.String()
+}
+
+// unused returns the parameters of more than one value that neither source
+// nor a size, launch or fill expression names.
+func (sk *specKernel) unused(source string) []string {
+	texts := []string{source}
+	for d := 0; d < sk.dims; d++ {
+		texts = append(texts, sk.global[d].src, sk.local[d].src)
+		for _, e := range sk.griddiv[d] {
+			texts = append(texts, e.src)
+		}
+	}
+	if sk.shared != nil {
+		texts = append(texts, sk.shared.src)
+	}
+	for _, a := range sk.argList {
+		for _, e := range []*sizeExpr{a.size, a.value} {
+			if e != nil {
+				texts = append(texts, e.src)
+			}
+		}
+	}
+	var out []string
+	for i, name := range sk.params {
+		if len(sk.space.Params[i].Values) < 2 {
+			continue
+		}
+		word := regexp.MustCompile(`\b` + name + `\b`)
+		if !slices.ContainsFunc(texts, word.MatchString) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // impliedMacros are the macros Kernel Tuner defines for every kernel

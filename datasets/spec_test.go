@@ -458,3 +458,31 @@ func TestElemCloseSum(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecUnusedParameter checks the warning for a parameter that neither
+// the source nor a size names (as a Kernel Tuner script's parameter meant
+// for another kernel), and its absence for one named only in a size.
+func TestSpecUnusedParameter(t *testing.T) {
+	spec := `{"ConfigurationSpace": {"TuningParameters": [{"Name": "WG", "Type": "int", "Values": "[8, 16]"},
+		{"Name": "UNROLL", "Type": "int", "Values": "[0, 1, 8]"}, {"Name": "ONE", "Type": "int", "Values": "[1]"}]},
+	"KernelSpecification": {"Language": "OpenCL", "KernelName": "k", "KernelFile": "k.cl", "ProblemSize": [100],
+		"GlobalSize": {"X": "ProblemSize[0]"}, "LocalSize": {"X": "WG"},
+		"Arguments": [{"Name": "out", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "Output": 1}]}}`
+	for _, tc := range []struct {
+		name, source, want string
+	}{
+		{"unused", "__kernel void k(__global float* out) { out[get_global_id(0)] = 1; }", "never name UNROLL:"},
+		{"named", "__kernel void k(__global float* out) {\n#if UNROLL\n out[get_global_id(0)] = 1;\n#endif\n}", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k, err := datasets.ParseSpec("k.json", []byte(spec), tc.source, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(k.Warnings, "\n")
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("warnings %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
