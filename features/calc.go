@@ -221,6 +221,45 @@ func compileCall(name string, args []ast.Node, index map[string]int) (calcFn, er
 		return one(math.Round)
 	case "abs":
 		return one(math.Abs)
+	case "bitnot":
+		return one(func(x float64) float64 {
+			if a, ok := integer(x); ok {
+				return float64(^a)
+			}
+			return math.NaN()
+		})
+	case "bitand", "bitor", "bitxor", "bitshl", "bitshr":
+		if len(fs) != 2 {
+			return nil, fmt.Errorf("%s takes two arguments, got %d", name, len(fs))
+		}
+		// As Python's: integers only, shifts by a count >= 0, a left
+		// shift past 64 bits as large as a float holds it. NaN otherwise.
+		op := map[string]func(a, b int64) float64{
+			"bitand": func(a, b int64) float64 { return float64(a & b) },
+			"bitor":  func(a, b int64) float64 { return float64(a | b) },
+			"bitxor": func(a, b int64) float64 { return float64(a ^ b) },
+			"bitshl": func(a, b int64) float64 {
+				if b < 0 {
+					return math.NaN()
+				}
+				return math.Ldexp(float64(a), int(min(b, 4096)))
+			},
+			"bitshr": func(a, b int64) float64 {
+				if b < 0 {
+					return math.NaN()
+				}
+				return float64(a >> min(b, 63))
+			},
+		}[name]
+		x, y := fs[0], fs[1]
+		return func(v []float64) float64 {
+			a, ok := integer(x(v))
+			b, ok2 := integer(y(v))
+			if !ok || !ok2 {
+				return math.NaN()
+			}
+			return op(a, b)
+		}, nil
 	case "min", "max":
 		if len(fs) < 1 {
 			return nil, fmt.Errorf("%s takes one argument or more", name)
@@ -238,4 +277,12 @@ func compileCall(name string, args []ast.Node, index map[string]int) (calcFn, er
 		}, nil
 	}
 	return nil, fmt.Errorf("unsupported function %s", name)
+}
+
+// integer returns x as an int64 when it is a whole number within range.
+func integer(x float64) (int64, bool) {
+	if x != math.Trunc(x) || math.Abs(x) >= 1<<63 {
+		return 0, false
+	}
+	return int64(x), true
 }

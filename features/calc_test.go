@@ -28,6 +28,13 @@ func TestCalc(t *testing.T) {
 		{"min(a, b, c) + max(a, b)", 4},
 		{"abs(c) + int(a / b)", 6},
 		{"-a", -7},
+		{"a & b | c", -1}, // as python3
+		{"a ^ b", 5},
+		{"~c", 2},
+		{"a << b", 28},
+		{"c >> 1", -2},
+		{"(a & (a - 1)) == 0", 0},
+		{"a if b > c else c", 7},
 	}
 	for _, tc := range tests {
 		src, err := TranslatePython(tc.python)

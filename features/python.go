@@ -11,17 +11,17 @@ import (
 //
 // The subset covers what tuning constraints use: integer and float
 // literals, parameter names, True and False, parentheses, the arithmetic
-// operators + - * / // % **, comparisons (chained ones too), in and not in
-// over list or tuple literals, and, or, not, and calls of min, max, abs,
-// int and float. Python's // floors, while expr's / divides in floating
+// operators + - * / // % **, the bitwise operators & | ^ ~ << >> (on
+// integers), comparisons (chained ones too), in and not in over list or
+// tuple literals, and, or, not, conditional expressions (x if c else y),
+// and calls of min, max, abs, int and float. Python's // floors, while expr's / divides in floating
 // point, so a // b becomes int(floor(a / b)). % stays %, and Space's
 // constraints, ExprDeriver and Calc compute Python's (the remainder takes
 // the divisor's sign), of floats too (KWG % ((MDIMC * NDIMC) / MDIMA));
 // expr's own, left only where Calc cannot compile an expression, takes
 // the dividend's sign between integers, which agrees for the non-negative
 // values tuning parameters take.
-// Anything else (bitwise operators, strings, conditional expressions) is
-// a *SyntaxError.
+// Anything else (strings, other calls, attributes) is a *SyntaxError.
 func TranslatePython(src string) (string, error) {
 	return TranslatePythonWith(src, nil)
 }
@@ -70,7 +70,7 @@ func (t token) describe() string {
 // that "//" and "**" are never read as two tokens.
 func lex(src string) ([]token, error) {
 	var toks []token
-	ops := []string{"**", "//", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[", "]", ","}
+	ops := []string{"**", "//", "==", "!=", "<<", ">>", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~", "(", ")", "[", "]", ","}
 	i := 0
 	for i < len(src) {
 		c := src[i]
@@ -122,11 +122,7 @@ func lex(src string) ([]token, error) {
 				}
 			}
 			if op == "" {
-				what := "character " + strconv.QuoteRune(rune(c))
-				if strings.IndexByte("&|^~", c) >= 0 {
-					what = "bitwise operator " + strconv.Quote(string(c))
-				}
-				return nil, &SyntaxError{src, i, "unsupported " + what}
+				return nil, &SyntaxError{src, i, "unsupported character " + strconv.QuoteRune(rune(c))}
 			}
 			toks = append(toks, token{tOp, op, i})
 			i += len(op)
@@ -193,21 +189,36 @@ func wrap(s string, lv, need int) string {
 	return s
 }
 
+// test reads a conditional expression, x if c else y, as expr's c ? x : y.
 func (p *pyParser) test() (string, int, error) {
 	if t := p.peek(); t.kind == tName && (t.text == "lambda" || t.text == "if") {
 		return "", 0, p.errAt(t, "unsupported keyword "+t.describe())
 	}
+	s, lv, err := p.orTest()
+	if err != nil || !p.accept("if") {
+		return s, lv, err
+	}
+	c, _, err := p.orTest()
+	if err != nil {
+		return "", 0, err
+	}
+	if t := p.peek(); !p.accept("else") {
+		return "", 0, p.errAt(t, "want \"else\", got "+t.describe())
+	}
+	r, _, err := p.test()
+	if err != nil {
+		return "", 0, err
+	}
+	return "(" + c + " ? " + s + " : " + r + ")", lvAtom, nil
+}
+
+func (p *pyParser) orTest() (string, int, error) {
 	s, lv, err := p.andTest()
 	for err == nil && p.accept("or") {
 		var r string
 		var rl int
 		if r, rl, err = p.andTest(); err == nil {
 			s, lv = wrap(s, lv, lvOr)+" or "+wrap(r, rl, lvAnd), lvOr
-		}
-	}
-	if err == nil {
-		if t := p.peek(); t.kind == tName && (t.text == "if" || t.text == "else") {
-			return "", 0, p.errAt(t, "conditional expressions are not supported")
 		}
 	}
 	return s, lv, err
@@ -241,7 +252,7 @@ func (p *pyParser) notTest() (string, int, error) {
 // comparison writes a chain a < b < c as a < b and b < c, as Python
 // means it; expr would compare the boolean a < b with c.
 func (p *pyParser) comparison() (string, int, error) {
-	left, lv, err := p.arith()
+	left, lv, err := p.bitOr()
 	if err != nil {
 		return "", 0, err
 	}
@@ -264,7 +275,7 @@ func (p *pyParser) comparison() (string, int, error) {
 			break
 		}
 		p.i++
-		right, rl, err := p.arith()
+		right, rl, err := p.bitOr()
 		if err != nil {
 			return "", 0, err
 		}
@@ -286,6 +297,35 @@ func (p *pyParser) comparison() (string, int, error) {
 		return parts[0], lvCmp, nil
 	}
 	return strings.Join(parts, " and "), lvAnd, nil
+}
+
+// bitwise are Python's bitwise binary operators, loosest first (as its
+// grammar's or_expr, xor_expr, and_expr and shift_expr), and the expr
+// builtins that compute them on integers.
+var bitwise = []map[string]string{{"|": "bitor"}, {"^": "bitxor"}, {"&": "bitand"}, {"<<": "bitshl", ">>": "bitshr"}}
+
+func (p *pyParser) bitOr() (string, int, error) { return p.bitLevel(0) }
+
+// bitLevel reads the operators of bitwise[k] and tighter, each a call.
+func (p *pyParser) bitLevel(k int) (string, int, error) {
+	operand := p.arith
+	if k+1 < len(bitwise) {
+		operand = func() (string, int, error) { return p.bitLevel(k + 1) }
+	}
+	s, lv, err := operand()
+	for err == nil {
+		t := p.peek()
+		fn, ok := bitwise[k][t.text]
+		if t.kind != tOp || !ok {
+			break
+		}
+		p.i++
+		var r string
+		if r, _, err = operand(); err == nil {
+			s, lv = fn+"("+s+", "+r+")", lvAtom
+		}
+	}
+	return s, lv, err
 }
 
 func (p *pyParser) arith() (string, int, error) {
@@ -332,11 +372,14 @@ func (p *pyParser) term() (string, int, error) {
 // so that -2 ** 2 stays -(2 ** 2) and - -a never reads as "--a".
 func (p *pyParser) factor() (string, int, error) {
 	t := p.peek()
-	if t.kind == tOp && (t.text == "-" || t.text == "+") {
+	if t.kind == tOp && (t.text == "-" || t.text == "+" || t.text == "~") {
 		p.i++
 		s, lv, err := p.factor()
 		if err != nil {
 			return "", 0, err
+		}
+		if t.text == "~" {
+			return "bitnot(" + s + ")", lvAtom, nil
 		}
 		return t.text + wrap(s, lv, lvAtom), lvUnary, nil
 	}

@@ -31,6 +31,8 @@ func TestTranslatePython(t *testing.T) {
 		{"(a == 1 or b == 2) and c == 3", "(a == 1 or b == 2) and c == 3"},
 		{"a - (b - c)", "a - (b - c)"},
 		{"min(a, b) * 2 >= max(c, 4)", "min(a, b) * 2 >= max(c, 4)"},
+		{"a & b << 2 == 0", "bitand(a, bitshl(b, 2)) == 0"},
+		{"x if a < b else y + 1", "(a < b ? x : y + 1)"},
 		{"True", "true"},
 		{"x / 2 > 1.5e0", "x / 2 > 1.5e0"},
 	}
@@ -66,6 +68,18 @@ func TestTranslatePythonValues(t *testing.T) {
 		{"1 < a < 3", map[string]any{"a": 2}, true},
 		{"a not in [1, 2]", map[string]any{"a": 3}, true},
 		{"7 / 2 == 3.5", nil, true},
+		// Bitwise operators and conditional expressions, as python3 computes them.
+		{"a & 1 == 0", map[string]any{"a": 5}, false},
+		{"(a & (a - 1)) == 0", map[string]any{"a": 16}, true},
+		{"(a & b) | 1", map[string]any{"a": 6, "b": 5}, 5},
+		{"a ^ 3", map[string]any{"a": 6}, 5},
+		{"~a", map[string]any{"a": 5}, -6},
+		{"1 << a", map[string]any{"a": 3}, 8},
+		{"a >> 1", map[string]any{"a": -9}, -5},
+		{"2 + 3 & 6", nil, 4},
+		{"1 | 2 ^ 3 & 4", nil, 3},
+		{"3 if a > 2 else 4", map[string]any{"a": 1}, 4},
+		{"1 if a > 1 else 4 if a < 0 else 5", map[string]any{"a": 0}, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.py, func(t *testing.T) {
@@ -100,9 +114,9 @@ func TestTranslatePythonErrors(t *testing.T) {
 		pos     int
 		message string
 	}{
-		{"a & 1", 2, "bitwise"},
+		{"a @ 1", 2, "character"},
 		{"a == 'x'", 5, "character"},
-		{"a if b else c", 2, "conditional"},
+		{"a if b", 6, `want "else"`},
 		{"a is None", 2, `"is"`},
 		{"len(a) > 1", 0, "function"},
 		{"(a == 1", 7, "end of expression"},

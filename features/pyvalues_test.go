@@ -18,6 +18,7 @@ func TestPythonValues(t *testing.T) {
 		{"(8,)", []int{8}},
 		{"[]", nil},
 		{"[-1, 2*3, 2**10, 7 // 2]", []int{-1, 6, 1024, 3}},
+		{"[1 & 2, 3 | 4, 1 << 3, ~5, 3 if 1 > 2 else 4]", []int{0, 7, 8, -6, 4}}, // as python3
 		{"range(4)", []int{0, 1, 2, 3}},
 		{"range(10, 0, -3)", []int{10, 7, 4, 1}},
 		{"[2**i for i in range(0, 6)]", []int{1, 2, 4, 8, 16, 32}},
@@ -59,7 +60,7 @@ func TestPythonValuesErrors(t *testing.T) {
 		{"(4)", "not a list"},
 		{"[1] + 2", "want a list"},
 		{"[x for x in range(3) if]", "unexpected"},
-		{"[1 & 2]", "bitwise"},
+		{"[1 @ 2]", "character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {

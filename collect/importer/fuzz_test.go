@@ -81,6 +81,7 @@ func FuzzT1(f *testing.F) {
 	// Small seeds only (not the benchmark hub's file), so that Go's
 	// minimization of new inputs keeps up.
 	f.Add([]byte(`{"ConfigurationSpace": {"TuningParameters": [{"Name": "a", "Values": "[1, 2]", "Default": 1}], "Conditions": [{"Expression": "a // 2 < 1"}]}}`))
+	f.Add([]byte(`{"ConfigurationSpace": {"TuningParameters": [{"Name": "a", "Values": "[1, 2]", "Default": 1}], "Conditions": [{"Expression": "(a & (a - 1)) == 0 if a > 1 else ~a << 2 != 0"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadT1(bytes.NewReader(data))
 		if err != nil {
@@ -108,6 +109,8 @@ func FuzzTranslatePython(f *testing.F) {
 		"a // b ** -c < 3 <= d",
 		"not a not in (1, 2,) and min(a, b) > -2.5e3",
 		"[1, [2]] == x",
+		"a & b | ~c << 2 ^ d >> 1 == 0",
+		"x if a < b else y if c else z",
 	} {
 		f.Add(s)
 	}
