@@ -220,7 +220,7 @@ func TestReadSpecErrors(t *testing.T) {
 		{"output sized by a parameter", func(m map[string]any) { arg(m, 1)["Size"] = "ProblemSize[0] * TILE_X" }, "Arguments[1] (out).Size"},
 		{"vector filled by a parameter", func(m map[string]any) { arg(m, 0)["FillValue"] = "TILE_X" }, "Arguments[0] (in).FillValue"},
 		{"condition", func(m map[string]any) {
-			m["ConfigurationSpace"].(map[string]any)["Conditions"] = []any{map[string]any{"Expression": "TILE_X ^ 2 > 1"}}
+			m["ConfigurationSpace"].(map[string]any)["Conditions"] = []any{map[string]any{"Expression": "TILE_X @ 2 > 1"}}
 		}, "ConfigurationSpace.Conditions[0]"},
 		{"default not an integer", func(m map[string]any) {
 			m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[4].(map[string]any)["Default"] = "[0, 1]"

@@ -127,7 +127,8 @@ const vmNodeCost = 8
 // exprBuiltins are the functions a constraint may call: those that
 // TranslatePython emits and augur's own kernels use, each of a cost
 // independent of its arguments' values.
-var exprBuiltins = map[string]bool{"min": true, "max": true, "abs": true, "int": true, "float": true, "floor": true, "ceil": true, "round": true}
+var exprBuiltins = map[string]bool{"min": true, "max": true, "abs": true, "int": true, "float": true, "floor": true, "ceil": true, "round": true,
+	"bitand": true, "bitor": true, "bitxor": true, "bitnot": true, "bitshl": true, "bitshr": true}
 
 // exprOperators are the binary operators a constraint may use; the range
 // operator "..", which builds a list as long as its operands' values, and

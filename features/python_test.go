@@ -141,3 +141,32 @@ func TestTranslatePythonErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSpaceBitwiseConstraint checks that a constraint with Python's
+// bitwise operators passes NewSpace's limits and counts as python3 does.
+func TestSpaceBitwiseConstraint(t *testing.T) {
+	var vs []int
+	for v := 1; v <= 64; v++ {
+		vs = append(vs, v)
+	}
+	for _, tc := range []struct {
+		py   string
+		want int
+	}{
+		{"(a & (a - 1)) == 0", 7},        // powers of two
+		{"a >> 3 == 2 or a ^ 1 == 0", 9}, // 16..23, and 1
+		{"a < 4 if a % 2 == 0 else a > 60", 3},
+	} {
+		c, err := TranslatePython(tc.py)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSpace([]Param{{Name: "a", Values: vs}}, []string{c})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.py, err)
+		}
+		if s.Len() != tc.want {
+			t.Errorf("%s: %d valid, want %d", tc.py, s.Len(), tc.want)
+		}
+	}
+}
