@@ -80,7 +80,7 @@ func TestReadT1Errors(t *testing.T) {
 		{"not a list", `"[1, 2, 4, 8, 16]"`, `"1, 2"`, `"block_size_y"`},
 		{"empty list", `"[1]"`, `"[]"`, `"use_cmem"`},
 		{"float default", `"Default": 15`, `"Default": 1.5`, `"filter_height"`},
-		{"bitwise condition", `block_size_x*block_size_y<=1024`, `block_size_x&block_size_y`, "bitwise"},
+		{"string in a condition", `block_size_x*block_size_y<=1024`, `block_size_x == "a"`, "character"},
 		{"malformed JSON", `"General": {`, `"General": [`, "T1"},
 	}
 	for _, tt := range tests {
