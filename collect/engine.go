@@ -545,7 +545,7 @@ func (e *engine) measureRuns(ctx context.Context, g *group, p pair, repeats int)
 		}
 		if err := e.check(t, p); err != nil {
 			if errors.Is(err, errDeclared) {
-				return e.measure(ctx, g, p) // once: t.declared is set
+				return e.measureRuns(ctx, g, p, repeats) // once: t.declared is set
 			}
 			if errors.Is(err, errInfra) {
 				return fail(err)
