@@ -842,7 +842,9 @@ func (sk *specKernel) checkTask(t features.Task) error {
 }
 
 // options are the spec's CompilerOptions and a -D for every parameter, as
-// Kernel Tuner defines them.
+// Kernel Tuner defines them, then for each implied macro the source names
+// (which makes the options, and so the program, depend on the shape when
+// a grid size is among them).
 func (sk *specKernel) options(t features.Task, c features.Config) string {
 	var b strings.Builder
 	b.WriteString(sk.compilerOpts)
