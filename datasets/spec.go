@@ -306,8 +306,10 @@ type specBuilder struct {
 	ext   *SpecExtension
 	files map[string][]byte
 	sk    *specKernel
-	// warnings become Kernel.Warnings.
-	warnings []string
+	// warnings become Kernel.Warnings; defaulted holds the block-size
+	// names given Kernel Tuner's defaults, warned of once.
+	warnings  []string
+	defaulted map[string]bool
 }
 
 // fail returns the one-line error of a field.
@@ -319,7 +321,7 @@ func (b *specBuilder) fail(field, format string, a ...any) error {
 
 // newSpecKernel builds the Kernel of a decoded spec.
 func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[string][]byte) (*Kernel, error) {
-	b := &specBuilder{file: file, f: f, ks: &f.KernelSpecification, ext: f.Augur, files: files}
+	b := &specBuilder{file: file, f: f, ks: &f.KernelSpecification, ext: f.Augur, files: files, defaulted: map[string]bool{}}
 	if b.ext == nil {
 		b.ext = &SpecExtension{}
 	}
@@ -498,7 +500,19 @@ func (b *specBuilder) compile(field string, raw json.RawMessage, names []string)
 		}
 		return sk.taskNames[i]
 	})
-	e, err := features.TranslatePython(src)
+	// Kernel Tuner's thread-block names stand for its defaults (256, 1, 1)
+	// where no parameter or problem size has the name.
+	consts := map[string]int{}
+	for i, name := range impliedMacros[:3] {
+		if !slices.Contains(sk.keys, name) && regexp.MustCompile(`\b`+name+`\b`).MatchString(src) {
+			consts[name] = []int{256, 1, 1}[i]
+			if !b.defaulted[name] {
+				b.defaulted[name] = true
+				b.warnings = append(b.warnings, fmt.Sprintf("%s: %s names %s, which no parameter is: Kernel Tuner's default, %d, serves", b.file, field, name, consts[name]))
+			}
+		}
+	}
+	e, err := features.TranslatePythonWith(src, consts)
 	if err != nil {
 		return nil, bad(field, "%v", err)
 	}

@@ -486,3 +486,32 @@ func TestSpecUnusedParameter(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecBlockSizeDefaults checks that a LocalSize naming Kernel Tuner's
+// block_size_x where no parameter has that name takes Kernel Tuner's
+// default, 256, with one warning, and that the kernel sees the same value.
+func TestSpecBlockSizeDefaults(t *testing.T) {
+	spec := `{"ConfigurationSpace": {"TuningParameters": [{"Name": "TILE", "Type": "int", "Values": "[1, 2]"}]},
+	"KernelSpecification": {"Language": "OpenCL", "KernelName": "k", "KernelFile": "k.cl", "ProblemSize": [1000],
+		"GlobalSize": {"X": "ProblemSize[0]"}, "LocalSize": {"X": "block_size_x", "Y": "block_size_y"},
+		"GridDivX": ["block_size_x", "TILE"],
+		"Arguments": [{"Name": "out", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "Output": 1}]}}`
+	source := "__kernel void k(__global float* out) { out[get_global_id(0)] = TILE * block_size_x; }"
+	k, err := datasets.ParseSpec("k.json", []byte(spec), source, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := k.Geometry(features.Task{1000}, features.Config{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Local[0] != 256 || l.Local[1] != 1 || l.Global[0] != 512 {
+		t.Errorf("local %v, global %v; want 256 x 1, 512 (two groups of 256 items, TILE 2 each)", l.Local, l.Global)
+	}
+	if got := k.Options(features.Task{1000}, features.Config{2}); got != "-DTILE=2 -Dblock_size_x=256" {
+		t.Errorf("options %q", got)
+	}
+	if w := strings.Join(k.Warnings, "\n"); strings.Count(w, "Kernel Tuner's default") != 2 || !strings.Contains(w, "block_size_x, which no parameter is: Kernel Tuner's default, 256") {
+		t.Errorf("warnings %q, want one for block_size_x and one for block_size_y", w)
+	}
+}
