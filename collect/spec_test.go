@@ -218,3 +218,32 @@ func TestRunSpecVerifyRules(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSpecStringParameter checks a string parameter end to end: each
+// value reaches the kernel as its text, rows record its number, and a
+// condition comparing it with a string holds.
+func TestRunSpecStringParameter(t *testing.T) {
+	skipWithoutDevice(t)
+	k, err := datasets.ReadSpec("testdata/specmode/mode.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	opt := Options{Tasks: []features.Task{{1024}}, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard}
+	if _, err := Run(context.Background(), k, dir, opt); err != nil {
+		t.Fatal(err)
+	}
+	rows := readAll(t, dir, k)
+	if len(rows) != 5 { // mul and sub at WG 8 and 16, add at 16
+		t.Fatalf("%d rows, want 5", len(rows))
+	}
+	for _, r := range rows {
+		want := record.StatusOK
+		if r.Config[1] == 2 { // sub
+			want = record.StatusVerifyError
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", k.Space.Format(r.Config), r.Status, r.Error, want)
+		}
+	}
+}

@@ -256,6 +256,9 @@ type specKernel struct {
 	// block_size_x..z (the work-group size), grid_size_x..z (the number
 	// of work-groups) and kernel_tuner (1).
 	implied    []string
+	// labels are each string parameter's values, which its numbers
+	// 0, 1, ... stand for in configurations; nil for other parameters.
+	labels     [][]string
 	global     [3]sizeExpr
 	local      [3]sizeExpr
 	griddiv    [3][]sizeExpr
@@ -403,6 +406,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 	}
 	var params []features.Param
 	var ref features.Config
+	strs := map[string]int{} // string values' numbers, for the conditions
 	seen := map[string]bool{}
 	for _, n := range sk.taskNames {
 		seen[n] = true
@@ -416,11 +420,41 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 			return bad(field, "the name %q is used twice", tp.Name)
 		}
 		seen[tp.Name] = true
+		if tp.Type == "string" {
+			labels, err := parseLabels(tp.Values)
+			if err != nil {
+				return bad(field+".Values", "%v", err)
+			}
+			sk.labels = append(sk.labels, labels)
+			values := make([]int, len(labels))
+			d := 0
+			for j, l := range labels {
+				values[j] = j
+				if prev, ok := strs[l]; ok && prev != j {
+					strs[l] = -1 // two parameters number it apart: no condition may name it
+				} else {
+					strs[l] = j
+				}
+			}
+			if t := bytes.TrimSpace(tp.Default); len(t) > 0 && string(t) != "null" {
+				var def string
+				if json.Unmarshal(t, &def) != nil || !slices.Contains(labels, strings.Trim(def, `'"`)) {
+					b.warnings = append(b.warnings, fmt.Sprintf("%s: %s.Default %s is not among the Values; %q, the first, serves", b.file, field, t, labels[0]))
+				} else {
+					d = slices.Index(labels, strings.Trim(def, `'"`))
+				}
+			}
+			params = append(params, features.Param{Name: tp.Name, Values: values})
+			sk.params = append(sk.params, tp.Name)
+			ref = append(ref, d)
+			continue
+		}
+		sk.labels = append(sk.labels, nil)
 		values, err := ParseValues(tp.Values)
 		if err != nil {
-			if tp.Type == "string" || tp.Type == "float" {
+			if tp.Type == "float" {
 				// augur's configurations are integers, passed as -D NAME=value.
-				return bad(field+".Type", "%s parameters are not supported, only integers (int, uint, bool): number the choices and select them in the kernel with #if NAME == 1", tp.Type)
+				return bad(field+".Type", "float parameters are not supported, only integers (int, uint, bool) and strings: number the choices and select them in the kernel with #if NAME == 1")
 			}
 			return bad(field+".Values", "%v", err)
 		}
@@ -452,7 +486,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		if len(c.Expression) > maxSpecExprLen {
 			return bad(field, "expression of %d bytes, the limit is %d", len(c.Expression), maxSpecExprLen)
 		}
-		e, err := features.TranslatePython(c.Expression)
+		e, err := features.TranslatePythonStrings(c.Expression, usable(strs))
 		if err != nil {
 			return bad(field, "%v", err)
 		}
@@ -862,13 +896,18 @@ func (sk *specKernel) checkTask(t features.Task) error {
 func (sk *specKernel) options(t features.Task, c features.Config) string {
 	var b strings.Builder
 	b.WriteString(sk.compilerOpts)
-	define := func(name string, v int) {
+	defineText := func(name, v string) {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "-D%s=%d", name, v)
+		b.WriteString("-D" + name + "=" + v)
 	}
+	define := func(name string, v int) { defineText(name, strconv.Itoa(v)) }
 	for i, v := range c {
+		if l := sk.labels[i]; l != nil && v >= 0 && v < len(l) {
+			defineText(sk.params[i], l[v]) // a string parameter's text
+			continue
+		}
 		define(sk.params[i], v)
 	}
 	if len(sk.implied) == 0 {
@@ -925,6 +964,50 @@ func (sk *specKernel) unused(source string) []string {
 		word := regexp.MustCompile(`\b` + name + `\b`)
 		if !slices.ContainsFunc(texts, word.MatchString) {
 			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// parseLabels reads a string parameter's values: a JSON list of strings, or
+// a string holding a Python list of string literals. Each reaches the
+// kernel as -D NAME=value, so it must be one preprocessor token's text.
+func parseLabels(raw json.RawMessage) ([]string, error) {
+	var labels []string
+	if json.Unmarshal(raw, &labels) != nil {
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return nil, fmt.Errorf("%s is not a list of strings", raw)
+		}
+		var err error
+		if labels, err = features.PythonStrings(strings.TrimSpace(text)); err != nil {
+			return nil, err
+		}
+	}
+	if len(labels) == 0 {
+		return nil, fmt.Errorf("no values")
+	}
+	if len(labels) > maxSpecValues {
+		return nil, fmt.Errorf("%d values, the limit is %d", len(labels), maxSpecValues)
+	}
+	for i, l := range labels {
+		if l == "" || strings.ContainsAny(l, " \t\n\r\"'\\") {
+			return nil, fmt.Errorf("value %q is not one word: it reaches the kernel as -D NAME=value", l)
+		}
+		if slices.Contains(labels[:i], l) {
+			return nil, fmt.Errorf("value %q is listed twice", l)
+		}
+	}
+	return labels, nil
+}
+
+// usable returns strs less the strings that number differently in two
+// parameters.
+func usable(strs map[string]int) map[string]int {
+	out := make(map[string]int, len(strs))
+	for k, v := range strs {
+		if v >= 0 {
+			out[k] = v
 		}
 	}
 	return out

@@ -226,10 +226,17 @@ func TestReadSpecErrors(t *testing.T) {
 			m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[4].(map[string]any)["Default"] = "[0, 1]"
 		}, "Default"},
 		{"verify rule", func(m map[string]any) { m["Augur"].(map[string]any)["Verify"] = "approx" }, `Augur.Verify: "approx": want outputs, sum or none`},
-		{"string parameter", func(m map[string]any) {
+		{"float parameter", func(m map[string]any) {
 			p := m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[3].(map[string]any)
-			p["Type"], p["Values"], p["Default"] = "string", "['a', 'b']", "a"
-		}, "string parameters are not supported"},
+			p["Type"], p["Values"], p["Default"] = "float", "[0.5, 1.5]", 0.5
+		}, "float parameters are not supported"},
+		{"string value of two words", func(m map[string]any) {
+			p := m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[3].(map[string]any)
+			p["Type"], p["Values"], p["Default"] = "string", "['a b', 'c']", "c"
+		}, `value "a b" is not one word`},
+		{"string no parameter has", func(m map[string]any) {
+			m["ConfigurationSpace"].(map[string]any)["Conditions"] = []any{map[string]any{"Expression": "USE_LOCAL == 'yes'"}}
+		}, `string "yes" is no value of a string parameter`},
 		{"no output", func(m map[string]any) { delete(arg(m, 1), "Output"); arg(m, 1)["AccessType"] = "ReadWrite" }, "no argument is an output"},
 		{"half", func(m map[string]any) { arg(m, 0)["Type"] = "half" }, "Arguments[0] (in).Type"},
 		{"names", func(m map[string]any) { m["Augur"].(map[string]any)["ProblemSizeNames"] = []any{"w"} }, "Augur.ProblemSizeNames"},
@@ -513,5 +520,33 @@ func TestSpecBlockSizeDefaults(t *testing.T) {
 	}
 	if w := strings.Join(k.Warnings, "\n"); strings.Count(w, "Kernel Tuner's default") != 2 || !strings.Contains(w, "block_size_x, which no parameter is: Kernel Tuner's default, 256") {
 		t.Errorf("warnings %q, want one for block_size_x and one for block_size_y", w)
+	}
+}
+
+// TestSpecStringParameter checks a string parameter: its values numbered
+// 0, 1, ... in configurations, its text in the build options, conditions
+// comparing it with string literals.
+func TestSpecStringParameter(t *testing.T) {
+	spec := `{"ConfigurationSpace": {"TuningParameters": [{"Name": "WG", "Type": "int", "Values": "[8, 16, 32]", "Default": 8},
+		{"Name": "MODE", "Type": "string", "Values": "['fast', 'exact']", "Default": "exact"}],
+		"Conditions": [{"Expression": "MODE == 'exact' or WG > 8"}]},
+	"KernelSpecification": {"Language": "OpenCL", "KernelName": "k", "KernelFile": "k.cl", "ProblemSize": [100],
+		"GlobalSize": {"X": "ProblemSize[0]"}, "LocalSize": {"X": "WG"},
+		"Arguments": [{"Name": "out", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "Output": 1}]}}`
+	k, err := datasets.ParseSpec("k.json", []byte(spec), "__kernel void k(__global float* out) { out[0] = MODE(WG); }", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := k.Space.Len(); got != 5 { // 3 exact + 2 fast (WG 16, 32)
+		t.Errorf("%d valid configurations, want 5", got)
+	}
+	if got := k.Space.Format(k.Reference); got != "WG=8,MODE=1" {
+		t.Errorf("reference %s, want WG=8,MODE=1 (exact)", got)
+	}
+	if got := k.Options(features.Task{100}, features.Config{16, 0}); got != "-DWG=16 -DMODE=fast" {
+		t.Errorf("options %q, want -DWG=16 -DMODE=fast", got)
+	}
+	if len(k.Warnings) != 0 {
+		t.Errorf("warnings %q", k.Warnings)
 	}
 }

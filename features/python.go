@@ -14,14 +14,15 @@ import (
 // operators + - * / // % **, the bitwise operators & | ^ ~ << >> (on
 // integers), comparisons (chained ones too), in and not in over list or
 // tuple literals, and, or, not, conditional expressions (x if c else y),
-// and calls of min, max, abs, int and float. Python's // floors, while expr's / divides in floating
+// and calls of min, max, abs, int and float; string literals only through
+// TranslatePythonStrings. Python's // floors, while expr's / divides in floating
 // point, so a // b becomes int(floor(a / b)). % stays %, and Space's
 // constraints, ExprDeriver and Calc compute Python's (the remainder takes
 // the divisor's sign), of floats too (KWG % ((MDIMC * NDIMC) / MDIMA));
 // expr's own, left only where Calc cannot compile an expression, takes
 // the dividend's sign between integers, which agrees for the non-negative
 // values tuning parameters take.
-// Anything else (strings, other calls, attributes) is a *SyntaxError.
+// Anything else (other calls, attributes) is a *SyntaxError.
 func TranslatePython(src string) (string, error) {
 	return TranslatePythonWith(src, nil)
 }
@@ -30,11 +31,23 @@ func TranslatePython(src string) (string, error) {
 // so that a parameter moved into the task can leave the constraints that
 // mention it.
 func TranslatePythonWith(src string, consts map[string]int) (string, error) {
+	return translate(src, consts, nil)
+}
+
+// TranslatePythonStrings is TranslatePython with each string literal read
+// as the number strs gives it: a string parameter's values are numbered,
+// so that MODE == 'fast' compares MODE with the number of 'fast'. A string
+// strs lacks is a *SyntaxError.
+func TranslatePythonStrings(src string, strs map[string]int) (string, error) {
+	return translate(src, nil, strs)
+}
+
+func translate(src string, consts, strs map[string]int) (string, error) {
 	toks, err := lex(src)
 	if err != nil {
 		return "", err
 	}
-	p := &pyParser{src: src, toks: toks, consts: consts}
+	p := &pyParser{src: src, toks: toks, consts: consts, strs: strs}
 	out, _, err := p.test()
 	if err != nil {
 		return "", err
@@ -51,6 +64,7 @@ const (
 	tNum
 	tName
 	tOp
+	tStr // a string literal; text is its contents
 )
 
 type token struct {
@@ -60,8 +74,11 @@ type token struct {
 }
 
 func (t token) describe() string {
-	if t.kind == tEOF {
+	switch t.kind {
+	case tEOF:
 		return "end of expression"
+	case tStr:
+		return "string " + strconv.Quote(t.text)
 	}
 	return strconv.Quote(t.text)
 }
@@ -106,6 +123,16 @@ func lex(src string) ([]token, error) {
 			}
 			toks = append(toks, token{tNum, src[i:j], i})
 			i = j
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(src) && src[j] != c && src[j] != '\\' && src[j] != '\n' {
+				j++
+			}
+			if j >= len(src) || src[j] != c {
+				return nil, &SyntaxError{src, i, "unterminated string, or one with a backslash escape"}
+			}
+			toks = append(toks, token{tStr, src[i+1 : j], i})
+			i = j + 1
 		case isNameByte(c):
 			j := i
 			for j < len(src) && (isNameByte(src[j]) || src[j] >= '0' && src[j] <= '9') {
@@ -156,6 +183,7 @@ type pyParser struct {
 	toks   []token
 	i      int
 	consts map[string]int
+	strs   map[string]int // string literals' numbers (TranslatePythonStrings)
 }
 
 func (p *pyParser) peek() token { return p.toks[p.i] }
@@ -407,6 +435,11 @@ func (p *pyParser) atom() (string, int, error) {
 	switch t.kind {
 	case tNum:
 		return t.text, lvAtom, nil
+	case tStr:
+		if v, ok := p.strs[t.text]; ok {
+			return strconv.Itoa(v), lvAtom, nil
+		}
+		return "", 0, p.errAt(t, "string "+strconv.Quote(t.text)+" is no value of a string parameter")
 	case tName:
 		switch t.text {
 		case "True":

@@ -115,7 +115,9 @@ func TestTranslatePythonErrors(t *testing.T) {
 		message string
 	}{
 		{"a @ 1", 2, "character"},
-		{"a == 'x'", 5, "character"},
+		{"a == 'x'", 5, `string "x" is no value`},
+		{"a == 'x", 5, "unterminated"},
+		{`a == "x\\y"`, 5, "backslash"},
 		{"a if b", 6, `want "else"`},
 		{"a is None", 2, `"is"`},
 		{"len(a) > 1", 0, "function"},

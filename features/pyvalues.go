@@ -37,6 +37,39 @@ func PythonValues(src string) ([]int, error) {
 	return out, nil
 }
 
+// PythonStrings reads a Python list or tuple of string literals, as a T1
+// file writes a string parameter's values: "['fast', 'exact']". A
+// literal holds no backslash escapes; anything else is a *SyntaxError.
+func PythonStrings(src string) ([]string, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &pyParser{src: src, toks: toks}
+	closing := "]"
+	if !p.accept("[") {
+		if !p.accept("(") {
+			return nil, p.errAt(p.peek(), "want a list of strings, got "+p.peek().describe())
+		}
+		closing = ")"
+	}
+	var out []string
+	for !p.accept(closing) {
+		t := p.next()
+		if t.kind != tStr {
+			return nil, p.errAt(t, "want a string, got "+t.describe())
+		}
+		out = append(out, t.text)
+		if !p.accept(",") && !(p.peek().kind == tOp && p.peek().text == closing) {
+			return nil, p.errAt(p.peek(), "want \",\" or \""+closing+"\", got "+p.peek().describe())
+		}
+	}
+	if t := p.peek(); t.kind != tEOF {
+		return nil, p.errAt(t, "unexpected "+t.describe()+" after the list")
+	}
+	return out, nil
+}
+
 // valuesParser reads PythonValues' lists; the expressions inside them it
 // hands to pyParser, with a comprehension's name as a constant.
 type valuesParser struct{ pyParser }
