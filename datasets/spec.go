@@ -255,7 +255,7 @@ type specKernel struct {
 	// that the source names and no parameter or problem size does:
 	// block_size_x..z (the work-group size), grid_size_x..z (the number
 	// of work-groups) and kernel_tuner (1).
-	implied    []string
+	implied []string
 	// labels are each string parameter's values, which its numbers
 	// 0, 1, ... stand for in configurations; nil for other parameters.
 	labels     [][]string
