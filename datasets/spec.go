@@ -1284,6 +1284,30 @@ func (k *Kernel) VerifyTolerance() (atol, rtol float64) {
 	return 0, k.Tolerance
 }
 
+// FormatConfig writes c as Space.Format does, but with each string
+// parameter's value as its text (MODE=fast) rather than its number.
+func (k *Kernel) FormatConfig(c features.Config) string {
+	sk, ok := k.impl.(*specKernel)
+	if !ok || !slices.ContainsFunc(sk.labels, func(l []string) bool { return l != nil }) {
+		return k.Space.Format(c)
+	}
+	var b strings.Builder
+	for i, p := range k.Space.Params {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(p.Name + "=")
+		switch l := sk.labels[i]; {
+		case i >= len(c):
+		case l != nil && c[i] >= 0 && c[i] < len(l):
+			b.WriteString(l[c[i]])
+		default:
+			b.WriteString(strconv.Itoa(c[i]))
+		}
+	}
+	return b.String()
+}
+
 // How a configuration's outputs are verified against the reference's (see
 // SpecExtension.Verify).
 const (

@@ -549,4 +549,7 @@ func TestSpecStringParameter(t *testing.T) {
 	if len(k.Warnings) != 0 {
 		t.Errorf("warnings %q", k.Warnings)
 	}
+	if got := k.FormatConfig(features.Config{16, 0}); got != "WG=16,MODE=fast" {
+		t.Errorf("FormatConfig = %q, want WG=16,MODE=fast", got)
+	}
 }

@@ -599,6 +599,15 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 // Space returns the tuning space of the bundle's kernel.
 func (c *Chooser) Space() *features.Space { return c.space }
 
+// Format writes a configuration as "name=value,...", a spec's string
+// parameters by their text.
+func (c *Chooser) Format(cfg features.Config) string {
+	if c.kernel != nil {
+		return c.kernel.FormatConfig(cfg)
+	}
+	return c.space.Format(cfg)
+}
+
 // Model returns the model that chooses; nil when none fits the device
 // (Source is "reference").
 func (c *Chooser) Model() *predict.Model { return c.model }

@@ -40,8 +40,8 @@ func (p Pick) Report(took time.Duration) PickReport {
 // outside the training shapes, the launch plan and
 // took, how long Choose took.
 func (c *Chooser) WritePick(w io.Writer, p Pick, took time.Duration) error {
-	fmt.Fprintf(w, "config:            %s\n", c.Space().Format(p.Config))
-	fmt.Fprintf(w, "predicted speedup: %.3fx over the reference (%s)\n", math.Exp(p.LogSpeedup), c.Space().Format(c.Reference()))
+	fmt.Fprintf(w, "config:            %s\n", c.Format(p.Config))
+	fmt.Fprintf(w, "predicted speedup: %.3fx over the reference (%s)\n", math.Exp(p.LogSpeedup), c.Format(c.Reference()))
 	fmt.Fprintf(w, "source:            %s\n", p.Source)
 	if p.Fixed != "" {
 		fmt.Fprintf(w, "classifier fixed:  %s\n", p.Fixed)
