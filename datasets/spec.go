@@ -421,7 +421,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		}
 		seen[tp.Name] = true
 		if tp.Type == "string" {
-			labels, err := parseLabels(tp.Values)
+			labels, err := ParseLabels(tp.Values)
 			if err != nil {
 				return bad(field+".Values", "%v", err)
 			}
@@ -486,7 +486,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		if len(c.Expression) > maxSpecExprLen {
 			return bad(field, "expression of %d bytes, the limit is %d", len(c.Expression), maxSpecExprLen)
 		}
-		e, err := features.TranslatePythonStrings(c.Expression, usable(strs))
+		e, err := features.TranslatePythonStrings(c.Expression, nil, usable(strs))
 		if err != nil {
 			return bad(field, "%v", err)
 		}
@@ -969,10 +969,10 @@ func (sk *specKernel) unused(source string) []string {
 	return out
 }
 
-// parseLabels reads a string parameter's values: a JSON list of strings, or
-// a string holding a Python list of string literals. Each reaches the
+// ParseLabels reads a string parameter's values: a JSON list of strings,
+// or a string holding a Python list of string literals. Each reaches the
 // kernel as -D NAME=value, so it must be one preprocessor token's text.
-func parseLabels(raw json.RawMessage) ([]string, error) {
+func ParseLabels(raw json.RawMessage) ([]string, error) {
 	var labels []string
 	if json.Unmarshal(raw, &labels) != nil {
 		var text string
@@ -1002,7 +1002,7 @@ func parseLabels(raw json.RawMessage) ([]string, error) {
 }
 
 // usable returns strs less the strings that number differently in two
-// parameters.
+// parameters (marked -1).
 func usable(strs map[string]int) map[string]int {
 	out := make(map[string]int, len(strs))
 	for k, v := range strs {

@@ -34,12 +34,12 @@ func TranslatePythonWith(src string, consts map[string]int) (string, error) {
 	return translate(src, consts, nil)
 }
 
-// TranslatePythonStrings is TranslatePython with each string literal read
-// as the number strs gives it: a string parameter's values are numbered,
-// so that MODE == 'fast' compares MODE with the number of 'fast'. A string
-// strs lacks is a *SyntaxError.
-func TranslatePythonStrings(src string, strs map[string]int) (string, error) {
-	return translate(src, nil, strs)
+// TranslatePythonStrings is TranslatePythonWith with each string literal
+// read as the number strs gives it: a string parameter's values are
+// numbered, so that MODE == 'fast' compares MODE with the number of
+// 'fast'. A string strs lacks is a *SyntaxError.
+func TranslatePythonStrings(src string, consts, strs map[string]int) (string, error) {
+	return translate(src, consts, strs)
 }
 
 func translate(src string, consts, strs map[string]int) (string, error) {

@@ -33,6 +33,10 @@
 // nesting, an entry's fields or times, the declared values) is refused at
 // a limit as it is read.
 //
+// A parameter whose values are strings (a T1 "string" parameter, a cache's
+// string list) is numbered 0, 1, ... in the spec's order, or without a spec
+// in the cache's; the data keep the numbers.
+//
 // Imported platforms are known by name only: Platform.Name is the tuner's
 // device name, Vendor is guessed from it, Type is "gpu", and every numeric
 // feature is zero (unknown).

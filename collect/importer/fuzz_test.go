@@ -21,6 +21,7 @@ func FuzzKernelTunerCache(f *testing.F) {
 	f.Add(gzipped(f, cacheHead))
 	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": 1}}}`))
 	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": 1, "times": [0.0000001, 0.0012345, 1e7]}}}`))
+	f.Add([]byte(`{"tune_params_keys": ["m"], "tune_params": {"m": ["a", "b"]}, "cache": {"b": {"m": "b", "time": 1, "times": [1]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := ReadKernelTuner(bytes.NewReader(data))
 		if err != nil {
@@ -29,6 +30,11 @@ func FuzzKernelTunerCache(f *testing.F) {
 		for _, m := range res.Measurements {
 			if len(m.Config) != len(res.Params) {
 				t.Fatalf("configuration %v for %d parameters", m.Config, len(res.Params))
+			}
+			for i, p := range res.Params {
+				if l, ok := res.Labels[p.Name]; ok && (m.Config[i] < 0 || m.Config[i] >= len(l)) {
+					t.Fatalf("string parameter %s numbered %d of %d values", p.Name, m.Config[i], len(l))
+				}
 			}
 			if (m.Status == "ok") != (len(m.TimesMs) > 0) {
 				t.Fatalf("status %s with %d times", m.Status, len(m.TimesMs))

@@ -208,7 +208,7 @@ func Import(opt Options) (*Summary, error) {
 	var sets []*dataset
 	planned := map[string]string{}
 	for _, in := range opt.Files {
-		d, err := convert(fileSource(in, opt.From), spec, opt)
+		d, err := convert(fileSource(in, opt.From, spec), spec, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in, err)
 		}
@@ -313,7 +313,11 @@ type source func(start func([]features.Param) error, each func(m *Measurement) e
 
 // fileSource reads the file at path in the given format: a Kernel Tuner
 // cache a token at a time, a T4 file a result at a time.
-func fileSource(path, from string) source {
+func fileSource(path, from string, spec *Spec) source {
+	var labels map[string][]string
+	if spec != nil {
+		labels = spec.Labels
+	}
 	var t4 []features.Param // a T4 file's parameters, once read
 	return func(start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
 		f, err := os.Open(path)
@@ -322,7 +326,7 @@ func fileSource(path, from string) source {
 		}
 		defer f.Close()
 		if from != FromT4 {
-			return scanKernelTuner(f, start, each)
+			return scanKernelTuner(f, labels, start, each)
 		}
 		return scanT4Source(path, f, &t4, start, each)
 	}
@@ -647,7 +651,7 @@ func newPlan(fileParams []features.Param, spec *Spec, opt Options) (*plan, error
 	if len(consts) > 0 && len(constraints) > 0 {
 		constraints = nil
 		for _, c := range spec.Conditions {
-			e, err := translate(c, consts)
+			e, err := translate(c, consts, spec.strings())
 			if err != nil {
 				return nil, err
 			}

@@ -321,3 +321,64 @@ func TestImportBrokenDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestImportStringParameter checks a Kernel Tuner cache whose parameter
+// takes strings: with a spec, each value numbered by the spec's order
+// (whatever the cache's), conditions comparing it with string literals;
+// without, by the cache's order. A value the spec lacks is refused.
+func TestImportStringParameter(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {
+		"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16},
+			{"Name": "mode", "Type": "string", "Values": "['fast', 'exact']", "Default": "exact"}],
+		"Conditions": [{"Expression": "mode == 'exact' or bx == 32"}]}}`), 0o644)
+	cache := func(modes string) string {
+		path := filepath.Join(t.TempDir(), "cache.json")
+		os.WriteFile(path, []byte(`{"device_name": "NVIDIA A100", "problem_size": 1000,
+			"tune_params_keys": ["bx", "mode"], "tune_params": {"bx": [16, 32], "mode": `+modes+`}, "cache": {
+			"16,exact": {"bx": 16, "mode": "exact", "time": 4, "times": [4]},
+			"16,fast": {"bx": 16, "mode": "fast", "time": 1, "times": [1]},
+			"32,fast": {"bx": 32, "mode": "fast", "time": 2, "times": [2]}}}`), 0o644)
+		return path
+	}
+	for _, tc := range []struct {
+		name, modes, spec string
+		configs         []string // the rows' configurations, as recorded (numbers)
+		violations      int
+		err             string
+	}{
+		{"spec order", `["exact", "fast"]`, spec, []string{"bx=16,mode=1", "bx=32,mode=0"}, 1, ""},
+		{"no spec: the cache's order", `["exact", "fast"]`, "", []string{"bx=16,mode=0", "bx=16,mode=1", "bx=32,mode=1"}, 0, ""},
+		{"a value the spec lacks", `["exact", "fast", "wild"]`, spec, nil, 0, `"wild", which is none of the spec's values`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache(tc.modes)}, Kernel: "k", Spec: tc.spec, Out: t.TempDir()})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := sum.Files[0]
+			if f.Violations != tc.violations {
+				t.Errorf("%d violations (%s), want %d", f.Violations, f.Violation, tc.violations)
+			}
+			meta, rows, err := record.ReadFile(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range rows {
+				got = append(got, features.FormatConfig(meta.Params, r.Config))
+			}
+			slices.Sort(got)
+			if strings.Join(got, " ") != strings.Join(tc.configs, " ") {
+				t.Errorf("rows %q, want %q", got, tc.configs)
+			}
+		})
+	}
+}

@@ -30,6 +30,10 @@ type Results struct {
 	// are the tuner's declared values (Kernel Tuner's tune_params) or,
 	// where the format declares none (T4), the values seen, ascending.
 	Params []features.Param
+	// Labels holds each string parameter's values, by name: its Values
+	// and configurations number them by their place here (the spec's
+	// order when Import has a spec, else the file's).
+	Labels map[string][]string
 	// Measurements are the configurations in file order.
 	Measurements []Measurement
 }
@@ -62,13 +66,14 @@ var kernelTunerFailures = map[string]record.Status{
 // ReadKernelTuner reads a Kernel Tuner cache file, gzip'ed or plain
 // (told apart by the gzip magic bytes). A live cache file that ends
 // without its closing braces, as Kernel Tuner leaves it while tuning, is
-// completed first. Every parameter value must be an integer. An entry
+// completed first. Every parameter value must be an integer or, for all
+// of a parameter's values, a string (numbered as Results.Labels). An entry
 // whose time is a number but which has no times (old caches) counts its
 // mean time as one run (Measurement.MeanOnly). It holds every measurement
 // in memory; Import streams them instead (scanKernelTuner).
 func ReadKernelTuner(r io.Reader) (*Results, error) {
 	var ms []Measurement
-	res, err := scanKernelTuner(r, nil, func(m *Measurement) error {
+	res, err := scanKernelTuner(r, nil, nil, func(m *Measurement) error {
 		c := *m
 		c.Config = m.Config.Clone()
 		c.TimesMs = nil
@@ -104,13 +109,14 @@ const (
 // scanKernelTuner reads a Kernel Tuner cache as ReadKernelTuner does, a
 // token at a time, calls start (unless nil) with the parameters once they
 // are known, before any entry, and then each with every cache entry in
-// file order; the returned Results have no Measurements. Memory stays bounded by the
+// file order; the returned Results have no Measurements. labels (nil:
+// none) numbers string parameters' values in place of the file's order. Memory stays bounded by the
 // limits above whatever the file's size: the input is decompressed and
 // repaired as it is read, and an entry is converted and handed on before
 // the next is read. m and its slices are reused after each returns. Only
 // a cache whose entries come before tune_params_keys (Kernel Tuner writes
 // them last) is held whole, to be converted once the keys are known.
-func scanKernelTuner(r io.Reader, start func([]features.Param) error, each func(m *Measurement) error) (*Results, error) {
+func scanKernelTuner(r io.Reader, labels map[string][]string, start func([]features.Param) error, each func(m *Measurement) error) (*Results, error) {
 	src, closeSrc, err := openInput(r)
 	if err != nil {
 		return nil, err
@@ -121,7 +127,7 @@ func scanKernelTuner(r io.Reader, start func([]features.Param) error, each func(
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
-	sc := &ktScan{dec: dec, res: &Results{}, start: start, each: each}
+	sc := &ktScan{dec: dec, res: &Results{}, start: start, each: each, labels: labels}
 	seen := map[string]bool{}
 	for dec.More() {
 		name, err := objectKey(dec)
@@ -164,7 +170,9 @@ type ktScan struct {
 	each    func(m *Measurement) error
 	keys    []string
 	values  map[string][]int
-	pending []*ktEntry // entries read before the keys
+	strs    map[string][]string // tune_params' string lists
+	labels  map[string][]string // the numbering of string values to use; nil: the file's
+	pending []*ktEntry          // entries read before the keys
 	m       Measurement
 	started bool
 }
@@ -186,7 +194,7 @@ func (sc *ktScan) field(name string) error {
 			return fmt.Errorf("%w: %s after the cache entries", ErrFormat, name)
 		}
 		if name == "tune_params" {
-			sc.values, err = decodeTuneParams(sc.dec)
+			sc.values, sc.strs, err = decodeTuneParams(sc.dec)
 		} else {
 			sc.keys, err = decodeKeys(sc.dec)
 		}
@@ -239,6 +247,24 @@ func (sc *ktScan) begin() error {
 	}
 	for _, k := range sc.keys {
 		vs, ok := sc.values[k]
+		if strs, isStr := sc.strs[k]; isStr {
+			labels := sc.labels[k]
+			if labels == nil {
+				labels = strs
+			}
+			vs, ok = nil, true
+			for _, l := range strs {
+				i := slices.Index(labels, l)
+				if i < 0 {
+					return fmt.Errorf("%w: tune_params %s has %q, which is none of the spec's values %q", ErrFormat, k, l, labels)
+				}
+				vs = append(vs, i)
+			}
+			if sc.res.Labels == nil {
+				sc.res.Labels = map[string][]string{}
+			}
+			sc.res.Labels[k] = labels
+		}
 		if !ok {
 			return fmt.Errorf("%w: tune_params lacks %q of tune_params_keys", ErrFormat, k)
 		}
@@ -252,7 +278,7 @@ func (sc *ktScan) begin() error {
 
 // emit hands entry e on as a measurement.
 func (sc *ktScan) emit(e *ktEntry) error {
-	if err := e.measurement(&sc.m, sc.keys); err != nil {
+	if err := e.measurement(&sc.m, sc.keys, sc.res.Labels); err != nil {
 		return fmt.Errorf("%w: cache entry %q: %v", ErrFormat, e.key, err)
 	}
 	return sc.each(&sc.m)
@@ -366,8 +392,8 @@ func (e *ktEntry) readTimes(dec *json.Decoder) error {
 }
 
 // measurement fills m from the entry, laying its parameters out in keys'
-// order.
-func (e *ktEntry) measurement(m *Measurement, keys []string) error {
+// order, a string parameter's value as its place in labels.
+func (e *ktEntry) measurement(m *Measurement, keys []string, labels map[string][]string) error {
 	m.Config = slices.Grow(m.Config[:0], len(keys))[:len(keys)]
 	for j, k := range keys {
 		i := slices.IndexFunc(e.fields, func(f ktField) bool { return f.name == k })
@@ -375,6 +401,15 @@ func (e *ktEntry) measurement(m *Measurement, keys []string) error {
 			return fmt.Errorf("lacks parameter %s", k)
 		}
 		f := e.fields[i]
+		if l, isStr := labels[k]; isStr {
+			v, err := strconv.Unquote(f.text)
+			n := slices.Index(l, v)
+			if f.num || err != nil || n < 0 {
+				return fmt.Errorf("parameter %s is %s, want one of %q", k, f.text, l)
+			}
+			m.Config[j] = n
+			continue
+		}
 		n, err := strconv.Atoi(f.text)
 		if !f.num || err != nil {
 			return fmt.Errorf("parameter %s is %s, want an integer", k, f.text)
@@ -743,48 +778,60 @@ func (rr *repairReader) finish() error {
 	return nil
 }
 
-// decodeTuneParams reads tune_params, an object of integer lists, a token
-// at a time: a list longer than features.MaxParamValues is refused as soon
-// as it is, in constant memory (a cache file declaring 2M values for one
-// parameter is 4 KB compressed).
-func decodeTuneParams(dec *json.Decoder) (map[string][]int, error) {
+// decodeTuneParams reads tune_params, an object of integer lists and
+// string lists, a token at a time: a list longer than
+// features.MaxParamValues is refused as soon as it is, in constant memory
+// (a cache file declaring 2M values for one parameter is 4 KB compressed).
+func decodeTuneParams(dec *json.Decoder) (map[string][]int, map[string][]string, error) {
 	if err := expectDelim(dec, '{'); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := map[string][]int{}
+	out, strs := map[string][]int{}, map[string][]string{}
 	for dec.More() {
 		k, err := objectKey(dec)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if len(out) >= features.MaxParams {
-			return nil, fmt.Errorf("%w: tune_params has over %d parameters", features.ErrLimit, features.MaxParams)
+		if len(out)+len(strs) >= features.MaxParams {
+			return nil, nil, fmt.Errorf("%w: tune_params has over %d parameters", features.ErrLimit, features.MaxParams)
 		}
 		if err := expectDelim(dec, '['); err != nil {
-			return nil, fmt.Errorf("%w: tune_params %q: %v", ErrFormat, k, err)
+			return nil, nil, fmt.Errorf("%w: tune_params %q: %v", ErrFormat, k, err)
 		}
 		var vs []int
+		var ss []string
 		for dec.More() {
-			if len(vs) == features.MaxParamValues {
-				return nil, fmt.Errorf("%w: parameter %s declares more than %d values", features.ErrLimit, k, features.MaxParamValues)
+			if len(vs)+len(ss) == features.MaxParamValues {
+				return nil, nil, fmt.Errorf("%w: parameter %s declares more than %d values", features.ErrLimit, k, features.MaxParamValues)
 			}
 			tok, err := dec.Token()
 			if err != nil {
-				return nil, tokenErr(err)
+				return nil, nil, tokenErr(err)
+			}
+			if str, ok := tok.(string); ok && len(vs) == 0 {
+				if slices.Contains(ss, str) {
+					return nil, nil, fmt.Errorf("%w: parameter %s lists %q twice", ErrFormat, k, str)
+				}
+				ss = append(ss, str)
+				continue
 			}
 			n, ok := tok.(json.Number)
 			f, err := n.Float64()
-			if !ok || err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-				return nil, fmt.Errorf("%w: parameter %s has value %v, want integers only", ErrFormat, k, tok)
+			if !ok || err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 || len(ss) > 0 {
+				return nil, nil, fmt.Errorf("%w: parameter %s has value %v, want integers only, or strings only", ErrFormat, k, tok)
 			}
 			vs = append(vs, int(f))
 		}
 		if err := expectDelim(dec, ']'); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out[k] = vs
+		if len(ss) > 0 {
+			strs[k] = ss
+		} else {
+			out[k] = vs
+		}
 	}
-	return out, expectDelim(dec, '}')
+	return out, strs, expectDelim(dec, '}')
 }
 
 // tokenErr is a decoder's error as the readers return it: a limit the

@@ -10,13 +10,14 @@ import (
 // and T1 files write them, into the expr-lang syntax of features.Space
 // (features.TranslatePython); a failure is a *SyntaxError.
 func TranslatePython(src string) (string, error) {
-	return translate(src, nil)
+	return translate(src, nil, nil)
 }
 
 // translate is TranslatePython with names replaced by constants, so that a
-// parameter moved into the task can leave the constraints that mention it.
-func translate(src string, consts map[string]int) (string, error) {
-	out, err := features.TranslatePythonWith(src, consts)
+// parameter moved into the task can leave the constraints that mention it,
+// and string literals by the numbers strs gives them (Spec.Labels).
+func translate(src string, consts, strs map[string]int) (string, error) {
+	out, err := features.TranslatePythonStrings(src, consts, strs)
 	var se *features.SyntaxError
 	if errors.As(err, &se) {
 		return "", &SyntaxError{Expr: se.Expr, Pos: se.Pos, Msg: se.Msg}

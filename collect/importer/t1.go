@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
@@ -27,6 +29,30 @@ type Spec struct {
 	// ProblemSize is KernelSpecification.ProblemSize; nil when the file
 	// gives none, or gives expressions rather than integers.
 	ProblemSize []int
+	// Labels holds each string parameter's values (Type "string"), by
+	// name; its Values number them 0, 1, ... in this order.
+	Labels map[string][]string
+}
+
+// strings returns the numbers of the string parameters' values for
+// conditions to compare with, less any two parameters number apart.
+func (s *Spec) strings() map[string]int {
+	out := map[string]int{}
+	for _, labels := range s.Labels {
+		for i, l := range labels {
+			if prev, ok := out[l]; ok && prev != i {
+				out[l] = -1
+			} else if !ok {
+				out[l] = i
+			}
+		}
+	}
+	for l, i := range out {
+		if i < 0 {
+			delete(out, l)
+		}
+	}
+	return out
 }
 
 type t1File struct {
@@ -71,6 +97,12 @@ func ReadT1(r io.Reader) (*Spec, error) {
 	}
 	s := &Spec{Name: f.General.BenchmarkName, Default: make(features.Config, 0, len(tps))}
 	for _, tp := range tps {
+		if tp.Type == "string" {
+			if err := s.addStrings(tp.Name, tp.Values, tp.Default); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		values, err := datasets.ParseValues(tp.Values)
 		if err != nil {
 			return nil, fmt.Errorf("%w: T1 parameter %q (type %q): %v", ErrFormat, tp.Name, tp.Type, err)
@@ -101,7 +133,7 @@ func ReadT1(r io.Reader) (*Spec, error) {
 		if len(c.Expression) > features.MaxConstraintLen {
 			return nil, fmt.Errorf("%w: T1 condition is %d bytes long, at most %d allowed", features.ErrLimit, len(c.Expression), features.MaxConstraintLen)
 		}
-		e, err := TranslatePython(c.Expression)
+		e, err := translate(c.Expression, nil, s.strings())
 		if err != nil {
 			return nil, err
 		}
@@ -113,4 +145,31 @@ func ReadT1(r io.Reader) (*Spec, error) {
 		s.ProblemSize = ps
 	}
 	return s, nil
+}
+
+// addStrings adds a string parameter: its values numbered 0, 1, ... in the
+// file's order, its default by its number.
+func (s *Spec) addStrings(name string, values, def json.RawMessage) error {
+	labels, err := datasets.ParseLabels(values)
+	if err != nil {
+		return fmt.Errorf("%w: T1 parameter %q (type \"string\"): %v", ErrFormat, name, err)
+	}
+	if s.Labels == nil {
+		s.Labels = map[string][]string{}
+	}
+	s.Labels[name] = labels
+	p := features.Param{Name: name}
+	for i := range labels {
+		p.Values = append(p.Values, i)
+	}
+	s.Params = append(s.Params, p)
+	var d string
+	if t := bytes.TrimSpace(def); len(t) == 0 || string(t) == "null" || json.Unmarshal(t, &d) != nil || !slices.Contains(labels, strings.Trim(d, `'"`)) {
+		s.Default = nil // none, or none of the values: the reference is the space's first
+		return nil
+	}
+	if s.Default != nil {
+		s.Default = append(s.Default, slices.Index(labels, strings.Trim(d, `'"`)))
+	}
+	return nil
 }
