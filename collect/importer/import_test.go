@@ -344,9 +344,9 @@ func TestImportStringParameter(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, modes, spec string
-		configs         []string // the rows' configurations, as recorded (numbers)
-		violations      int
-		err             string
+		configs           []string // the rows' configurations, as recorded (numbers)
+		violations        int
+		err               string
 	}{
 		{"spec order", `["exact", "fast"]`, spec, []string{"bx=16,mode=1", "bx=32,mode=0"}, 1, ""},
 		{"no spec: the cache's order", `["exact", "fast"]`, "", []string{"bx=16,mode=0", "bx=16,mode=1", "bx=32,mode=1"}, 0, ""},
