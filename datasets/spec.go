@@ -1199,6 +1199,22 @@ func (sk *specKernel) configArg(a specArg, t features.Task, c features.Config) A
 	return arg
 }
 
+// ConfigArgNames returns the names of the arguments ConfigValues gives,
+// in argument order; nil when no argument depends on the configuration.
+func (k *Kernel) ConfigArgNames() []string {
+	sk, ok := k.impl.(*specKernel)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, a := range sk.argList {
+		if a.perConfig && a.kind != Buffer {
+			out = append(out, a.name)
+		}
+	}
+	return out
+}
+
 // ConfigArgs returns the arguments of a spec kernel whose value depends on
 // the configuration (a scalar's FillValue or a local buffer's Size over the
 // tuning parameters), by their index among Args, for (t, c); nil when none

@@ -86,6 +86,20 @@ int augur_shape_names(augur_handle h, char *buf, size_t size, int32_t *n);
 /* augur_shape_names for the tuning parameters, in configuration order. */
 int augur_param_names(augur_handle h, char *buf, size_t size, int32_t *n);
 
+/* augur_shape_names for the kernel arguments whose values a configuration
+ * sets (a spec's scalar whose FillValue, or local buffer whose Size, uses
+ * the tuning parameters), in argument order: those augur_plan_value gives.
+ * None ("" and 0) for augur's own kernels and imported ones. */
+int augur_plan_value_names(augur_handle h, char *buf, size_t size, int32_t *n);
+
+/* Writes into *value what configuration config[0..nconf) sets the kernel
+ * argument name to on the shape: the scalar's value, or the local
+ * buffer's size in bytes (set it with clSetKernelArg(k, i, bytes, NULL)).
+ * Errors: AUGUR_ERR_ARG (NULL config, name or value; an argument the
+ * configuration does not set), AUGUR_ERR_SHAPE, AUGUR_ERR_CONFIG. */
+int augur_plan_value(augur_handle h, const int64_t *shape, int32_t n, const int64_t *config, int32_t nconf,
+		     const char *name, double *value);
+
 /* Chooses the configuration for the shape shape[0..n) into *out, and its
  * launch plan into *out_plan (NULL: not wanted). Errors: AUGUR_ERR_ARG (NULL
  * shape or out), AUGUR_ERR_SHAPE (n is not the number of shape values, or

@@ -63,6 +63,10 @@ struct Pick {
 	double outside_octaves = 0;
 	bool clamped = false; // log_speedup was clamped to the model's training range
 	augur_plan plan = augur_plan();
+	// values holds what the configuration sets each argument of
+	// Chooser::plan_value_names to (a scalar's value, a local buffer's
+	// bytes), in that order; empty for kernels with none.
+	std::vector<std::pair<std::string, double>> values;
 
 	// param returns the value of the named parameter; throws
 	// std::out_of_range for a name the kernel lacks.
@@ -93,7 +97,11 @@ public:
 	}
 	Chooser(const Chooser &) = delete;
 	Chooser &operator=(const Chooser &) = delete;
-	Chooser(Chooser &&o) noexcept : h_(o.h_), shape_names_(std::move(o.shape_names_)), param_names_(std::move(o.param_names_)) { o.h_ = 0; }
+	Chooser(Chooser &&o) noexcept
+	    : h_(o.h_), shape_names_(std::move(o.shape_names_)), param_names_(std::move(o.param_names_)),
+	      value_names_(std::move(o.value_names_)) {
+		o.h_ = 0;
+	}
 	Chooser &operator=(Chooser &&o) noexcept {
 		if (this != &o) {
 			if (h_ != 0) {
@@ -103,6 +111,7 @@ public:
 			o.h_ = 0;
 			shape_names_ = std::move(o.shape_names_);
 			param_names_ = std::move(o.param_names_);
+			value_names_ = std::move(o.value_names_);
 		}
 		return *this;
 	}
@@ -110,13 +119,24 @@ public:
 	// The names of the shape's values and of the parameters, in order.
 	const std::vector<std::string> &shape_names() const { return shape_names_; }
 	const std::vector<std::string> &param_names() const { return param_names_; }
+	// The kernel arguments a configuration sets (a spec's scalar or local
+	// buffer sized by the parameters): each Pick's values.
+	const std::vector<std::string> &plan_value_names() const { return value_names_; }
+
+	// plan_value returns what config sets the argument name to on the shape.
+	double plan_value(const std::vector<int64_t> &shape, const std::vector<int64_t> &config, const std::string &name) const {
+		double v = 0;
+		detail::check(augur_plan_value(h_, shape.data(), static_cast<int32_t>(shape.size()), config.data(),
+					       static_cast<int32_t>(config.size()), name.c_str(), &v));
+		return v;
+	}
 
 	// choose returns the pick for the shape (values in shape_names order).
 	Pick choose(const std::vector<int64_t> &shape) const {
 		augur_config c;
 		augur_plan p;
 		detail::check(augur_choose(h_, shape.data(), static_cast<int32_t>(shape.size()), &c, &p));
-		return pick(c, p);
+		return pick(c, p, shape);
 	}
 
 	// candidates returns up to k of the model's best configurations, the
@@ -131,7 +151,7 @@ public:
 		detail::check(augur_candidates(h_, shape.data(), static_cast<int32_t>(shape.size()), k, cs.data(), ps.data(), &n));
 		std::vector<Pick> out;
 		for (int32_t i = 0; i < n; i++) {
-			out.push_back(pick(cs[i], ps[i]));
+			out.push_back(pick(cs[i], ps[i], shape));
 		}
 		return out;
 	}
@@ -150,6 +170,7 @@ private:
 		try {
 			shape_names_ = names(&augur_shape_names);
 			param_names_ = names(&augur_param_names);
+			value_names_ = names(&augur_plan_value_names);
 		} catch (...) {
 			augur_close(h_);
 			throw;
@@ -181,7 +202,7 @@ private:
 		}
 	}
 
-	Pick pick(const augur_config &c, const augur_plan &p) const {
+	Pick pick(const augur_config &c, const augur_plan &p, const std::vector<int64_t> &shape) const {
 		Pick out;
 		out.names = param_names_;
 		out.config.assign(c.values, c.values + c.n);
@@ -190,12 +211,16 @@ private:
 		out.outside_octaves = c.outside_octaves;
 		out.clamped = c.clamped != 0;
 		out.plan = p;
+		for (const std::string &name : value_names_) {
+			out.values.emplace_back(name, plan_value(shape, out.config, name));
+		}
 		return out;
 	}
 
 	augur_handle h_ = 0;
 	std::vector<std::string> shape_names_;
 	std::vector<std::string> param_names_;
+	std::vector<std::string> value_names_;
 };
 
 } // namespace augur

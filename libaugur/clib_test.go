@@ -122,7 +122,7 @@ func run(t *testing.T, exe string, args ...string) string {
 // C, and eight threads on one handle.
 func TestCABI(t *testing.T) {
 	exe := buildC(t, false, "abi_test", "testdata/abi_test.c")
-	if out := run(t, exe, poclBundle, filepath.Join(t.TempDir(), "w.jsonl")); out != "ok\n" {
+	if out := run(t, exe, poclBundle, filepath.Join(t.TempDir(), "w.jsonl"), valuesBundle); out != "ok\n" {
 		t.Errorf("abi_test printed %q", out)
 	}
 }

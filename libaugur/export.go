@@ -177,15 +177,12 @@ func augur_close(h C.augur_handle) (rc C.int) {
 	return report(lib.close(int64(h)))
 }
 
-func names(h C.augur_handle, buf *C.char, size C.size_t, n *C.int32_t, params bool) C.int {
+func names(h C.augur_handle, buf *C.char, size C.size_t, n *C.int32_t, which func(*handle) []string) C.int {
 	c, err := lib.get(int64(h))
 	if err != nil {
 		return report(err)
 	}
-	list := c.shapeNames
-	if params {
-		list = c.paramNames
-	}
+	list := which(c)
 	if n != nil {
 		*n = C.int32_t(len(list))
 	}
@@ -201,13 +198,45 @@ func names(h C.augur_handle, buf *C.char, size C.size_t, n *C.int32_t, params bo
 //export augur_shape_names
 func augur_shape_names(h C.augur_handle, buf *C.char, size C.size_t, n *C.int32_t) (rc C.int) {
 	defer guard("augur_shape_names", &rc)
-	return names(h, buf, size, n, false)
+	return names(h, buf, size, n, func(c *handle) []string { return c.shapeNames })
 }
 
 //export augur_param_names
 func augur_param_names(h C.augur_handle, buf *C.char, size C.size_t, n *C.int32_t) (rc C.int) {
 	defer guard("augur_param_names", &rc)
-	return names(h, buf, size, n, true)
+	return names(h, buf, size, n, func(c *handle) []string { return c.paramNames })
+}
+
+//export augur_plan_value_names
+func augur_plan_value_names(h C.augur_handle, buf *C.char, size C.size_t, n *C.int32_t) (rc C.int) {
+	defer guard("augur_plan_value_names", &rc)
+	return names(h, buf, size, n, func(c *handle) []string { return c.valueNames })
+}
+
+//export augur_plan_value
+func augur_plan_value(h C.augur_handle, shape *C.int64_t, n C.int32_t, config *C.int64_t, nconf C.int32_t, name *C.char, value *C.double) (rc C.int) {
+	defer guard("augur_plan_value", &rc)
+	c, err := lib.get(int64(h))
+	if err != nil {
+		return report(err)
+	}
+	if config == nil || name == nil || value == nil {
+		return report(failf(statusArg, "augur_plan_value: config, name or value is NULL"))
+	}
+	s, err := cShape(shape, n, "shape")
+	if err != nil {
+		return report(err)
+	}
+	if nconf < 0 || nconf > maxParams {
+		return report(failf(statusConfig, "augur_plan_value: config has %d values", int(nconf)))
+	}
+	cfg := unsafe.Slice((*int64)(unsafe.Pointer(config)), int(nconf))
+	v, err := c.planValue(s, cfg, C.GoString(name))
+	if err != nil {
+		return report(err)
+	}
+	*value = C.double(v)
+	return C.int(statusOK)
 }
 
 //export augur_choose

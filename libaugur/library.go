@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -107,6 +108,7 @@ type handle struct {
 	space      *features.Space
 	shapeNames []string
 	paramNames []string
+	valueNames []string // the arguments a configuration sets (Plan.Values)
 }
 
 // open loads a bundle as opt says and returns the new chooser's handle.
@@ -193,7 +195,7 @@ func (l *library) open(opt openOptions) (int64, error) {
 		return 0, err
 	}
 	h.chooser, h.space = ch, ch.Space()
-	h.shapeNames, h.paramNames = ch.TaskNames(), ch.ParamNames()
+	h.shapeNames, h.paramNames, h.valueNames = ch.TaskNames(), ch.ParamNames(), ch.PlanValueNames()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.next++
@@ -312,18 +314,9 @@ func (c *handle) record(shape, config []int64, timeNs float64) error {
 	if _, err := c.chooser.Plan(t, c.chooser.Reference()); err != nil {
 		return shapeOrInternal(err)
 	}
-	if len(config) != len(c.paramNames) {
-		return failf(statusConfig, "record: configuration has %d values, want %d (%s)", len(config), len(c.paramNames), strings.Join(c.paramNames, ", "))
-	}
-	cfg := make(features.Config, len(config))
-	for i, v := range config {
-		if v < math.MinInt32 || v > math.MaxInt32 {
-			return failf(statusConfig, "record: %s=%d out of range", c.paramNames[i], v)
-		}
-		cfg[i] = int(v)
-	}
-	if !c.space.Valid(cfg) {
-		return failf(statusConfig, "record: configuration %v is outside the tuning space", cfg)
+	cfg, err := c.config("record", config)
+	if err != nil {
+		return err
 	}
 	if !(timeNs > 0) || math.IsInf(timeNs, 0) {
 		return failf(statusArg, "record: time must be positive and finite, got %g ns", timeNs)
@@ -332,6 +325,50 @@ func (c *handle) record(shape, config []int64, timeNs float64) error {
 		return fail(statusIO, err)
 	}
 	return nil
+}
+
+// config converts a C configuration into a features.Config of the space;
+// op names the call in errors.
+func (c *handle) config(op string, config []int64) (features.Config, error) {
+	if len(config) != len(c.paramNames) {
+		return nil, failf(statusConfig, "%s: configuration has %d values, want %d (%s)", op, len(config), len(c.paramNames), strings.Join(c.paramNames, ", "))
+	}
+	cfg := make(features.Config, len(config))
+	for i, v := range config {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, failf(statusConfig, "%s: %s=%d out of range", op, c.paramNames[i], v)
+		}
+		cfg[i] = int(v)
+	}
+	if !c.space.Valid(cfg) {
+		return nil, failf(statusConfig, "%s: configuration %v is outside the tuning space", op, cfg)
+	}
+	return cfg, nil
+}
+
+// planValue returns the value the configuration sets for the kernel
+// argument name on shape (runtime.Plan.Values).
+func (c *handle) planValue(shape, config []int64, name string) (float64, error) {
+	t, err := c.task(shape)
+	if err != nil {
+		return 0, err
+	}
+	if !slices.Contains(c.valueNames, name) {
+		have := "none"
+		if len(c.valueNames) > 0 {
+			have = strings.Join(c.valueNames, ", ")
+		}
+		return 0, failf(statusArg, "plan_value: the configuration sets no argument %q (it sets %s)", name, have)
+	}
+	cfg, err := c.config("plan_value", config)
+	if err != nil {
+		return 0, err
+	}
+	p, err := c.chooser.Plan(t, cfg)
+	if err != nil {
+		return 0, shapeOrInternal(err)
+	}
+	return p.Values[name], nil
 }
 
 // joinNames writes names joined by ',' with a NUL into buf.

@@ -12,6 +12,10 @@ import (
 const (
 	poclBundle  = "../testdata/conv2d-pocl.augur"
 	fleetBundle = "../testdata/conv2d-fleet.augur"
+	// valuesBundle is a spec kernel whose configuration sets two arguments
+	// (collect/testdata/specscale: the scalar wg = WG, the local buffer
+	// scratch of WG floats), trained on PoCL.
+	valuesBundle = "testdata/specscale.augur"
 )
 
 var shape = []int64{1920, 1080, 5, 5}
@@ -279,5 +283,49 @@ func TestOpenTrusted(t *testing.T) {
 				t.Errorf("code %d (%v), want %d", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestPlanValue checks the arguments a configuration sets, as libaugur
+// gives them: their names, each value, and the errors.
+func TestPlanValue(t *testing.T) {
+	l := newLibrary()
+	h, err := l.open(openOptions{Path: valuesBundle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := l.get(h)
+	if got := strings.Join(c.valueNames, ","); got != "wg,scratch" {
+		t.Fatalf("value names %q, want wg,scratch", got)
+	}
+	shape := []int64{3000}
+	tests := []struct {
+		name   string
+		config []int64
+		arg    string
+		want   float64
+		code   status
+	}{
+		{"scalar", []int64{16, 0, 0}, "wg", 16, statusOK},
+		{"local buffer bytes", []int64{32, 1, 0}, "scratch", 128, statusOK},
+		{"an argument the configuration does not set", []int64{16, 0, 0}, "in", 0, statusArg},
+		{"short configuration", []int64{16, 0}, "wg", 0, statusConfig},
+		{"outside the space", []int64{16, 1, 1}, "wg", 0, statusConfig}, // BROKEN 1 needs VAR 0
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := c.planValue(shape, tt.config, tt.arg)
+			if codeOf(err) != tt.code || tt.code == statusOK && v != tt.want {
+				t.Errorf("planValue = %g, %v; want %g, code %d", v, err, tt.want, tt.code)
+			}
+		})
+	}
+	if _, err := c.planValue([]int64{1, 2}, []int64{16, 0, 0}, "wg"); codeOf(err) != statusShape {
+		t.Errorf("a shape of two values: %v, want a shape error", err)
+	}
+	p, _ := l.open(openOptions{Path: poclBundle})
+	conv, _ := l.get(p)
+	if len(conv.valueNames) != 0 {
+		t.Errorf("conv2d's value names %q, want none", conv.valueNames)
 	}
 }

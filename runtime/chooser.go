@@ -599,6 +599,16 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 // Space returns the tuning space of the bundle's kernel.
 func (c *Chooser) Space() *features.Space { return c.space }
 
+// PlanValueNames returns the names of the kernel arguments a plan's
+// Values holds (those the configuration sets), in argument order; nil when
+// there are none.
+func (c *Chooser) PlanValueNames() []string {
+	if c.kernel == nil {
+		return nil
+	}
+	return c.kernel.ConfigArgNames()
+}
+
 // Format writes a configuration as "name=value,...", a spec's string
 // parameters by their text.
 func (c *Chooser) Format(cfg features.Config) string {

@@ -1,6 +1,8 @@
 // abi_test checks libaugur's C API from C: every error path returns its
 // code and a message instead of crashing, and many threads choose at once.
-// TestCABI builds and runs it: abi_test BUNDLE WISDOM_PATH.
+// TestCABI builds and runs it: abi_test BUNDLE WISDOM_PATH VALUES_BUNDLE,
+// the last a spec kernel whose configuration sets arguments (WG, VAR, BROKEN;
+// wg and scratch).
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -49,8 +51,8 @@ static void *chooser_thread(void *arg) {
 }
 
 int main(int argc, char **argv) {
-	if (argc != 3) {
-		fprintf(stderr, "usage: abi_test BUNDLE WISDOM_PATH\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: abi_test BUNDLE WISDOM_PATH VALUES_BUNDLE\n");
 		return 2;
 	}
 	bundle_path = argv[1];
@@ -184,6 +186,45 @@ int main(int argc, char **argv) {
 		}
 	}
 	EXPECT(augur_close(shared), AUGUR_OK);
+
+	// The arguments a configuration sets: none for conv2d, two for the spec.
+	char names[64];
+	int32_t nn = -1;
+	EXPECT(augur_open_file(bundle_path, NULL, &h), AUGUR_OK);
+	EXPECT(augur_plan_value_names(h, names, sizeof names, &nn), AUGUR_OK);
+	if (nn != 0 || names[0] != 0) {
+		fprintf(stderr, "FAIL: conv2d sets %d arguments (%s), want none\n", nn, names);
+		failures++;
+	}
+	double v = -1;
+	EXPECT(augur_plan_value(h, shape, 4, cfg, 8, "Xwg", &v), AUGUR_ERR_ARG);
+	EXPECT(augur_close(h), AUGUR_OK);
+	EXPECT(augur_open_file(argv[3], NULL, &h), AUGUR_OK);
+	EXPECT(augur_plan_value_names(h, names, 4, &nn), AUGUR_ERR_TRUNCATED);
+	EXPECT(augur_plan_value_names(h, names, sizeof names, &nn), AUGUR_OK);
+	if (nn != 2 || strcmp(names, "wg,scratch") != 0) {
+		fprintf(stderr, "FAIL: value names %d %s, want 2 wg,scratch\n", nn, names);
+		failures++;
+	}
+	int64_t n3000[1] = {3000}, wg32[3] = {32, 0, 0};
+	EXPECT(augur_plan_value(h, n3000, 1, wg32, 3, "scratch", &v), AUGUR_OK);
+	if (v != 128) {
+		fprintf(stderr, "FAIL: scratch is %g bytes, want 128 (32 floats)\n", v);
+		failures++;
+	}
+	EXPECT(augur_plan_value(h, n3000, 1, wg32, 3, "wg", &v), AUGUR_OK);
+	if (v != 32) {
+		fprintf(stderr, "FAIL: wg is %g, want 32\n", v);
+		failures++;
+	}
+	EXPECT(augur_plan_value(h, n3000, 1, wg32, 3, "nope", &v), AUGUR_ERR_ARG);
+	EXPECT(augur_plan_value(h, n3000, 1, wg32, 3, NULL, &v), AUGUR_ERR_ARG);
+	EXPECT(augur_plan_value(h, n3000, 1, wg32, 3, "wg", NULL), AUGUR_ERR_ARG);
+	EXPECT(augur_plan_value(h, n3000, 1, NULL, 3, "wg", &v), AUGUR_ERR_ARG);
+	EXPECT(augur_plan_value(h, n3000, 1, wg32, 2, "wg", &v), AUGUR_ERR_CONFIG);
+	EXPECT(augur_plan_value(h, shape, 4, wg32, 3, "wg", &v), AUGUR_ERR_SHAPE);
+	EXPECT(augur_close(h), AUGUR_OK);
+	EXPECT(augur_plan_value(h, n3000, 1, wg32, 3, "wg", &v), AUGUR_ERR_HANDLE);
 
 	if (failures > 0) {
 		fprintf(stderr, "%d failures\n", failures);

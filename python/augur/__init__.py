@@ -119,13 +119,15 @@ def _load():
     lib.augur_last_error.argtypes = []
     lib.augur_open.argtypes = [ctypes.POINTER(_OpenOptions), ctypes.POINTER(h)]
     lib.augur_close.argtypes = [h]
-    for f in (lib.augur_shape_names, lib.augur_param_names):
+    for f in (lib.augur_shape_names, lib.augur_param_names, lib.augur_plan_value_names):
         f.argtypes = [h, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(i32)]
+    lib.augur_plan_value.argtypes = [h, p64, i32, p64, i32, ctypes.c_char_p, ctypes.POINTER(ctypes.c_double)]
     lib.augur_choose.argtypes = [h, p64, i32, ctypes.POINTER(_Config), ctypes.POINTER(_Plan)]
     lib.augur_candidates.argtypes = [
         h, p64, i32, i32, ctypes.POINTER(_Config), ctypes.POINTER(_Plan), ctypes.POINTER(i32)]
     lib.augur_record.argtypes = [h, p64, i32, p64, i32, ctypes.c_double]
     for f in (lib.augur_open, lib.augur_close, lib.augur_shape_names, lib.augur_param_names,
+              lib.augur_plan_value_names, lib.augur_plan_value,
               lib.augur_choose, lib.augur_candidates, lib.augur_record):
         f.restype = ctypes.c_int
     _lib = lib
@@ -198,6 +200,9 @@ class Chooser:
         self._h = handle.value
         self.shape_names = self._names(lib.augur_shape_names)
         self.param_names = self._names(lib.augur_param_names)
+        # The kernel arguments a configuration sets (a spec's scalar or
+        # local buffer sized by the parameters): each pick's plan["values"].
+        self.plan_value_names = self._names(lib.augur_plan_value_names)
 
     def _names(self, fn):
         n = ctypes.c_int32()
@@ -224,7 +229,13 @@ class Chooser:
         values = [int(v) for v in shape]
         return (ctypes.c_int64 * max(len(values), 1))(*values), len(values)
 
-    def _pick(self, c, p):
+    def _pick(self, c, p, shape, n):
+        values = {}
+        for name in self.plan_value_names:
+            v = ctypes.c_double()
+            cfg = ctypes.cast(c.values, ctypes.POINTER(ctypes.c_int64))
+            _check(_lib.augur_plan_value(self._h, shape, n, cfg, c.n, name.encode(), ctypes.byref(v)))
+            values[name] = v.value
         return {
             "config": {self.param_names[i]: c.values[i] for i in range(c.n)},
             "source": c.source.decode(),
@@ -237,6 +248,7 @@ class Chooser:
                 "global": list(p.global_[: max(p.dims, 0)]),
                 "local": list(p.local[: max(p.dims, 0)]),
                 "local_mem_bytes": p.local_mem_bytes,
+                "values": values,
             },
         }
 
@@ -246,11 +258,13 @@ class Chooser:
         (parameter name -> value), "source", "log_speedup",
         "outside_octaves", "clamped" (the prediction lay outside the
         model's training range and was clamped to it) and "plan"
-        ("build_options", "dims", "global", "local", "local_mem_bytes")."""
+        ("build_options", "dims", "global", "local", "local_mem_bytes", and
+        "values": what the configuration sets each argument of
+        plan_value_names to, a scalar's value or a local buffer's bytes)."""
         arr, n = self._shape(shape, named)
         c, p = _Config(), _Plan()
         _check(_lib.augur_choose(self._h, arr, n, ctypes.byref(c), ctypes.byref(p)))
-        return self._pick(c, p)
+        return self._pick(c, p, arr, n)
 
     def candidates(self, k, shape=None, **named):
         """Returns up to k picks (dicts as choose returns), the model's best
@@ -261,7 +275,7 @@ class Chooser:
         arr, n = self._shape(shape, named)
         cs, ps, count = (_Config * k)(), (_Plan * k)(), ctypes.c_int32()
         _check(_lib.augur_candidates(self._h, arr, n, k, cs, ps, ctypes.byref(count)))
-        return [self._pick(cs[i], ps[i]) for i in range(count.value)]
+        return [self._pick(cs[i], ps[i], arr, n) for i in range(count.value)]
 
     def record(self, shape, config, time_ns):
         """Records a measurement in the wisdom file: shape as a dict (name ->

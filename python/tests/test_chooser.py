@@ -15,6 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TESTDATA = os.environ.get("AUGUR_TESTDATA", os.path.join(HERE, "..", "..", "testdata"))
 POCL = os.path.join(TESTDATA, "conv2d-pocl.augur")
 FLEET = os.path.join(TESTDATA, "conv2d-fleet.augur")
+# A spec kernel whose configuration sets two arguments (libaugur's testdata).
+VALUES = os.path.join(HERE, "..", "..", "libaugur", "testdata", "specscale.augur")
 SHAPE = dict(width=1920, height=1080, filter_w=5, filter_h=5)
 # A signature of conv2d-pocl.augur by signer.pub's key ('augur sign'), and
 # another key that did not sign it.
@@ -27,6 +29,15 @@ class ChooserTest(unittest.TestCase):
 
     def tearDown(self):
         self.chooser.close()
+
+    def test_plan_values(self):
+        self.assertEqual(self.chooser.plan_value_names, [])
+        self.assertEqual(self.chooser.choose(**SHAPE)["plan"]["values"], {})
+        with augur.Chooser(VALUES) as c:
+            self.assertEqual(c.plan_value_names, ["wg", "scratch"])
+            for pick in [c.choose(n=3000)] + c.candidates(3, n=3000):
+                wg = pick["config"]["WG"]
+                self.assertEqual(pick["plan"]["values"], {"wg": wg, "scratch": 4 * wg})
 
     def test_names(self):
         self.assertEqual(self.chooser.shape_names, ["width", "height", "filter_w", "filter_h"])
