@@ -16,7 +16,8 @@
 // char[AUGUR_BUILD_OPTIONS_MAX]); augur_candidates writes the model's k best
 // (runtime.Chooser.Candidates); augur_record appends a measurement to the
 // wisdom file (runtime.Wisdom), which augur_choose consults first from
-// then on.
+// then on; augur_plan_value gives what a configuration sets a spec
+// kernel's configuration-dependent argument to (runtime.Plan.Values).
 //
 // Every entry point returns a code (AUGUR_OK or AUGUR_ERR_*) and, on an
 // error, leaves its message in a thread-local buffer that
