@@ -256,9 +256,11 @@ type specKernel struct {
 	// block_size_x..z (the work-group size), grid_size_x..z (the number
 	// of work-groups) and kernel_tuner (1).
 	implied []string
-	// labels are each string parameter's values, which its numbers
-	// 0, 1, ... stand for in configurations; nil for other parameters.
-	labels     [][]string
+	// labels are each string or float parameter's values as the kernel
+	// gets them, which its numbers 0, 1, ... stand for in configurations;
+	// nil for other parameters. numbers holds the float parameters'.
+	labels  [][]string
+	numbers map[string][]string
 	global     [3]sizeExpr
 	local      [3]sizeExpr
 	griddiv    [3][]sizeExpr
@@ -449,13 +451,40 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 			ref = append(ref, d)
 			continue
 		}
-		sk.labels = append(sk.labels, nil)
 		values, err := ParseValues(tp.Values)
-		if err != nil {
-			if tp.Type == "float" {
-				// augur's configurations are integers, passed as -D NAME=value.
-				return bad(field+".Type", "float parameters are not supported, only integers (int, uint, bool) and strings: number the choices and select them in the kernel with #if NAME == 1")
+		if err != nil && tp.Type == "float" {
+			// Numbered like strings; conditions and sizes read the number
+			// its value stands for (PythonNames.Numbers).
+			texts, err := parseNumbers(tp.Values)
+			if err != nil {
+				return bad(field+".Values", "%v", err)
 			}
+			if sk.numbers == nil {
+				sk.numbers = map[string][]string{}
+			}
+			sk.numbers[tp.Name] = texts
+			d := 0
+			sk.labels = append(sk.labels, texts)
+			values = make([]int, len(texts))
+			for j := range texts {
+				values[j] = j
+			}
+			if t := bytes.TrimSpace(tp.Default); len(t) > 0 && string(t) != "null" {
+				def, err := strconv.ParseFloat(strings.Trim(string(t), `"' `), 64)
+				j := slices.IndexFunc(texts, func(x string) bool { v, _ := strconv.ParseFloat(x, 64); return v == def })
+				if err != nil || j < 0 {
+					b.warnings = append(b.warnings, fmt.Sprintf("%s: %s.Default %s is not among the Values; %s, the first, serves", b.file, field, t, texts[0]))
+				} else {
+					d = j
+				}
+			}
+			params = append(params, features.Param{Name: tp.Name, Values: values})
+			sk.params = append(sk.params, tp.Name)
+			ref = append(ref, d)
+			continue
+		}
+		sk.labels = append(sk.labels, nil)
+		if err != nil {
 			return bad(field+".Values", "%v", err)
 		}
 		if len(values) > maxSpecValues {
@@ -486,7 +515,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		if len(c.Expression) > maxSpecExprLen {
 			return bad(field, "expression of %d bytes, the limit is %d", len(c.Expression), maxSpecExprLen)
 		}
-		e, err := features.TranslatePythonStrings(c.Expression, nil, usable(strs))
+		e, err := features.TranslatePythonNames(c.Expression, features.PythonNames{Strings: usable(strs), Numbers: sk.numbers})
 		if err != nil {
 			return bad(field, "%v", err)
 		}
@@ -546,7 +575,7 @@ func (b *specBuilder) compile(field string, raw json.RawMessage, names []string)
 			}
 		}
 	}
-	e, err := features.TranslatePythonWith(src, consts)
+	e, err := features.TranslatePythonNames(src, features.PythonNames{Consts: consts, Numbers: sk.numbers})
 	if err != nil {
 		return nil, bad(field, "%v", err)
 	}
@@ -1000,6 +1029,50 @@ func ParseLabels(raw json.RawMessage) ([]string, error) {
 	}
 	return labels, nil
 }
+
+// parseNumbers reads a float parameter's values: a JSON list of numbers,
+// or a string holding a Python list of number literals; each as written,
+// the text the kernel gets.
+func parseNumbers(raw json.RawMessage) ([]string, error) {
+	var texts []string
+	var list []json.Number
+	if json.Unmarshal(raw, &list) == nil {
+		for _, n := range list {
+			texts = append(texts, n.String())
+		}
+	} else {
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return nil, fmt.Errorf("%s is not a list of numbers", raw)
+		}
+		var err error
+		if texts, err = features.PythonNumbers(strings.TrimSpace(text)); err != nil {
+			return nil, err
+		}
+	}
+	if len(texts) == 0 {
+		return nil, fmt.Errorf("no values")
+	}
+	if len(texts) > maxFloatValues {
+		return nil, fmt.Errorf("%d values, the limit for a float parameter is %d", len(texts), maxFloatValues)
+	}
+	seen := map[float64]bool{}
+	for _, t := range texts {
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, fmt.Errorf("value %s is not a finite number", t)
+		}
+		if seen[v] {
+			return nil, fmt.Errorf("value %s is listed twice", t)
+		}
+		seen[v] = true
+	}
+	return texts, nil
+}
+
+// maxFloatValues bounds a float parameter's values: each condition naming
+// it grows by a comparison a value.
+const maxFloatValues = 256
 
 // usable returns strs less the strings that number differently in two
 // parameters (marked -1).

@@ -46,14 +46,14 @@ func newSpecDeriver(sk *specKernel, defs []string, space *features.Space) (*spec
 			return nil, fmt.Errorf("%q: %s is defined twice (or is a launch-geometry feature every spec kernel has)", def, name)
 		}
 		seen[name] = true
-		e, err := features.TranslatePython(problemSizeRef.ReplaceAllStringFunc(body, func(m string) string {
+		e, err := features.TranslatePythonNames(problemSizeRef.ReplaceAllStringFunc(body, func(m string) string {
 			var i int
 			fmt.Sscan(problemSizeRef.FindStringSubmatch(m)[1], &i)
 			if i < len(sk.taskNames) {
 				return sk.taskNames[i]
 			}
 			return m
-		}))
+		}), features.PythonNames{Numbers: sk.numbers})
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", def, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -226,10 +227,10 @@ func TestReadSpecErrors(t *testing.T) {
 			m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[4].(map[string]any)["Default"] = "[0, 1]"
 		}, "Default"},
 		{"verify rule", func(m map[string]any) { m["Augur"].(map[string]any)["Verify"] = "approx" }, `Augur.Verify: "approx": want outputs, sum or none`},
-		{"float parameter", func(m map[string]any) {
+		{"float parameter of a string", func(m map[string]any) {
 			p := m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[3].(map[string]any)
-			p["Type"], p["Values"], p["Default"] = "float", "[0.5, 1.5]", 0.5
-		}, "float parameters are not supported"},
+			p["Type"], p["Values"], p["Default"] = "float", "[0.5, 'a']", 0.5
+		}, "want a number"},
 		{"string value of two words", func(m map[string]any) {
 			p := m["ConfigurationSpace"].(map[string]any)["TuningParameters"].([]any)[3].(map[string]any)
 			p["Type"], p["Values"], p["Default"] = "string", "['a b', 'c']", "c"
@@ -551,5 +552,43 @@ func TestSpecStringParameter(t *testing.T) {
 	}
 	if got := k.FormatConfig(features.Config{16, 0}); got != "WG=16,MODE=fast" {
 		t.Errorf("FormatConfig = %q, want WG=16,MODE=fast", got)
+	}
+}
+
+// TestSpecFloatParameter checks a float parameter: numbered in
+// configurations, its text in the build options, its value in conditions,
+// sizes and derived features.
+func TestSpecFloatParameter(t *testing.T) {
+	spec := `{"ConfigurationSpace": {"TuningParameters": [{"Name": "WG", "Type": "int", "Values": "[8, 16]", "Default": 8},
+		{"Name": "ratio", "Type": "float", "Values": "[0.5, 1.5, 0.25]", "Default": 1.5}],
+		"Conditions": [{"Expression": "ratio * WG >= 4"}]},
+	"KernelSpecification": {"Language": "OpenCL", "KernelName": "k", "KernelFile": "k.cl", "ProblemSize": [100],
+		"GlobalSize": {"X": "ProblemSize[0]"}, "LocalSize": {"X": "WG"},
+		"Arguments": [{"Name": "out", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "Output": 1},
+			{"Name": "r", "Type": "float", "MemoryType": "Scalar", "FillValue": "ratio * 2"}]},
+	"Augur": {"Derived": ["half_wg = WG * ratio"]}}`
+	k, err := datasets.ParseSpec("k.json", []byte(spec), "__kernel void k(__global float* out, float r) { out[0] = ratio * r; }", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := k.Space.Len(); got != 5 { // WG 8 with 0.5 or 1.5; WG 16 with all three
+		t.Errorf("%d valid configurations, want 5", got)
+	}
+	if got := k.FormatConfig(k.Reference); got != "WG=8,ratio=1.5" {
+		t.Errorf("reference %s, want WG=8,ratio=1.5", got)
+	}
+	c := features.Config{16, 2}
+	if got := k.Options(features.Task{100}, c); got != "-DWG=16 -Dratio=0.25" {
+		t.Errorf("options %q", got)
+	}
+	if got := k.ConfigValues(features.Task{100}, c)["r"]; got != 0.5 {
+		t.Errorf("r = %g, want 0.5 (ratio 0.25 times 2)", got)
+	}
+	names := k.Derived.Names()
+	vals := make([]float64, len(names))
+	k.Derived.Derive(vals, features.Task{100}, c, nil)
+	i := slices.Index(names, "half_wg")
+	if i < 0 || vals[i] != 4 {
+		t.Errorf("derived %q = %v, want half_wg = 4", names, vals)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // integers), comparisons (chained ones too), in and not in over list or
 // tuple literals, and, or, not, conditional expressions (x if c else y),
 // and calls of min, max, abs, int and float; string literals only through
-// TranslatePythonStrings. Python's // floors, while expr's / divides in floating
+// TranslatePythonNames. Python's // floors, while expr's / divides in floating
 // point, so a // b becomes int(floor(a / b)). % stays %, and Space's
 // constraints, ExprDeriver and Calc compute Python's (the remainder takes
 // the divisor's sign), of floats too (KWG % ((MDIMC * NDIMC) / MDIMA));
@@ -31,23 +31,36 @@ func TranslatePython(src string) (string, error) {
 // so that a parameter moved into the task can leave the constraints that
 // mention it.
 func TranslatePythonWith(src string, consts map[string]int) (string, error) {
-	return translate(src, consts, nil)
+	return translate(src, PythonNames{Consts: consts})
 }
 
-// TranslatePythonStrings is TranslatePythonWith with each string literal
-// read as the number strs gives it: a string parameter's values are
-// numbered, so that MODE == 'fast' compares MODE with the number of
-// 'fast'. A string strs lacks is a *SyntaxError.
-func TranslatePythonStrings(src string, consts, strs map[string]int) (string, error) {
-	return translate(src, consts, strs)
+// PythonNames says what TranslatePythonNames replaces; a nil map replaces
+// nothing.
+type PythonNames struct {
+	// Consts replaces names by integers (a parameter moved into the task).
+	Consts map[string]int
+	// Strings gives string literals the numbers of a string parameter's
+	// values, so that MODE == 'fast' compares MODE with the number of
+	// 'fast'. A string it lacks is a *SyntaxError.
+	Strings map[string]int
+	// Numbers replaces a name whose value numbers one of several numbers
+	// (a float parameter's values, numbered 0, 1, ...) by that number:
+	// ratio becomes (ratio == 0 ? 0.5 : ratio == 1 ? 1.0 : ...).
+	Numbers map[string][]string
 }
 
-func translate(src string, consts, strs map[string]int) (string, error) {
+// TranslatePythonNames is TranslatePython with names and strings replaced
+// as n says.
+func TranslatePythonNames(src string, n PythonNames) (string, error) {
+	return translate(src, n)
+}
+
+func translate(src string, n PythonNames) (string, error) {
 	toks, err := lex(src)
 	if err != nil {
 		return "", err
 	}
-	p := &pyParser{src: src, toks: toks, consts: consts, strs: strs}
+	p := &pyParser{src: src, toks: toks, consts: n.Consts, strs: n.Strings, numbers: n.Numbers}
 	out, _, err := p.test()
 	if err != nil {
 		return "", err
@@ -183,7 +196,8 @@ type pyParser struct {
 	toks   []token
 	i      int
 	consts map[string]int
-	strs   map[string]int // string literals' numbers (TranslatePythonStrings)
+	strs    map[string]int      // string literals' numbers (PythonNames.Strings)
+	numbers map[string][]string // PythonNames.Numbers
 }
 
 func (p *pyParser) peek() token { return p.toks[p.i] }
@@ -459,6 +473,13 @@ func (p *pyParser) atom() (string, int, error) {
 				return "", 0, err
 			}
 			return t.text + "(" + strings.Join(args, ", ") + ")", lvAtom, nil
+		}
+		if vs, ok := p.numbers[t.text]; ok && len(vs) > 0 {
+			chain := vs[len(vs)-1]
+			for i := len(vs) - 2; i >= 0; i-- {
+				chain = t.text + " == " + strconv.Itoa(i) + " ? " + wrap(vs[i], lvUnary, lvAtom) + " : " + chain
+			}
+			return "(" + chain + ")", lvAtom, nil
 		}
 		if v, ok := p.consts[t.text]; ok {
 			if v < 0 {

@@ -98,6 +98,85 @@ func TestTranslatePythonValues(t *testing.T) {
 	}
 }
 
+// TestTranslatePythonStrings checks string literals read as the numbers
+// of a string parameter's values.
+func TestTranslatePythonStrings(t *testing.T) {
+	strs := map[string]int{"fast": 0, "exact": 1}
+	for _, tc := range []struct{ py, want string }{
+		{"MODE == 'exact'", "MODE == 1"},
+		{`MODE != "fast" or WG > 64`, "MODE != 0 or WG > 64"},
+		{"MODE in ['fast', 'exact']", "MODE in [0, 1]"},
+	} {
+		got, err := TranslatePythonNames(tc.py, PythonNames{Strings: strs})
+		if err != nil || got != tc.want {
+			t.Errorf("TranslatePythonNames(%q) = %q, %v; want %q", tc.py, got, err, tc.want)
+		}
+	}
+}
+
+func TestPythonStrings(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+		err  string
+	}{
+		{"['fast', 'exact']", []string{"fast", "exact"}, ""},
+		{`("a", 'b',)`, []string{"a", "b"}, ""},
+		{"[]", nil, ""},
+		{"['a', 1]", nil, "want a string"},
+		{"'a'", nil, "want a list"},
+		{"['a'] + ['b']", nil, "after the list"},
+		{"['a' 'b']", nil, `want ","`},
+	} {
+		got, err := PythonStrings(tc.src)
+		if tc.err != "" {
+			var se *SyntaxError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("PythonStrings(%q): err %v, want a *SyntaxError with %q", tc.src, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("PythonStrings(%q) = %q, %v; want %q", tc.src, got, err, tc.want)
+		}
+	}
+}
+
+// TestTranslatePythonNumbers checks a float parameter's name read as the
+// value its number stands for, with python3's results.
+func TestTranslatePythonNumbers(t *testing.T) {
+	n := PythonNames{Numbers: map[string][]string{"ratio": {"0.5", "-1.5", "2e-1"}}}
+	for _, tc := range []struct {
+		py    string
+		ratio int
+		want  float64
+	}{
+		{"ratio > 0.4", 0, 1},
+		{"ratio > 0.4", 1, 0},
+		{"ratio * 10", 2, 2},
+		{"-ratio", 1, 1.5},
+	} {
+		e, err := TranslatePythonNames(tc.py, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := CompileCalc(e, []string{"ratio"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := c.Eval([]float64{float64(tc.ratio)}); g != tc.want {
+			t.Errorf("%s with ratio numbered %d = %g via %q, want %g", tc.py, tc.ratio, g, e, tc.want)
+		}
+	}
+	got, err := PythonNumbers("[0.5, -1.5, +2e-1, 3]")
+	if err != nil || strings.Join(got, " ") != "0.5 -1.5 2e-1 3" {
+		t.Errorf("PythonNumbers = %q, %v", got, err)
+	}
+	if _, err := PythonNumbers("[0.5, 'a']"); err == nil {
+		t.Error("PythonNumbers took a string")
+	}
+}
+
 func TestTranslatePythonConstants(t *testing.T) {
 	got, err := TranslatePythonWith("(block_size_x + (filter_width - 1)) * (k - off) < 100", map[string]int{"filter_width": 15, "off": -3})
 	if err != nil {

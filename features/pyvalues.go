@@ -70,6 +70,47 @@ func PythonStrings(src string) ([]string, error) {
 	return out, nil
 }
 
+// PythonNumbers reads a Python list or tuple of number literals, each with
+// an optional sign, as a T1 file writes a float parameter's values:
+// "[0.5, 1.0, 2e-3]". It returns each as written (without a +), the text
+// Kernel Tuner's #define gives the kernel; anything else is a
+// *SyntaxError.
+func PythonNumbers(src string) ([]string, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &pyParser{src: src, toks: toks}
+	closing := "]"
+	if !p.accept("[") {
+		if !p.accept("(") {
+			return nil, p.errAt(p.peek(), "want a list of numbers, got "+p.peek().describe())
+		}
+		closing = ")"
+	}
+	var out []string
+	for !p.accept(closing) {
+		sign := ""
+		if p.accept("-") {
+			sign = "-"
+		} else {
+			p.accept("+")
+		}
+		t := p.next()
+		if t.kind != tNum {
+			return nil, p.errAt(t, "want a number, got "+t.describe())
+		}
+		out = append(out, sign+t.text)
+		if !p.accept(",") && !(p.peek().kind == tOp && p.peek().text == closing) {
+			return nil, p.errAt(p.peek(), "want \",\" or \""+closing+"\", got "+p.peek().describe())
+		}
+	}
+	if t := p.peek(); t.kind != tEOF {
+		return nil, p.errAt(t, "unexpected "+t.describe()+" after the list")
+	}
+	return out, nil
+}
+
 // valuesParser reads PythonValues' lists; the expressions inside them it
 // hands to pyParser, with a comprehension's name as a constant.
 type valuesParser struct{ pyParser }

@@ -17,7 +17,7 @@ func TranslatePython(src string) (string, error) {
 // parameter moved into the task can leave the constraints that mention it,
 // and string literals by the numbers strs gives them (Spec.Labels).
 func translate(src string, consts, strs map[string]int) (string, error) {
-	out, err := features.TranslatePythonStrings(src, consts, strs)
+	out, err := features.TranslatePythonNames(src, features.PythonNames{Consts: consts, Strings: strs})
 	var se *features.SyntaxError
 	if errors.As(err, &se) {
 		return "", &SyntaxError{Expr: se.Expr, Pos: se.Pos, Msg: se.Msg}
