@@ -259,8 +259,8 @@ type specKernel struct {
 	// labels are each string or float parameter's values as the kernel
 	// gets them, which its numbers 0, 1, ... stand for in configurations;
 	// nil for other parameters. numbers holds the float parameters'.
-	labels  [][]string
-	numbers map[string][]string
+	labels     [][]string
+	numbers    map[string][]string
 	global     [3]sizeExpr
 	local      [3]sizeExpr
 	griddiv    [3][]sizeExpr

@@ -192,10 +192,10 @@ const (
 // (or_test, and_test, not_test, comparison, arith, term, factor, power,
 // atom) that writes expr text as it goes.
 type pyParser struct {
-	src    string
-	toks   []token
-	i      int
-	consts map[string]int
+	src     string
+	toks    []token
+	i       int
+	consts  map[string]int
 	strs    map[string]int      // string literals' numbers (PythonNames.Strings)
 	numbers map[string][]string // PythonNames.Numbers
 }
