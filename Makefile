@@ -61,7 +61,7 @@ fuzz: deps
 # With counts, load only makes the pass slower.
 FUZZSHORT ?= 500x
 FUZZ_CHEAP = ./eval:FuzzRebuildRuns ./features:FuzzParseTask ./features:FuzzParseConfig \
-	./features:FuzzParseWisdomLine ./features:FuzzParseSignature ./features:FuzzPythonValues \
+	./features:FuzzParseWisdomLine ./features:FuzzParseSignature ./features:FuzzPythonValues ./features:FuzzPythonLists \
 	./predict/lightgbm:FuzzRead ./collect/record:FuzzReadFile
 fuzz-short:
 	@for t in $(FUZZ_CHEAP); do \

@@ -3,6 +3,7 @@ package features
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -90,6 +91,35 @@ func FuzzPythonValues(f *testing.F) {
 		}
 		if len(v) > MaxPythonValues {
 			t.Fatalf("%q: %d values", src, len(v))
+		}
+	})
+}
+
+// FuzzPythonLists: PythonStrings and PythonNumbers give a list or a
+// *SyntaxError, never a panic; every number they give parses as one.
+func FuzzPythonLists(f *testing.F) {
+	for _, s := range []string{"['fast', 'exact']", `("a", 'b',)`, "[0.5, -1.5, +2e-1, 3]", "[1e400]", "['a\\b']", "[-]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if _, err := PythonStrings(src); err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("PythonStrings(%q): %v is not a *SyntaxError", src, err)
+			}
+		}
+		nums, err := PythonNumbers(src)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("PythonNumbers(%q): %v is not a *SyntaxError", src, err)
+			}
+			return
+		}
+		for _, n := range nums {
+			if _, err := strconv.ParseFloat(n, 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+				t.Fatalf("PythonNumbers(%q) gave %q, not a number", src, n)
+			}
 		}
 	})
 }
