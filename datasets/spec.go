@@ -455,7 +455,7 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		if err != nil && tp.Type == "float" {
 			// Numbered like strings; conditions and sizes read the number
 			// its value stands for (PythonNames.Numbers).
-			texts, err := parseNumbers(tp.Values)
+			texts, err := ParseNumbers(tp.Values)
 			if err != nil {
 				return bad(field+".Values", "%v", err)
 			}
@@ -1030,10 +1030,10 @@ func ParseLabels(raw json.RawMessage) ([]string, error) {
 	return labels, nil
 }
 
-// parseNumbers reads a float parameter's values: a JSON list of numbers,
+// ParseNumbers reads a float parameter's values: a JSON list of numbers,
 // or a string holding a Python list of number literals; each as written,
 // the text the kernel gets.
-func parseNumbers(raw json.RawMessage) ([]string, error) {
+func ParseNumbers(raw json.RawMessage) ([]string, error) {
 	var texts []string
 	var list []json.Number
 	if json.Unmarshal(raw, &list) == nil {

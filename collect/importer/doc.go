@@ -33,9 +33,10 @@
 // nesting, an entry's fields or times, the declared values) is refused at
 // a limit as it is read.
 //
-// A parameter whose values are strings (a T1 "string" parameter, a cache's
-// string list) is numbered 0, 1, ... in the spec's order, or without a spec
-// in the cache's; the data keep the numbers.
+// A parameter whose values are strings or numbers not all integers (a T1
+// "string" or "float" parameter, a cache's list of either) is numbered 0,
+// 1, ... in the spec's order, or without a spec in the cache's; the data
+// keep the numbers, and conditions read a float parameter's values.
 //
 // Imported platforms are known by name only: Platform.Name is the tuner's
 // device name, Vendor is guessed from it, Type is "gpu", and every numeric

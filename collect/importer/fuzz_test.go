@@ -22,6 +22,7 @@ func FuzzKernelTunerCache(f *testing.F) {
 	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": 1}}}`))
 	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": 1, "times": [0.0000001, 0.0012345, 1e7]}}}`))
 	f.Add([]byte(`{"tune_params_keys": ["m"], "tune_params": {"m": ["a", "b"]}, "cache": {"b": {"m": "b", "time": 1, "times": [1]}}}`))
+	f.Add([]byte(`{"tune_params_keys": ["r"], "tune_params": {"r": [0.5, 1.50]}, "cache": {"1.5": {"r": 1.5, "time": 1, "times": [1]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := ReadKernelTuner(bytes.NewReader(data))
 		if err != nil {

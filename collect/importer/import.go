@@ -651,7 +651,7 @@ func newPlan(fileParams []features.Param, spec *Spec, opt Options) (*plan, error
 	if len(consts) > 0 && len(constraints) > 0 {
 		constraints = nil
 		for _, c := range spec.Conditions {
-			e, err := translate(c, consts, spec.strings())
+			e, err := translate(c, consts, spec.strings(), spec.Numbers)
 			if err != nil {
 				return nil, err
 			}

@@ -382,3 +382,44 @@ func TestImportStringParameter(t *testing.T) {
 		})
 	}
 }
+
+// TestImportFloatParameter checks a cache whose parameter takes numbers
+// that are not all integers: each numbered by the spec's order (matched as
+// numbers: 1.50 is 1.5), the spec's condition reading their values.
+func TestImportFloatParameter(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {
+		"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16},
+			{"Name": "ratio", "Type": "float", "Values": "[1.5, 0.5]", "Default": 0.5}],
+		"Conditions": [{"Expression": "ratio * bx >= 16"}]}}`), 0o644)
+	cache := filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "NVIDIA A100", "problem_size": 1000,
+		"tune_params_keys": ["bx", "ratio"], "tune_params": {"bx": [16, 32], "ratio": [0.5, 1.50]}, "cache": {
+		"16,0.5": {"bx": 16, "ratio": 0.5, "time": 4, "times": [4]},
+		"16,1.5": {"bx": 16, "ratio": 1.50, "time": 1, "times": [1]},
+		"32,0.5": {"bx": 32, "ratio": 0.5, "time": 2, "times": [2]}}}`), 0o644)
+	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: filepath.Join(dir, "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := sum.Files[0]
+	if f.Violations != 1 || f.Reference != "bx=16,ratio=0" {
+		// 16 x 0.5 < 16 breaks the condition; the defaults (16, 0.5) do
+		// too, and the nearest valid configuration is (16, 1.5): one
+		// move, as (32, 0.5), and first.
+		t.Errorf("%d violations (%s), reference %s; want 1, bx=16,ratio=0", f.Violations, f.Violation, f.Reference)
+	}
+	meta, rows, err := record.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, features.FormatConfig(meta.Params, r.Config))
+	}
+	slices.Sort(got)
+	if want := "bx=16,ratio=0 bx=32,ratio=1"; strings.Join(got, " ") != want {
+		t.Errorf("rows %q, want %s (1.5 numbered 0, 0.5 numbered 1)", got, want)
+	}
+}

@@ -67,7 +67,8 @@ var kernelTunerFailures = map[string]record.Status{
 // (told apart by the gzip magic bytes). A live cache file that ends
 // without its closing braces, as Kernel Tuner leaves it while tuning, is
 // completed first. Every parameter value must be an integer or, for all
-// of a parameter's values, a string (numbered as Results.Labels). An entry
+// of a parameter's values, a string or a number (numbered as
+// Results.Labels when not all are integers). An entry
 // whose time is a number but which has no times (old caches) counts its
 // mean time as one run (Measurement.MeanOnly). It holds every measurement
 // in memory; Import streams them instead (scanKernelTuner).
@@ -170,7 +171,8 @@ type ktScan struct {
 	each    func(m *Measurement) error
 	keys    []string
 	values  map[string][]int
-	strs    map[string][]string // tune_params' string lists
+	strs    map[string][]string // tune_params' string lists, and float lists as written
+	floats  map[string]bool     // which of strs are numbers
 	labels  map[string][]string // the numbering of string values to use; nil: the file's
 	pending []*ktEntry          // entries read before the keys
 	m       Measurement
@@ -194,7 +196,7 @@ func (sc *ktScan) field(name string) error {
 			return fmt.Errorf("%w: %s after the cache entries", ErrFormat, name)
 		}
 		if name == "tune_params" {
-			sc.values, sc.strs, err = decodeTuneParams(sc.dec)
+			sc.values, sc.strs, sc.floats, err = decodeTuneParams(sc.dec)
 		} else {
 			sc.keys, err = decodeKeys(sc.dec)
 		}
@@ -255,6 +257,10 @@ func (sc *ktScan) begin() error {
 			vs, ok = nil, true
 			for _, l := range strs {
 				i := slices.Index(labels, l)
+				if sc.floats[k] {
+					v, _ := strconv.ParseFloat(l, 64)
+					i = numberIndex(labels, v)
+				}
 				if i < 0 {
 					return fmt.Errorf("%w: tune_params %s has %q, which is none of the spec's values %q", ErrFormat, k, l, labels)
 				}
@@ -402,9 +408,13 @@ func (e *ktEntry) measurement(m *Measurement, keys []string, labels map[string][
 		}
 		f := e.fields[i]
 		if l, isStr := labels[k]; isStr {
-			v, err := strconv.Unquote(f.text)
-			n := slices.Index(l, v)
-			if f.num || err != nil || n < 0 {
+			n := -1
+			if v, err := strconv.ParseFloat(f.text, 64); f.num && err == nil {
+				n = numberIndex(l, v) // a float parameter's
+			} else if v, err := strconv.Unquote(f.text); !f.num && err == nil {
+				n = slices.Index(l, v)
+			}
+			if n < 0 {
 				return fmt.Errorf("parameter %s is %s, want one of %q", k, f.text, l)
 			}
 			m.Config[j] = n
@@ -778,60 +788,83 @@ func (rr *repairReader) finish() error {
 	return nil
 }
 
-// decodeTuneParams reads tune_params, an object of integer lists and
-// string lists, a token at a time: a list longer than
+// decodeTuneParams reads tune_params, an object of integer lists, number
+// lists and string lists, a token at a time: a list longer than
 // features.MaxParamValues is refused as soon as it is, in constant memory
 // (a cache file declaring 2M values for one parameter is 4 KB compressed).
-func decodeTuneParams(dec *json.Decoder) (map[string][]int, map[string][]string, error) {
+// A list of numbers not all integers is returned among the strings, as
+// written, and marked in floats.
+func decodeTuneParams(dec *json.Decoder) (map[string][]int, map[string][]string, map[string]bool, error) {
+	fail := func(err error) (map[string][]int, map[string][]string, map[string]bool, error) { return nil, nil, nil, err }
 	if err := expectDelim(dec, '{'); err != nil {
-		return nil, nil, err
+		return fail(err)
 	}
-	out, strs := map[string][]int{}, map[string][]string{}
+	out, strs, floats := map[string][]int{}, map[string][]string{}, map[string]bool{}
 	for dec.More() {
 		k, err := objectKey(dec)
 		if err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
 		if len(out)+len(strs) >= features.MaxParams {
-			return nil, nil, fmt.Errorf("%w: tune_params has over %d parameters", features.ErrLimit, features.MaxParams)
+			return fail(fmt.Errorf("%w: tune_params has over %d parameters", features.ErrLimit, features.MaxParams))
 		}
 		if err := expectDelim(dec, '['); err != nil {
-			return nil, nil, fmt.Errorf("%w: tune_params %q: %v", ErrFormat, k, err)
+			return fail(fmt.Errorf("%w: tune_params %q: %v", ErrFormat, k, err))
 		}
-		var vs []int
-		var ss []string
+		// Every value as written; what they are decided once all are read.
+		var texts []string
+		nums, whole := 0, true
 		for dec.More() {
-			if len(vs)+len(ss) == features.MaxParamValues {
-				return nil, nil, fmt.Errorf("%w: parameter %s declares more than %d values", features.ErrLimit, k, features.MaxParamValues)
+			if len(texts) == features.MaxParamValues {
+				return fail(fmt.Errorf("%w: parameter %s declares more than %d values", features.ErrLimit, k, features.MaxParamValues))
 			}
 			tok, err := dec.Token()
 			if err != nil {
-				return nil, nil, tokenErr(err)
+				return fail(tokenErr(err))
 			}
-			if str, ok := tok.(string); ok && len(vs) == 0 {
-				if slices.Contains(ss, str) {
-					return nil, nil, fmt.Errorf("%w: parameter %s lists %q twice", ErrFormat, k, str)
+			switch v := tok.(type) {
+			case string:
+				texts = append(texts, v)
+			case json.Number:
+				f, err := v.Float64()
+				if err != nil || math.IsInf(f, 0) {
+					return fail(fmt.Errorf("%w: parameter %s has value %v, not a finite number", ErrFormat, k, tok))
 				}
-				ss = append(ss, str)
-				continue
+				whole = whole && f == math.Trunc(f) && math.Abs(f) <= 1<<53
+				texts, nums = append(texts, v.String()), nums+1
+			default:
+				return fail(fmt.Errorf("%w: parameter %s has value %v, want numbers or strings", ErrFormat, k, tok))
 			}
-			n, ok := tok.(json.Number)
-			f, err := n.Float64()
-			if !ok || err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 || len(ss) > 0 {
-				return nil, nil, fmt.Errorf("%w: parameter %s has value %v, want integers only, or strings only", ErrFormat, k, tok)
-			}
-			vs = append(vs, int(f))
 		}
 		if err := expectDelim(dec, ']'); err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
-		if len(ss) > 0 {
-			strs[k] = ss
-		} else {
+		switch {
+		case len(texts) == 0:
+			out[k] = nil
+			continue
+		case nums > 0 && nums < len(texts):
+			return fail(fmt.Errorf("%w: parameter %s mixes numbers and strings", ErrFormat, k))
+		case nums > 0 && whole:
+			vs := make([]int, len(texts))
+			for i, t := range texts {
+				f, _ := strconv.ParseFloat(t, 64)
+				vs[i] = int(f)
+			}
 			out[k] = vs
+			continue
 		}
+		for i, t := range texts {
+			if slices.Contains(texts[:i], t) {
+				return fail(fmt.Errorf("%w: parameter %s lists %q twice", ErrFormat, k, t))
+			}
+		}
+		strs[k], floats[k] = texts, nums > 0
 	}
-	return out, strs, expectDelim(dec, '}')
+	if err := expectDelim(dec, '}'); err != nil {
+		return fail(err)
+	}
+	return out, strs, floats, nil
 }
 
 // tokenErr is a decoder's error as the readers return it: a limit the

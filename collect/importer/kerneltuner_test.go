@@ -82,7 +82,7 @@ func TestReadKernelTunerErrors(t *testing.T) {
 		name, data, want string
 	}{
 		{"unknown failure", strings.Replace(cacheHead, "InvalidConfig", "Bogus", 1), `unknown failure "Bogus"`},
-		{"float parameter", strings.Replace(cacheHead, `"by": [1, 2]`, `"by": [1, 2.5]`, 1), "parameter by has value 2.5"},
+		{"entry outside a float parameter's values", strings.Replace(cacheHead, `"by": [1, 2]`, `"by": [1, 2.5]`, 1), `parameter by is 2, want one of ["1" "2.5"]`},
 		{"string parameter", strings.Replace(cacheHead, `"by": [1, 2]`, `"by": [1, "x"]`, 1), "parameter by"},
 		{"entry value", strings.Replace(cacheHead, `"bx": 32, "by": 2`, `"bx": 32, "by": "2"`, 1), `"32,2": parameter by`},
 		{"entry lacks parameter", strings.Replace(cacheHead, `"bx": 32, "by": 2,`, `"bx": 32,`, 1), "lacks parameter by"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
@@ -29,16 +30,23 @@ type Spec struct {
 	// ProblemSize is KernelSpecification.ProblemSize; nil when the file
 	// gives none, or gives expressions rather than integers.
 	ProblemSize []int
-	// Labels holds each string parameter's values (Type "string"), by
-	// name; its Values number them 0, 1, ... in this order.
+	// Labels holds each string or float parameter's values (Type
+	// "string", or "float" of values that are not all integers), by name,
+	// as written; its Values number them 0, 1, ... in this order.
 	Labels map[string][]string
+	// Numbers holds the float parameters' among Labels, whose values
+	// conditions read as numbers.
+	Numbers map[string][]string
 }
 
 // strings returns the numbers of the string parameters' values for
 // conditions to compare with, less any two parameters number apart.
 func (s *Spec) strings() map[string]int {
 	out := map[string]int{}
-	for _, labels := range s.Labels {
+	for name, labels := range s.Labels {
+		if _, isFloat := s.Numbers[name]; isFloat {
+			continue
+		}
 		for i, l := range labels {
 			if prev, ok := out[l]; ok && prev != i {
 				out[l] = -1
@@ -104,6 +112,12 @@ func ReadT1(r io.Reader) (*Spec, error) {
 			continue
 		}
 		values, err := datasets.ParseValues(tp.Values)
+		if err != nil && tp.Type == "float" {
+			if err := s.addNumbers(tp.Name, tp.Values, tp.Default); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: T1 parameter %q (type %q): %v", ErrFormat, tp.Name, tp.Type, err)
 		}
@@ -133,7 +147,7 @@ func ReadT1(r io.Reader) (*Spec, error) {
 		if len(c.Expression) > features.MaxConstraintLen {
 			return nil, fmt.Errorf("%w: T1 condition is %d bytes long, at most %d allowed", features.ErrLimit, len(c.Expression), features.MaxConstraintLen)
 		}
-		e, err := translate(c.Expression, nil, s.strings())
+		e, err := translate(c.Expression, nil, s.strings(), s.Numbers)
 		if err != nil {
 			return nil, err
 		}
@@ -145,6 +159,42 @@ func ReadT1(r io.Reader) (*Spec, error) {
 		s.ProblemSize = ps
 	}
 	return s, nil
+}
+
+// addNumbers adds a float parameter: its values numbered 0, 1, ... in the
+// file's order, its default by its number.
+func (s *Spec) addNumbers(name string, values, def json.RawMessage) error {
+	texts, err := datasets.ParseNumbers(values)
+	if err != nil {
+		return fmt.Errorf("%w: T1 parameter %q (type \"float\"): %v", ErrFormat, name, err)
+	}
+	if s.Labels == nil {
+		s.Labels, s.Numbers = map[string][]string{}, map[string][]string{}
+	}
+	if s.Numbers == nil {
+		s.Numbers = map[string][]string{}
+	}
+	s.Labels[name], s.Numbers[name] = texts, texts
+	p := features.Param{Name: name}
+	for i := range texts {
+		p.Values = append(p.Values, i)
+	}
+	s.Params = append(s.Params, p)
+	d, err := strconv.ParseFloat(strings.Trim(string(bytes.TrimSpace(def)), `"' `), 64)
+	i := numberIndex(texts, d)
+	if err != nil || i < 0 {
+		s.Default = nil // none, or none of the values: the reference is the space's first
+		return nil
+	}
+	if s.Default != nil {
+		s.Default = append(s.Default, i)
+	}
+	return nil
+}
+
+// numberIndex returns the place in texts of the number equal to v, or -1.
+func numberIndex(texts []string, v float64) int {
+	return slices.IndexFunc(texts, func(t string) bool { x, err := strconv.ParseFloat(t, 64); return err == nil && x == v })
 }
 
 // addStrings adds a string parameter: its values numbered 0, 1, ... in the
