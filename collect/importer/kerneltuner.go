@@ -795,7 +795,9 @@ func (rr *repairReader) finish() error {
 // A list of numbers not all integers is returned among the strings, as
 // written, and marked in floats.
 func decodeTuneParams(dec *json.Decoder) (map[string][]int, map[string][]string, map[string]bool, error) {
-	fail := func(err error) (map[string][]int, map[string][]string, map[string]bool, error) { return nil, nil, nil, err }
+	fail := func(err error) (map[string][]int, map[string][]string, map[string]bool, error) {
+		return nil, nil, nil, err
+	}
 	if err := expectDelim(dec, '{'); err != nil {
 		return fail(err)
 	}
