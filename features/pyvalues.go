@@ -41,33 +41,13 @@ func PythonValues(src string) ([]int, error) {
 // file writes a string parameter's values: "['fast', 'exact']". A
 // literal holds no backslash escapes; anything else is a *SyntaxError.
 func PythonStrings(src string) ([]string, error) {
-	toks, err := lex(src)
-	if err != nil {
-		return nil, err
-	}
-	p := &pyParser{src: src, toks: toks}
-	closing := "]"
-	if !p.accept("[") {
-		if !p.accept("(") {
-			return nil, p.errAt(p.peek(), "want a list of strings, got "+p.peek().describe())
-		}
-		closing = ")"
-	}
-	var out []string
-	for !p.accept(closing) {
+	return literalList(src, "strings", func(p *pyParser) (string, error) {
 		t := p.next()
 		if t.kind != tStr {
-			return nil, p.errAt(t, "want a string, got "+t.describe())
+			return "", p.errAt(t, "want a string, got "+t.describe())
 		}
-		out = append(out, t.text)
-		if !p.accept(",") && !(p.peek().kind == tOp && p.peek().text == closing) {
-			return nil, p.errAt(p.peek(), "want \",\" or \""+closing+"\", got "+p.peek().describe())
-		}
-	}
-	if t := p.peek(); t.kind != tEOF {
-		return nil, p.errAt(t, "unexpected "+t.describe()+" after the list")
-	}
-	return out, nil
+		return t.text, nil
+	})
 }
 
 // PythonNumbers reads a Python list or tuple of number literals, each with
@@ -76,20 +56,7 @@ func PythonStrings(src string) ([]string, error) {
 // Kernel Tuner's #define gives the kernel; anything else is a
 // *SyntaxError.
 func PythonNumbers(src string) ([]string, error) {
-	toks, err := lex(src)
-	if err != nil {
-		return nil, err
-	}
-	p := &pyParser{src: src, toks: toks}
-	closing := "]"
-	if !p.accept("[") {
-		if !p.accept("(") {
-			return nil, p.errAt(p.peek(), "want a list of numbers, got "+p.peek().describe())
-		}
-		closing = ")"
-	}
-	var out []string
-	for !p.accept(closing) {
+	return literalList(src, "numbers", func(p *pyParser) (string, error) {
 		sign := ""
 		if p.accept("-") {
 			sign = "-"
@@ -98,9 +65,34 @@ func PythonNumbers(src string) ([]string, error) {
 		}
 		t := p.next()
 		if t.kind != tNum {
-			return nil, p.errAt(t, "want a number, got "+t.describe())
+			return "", p.errAt(t, "want a number, got "+t.describe())
 		}
-		out = append(out, sign+t.text)
+		return sign + t.text, nil
+	})
+}
+
+// literalList reads a Python list or tuple whose items item reads, one
+// each, and nothing after it; what names the items in errors.
+func literalList(src, what string, item func(p *pyParser) (string, error)) ([]string, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &pyParser{src: src, toks: toks}
+	closing := "]"
+	if !p.accept("[") {
+		if !p.accept("(") {
+			return nil, p.errAt(p.peek(), "want a list of "+what+", got "+p.peek().describe())
+		}
+		closing = ")"
+	}
+	var out []string
+	for !p.accept(closing) {
+		v, err := item(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 		if !p.accept(",") && !(p.peek().kind == tOp && p.peek().text == closing) {
 			return nil, p.errAt(p.peek(), "want \",\" or \""+closing+"\", got "+p.peek().describe())
 		}
