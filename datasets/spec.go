@@ -422,60 +422,38 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 			return bad(field, "the name %q is used twice", tp.Name)
 		}
 		seen[tp.Name] = true
-		if tp.Type == "string" {
-			labels, err := ParseLabels(tp.Values)
+		values, err := ParseValues(tp.Values)
+		if tp.Type == "string" || tp.Type == "float" && err != nil {
+			// Numbered 0, 1, ...; a string is compared with string
+			// literals in conditions, a float read as its number
+			// (PythonNames).
+			ch, err := ParseChoices(tp.Values, tp.Type == "float")
 			if err != nil {
 				return bad(field+".Values", "%v", err)
 			}
-			sk.labels = append(sk.labels, labels)
-			values := make([]int, len(labels))
-			d := 0
-			for j, l := range labels {
+			sk.labels = append(sk.labels, ch.Labels)
+			values := make([]int, len(ch.Labels))
+			for j, l := range ch.Labels {
 				values[j] = j
-				if prev, ok := strs[l]; ok && prev != j {
+				switch prev, ok := strs[l]; {
+				case ch.Numeric:
+				case ok && prev != j:
 					strs[l] = -1 // two parameters number it apart: no condition may name it
-				} else {
+				default:
 					strs[l] = j
 				}
 			}
-			if t := bytes.TrimSpace(tp.Default); len(t) > 0 && string(t) != "null" {
-				var def string
-				if json.Unmarshal(t, &def) != nil || !slices.Contains(labels, strings.Trim(def, `'"`)) {
-					b.warnings = append(b.warnings, fmt.Sprintf("%s: %s.Default %s is not among the Values; %q, the first, serves", b.file, field, t, labels[0]))
-				} else {
-					d = slices.Index(labels, strings.Trim(def, `'"`))
+			if ch.Numeric {
+				if sk.numbers == nil {
+					sk.numbers = map[string][]string{}
 				}
+				sk.numbers[tp.Name] = ch.Labels
 			}
-			params = append(params, features.Param{Name: tp.Name, Values: values})
-			sk.params = append(sk.params, tp.Name)
-			ref = append(ref, d)
-			continue
-		}
-		values, err := ParseValues(tp.Values)
-		if err != nil && tp.Type == "float" {
-			// Numbered like strings; conditions and sizes read the number
-			// its value stands for (PythonNames.Numbers).
-			texts, err := ParseNumbers(tp.Values)
-			if err != nil {
-				return bad(field+".Values", "%v", err)
-			}
-			if sk.numbers == nil {
-				sk.numbers = map[string][]string{}
-			}
-			sk.numbers[tp.Name] = texts
 			d := 0
-			sk.labels = append(sk.labels, texts)
-			values = make([]int, len(texts))
-			for j := range texts {
-				values[j] = j
-			}
 			if t := bytes.TrimSpace(tp.Default); len(t) > 0 && string(t) != "null" {
-				def, err := strconv.ParseFloat(strings.Trim(string(t), `"' `), 64)
-				j := slices.IndexFunc(texts, func(x string) bool { v, _ := strconv.ParseFloat(x, 64); return v == def })
-				if err != nil || j < 0 {
-					b.warnings = append(b.warnings, fmt.Sprintf("%s: %s.Default %s is not among the Values; %s, the first, serves", b.file, field, t, texts[0]))
-				} else {
-					d = j
+				if d = ch.DefaultIndex(t); d < 0 {
+					d = 0
+					b.warnings = append(b.warnings, fmt.Sprintf("%s: %s.Default %s is not among the Values; %s, the first, serves", b.file, field, t, ch.Labels[0]))
 				}
 			}
 			params = append(params, features.Param{Name: tp.Name, Values: values})
@@ -998,76 +976,91 @@ func (sk *specKernel) unused(source string) []string {
 	return out
 }
 
-// ParseLabels reads a string parameter's values: a JSON list of strings,
-// or a string holding a Python list of string literals. Each reaches the
-// kernel as -D NAME=value, so it must be one preprocessor token's text.
-func ParseLabels(raw json.RawMessage) ([]string, error) {
-	var labels []string
-	if json.Unmarshal(raw, &labels) != nil {
-		var text string
-		if err := json.Unmarshal(raw, &text); err != nil {
-			return nil, fmt.Errorf("%s is not a list of strings", raw)
-		}
-		var err error
-		if labels, err = features.PythonStrings(strings.TrimSpace(text)); err != nil {
-			return nil, err
-		}
-	}
-	if len(labels) == 0 {
-		return nil, fmt.Errorf("no values")
-	}
-	if len(labels) > maxSpecValues {
-		return nil, fmt.Errorf("%d values, the limit is %d", len(labels), maxSpecValues)
-	}
-	for i, l := range labels {
-		if l == "" || strings.ContainsAny(l, " \t\n\r\"'\\") {
-			return nil, fmt.Errorf("value %q is not one word: it reaches the kernel as -D NAME=value", l)
-		}
-		if slices.Contains(labels[:i], l) {
-			return nil, fmt.Errorf("value %q is listed twice", l)
-		}
-	}
-	return labels, nil
+// Choices are a string or float parameter's values as the kernel gets
+// them ("fast", "0.5"), which configurations number 0, 1, ... in this
+// order: T1's "Type": "string", or "float" of values not all integers.
+type Choices struct {
+	Labels []string
+	// Numeric marks a float parameter's: its labels are numbers, which
+	// conditions and sizes read, and which compare as numbers (1.50 is 1.5).
+	Numeric bool
 }
 
-// ParseNumbers reads a float parameter's values: a JSON list of numbers,
-// or a string holding a Python list of number literals; each as written,
-// the text the kernel gets.
-func ParseNumbers(raw json.RawMessage) ([]string, error) {
-	var texts []string
-	var list []json.Number
-	if json.Unmarshal(raw, &list) == nil {
+// ParseChoices reads a string (numeric false) or float parameter's values:
+// a JSON list, or a string holding a Python list of literals. A string
+// reaches the kernel as -D NAME=value, so it must be one word.
+func ParseChoices(raw json.RawMessage, numeric bool) (Choices, error) {
+	c := Choices{Numeric: numeric}
+	var text string
+	switch err := json.Unmarshal(raw, &text); {
+	case err == nil:
+		read := features.PythonStrings
+		if numeric {
+			read = features.PythonNumbers
+		}
+		if c.Labels, err = read(strings.TrimSpace(text)); err != nil {
+			return c, err
+		}
+	case numeric:
+		var list []json.Number
+		if json.Unmarshal(raw, &list) != nil {
+			return c, fmt.Errorf("%s is not a list of numbers", raw)
+		}
 		for _, n := range list {
-			texts = append(texts, n.String())
+			c.Labels = append(c.Labels, n.String())
 		}
-	} else {
-		var text string
-		if err := json.Unmarshal(raw, &text); err != nil {
-			return nil, fmt.Errorf("%s is not a list of numbers", raw)
-		}
-		var err error
-		if texts, err = features.PythonNumbers(strings.TrimSpace(text)); err != nil {
-			return nil, err
+	default:
+		if json.Unmarshal(raw, &c.Labels) != nil {
+			return c, fmt.Errorf("%s is not a list of strings", raw)
 		}
 	}
-	if len(texts) == 0 {
-		return nil, fmt.Errorf("no values")
+	limit := maxSpecValues
+	if numeric {
+		limit = maxFloatValues // each condition naming it grows by a comparison a value
 	}
-	if len(texts) > maxFloatValues {
-		return nil, fmt.Errorf("%d values, the limit for a float parameter is %d", len(texts), maxFloatValues)
+	switch {
+	case len(c.Labels) == 0:
+		return c, fmt.Errorf("no values")
+	case len(c.Labels) > limit:
+		return c, fmt.Errorf("%d values, the limit is %d", len(c.Labels), limit)
 	}
-	seen := map[float64]bool{}
-	for _, t := range texts {
-		v, err := strconv.ParseFloat(t, 64)
-		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil, fmt.Errorf("value %s is not a finite number", t)
+	for i, l := range c.Labels {
+		if v, err := strconv.ParseFloat(l, 64); numeric && (err != nil || math.IsInf(v, 0) || math.IsNaN(v)) {
+			return c, fmt.Errorf("value %s is not a finite number", l)
 		}
-		if seen[v] {
-			return nil, fmt.Errorf("value %s is listed twice", t)
+		if !numeric && (l == "" || strings.ContainsAny(l, " \t\n\r\"'\\")) {
+			return c, fmt.Errorf("value %q is not one word: it reaches the kernel as -D NAME=value", l)
 		}
-		seen[v] = true
+		if c.Index(l) < i {
+			return c, fmt.Errorf("value %s is listed twice", l)
+		}
 	}
-	return texts, nil
+	return c, nil
+}
+
+// Index returns the place of v among the labels (compared as numbers for a
+// float parameter's), or -1.
+func (c Choices) Index(v string) int {
+	if !c.Numeric {
+		return slices.Index(c.Labels, v)
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return -1
+	}
+	return slices.IndexFunc(c.Labels, func(l string) bool { y, err := strconv.ParseFloat(l, 64); return err == nil && y == x })
+}
+
+// DefaultIndex returns the place of a T1 Default among the labels: a JSON
+// string or number, quotes around it ignored; -1 when it is missing or none
+// of them.
+func (c Choices) DefaultIndex(def json.RawMessage) int {
+	t := bytes.TrimSpace(def)
+	var s string
+	if json.Unmarshal(t, &s) != nil {
+		s = string(t) // a JSON number, or null
+	}
+	return c.Index(strings.Trim(s, `'" `))
 }
 
 // maxFloatValues bounds a float parameter's values: each condition naming

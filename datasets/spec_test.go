@@ -592,3 +592,42 @@ func TestSpecFloatParameter(t *testing.T) {
 		t.Errorf("derived %q = %v, want half_wg = 4", names, vals)
 	}
 }
+
+func TestChoices(t *testing.T) {
+	for _, tc := range []struct {
+		values  string
+		numeric bool
+		labels  string // joined by |; "" for an error
+		err     string
+		def     string
+		defAt   int
+	}{
+		{`"['fast', 'exact']"`, false, "fast|exact", "", `"exact"`, 1},
+		{`["fast", "exact"]`, false, "fast|exact", "", `"'fast'"`, 0},
+		{`"[0.5, -1.5]"`, true, "0.5|-1.5", "", `-1.50`, 1},
+		{`[0.5, 1.50]`, true, "0.5|1.50", "", `"1.5"`, 1},
+		{`[0.5, 1.5]`, true, "0.5|1.5", "", `null`, -1},
+		{`["fast"]`, false, "fast", "", `"slow"`, -1},
+		{`[1.5, 1.50]`, true, "", "listed twice", "", 0},
+		{`["a", "a"]`, false, "", "listed twice", "", 0},
+		{`["a b"]`, false, "", "not one word", "", 0},
+		{`[]`, true, "", "no values", "", 0},
+		{`"[0.5, 'a']"`, true, "", "want a number", "", 0},
+		{`[1, 2]`, false, "", "not a list of strings", "", 0},
+	} {
+		ch, err := datasets.ParseChoices(json.RawMessage(tc.values), tc.numeric)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseChoices(%s): %v, want an error with %q", tc.values, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(ch.Labels, "|") != tc.labels {
+			t.Errorf("ParseChoices(%s) = %q, %v; want %s", tc.values, ch.Labels, err, tc.labels)
+			continue
+		}
+		if got := ch.DefaultIndex(json.RawMessage(tc.def)); got != tc.defAt {
+			t.Errorf("%s: DefaultIndex(%s) = %d, want %d", tc.values, tc.def, got, tc.defAt)
+		}
+	}
+}

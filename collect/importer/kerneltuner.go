@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -256,11 +257,7 @@ func (sc *ktScan) begin() error {
 			}
 			vs, ok = nil, true
 			for _, l := range strs {
-				i := slices.Index(labels, l)
-				if sc.floats[k] {
-					v, _ := strconv.ParseFloat(l, 64)
-					i = numberIndex(labels, v)
-				}
+				i := datasets.Choices{Labels: labels, Numeric: sc.floats[k]}.Index(l)
 				if i < 0 {
 					return fmt.Errorf("%w: tune_params %s has %q, which is none of the spec's values %q", ErrFormat, k, l, labels)
 				}
@@ -408,12 +405,11 @@ func (e *ktEntry) measurement(m *Measurement, keys []string, labels map[string][
 		}
 		f := e.fields[i]
 		if l, isStr := labels[k]; isStr {
-			n := -1
-			if v, err := strconv.ParseFloat(f.text, 64); f.num && err == nil {
-				n = numberIndex(l, v) // a float parameter's
-			} else if v, err := strconv.Unquote(f.text); !f.num && err == nil {
-				n = slices.Index(l, v)
+			v := f.text // a float parameter's number
+			if !f.num {
+				v, _ = strconv.Unquote(f.text)
 			}
+			n := datasets.Choices{Labels: l, Numeric: f.num}.Index(v)
 			if n < 0 {
 				return fmt.Errorf("parameter %s is %s, want one of %q", k, f.text, l)
 			}

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
@@ -105,15 +102,9 @@ func ReadT1(r io.Reader) (*Spec, error) {
 	}
 	s := &Spec{Name: f.General.BenchmarkName, Default: make(features.Config, 0, len(tps))}
 	for _, tp := range tps {
-		if tp.Type == "string" {
-			if err := s.addStrings(tp.Name, tp.Values, tp.Default); err != nil {
-				return nil, err
-			}
-			continue
-		}
 		values, err := datasets.ParseValues(tp.Values)
-		if err != nil && tp.Type == "float" {
-			if err := s.addNumbers(tp.Name, tp.Values, tp.Default); err != nil {
+		if tp.Type == "string" || tp.Type == "float" && err != nil {
+			if err := s.addChoices(tp.Name, tp.Type, tp.Values, tp.Default); err != nil {
 				return nil, err
 			}
 			continue
@@ -161,65 +152,32 @@ func ReadT1(r io.Reader) (*Spec, error) {
 	return s, nil
 }
 
-// addNumbers adds a float parameter: its values numbered 0, 1, ... in the
-// file's order, its default by its number.
-func (s *Spec) addNumbers(name string, values, def json.RawMessage) error {
-	texts, err := datasets.ParseNumbers(values)
+// addChoices adds a string or float parameter (typ): its values numbered
+// 0, 1, ... in the file's order, its default by its number.
+func (s *Spec) addChoices(name, typ string, values, def json.RawMessage) error {
+	ch, err := datasets.ParseChoices(values, typ == "float")
 	if err != nil {
-		return fmt.Errorf("%w: T1 parameter %q (type \"float\"): %v", ErrFormat, name, err)
-	}
-	if s.Labels == nil {
-		s.Labels, s.Numbers = map[string][]string{}, map[string][]string{}
-	}
-	if s.Numbers == nil {
-		s.Numbers = map[string][]string{}
-	}
-	s.Labels[name], s.Numbers[name] = texts, texts
-	p := features.Param{Name: name}
-	for i := range texts {
-		p.Values = append(p.Values, i)
-	}
-	s.Params = append(s.Params, p)
-	d, err := strconv.ParseFloat(strings.Trim(string(bytes.TrimSpace(def)), `"' `), 64)
-	i := numberIndex(texts, d)
-	if err != nil || i < 0 {
-		s.Default = nil // none, or none of the values: the reference is the space's first
-		return nil
-	}
-	if s.Default != nil {
-		s.Default = append(s.Default, i)
-	}
-	return nil
-}
-
-// numberIndex returns the place in texts of the number equal to v, or -1.
-func numberIndex(texts []string, v float64) int {
-	return slices.IndexFunc(texts, func(t string) bool { x, err := strconv.ParseFloat(t, 64); return err == nil && x == v })
-}
-
-// addStrings adds a string parameter: its values numbered 0, 1, ... in the
-// file's order, its default by its number.
-func (s *Spec) addStrings(name string, values, def json.RawMessage) error {
-	labels, err := datasets.ParseLabels(values)
-	if err != nil {
-		return fmt.Errorf("%w: T1 parameter %q (type \"string\"): %v", ErrFormat, name, err)
+		return fmt.Errorf("%w: T1 parameter %q (type %q): %v", ErrFormat, name, typ, err)
 	}
 	if s.Labels == nil {
 		s.Labels = map[string][]string{}
 	}
-	s.Labels[name] = labels
+	s.Labels[name] = ch.Labels
+	if ch.Numeric {
+		if s.Numbers == nil {
+			s.Numbers = map[string][]string{}
+		}
+		s.Numbers[name] = ch.Labels
+	}
 	p := features.Param{Name: name}
-	for i := range labels {
+	for i := range ch.Labels {
 		p.Values = append(p.Values, i)
 	}
 	s.Params = append(s.Params, p)
-	var d string
-	if t := bytes.TrimSpace(def); len(t) == 0 || string(t) == "null" || json.Unmarshal(t, &d) != nil || !slices.Contains(labels, strings.Trim(d, `'"`)) {
+	if i := ch.DefaultIndex(def); i < 0 {
 		s.Default = nil // none, or none of the values: the reference is the space's first
-		return nil
-	}
-	if s.Default != nil {
-		s.Default = append(s.Default, slices.Index(labels, strings.Trim(d, `'"`)))
+	} else if s.Default != nil {
+		s.Default = append(s.Default, i)
 	}
 	return nil
 }
