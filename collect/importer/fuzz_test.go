@@ -139,6 +139,7 @@ func FuzzT4(f *testing.F) {
 	// Small seeds only, as FuzzT1's.
 	f.Add([]byte(`{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [1]}}]}`))
 	f.Add([]byte(`{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "measurements": [{"name": "time", "value": 2.5, "unit": "us"}]}]}`))
+	f.Add([]byte(`{"results": [{"configuration": {"a": "x", "b": 0.5}, "invalidity": "correct", "times": {"runtimes": [1]}}, {"configuration": {"b": 1.50, "a": "y"}, "invalidity": "compile"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := ReadT4(bytes.NewReader(data))
 		if err != nil {
@@ -153,6 +154,9 @@ func FuzzT4(f *testing.F) {
 				}
 				if !found {
 					t.Fatalf("%s=%d is not among %v", res.Params[k].Name, v, res.Params[k].Values)
+				}
+				if l, ok := res.Labels[res.Params[k].Name]; ok && v >= len(l) {
+					t.Fatalf("%s=%d numbers none of %q", res.Params[k].Name, v, l)
 				}
 			}
 		}

@@ -318,7 +318,7 @@ func fileSource(path, from string, spec *Spec) source {
 	if spec != nil {
 		labels = spec.Labels
 	}
-	var t4 []features.Param // a T4 file's parameters, once read
+	var t4 *t4Params // a T4 file's parameters, once read
 	return func(start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
 		f, err := os.Open(path)
 		if err != nil {
@@ -328,31 +328,48 @@ func fileSource(path, from string, spec *Spec) source {
 		if from != FromT4 {
 			return scanKernelTuner(f, labels, start, each)
 		}
-		return scanT4Source(path, f, &t4, start, each)
+		return scanT4Source(path, f, &t4, labels, start, each)
 	}
 }
 
 // scanT4Source reads a T4 file a result at a time: first for its
 // parameters, which T4 gathers from every result (unless *params holds them
-// from an earlier reading), then for each.
-func scanT4Source(path string, f *os.File, params *[]features.Param, start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
-	var m Measurement
+// settled from an earlier reading), then for each. labels number string and
+// float parameters' values (Spec.Labels; nil: the values seen, sorted).
+func scanT4Source(path string, f *os.File, params **t4Params, labels map[string][]string, start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
 	if *params == nil {
-		var t t4Params
-		if err := scanT4(f, func(i int, r *t4Result) error { return t.measurement(i, r, &m) }); err != nil {
+		t := &t4Params{}
+		var vals []t4Value
+		err := scanT4(f, func(i int, r *t4Result) (err error) {
+			vals, err = t.read(i, r, vals)
+			return err
+		})
+		if err != nil {
 			return nil, err
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("importer: %s: %w", path, err)
 		}
-		*params = t.params()
+		*params = t
 	}
-	if err := start(*params); err != nil {
+	t := *params
+	ps, lab, err := t.settle(labels)
+	if err != nil {
 		return nil, err
 	}
-	var again t4Params
-	err := scanT4(f, func(i int, r *t4Result) error {
-		if err := again.measurement(i, r, &m); err != nil {
+	if err := start(ps); err != nil {
+		return nil, err
+	}
+	var m Measurement
+	var vals []t4Value
+	err = scanT4(f, func(i int, r *t4Result) (err error) {
+		if vals, err = t.read(i, r, vals); err != nil {
+			return err
+		}
+		if m.Config, err = t.config(i, vals, m.Config); err != nil {
+			return err
+		}
+		if err := t4Measure(i, r, &m); err != nil {
 			return err
 		}
 		return each(&m)
@@ -360,7 +377,7 @@ func scanT4Source(path string, f *os.File, params *[]features.Param, start func(
 	if err != nil {
 		return nil, err
 	}
-	return &Results{}, nil
+	return &Results{Labels: lab}, nil
 }
 
 // baseName is the input's file name without .gz and .json.

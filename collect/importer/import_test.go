@@ -423,3 +423,55 @@ func TestImportFloatParameter(t *testing.T) {
 		t.Errorf("rows %q, want %s (1.5 numbered 0, 0.5 numbered 1)", got, want)
 	}
 }
+
+// TestImportT4Choices checks a T4 file with string and float parameters:
+// numbered by the spec's order where it has one (a value it lacks
+// refused), by the values sorted without.
+func TestImportT4Choices(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"KernelSpecification": {"ProblemSize": [1000]}, "ConfigurationSpace": {
+		"TuningParameters": [{"Name": "mode", "Type": "string", "Values": "['fast', 'exact']", "Default": "exact"},
+			{"Name": "ratio", "Type": "float", "Values": "[0.5, 1.5]", "Default": 0.5}]}}`), 0o644)
+	t4 := func(mode string) string {
+		path := filepath.Join(t.TempDir(), "results.json")
+		os.WriteFile(path, []byte(`{"results": [
+			{"configuration": {"mode": "exact", "ratio": 0.5}, "invalidity": "correct", "times": {"runtimes": [4]}},
+			{"configuration": {"mode": "`+mode+`", "ratio": 1.50}, "invalidity": "correct", "times": {"runtimes": [1]}}]}`), 0o644)
+		return path
+	}
+	for _, tc := range []struct {
+		name, mode, spec string
+		configs          string // the rows' configurations, as recorded (numbers)
+		err              string
+	}{
+		{"spec order", "fast", spec, "mode=0,ratio=1 mode=1,ratio=0", ""},
+		{"no spec: sorted", "fast", "", "mode=0,ratio=0 mode=1,ratio=1", ""},
+		{"a value the spec lacks", "wild", spec, "", `"wild", which is none of the spec's values`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sum, err := Import(Options{From: FromT4, Files: []string{t4(tc.mode)}, Kernel: "k", Spec: tc.spec, Device: "NVIDIA A100", Out: t.TempDir()})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			meta, rows, err := record.ReadFile(sum.Files[0].Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range rows {
+				got = append(got, features.FormatConfig(meta.Params, r.Config))
+			}
+			slices.Sort(got)
+			if strings.Join(got, " ") != tc.configs {
+				t.Errorf("rows %q, want %s", got, tc.configs)
+			}
+		})
+	}
+}

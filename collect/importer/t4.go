@@ -2,13 +2,17 @@ package importer
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
@@ -42,25 +46,41 @@ type t4Result struct {
 // ReadT4 reads a T4 results file, gzip'ed or plain. T4 names neither the
 // device nor the problem size, so Results.Device and ProblemSize stay
 // empty, and the parameters are those of the first configuration, in its
-// order, with the values seen. Runtimes are taken in the unit of the "time"
-// measurement when the result has one, else in milliseconds (what Kernel
-// Tuner writes). A correct result without runtimes counts its "time"
-// measurement as one run (Measurement.MeanOnly).
+// order, with the values seen. A parameter whose values are not all
+// integers (strings, or numbers such as 0.5) is numbered by its values
+// sorted (numbers by value, strings by text), as Results.Labels. Runtimes
+// are taken in the unit of the "time" measurement when the result has
+// one, else in milliseconds (what Kernel Tuner writes). A correct result
+// without runtimes counts its "time" measurement as one run
+// (Measurement.MeanOnly).
 func ReadT4(r io.Reader) (*Results, error) {
 	var t t4Params
+	var configs [][]t4Value
 	res := &Results{}
 	err := scanT4(r, func(i int, r *t4Result) error {
-		var m Measurement
-		if err := t.measurement(i, r, &m); err != nil {
+		vals, err := t.read(i, r, nil)
+		if err != nil {
 			return err
 		}
+		var m Measurement
+		if err := t4Measure(i, r, &m); err != nil {
+			return err
+		}
+		configs = append(configs, vals)
 		res.Measurements = append(res.Measurements, m)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	res.Params = t.params()
+	if res.Params, res.Labels, err = t.settle(nil); err != nil {
+		return nil, err
+	}
+	for i, vals := range configs {
+		if res.Measurements[i].Config, err = t.config(i, vals, nil); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
 }
 
@@ -120,59 +140,186 @@ func scanT4(r io.Reader, fn func(i int, r *t4Result) error) error {
 	return nil
 }
 
+// t4Value is a parameter's value in a T4 configuration, as written: a
+// number's text, or a string's.
+type t4Value struct {
+	text string
+	num  bool
+}
+
 // t4Params gathers a T4 file's parameters as its results are read: the
-// first configuration's names, in its order, and every value seen.
+// first configuration's names, in its order, and every value seen; settle
+// then decides how each parameter's values are numbered.
 type t4Params struct {
 	names []string
 	index map[string]int
-	seen  []map[int]bool
+	seen  []map[t4Value]bool
+	// labels number the string and float parameters' values, once
+	// settled; a parameter absent from it takes integers.
+	labels map[string][]string
 }
 
-// params returns the parameters seen so far, each value once, in order.
-func (t *t4Params) params() []features.Param {
-	var out []features.Param
-	for j, n := range t.names {
-		p := features.Param{Name: n}
-		for v := range t.seen[j] {
-			p.Values = append(p.Values, v)
-		}
-		slices.Sort(p.Values)
-		out = append(out, p)
-	}
-	return out
-}
-
-// measurement decodes result i into m (its configuration in the order of
-// the first result's parameters) and notes its parameter values.
-func (t *t4Params) measurement(i int, r *t4Result, m *Measurement) error {
-	keys, vals, err := orderedInts(r.Configuration)
+// read lays result i's configuration out in the first result's order
+// (into vals, reused when long enough) and notes its values.
+func (t *t4Params) read(i int, r *t4Result, vals []t4Value) ([]t4Value, error) {
+	keys, kv, err := orderedValues(r.Configuration)
 	if err != nil {
-		return fmt.Errorf("%w: T4 result %d: configuration: %v", ErrFormat, i, err)
+		return nil, fmt.Errorf("%w: T4 result %d: configuration: %v", ErrFormat, i, err)
 	}
-	if i == 0 {
+	if t.names == nil {
 		t.names, t.index = keys, map[string]int{}
 		for j, k := range keys {
 			t.index[k] = j
-			t.seen = append(t.seen, map[int]bool{})
+			t.seen = append(t.seen, map[t4Value]bool{})
 		}
 	}
 	if len(keys) != len(t.names) {
-		return fmt.Errorf("%w: T4 result %d has %d parameters, result 0 has %d", ErrFormat, i, len(keys), len(t.names))
+		return nil, fmt.Errorf("%w: T4 result %d has %d parameters, result 0 has %d", ErrFormat, i, len(keys), len(t.names))
 	}
-	*m = Measurement{Config: make(features.Config, len(t.names))}
+	vals = slices.Grow(vals[:0], len(keys))[:len(keys)]
 	for j, k := range keys {
 		at, ok := t.index[k]
 		if !ok {
-			return fmt.Errorf("%w: T4 result %d has parameter %q, which result 0 lacks", ErrFormat, i, k)
+			return nil, fmt.Errorf("%w: T4 result %d has parameter %q, which result 0 lacks", ErrFormat, i, k)
 		}
-		m.Config[at] = vals[j]
-		t.seen[at][vals[j]] = true
+		vals[at] = kv[j]
+		if s := t.seen[at]; !s[kv[j]] {
+			if len(s) == features.MaxParamValues {
+				return nil, fmt.Errorf("%w: T4 parameter %s takes more than %d values", features.ErrLimit, k, features.MaxParamValues)
+			}
+			s[kv[j]] = true
+		}
 	}
+	return vals, nil
+}
+
+// settle returns the parameters seen, each value once, and the labels of
+// those whose values are not all integers: spec's (its string and float
+// parameters' values, in its order; nil: none) where it has the parameter,
+// else the values seen, sorted (numbers by value, strings by text; of two
+// texts of one number, such as 1.5 and 1.50, the first by text).
+func (t *t4Params) settle(spec map[string][]string) ([]features.Param, map[string][]string, error) {
+	var params []features.Param
+	t.labels = nil
+	for j, n := range t.names {
+		p := features.Param{Name: n}
+		var vals []t4Value
+		for v := range t.seen[j] {
+			vals = append(vals, v)
+		}
+		labels, err := t4Labels(n, vals, spec[n])
+		if err != nil {
+			return nil, nil, err
+		}
+		if labels != nil {
+			if t.labels == nil {
+				t.labels = map[string][]string{}
+			}
+			t.labels[n] = labels
+		}
+		for _, v := range vals {
+			x, err := t4Number(v, labels)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: T4 parameter %s: %v", ErrFormat, n, err)
+			}
+			p.Values = append(p.Values, x)
+		}
+		slices.Sort(p.Values)
+		p.Values = slices.Compact(p.Values) // 1.5 and 1.50 are one value
+		params = append(params, p)
+	}
+	return params, t.labels, nil
+}
+
+// t4Labels returns how a parameter's values are numbered: nil for
+// integers, else spec's labels or the values sorted.
+func t4Labels(name string, vals []t4Value, spec []string) ([]string, error) {
+	nums, whole := 0, true
+	for _, v := range vals {
+		if v.num {
+			f, _ := strconv.ParseFloat(v.text, 64)
+			whole = whole && f == math.Trunc(f) && math.Abs(f) <= 1<<53
+			nums++
+		}
+	}
+	switch {
+	case nums > 0 && nums < len(vals):
+		return nil, fmt.Errorf("%w: T4 parameter %s mixes numbers and strings", ErrFormat, name)
+	case spec != nil:
+		for _, v := range vals {
+			if (datasets.Choices{Labels: spec, Numeric: v.num}).Index(v.text) < 0 {
+				return nil, fmt.Errorf("%w: T4 parameter %s has %s, which is none of the spec's values %q", ErrFormat, name, v.quoted(), spec)
+			}
+		}
+		return spec, nil
+	case nums == len(vals) && whole:
+		return nil, nil
+	}
+	slices.SortFunc(vals, func(a, b t4Value) int {
+		if a.num {
+			x, _ := strconv.ParseFloat(a.text, 64)
+			y, _ := strconv.ParseFloat(b.text, 64)
+			if c := cmp.Compare(x, y); c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	var labels []string
+	numeric := nums > 0
+	for _, v := range vals {
+		if (datasets.Choices{Labels: labels, Numeric: numeric}).Index(v.text) < 0 {
+			labels = append(labels, v.text)
+		}
+	}
+	return labels, nil
+}
+
+// t4Number is a value's number: its place in labels, or the integer.
+func t4Number(v t4Value, labels []string) (int, error) {
+	if labels != nil {
+		n := datasets.Choices{Labels: labels, Numeric: v.num}.Index(v.text)
+		if n < 0 {
+			return 0, fmt.Errorf("%s is none of %q", v.quoted(), labels)
+		}
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(v.text, 64)
+	if !v.num || err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, fmt.Errorf("%s is no integer", v.quoted())
+	}
+	return int(f), nil
+}
+
+// quoted is the value as the file writes it.
+func (v t4Value) quoted() string {
+	if v.num {
+		return v.text
+	}
+	return strconv.Quote(v.text)
+}
+
+// config numbers result i's values, as read, by the settled parameters,
+// into cfg (reused when long enough).
+func (t *t4Params) config(i int, vals []t4Value, cfg features.Config) (features.Config, error) {
+	cfg = slices.Grow(cfg[:0], len(vals))[:len(vals)]
+	for j, v := range vals {
+		n, err := t4Number(v, t.labels[t.names[j]])
+		if err != nil {
+			return nil, fmt.Errorf("%w: T4 result %d: parameter %s: %v", ErrFormat, i, t.names[j], err)
+		}
+		cfg[j] = n
+	}
+	return cfg, nil
+}
+
+// t4Measure fills m's status and times from result i.
+func t4Measure(i int, r *t4Result, m *Measurement) error {
 	st, ok := t4Invalidity[r.Invalidity]
 	if !ok {
 		return fmt.Errorf("%w: T4 result %d: unknown invalidity %q", ErrFormat, i, r.Invalidity)
 	}
-	m.Status = st
+	m.Status, m.Error, m.MeanOnly, m.TimesMs = st, "", false, m.TimesMs[:0]
 	if st != record.StatusOK {
 		m.Error = r.Invalidity
 		return nil
@@ -187,9 +334,9 @@ func (t *t4Params) measurement(i int, r *t4Result, m *Measurement) error {
 		}
 		_ = json.Unmarshal(ms.Value, &fallback)
 	}
-	m.TimesMs = slices.Clone(r.Times.Runtimes)
+	m.TimesMs = append(m.TimesMs, r.Times.Runtimes...)
 	if len(m.TimesMs) == 0 && fallback != 0 {
-		m.TimesMs, m.MeanOnly = []float64{fallback}, true
+		m.TimesMs, m.MeanOnly = append(m.TimesMs, fallback), true
 	}
 	if len(m.TimesMs) == 0 {
 		return fmt.Errorf("%w: T4 result %d is correct but has no runtimes", ErrFormat, i)
@@ -203,16 +350,16 @@ func (t *t4Params) measurement(i int, r *t4Result, m *Measurement) error {
 	return nil
 }
 
-// orderedInts reads a JSON object of integers, keeping the keys' order,
-// which a Go map would lose.
-func orderedInts(raw json.RawMessage) ([]string, []int, error) {
+// orderedValues reads a JSON object of numbers and strings, keeping the
+// keys' order, which a Go map would lose.
+func orderedValues(raw json.RawMessage) ([]string, []t4Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, nil, err
 	}
 	var keys []string
-	var vals []int
+	var vals []t4Value
 	for dec.More() {
 		k, err := objectKey(dec)
 		if err != nil {
@@ -221,13 +368,22 @@ func orderedInts(raw json.RawMessage) ([]string, []int, error) {
 		if slices.Contains(keys, k) {
 			return nil, nil, fmt.Errorf("parameter %q appears twice", k)
 		}
-		var n json.Number
-		if err := dec.Decode(&n); err != nil {
+		tok, err := dec.Token()
+		if err != nil {
 			return nil, nil, fmt.Errorf("parameter %s: %v", k, err)
 		}
-		v, err := strconv.Atoi(n.String())
-		if err != nil {
-			return nil, nil, fmt.Errorf("parameter %s is %s, want an integer", k, n)
+		var v t4Value
+		switch x := tok.(type) {
+		case json.Number:
+			f, err := x.Float64()
+			if err != nil || math.IsInf(f, 0) {
+				return nil, nil, fmt.Errorf("parameter %s is %s, not a finite number", k, x)
+			}
+			v = t4Value{text: x.String(), num: true}
+		case string:
+			v = t4Value{text: x}
+		default:
+			return nil, nil, fmt.Errorf("parameter %s is %v, want a number or a string", k, tok)
 		}
 		keys = append(keys, k)
 		vals = append(vals, v)

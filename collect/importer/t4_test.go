@@ -91,7 +91,9 @@ func TestReadT4Errors(t *testing.T) {
 	}{
 		{"no results", `{}`, "no results"},
 		{"unknown invalidity", `{"results": [{"configuration": {"a": 1}, "invalidity": "weird"}]}`, `"weird"`},
-		{"float parameter", `{"results": [{"configuration": {"a": 1.5}, "invalidity": "compile"}]}`, "parameter a"},
+		{"numbers and strings", `{"results": [{"configuration": {"a": 1.5}, "invalidity": "compile"}, {"configuration": {"a": "x"}, "invalidity": "compile"}]}`, "parameter a mixes"},
+		{"list parameter", `{"results": [{"configuration": {"a": [1]}, "invalidity": "compile"}]}`, "parameter a is ["},
+		{"huge number", `{"results": [{"configuration": {"a": 1e400}, "invalidity": "compile"}]}`, "not a finite number"},
 		{"other parameters", `{"results": [{"configuration": {"a": 1}, "invalidity": "compile"}, {"configuration": {"b": 1}, "invalidity": "compile"}]}`, `"b"`},
 		{"fewer parameters", `{"results": [{"configuration": {"a": 1, "b": 2}, "invalidity": "compile"}, {"configuration": {"b": 1}, "invalidity": "compile"}]}`, "result 1 has 1"},
 		{"correct without runtimes", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct"}]}`, "no runtimes"},
@@ -105,5 +107,32 @@ func TestReadT4Errors(t *testing.T) {
 				t.Errorf("error %v, want one mentioning %s", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestReadT4Choices checks parameters whose values are not all integers:
+// numbered by their values sorted (numbers by value, 1.50 being 1.5;
+// strings by text), an integer-valued number written as 2.0 an integer.
+func TestReadT4Choices(t *testing.T) {
+	text := `{"results": [
+		{"configuration": {"mode": "fast", "ratio": 1.50, "bx": 32}, "invalidity": "correct", "times": {"runtimes": [1]}},
+		{"configuration": {"mode": "exact", "ratio": 0.5, "bx": 16.0}, "invalidity": "correct", "times": {"runtimes": [2]}},
+		{"configuration": {"mode": "fast", "ratio": 1.5, "bx": 16}, "invalidity": "compile"}]}`
+	res, err := ReadT4(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLabels := map[string][]string{"mode": {"exact", "fast"}, "ratio": {"0.5", "1.5"}}
+	if !reflect.DeepEqual(res.Labels, wantLabels) {
+		t.Errorf("Labels = %q, want %q", res.Labels, wantLabels)
+	}
+	wantParams := []features.Param{{Name: "mode", Values: []int{0, 1}}, {Name: "ratio", Values: []int{0, 1}}, {Name: "bx", Values: []int{16, 32}}}
+	if !reflect.DeepEqual(res.Params, wantParams) {
+		t.Errorf("Params = %v, want %v", res.Params, wantParams)
+	}
+	for i, want := range []features.Config{{1, 1, 32}, {0, 0, 16}, {1, 1, 16}} {
+		if !res.Measurements[i].Config.Equal(want) {
+			t.Errorf("result %d: %v, want %v", i, res.Measurements[i].Config, want)
+		}
 	}
 }
