@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -245,5 +246,55 @@ func TestRunSpecStringParameter(t *testing.T) {
 		if r.Status != want {
 			t.Errorf("%s: %s (%s), want %s", k.Space.Format(r.Config), r.Status, r.Error, want)
 		}
+	}
+}
+
+// TestRunSpecImages checks a spec kernel that reads its input from a
+// buffer, a 2D image or a 1D image buffer as LOAD says: every way agrees
+// with the reference's (the buffer's) when the three hold the same values,
+// and reading an image of other values fails verification, which shows that
+// the image's contents reach the kernel.
+func TestRunSpecImages(t *testing.T) {
+	skipWithoutDevice(t)
+	for _, tc := range []struct {
+		name string
+		seed int // the 2D image's RandomSeed; the others' is 7
+		fail int // the LOAD whose rows fail verification; -1 none
+	}{
+		{"same values", 7, -1},
+		{"other values in the 2D image", 8, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src, _ := os.ReadFile("testdata/specimage/blur.cl")
+			os.WriteFile(filepath.Join(dir, "blur.cl"), src, 0o644)
+			raw, _ := os.ReadFile("testdata/specimage/blur.json")
+			raw = []byte(strings.Replace(string(raw), `"MemoryType": "Image2D", "FillType": "Random", "RandomSeed": 7`,
+				`"MemoryType": "Image2D", "FillType": "Random", "RandomSeed": `+strconv.Itoa(tc.seed), 1))
+			os.WriteFile(filepath.Join(dir, "blur.json"), raw, 0o644)
+			k, err := datasets.ReadSpec(filepath.Join(dir, "blur.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			opt := Options{Tasks: []features.Task{{64, 16}, {100, 30}}, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard}
+			if _, err := Run(context.Background(), k, out, opt); err != nil {
+				t.Fatal(err)
+			}
+			rows := readAll(t, out, k)
+			if len(rows) != 2*k.Space.Len() {
+				t.Fatalf("%d rows, want %d", len(rows), 2*k.Space.Len())
+			}
+			load := k.Space.Param("LOAD")
+			for _, r := range rows {
+				want := record.StatusOK
+				if r.Config[load] == tc.fail {
+					want = record.StatusVerifyError
+				}
+				if r.Status != want {
+					t.Errorf("%v %s: %s (%s), want %s", r.Task, k.Space.Format(r.Config), r.Status, r.Error, want)
+				}
+			}
+		})
 	}
 }

@@ -280,7 +280,8 @@ type specArg struct {
 	kind      ArgKind
 	elem      Elem
 	lanes     int
-	size      *sizeExpr // elements; nil for a scalar
+	size      *sizeExpr // elements; nil for a scalar; an Image2D's width
+	height    *sizeExpr // an Image2D's height; nil for other kinds
 	fill      string    // Constant, Random, BinaryRaw
 	value     *sizeExpr // FillValue
 	data      []byte    // BinaryRaw contents
@@ -634,7 +635,7 @@ func (b *specBuilder) launch() error {
 
 // arguments reads the kernel's arguments.
 func (b *specBuilder) arguments() error {
-	sk, ks, bad, taskOnly, files := b.sk, b.ks, b.fail, b.sk.taskNames, b.files
+	sk, ks, bad := b.sk, b.ks, b.fail
 	var err error
 	outputs := 0
 	for i, a := range ks.Arguments {
@@ -675,19 +676,8 @@ func (b *specBuilder) arguments() error {
 			if sa.kind == LocalMem {
 				break
 			}
-			switch a.FillType {
-			case "Constant", "Random", "":
-				if len(a.FillValue) > 0 {
-					if sa.value, err = b.compile(field+".FillValue", a.FillValue, taskOnly); err != nil {
-						return err
-					}
-				}
-			case "BinaryRaw":
-				if sa.data = files[a.DataSource]; sa.data == nil {
-					return bad(field+".DataSource", "BinaryRaw needs a DataSource file")
-				}
-			default:
-				return bad(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
+			if err := b.fill(field, a, &sa); err != nil {
+				return err
 			}
 			sa.output = a.AccessType != "ReadOnly" && truthy(a.Output)
 			if a.AccessType == "WriteOnly" && len(a.Output) == 0 {
@@ -696,8 +686,12 @@ func (b *specBuilder) arguments() error {
 			if sa.output && sa.perConfig {
 				return bad(field+".Size", "an output's size may not depend on the tuning parameters: its values are compared with the reference configuration's")
 			}
+		case "Image2D", "Image1DBuffer":
+			if err := b.image(field, a, &sa); err != nil {
+				return err
+			}
 		default:
-			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector or Local)", a.MemoryType)
+			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector, Local, Image2D or Image1DBuffer)", a.MemoryType)
 		}
 		if sa.output {
 			outputs++
@@ -708,6 +702,64 @@ func (b *specBuilder) arguments() error {
 		return bad("KernelSpecification.Arguments", "no argument is an output (\"Output\": 1, or AccessType WriteOnly): nothing to verify")
 	}
 	return nil
+}
+
+// fill reads how a Vector or an image is filled: its FillType, and its
+// FillValue or DataSource.
+func (b *specBuilder) fill(field string, a t1Arg, sa *specArg) (err error) {
+	switch a.FillType {
+	case "Constant", "Random", "":
+		if len(a.FillValue) > 0 {
+			sa.value, err = b.compile(field+".FillValue", a.FillValue, b.sk.taskNames)
+		}
+		return err
+	case "BinaryRaw":
+		if sa.data = b.files[a.DataSource]; sa.data == nil {
+			return b.fail(field+".DataSource", "BinaryRaw needs a DataSource file")
+		}
+		return nil
+	}
+	return b.fail(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
+}
+
+// image reads an Image2D argument (a read-only image2d_t of floats, CL_R,
+// whose Size is [width, height] in pixels) or an Image1DBuffer (an
+// image1d_buffer_t of Size floats). Both hold their data as a Vector
+// does; their sizes may use the problem sizes only, as an image is made
+// once a shape.
+func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
+	bad, taskOnly := b.fail, b.sk.taskNames
+	sa.kind = ImageBuffer
+	if a.MemoryType == "Image2D" {
+		sa.kind = Image2D
+	}
+	if sa.elem.Name != "float" || sa.lanes != 1 {
+		return bad(field+".Type", "an image holds floats (one channel, CL_R), not %s", a.Type)
+	}
+	if truthy(a.Output) || a.AccessType == "WriteOnly" || a.AccessType == "ReadWrite" {
+		return bad(field+".AccessType", "an image is read-only: augur verifies Vector outputs")
+	}
+	sizes := []json.RawMessage{a.Size}
+	if sa.kind == Image2D {
+		if json.Unmarshal(a.Size, &sizes) != nil || len(sizes) != 2 {
+			return bad(field+".Size", "an Image2D's size is [width, height], got %s", a.Size)
+		}
+	}
+	if len(sizes[0]) == 0 {
+		return bad(field+".Size", "missing")
+	}
+	for i, raw := range sizes {
+		e, err := b.compile(field+".Size", raw, taskOnly)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			sa.size = e
+		} else {
+			sa.height = e
+		}
+	}
+	return b.fill(field, a, sa)
 }
 
 // references reads what the spec expects of the outputs.
@@ -886,7 +938,7 @@ func (sk *specKernel) checkTask(t features.Task) error {
 		} else {
 			total += b
 		}
-		if a.kind == Buffer && n == 0 {
+		if (a.kind == Buffer || a.kind == Image2D || a.kind == ImageBuffer) && n == 0 {
 			return fmt.Errorf("%w: argument %s has size 0", ErrTask, a.name)
 		}
 		if len(a.data) > 0 && len(a.data) != n*a.lanes*a.elem.Size {
@@ -1191,32 +1243,20 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 			arg = sk.configArg(a, t, sk.ref)
 		case Buffer:
 			n, _ := sk.argSize(a, t)
-			n *= a.lanes
-			arg.Bytes = make([]byte, n*a.elem.Size)
-			v := 0.0
-			if a.value != nil {
-				v, _ = sk.taskValue(a.value, t)
+			arg.Bytes = make([]byte, n*a.lanes*a.elem.Size)
+			sk.fillArg(a, t, rng, arg.Bytes)
+		case Image2D, ImageBuffer:
+			n, _ := sk.argSize(a, t)
+			bytes := make([]byte, 4*n)
+			sk.fillArg(a, t, rng, bytes)
+			arg.Data = make([]float32, n)
+			for j := range arg.Data {
+				arg.Data[j] = float32(a.elem.At(bytes, j))
 			}
-			switch a.fill {
-			case "BinaryRaw":
-				copy(arg.Bytes, a.data)
-			case "Random":
-				r := rng
-				if a.seed != nil {
-					r = rand.New(rand.NewPCG(uint64(*a.seed), 0))
-				}
-				if a.value == nil {
-					v = 1
-				}
-				for j := 0; j < n; j++ {
-					a.elem.Put(arg.Bytes, j, r.Float64()*v)
-				}
-			default:
-				if v != 0 {
-					for j := 0; j < n; j++ {
-						a.elem.Put(arg.Bytes, j, v)
-					}
-				}
+			arg.Width, arg.Height = n, 1
+			if a.height != nil {
+				arg.Height, _ = sk.taskSize(a.height, t)
+				arg.Width = n / max(arg.Height, 1)
 			}
 		}
 		out[i] = arg
@@ -1224,10 +1264,71 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 	return out
 }
 
+// checkDevice keeps a kernel that reads images off a device without them.
+func (sk *specKernel) checkDevice(_ features.Config, p features.Platform) error {
+	if p.ImageSupport {
+		return nil
+	}
+	for _, a := range sk.argList {
+		if a.kind == Image2D || a.kind == ImageBuffer {
+			return fmt.Errorf("%w: argument %s is an image, and the device has no image support", ErrDevice, a.name)
+		}
+	}
+	return nil
+}
+
+// fillArg fills bytes, a Vector's or an image's elements on t, as the
+// spec says: from its data file, Random, or Constant.
+func (sk *specKernel) fillArg(a specArg, t features.Task, rng *rand.Rand, bytes []byte) {
+	n := len(bytes) / a.elem.Size
+	v := 0.0
+	if a.value != nil {
+		v, _ = sk.taskValue(a.value, t)
+	}
+	switch a.fill {
+	case "BinaryRaw":
+		copy(bytes, a.data)
+	case "Random":
+		r := rng
+		if a.seed != nil {
+			r = rand.New(rand.NewPCG(uint64(*a.seed), 0))
+		}
+		if a.value == nil {
+			v = 1
+		}
+		for j := 0; j < n; j++ {
+			a.elem.Put(bytes, j, r.Float64()*v)
+		}
+	default:
+		if v != 0 {
+			for j := 0; j < n; j++ {
+				a.elem.Put(bytes, j, v)
+			}
+		}
+	}
+}
+
 // argSize returns the elements of a Buffer or LocalMem argument on t: for
 // a size that depends on the parameters, the largest over the space, so
 // that one allocation serves every configuration.
 func (sk *specKernel) argSize(a specArg, t features.Task) (int, error) {
+	if a.height != nil {
+		w, err := sk.taskSize(a.size, t)
+		if err != nil {
+			return 0, err
+		}
+		h, err := sk.taskSize(a.height, t)
+		if err != nil {
+			return 0, err
+		}
+		if w > maxSpecArgBytes || h > maxSpecArgBytes || w*h > maxSpecArgBytes {
+			return 0, fmt.Errorf("image %s of %d x %d pixels is too large", a.name, w, h)
+		}
+		if w <= 0 || h <= 0 {
+			return 0, fmt.Errorf("image %s is %d x %d pixels", a.name, w, h)
+		}
+		return w * h, nil
+	}
 	if !a.perConfig {
 		return sk.taskSize(a.size, t)
 	}

@@ -240,6 +240,15 @@ func TestReadSpecErrors(t *testing.T) {
 		}, `string "yes" is no value of a string parameter`},
 		{"no output", func(m map[string]any) { delete(arg(m, 1), "Output"); arg(m, 1)["AccessType"] = "ReadWrite" }, "no argument is an output"},
 		{"half", func(m map[string]any) { arg(m, 0)["Type"] = "half" }, "Arguments[0] (in).Type"},
+		{"image of ints", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int32" }, "an image holds floats"},
+		{"image 2D of one size", func(m map[string]any) { arg(m, 0)["MemoryType"] = "Image2D" }, "an Image2D's size is [width, height]"},
+		{"image written", func(m map[string]any) {
+			arg(m, 0)["MemoryType"], arg(m, 0)["AccessType"] = "Image1DBuffer", "ReadWrite"
+		}, "an image is read-only"},
+		{"image sized by a parameter", func(m map[string]any) {
+			arg(m, 0)["MemoryType"], arg(m, 0)["Size"] = "Image2D", []any{"ProblemSize[0]", "TILE_X"}
+		}, "Arguments[0] (in).Size"},
+		{"texture", func(m map[string]any) { arg(m, 0)["MemoryType"] = "Texture" }, `"Texture" is not supported`},
 		{"names", func(m map[string]any) { m["Augur"].(map[string]any)["ProblemSizeNames"] = []any{"w"} }, "Augur.ProblemSizeNames"},
 	}
 	for _, tc := range tests {
@@ -629,5 +638,35 @@ func TestChoices(t *testing.T) {
 		if got := ch.DefaultIndex(json.RawMessage(tc.def)); got != tc.defAt {
 			t.Errorf("%s: DefaultIndex(%s) = %d, want %d", tc.values, tc.def, got, tc.defAt)
 		}
+	}
+}
+
+// TestSpecImages checks image arguments: a 2D image of [width, height]
+// pixels and a 1D image buffer, filled as a Vector of the same seed is,
+// and a device without images refused for a kernel that reads them.
+func TestSpecImages(t *testing.T) {
+	k, err := datasets.ReadSpec("../collect/testdata/specimage/blur.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := k.Args(features.Task{30, 20}, rand.New(rand.NewPCG(1, 2)))
+	in, img, lin := args[0], args[1], args[2]
+	if img.Kind != datasets.Image2D || img.Width != 30 || img.Height != 20 || len(img.Data) != 600 {
+		t.Fatalf("image %v %d x %d with %d floats, want an Image2D of 30 x 20", img.Kind, img.Width, img.Height, len(img.Data))
+	}
+	if lin.Kind != datasets.ImageBuffer || len(lin.Data) != 600 {
+		t.Fatalf("image buffer %v with %d floats, want an ImageBuffer of 600", lin.Kind, len(lin.Data))
+	}
+	for i := range img.Data {
+		if v := float32(in.Elem.At(in.Bytes, i)); img.Data[i] != v || lin.Data[i] != v || v == 0 {
+			t.Fatalf("pixel %d: %v and %v, the vector's %v: want the same nonzero values from one seed", i, img.Data[i], lin.Data[i], v)
+		}
+	}
+	c := k.Reference
+	if err := k.CheckDevice(c, features.Platform{Name: "a", ImageSupport: true}); err != nil {
+		t.Errorf("device with images: %v", err)
+	}
+	if err := k.CheckDevice(c, features.Platform{Name: "b"}); !errors.Is(err, datasets.ErrDevice) || !strings.Contains(err.Error(), "img") {
+		t.Errorf("device without images: %v, want ErrDevice naming img", err)
 	}
 }
