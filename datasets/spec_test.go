@@ -376,6 +376,10 @@ func FuzzParseSpec(f *testing.F) {
 		`"Arguments":[{"Type":"float","Size":"ProblemSize[0]","MemoryType":"Vector","Output":1},` +
 		`{"Type":"int32","MemoryType":"Scalar","FillValue":"ProblemSize[0]"}]}}`))
 	f.Add([]byte(`{"ConfigurationSpace":{"TuningParameters":[{"Name":"A","Values":"[1]"}]},"KernelSpecification":{"Language":"OpenCL"}}`))
+	f.Add([]byte(`{"ConfigurationSpace":{"TuningParameters":[{"Name":"B","Values":"[8, 16]","Default":8}]},` +
+		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[100, 4],` +
+		`"Arguments":[{"Type":"float","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D"},` +
+		`{"Type":"float","Size":"ProblemSize[0]","MemoryType":"Image1DBuffer","FillType":"Random"},{"Type":"float","Size":"ProblemSize[0]","MemoryType":"Vector","Output":1}]}}`))
 	f.Fuzz(func(t *testing.T, spec []byte) {
 		k, err := datasets.ParseSpec("fuzz", spec, "__kernel void k() {}", nil)
 		if err != nil {
