@@ -109,6 +109,10 @@ type FileSummary struct {
 	// gives only their mean time (Measurement.MeanOnly); String names
 	// them when there are any.
 	MeanOnly int
+	// Labels are the values that the rows' numbers of string and float
+	// parameters stand for, by parameter (0 the first): the spec's order,
+	// or the file's. A bundle trained on the rows knows only the numbers.
+	Labels map[string][]string `json:",omitempty"`
 	// Warning says, in one line, what was imported with less than the
 	// file could have given: a device the device table (Options.Platforms)
 	// lacks, whose platform features are left unknown. Empty when none.
@@ -162,6 +166,18 @@ func (f FileSummary) String() string {
 		f.Path, f.Platform.Slug(), f.Rows(), strings.Join(parts, ", "), outside, best, ref)
 	if f.MeanOnly > 0 {
 		line += fmt.Sprintf("; %d ok rows with a mean time only, no runs", f.MeanOnly)
+	}
+	names := make([]string, 0, len(f.Labels))
+	for n := range f.Labels {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		nums := make([]string, len(f.Labels[n]))
+		for i, l := range f.Labels[n] {
+			nums[i] = fmt.Sprintf("%d=%s", i, l)
+		}
+		line += fmt.Sprintf("; %s numbered %s", n, strings.Join(nums, " "))
 	}
 	return line
 }
@@ -484,6 +500,14 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 		source += " ref=median"
 	}
 	d.sum.RefTimeNs = refTime
+	for _, p := range space.Params {
+		if l, ok := res.Labels[p.Name]; ok {
+			if d.sum.Labels == nil {
+				d.sum.Labels = map[string][]string{}
+			}
+			d.sum.Labels[p.Name] = l
+		}
+	}
 	if best != nil {
 		d.sum.Best = space.Format(best)
 	}

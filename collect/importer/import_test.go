@@ -444,10 +444,11 @@ func TestImportT4Choices(t *testing.T) {
 		name, mode, spec string
 		configs          string // the rows' configurations, as recorded (numbers)
 		err              string
+		numbering        string // what the summary says the numbers stand for
 	}{
-		{"spec order", "fast", spec, "mode=0,ratio=1 mode=1,ratio=0", ""},
-		{"no spec: sorted", "fast", "", "mode=0,ratio=0 mode=1,ratio=1", ""},
-		{"a value the spec lacks", "wild", spec, "", `"wild", which is none of the spec's values`},
+		{"spec order", "fast", spec, "mode=0,ratio=1 mode=1,ratio=0", "", "mode numbered 0=fast 1=exact; ratio numbered 0=0.5 1=1.5"},
+		{"no spec: sorted", "fast", "", "mode=0,ratio=0 mode=1,ratio=1", "", "mode numbered 0=exact 1=fast; ratio numbered 0=0.5 1=1.50"},
+		{"a value the spec lacks", "wild", spec, "", `"wild", which is none of the spec's values`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sum, err := Import(Options{From: FromT4, Files: []string{t4(tc.mode)}, Kernel: "k", Spec: tc.spec, Device: "NVIDIA A100", Out: t.TempDir()})
@@ -471,6 +472,9 @@ func TestImportT4Choices(t *testing.T) {
 			slices.Sort(got)
 			if strings.Join(got, " ") != tc.configs {
 				t.Errorf("rows %q, want %s", got, tc.configs)
+			}
+			if line := sum.String(); !strings.HasSuffix(line, tc.numbering) {
+				t.Errorf("summary %q, want it to end %q", line, tc.numbering)
 			}
 		})
 	}
