@@ -938,7 +938,7 @@ func (sk *specKernel) checkTask(t features.Task) error {
 		} else {
 			total += b
 		}
-		if (a.kind == Buffer || a.kind == Image2D || a.kind == ImageBuffer) && n == 0 {
+		if (a.kind == Buffer || a.kind == ImageBuffer) && n == 0 {
 			return fmt.Errorf("%w: argument %s has size 0", ErrTask, a.name)
 		}
 		if len(a.data) > 0 && len(a.data) != n*a.lanes*a.elem.Size {
@@ -1255,8 +1255,8 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 			}
 			arg.Width, arg.Height = n, 1
 			if a.height != nil {
+				arg.Width, _ = sk.taskSize(a.size, t)
 				arg.Height, _ = sk.taskSize(a.height, t)
-				arg.Width = n / max(arg.Height, 1)
 			}
 		}
 		out[i] = arg
@@ -1308,9 +1308,9 @@ func (sk *specKernel) fillArg(a specArg, t features.Task, rng *rand.Rand, bytes 
 	}
 }
 
-// argSize returns the elements of a Buffer or LocalMem argument on t: for
-// a size that depends on the parameters, the largest over the space, so
-// that one allocation serves every configuration.
+// argSize returns the elements of a Buffer or LocalMem argument on t (an
+// image's pixels): for a size that depends on the parameters, the largest
+// over the space, so that one allocation serves every configuration.
 func (sk *specKernel) argSize(a specArg, t features.Task) (int, error) {
 	if a.height != nil {
 		w, err := sk.taskSize(a.size, t)
