@@ -26,13 +26,16 @@ const (
 	Int32
 	// Image2D is a read-only 2D image (image2d_t) of single-channel floats
 	// (CL_R, CL_FLOAT), Arg.Width x Arg.Height, filled row by row from
-	// Arg.Data. On a device without image support collect binds a dummy
+	// Arg.Data; or, when Arg.Bytes is set, of pixels of Arg.Channels (1 or
+	// 4: CL_R or CL_RGBA) values of Arg.Elem (float: CL_FLOAT; uint8:
+	// CL_UNORM_INT8), as a spec's image is. On a device without image support collect binds a dummy
 	// buffer instead, which the kernel declares in place of the image when
 	// __IMAGE_SUPPORT__ is not defined; the family's CheckDevice keeps any
 	// configuration that reads the image off such a device.
 	Image2D
 	// ImageBuffer is a read-only 1D image buffer (image1d_buffer_t) of
-	// single-channel floats over Arg.Data, bound like Image2D.
+	// single-channel floats over Arg.Data (or pixels of Arg.Bytes, as an
+	// Image2D's), bound like Image2D.
 	ImageBuffer
 	// Float32 is a scalar float argument holding Arg.Float.
 	Float32
@@ -60,6 +63,9 @@ type Arg struct {
 	Float float32
 	// Width and Height are an Image2D's size in pixels.
 	Width, Height int
+	// Channels are the values a pixel of an image of Bytes holds: 1 (0
+	// means 1) or 4.
+	Channels int
 	// Elem is a Buffer's or Scalar's element type; Bytes its contents.
 	Elem  Elem
 	Bytes []byte

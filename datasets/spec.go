@@ -645,9 +645,10 @@ func (b *specBuilder) arguments() error {
 			sa.name = fmt.Sprintf("arg%d", i)
 		}
 		var lanes int
-		sa.elem, lanes, err = ParseElem(a.Type)
-		if err != nil {
-			return bad(field+".Type", "%v", err)
+		if a.MemoryType != "Image2D" && a.MemoryType != "Image1DBuffer" { // image reads an image's
+			if sa.elem, lanes, err = ParseElem(a.Type); err != nil {
+				return bad(field+".Type", "%v", err)
+			}
 		}
 		sa.lanes = lanes
 		switch a.MemoryType {
@@ -722,19 +723,39 @@ func (b *specBuilder) fill(field string, a t1Arg, sa *specArg) (err error) {
 	return b.fail(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
 }
 
-// image reads an Image2D argument (a read-only image2d_t of floats, CL_R,
-// whose Size is [width, height] in pixels) or an Image1DBuffer (an
-// image1d_buffer_t of Size floats). Both hold their data as a Vector
-// does; their sizes may use the problem sizes only, as an image is made
-// once a shape.
+// imageType reads an image's pixel type: float or float4 (CL_R or
+// CL_RGBA of CL_FLOAT), uchar or uchar4 (uint8 and uint8x4 too: CL_R or
+// CL_RGBA of CL_UNORM_INT8, which read_imagef reads as 0 to 1).
+func imageType(name string) (Elem, int, bool) {
+	lanes := 1
+	if b, ok := strings.CutSuffix(name, "4"); ok && b != "uint" && b != "int" {
+		name, lanes = strings.TrimSuffix(b, "x"), 4
+	}
+	switch name {
+	case "float":
+		e, _, _ := ParseElem("float")
+		return e, lanes, true
+	case "uchar", "uint8":
+		e, _, _ := ParseElem("uint8")
+		return e, lanes, true
+	}
+	return Elem{}, 0, false
+}
+
+// image reads an Image2D argument (a read-only image2d_t whose Size is
+// [width, height] in pixels) or an Image1DBuffer (an image1d_buffer_t of
+// Size pixels), of imageType's pixels. Both hold their data as a Vector
+// does (a pixel's channels one after another); their sizes may use the
+// problem sizes only, as an image is made once a shape.
 func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	bad, taskOnly := b.fail, b.sk.taskNames
 	sa.kind = ImageBuffer
 	if a.MemoryType == "Image2D" {
 		sa.kind = Image2D
 	}
-	if sa.elem.Name != "float" || sa.lanes != 1 {
-		return bad(field+".Type", "an image holds floats (one channel, CL_R), not %s", a.Type)
+	var ok bool
+	if sa.elem, sa.lanes, ok = imageType(a.Type); !ok {
+		return bad(field+".Type", "an image holds float, float4, uchar or uchar4 pixels, not %q", a.Type)
 	}
 	if truthy(a.Output) || a.AccessType == "WriteOnly" || a.AccessType == "ReadWrite" {
 		return bad(field+".AccessType", "an image is read-only: augur verifies Vector outputs")
@@ -1247,12 +1268,9 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 			sk.fillArg(a, t, rng, arg.Bytes)
 		case Image2D, ImageBuffer:
 			n, _ := sk.argSize(a, t)
-			bytes := make([]byte, 4*n)
-			sk.fillArg(a, t, rng, bytes)
-			arg.Data = make([]float32, n)
-			for j := range arg.Data {
-				arg.Data[j] = float32(a.elem.At(bytes, j))
-			}
+			arg.Bytes = make([]byte, n*a.lanes*a.elem.Size)
+			sk.fillArg(a, t, rng, arg.Bytes)
+			arg.Channels = a.lanes
 			arg.Width, arg.Height = n, 1
 			if a.height != nil {
 				arg.Width, _ = sk.taskSize(a.size, t)

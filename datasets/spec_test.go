@@ -240,7 +240,7 @@ func TestReadSpecErrors(t *testing.T) {
 		}, `string "yes" is no value of a string parameter`},
 		{"no output", func(m map[string]any) { delete(arg(m, 1), "Output"); arg(m, 1)["AccessType"] = "ReadWrite" }, "no argument is an output"},
 		{"half", func(m map[string]any) { arg(m, 0)["Type"] = "half" }, "Arguments[0] (in).Type"},
-		{"image of ints", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int32" }, "an image holds floats"},
+		{"image of ints", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int32" }, "an image holds float, float4, uchar or uchar4 pixels, not \"int32\""},
 		{"image 2D of one size", func(m map[string]any) { arg(m, 0)["MemoryType"] = "Image2D" }, "an Image2D's size is [width, height]"},
 		{"image written", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["AccessType"] = "Image1DBuffer", "ReadWrite"
@@ -646,8 +646,9 @@ func TestChoices(t *testing.T) {
 }
 
 // TestSpecImages checks image arguments: a 2D image of [width, height]
-// pixels and a 1D image buffer, filled as a Vector of the same seed is,
-// and a device without images refused for a kernel that reads them.
+// pixels and a 1D image buffer, filled as a Vector of the same seed is;
+// RGBA pixels of bytes and of floats; and a device without images
+// refused for a kernel that reads them.
 func TestSpecImages(t *testing.T) {
 	k, err := datasets.ReadSpec("../collect/testdata/specimage/blur.json")
 	if err != nil {
@@ -655,16 +656,14 @@ func TestSpecImages(t *testing.T) {
 	}
 	args := k.Args(features.Task{30, 20}, rand.New(rand.NewPCG(1, 2)))
 	in, img, lin := args[0], args[1], args[2]
-	if img.Kind != datasets.Image2D || img.Width != 30 || img.Height != 20 || len(img.Data) != 600 {
-		t.Fatalf("image %v %d x %d with %d floats, want an Image2D of 30 x 20", img.Kind, img.Width, img.Height, len(img.Data))
+	if img.Kind != datasets.Image2D || img.Width != 30 || img.Height != 20 || img.Channels != 1 || img.Elem.Name != "float" {
+		t.Fatalf("image %v %d x %d of %d %s, want an Image2D of 30 x 20 floats", img.Kind, img.Width, img.Height, img.Channels, img.Elem.Name)
 	}
-	if lin.Kind != datasets.ImageBuffer || len(lin.Data) != 600 {
-		t.Fatalf("image buffer %v with %d floats, want an ImageBuffer of 600", lin.Kind, len(lin.Data))
+	if lin.Kind != datasets.ImageBuffer || len(lin.Bytes) != 600*4 {
+		t.Fatalf("image buffer %v of %d bytes, want an ImageBuffer of 600 floats", lin.Kind, len(lin.Bytes))
 	}
-	for i := range img.Data {
-		if v := float32(in.Elem.At(in.Bytes, i)); img.Data[i] != v || lin.Data[i] != v || v == 0 {
-			t.Fatalf("pixel %d: %v and %v, the vector's %v: want the same nonzero values from one seed", i, img.Data[i], lin.Data[i], v)
-		}
+	if !slices.Equal(img.Bytes, in.Bytes) || !slices.Equal(lin.Bytes, in.Bytes) || in.Elem.At(in.Bytes, 0) == 0 {
+		t.Error("the images do not hold the vector's values, drawn from the same seed")
 	}
 	c := k.Reference
 	if err := k.CheckDevice(c, features.Platform{Name: "a", ImageSupport: true}); err != nil {
@@ -672,5 +671,24 @@ func TestSpecImages(t *testing.T) {
 	}
 	if err := k.CheckDevice(c, features.Platform{Name: "b"}); !errors.Is(err, datasets.ErrDevice) || !strings.Contains(err.Error(), "img") {
 		t.Errorf("device without images: %v, want ErrDevice naming img", err)
+	}
+
+	k, err = datasets.ReadSpec("../collect/testdata/specimage/rgba.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args = k.Args(features.Task{5, 3}, rand.New(rand.NewPCG(1, 2)))
+	for _, tc := range []struct {
+		i        int
+		elem     string
+		channels int
+	}{{1, "uint8", 4}, {3, "float", 4}} {
+		a := args[tc.i]
+		if a.Kind != datasets.Image2D || a.Elem.Name != tc.elem || a.Channels != tc.channels || a.Width != 5 || a.Height != 3 {
+			t.Errorf("argument %s: %v of %d %s, %d x %d; want an Image2D of 5 x 3 pixels of %d %s", a.Name, a.Kind, a.Channels, a.Elem.Name, a.Width, a.Height, tc.channels, tc.elem)
+		}
+		if !slices.Equal(a.Bytes, args[tc.i-1].Bytes) {
+			t.Errorf("argument %s does not hold %s's values", a.Name, args[tc.i-1].Name)
+		}
 	}
 }

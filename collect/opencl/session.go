@@ -327,7 +327,11 @@ func allZero(b []byte) bool {
 // (one of before, whose buffers a holds in order) views that Input's
 // buffer instead of uploading the data again.
 func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*cl.MemObject, error) {
-	if len(arg.Data) == 0 {
+	pixels, format, pixelBytes, err := imageFormat(arg)
+	if err != nil {
+		return nil, err
+	}
+	if len(pixels) == 0 {
 		return nil, fmt.Errorf("opencl: image %s is empty", arg.Name)
 	}
 	if !s.dev.info.ImageSupport {
@@ -338,18 +342,18 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 		a.bufs = append(a.bufs, b)
 		return b, nil
 	}
+	n := len(pixels) / pixelBytes
 	if arg.Kind == datasets.Image2D {
-		if arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != len(arg.Data) {
-			return nil, fmt.Errorf("opencl: image %s is %d x %d with %d floats", arg.Name, arg.Width, arg.Height, len(arg.Data))
+		if arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != n {
+			return nil, fmt.Errorf("opencl: image %s is %d x %d with %d pixels", arg.Name, arg.Width, arg.Height, n)
 		}
-		img, err := s.ctx.CreateImage(cl.MemReadOnly, cl.ImageFormat{ChannelOrder: cl.ChannelOrderR, ChannelDataType: cl.ChannelDataTypeFloat},
+		img, err := s.ctx.CreateImage(cl.MemReadOnly, format,
 			cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}, nil)
 		if err != nil {
 			return nil, wrap("create image "+arg.Name, err)
 		}
 		a.bufs = append(a.bufs, img)
-		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&arg.Data[0])), 4*len(arg.Data))
-		ev, err := s.queue.EnqueueWriteImage(img, true, [3]int{}, [3]int{arg.Width, arg.Height, 1}, 0, 0, bytes, nil)
+		ev, err := s.queue.EnqueueWriteImage(img, true, [3]int{}, [3]int{arg.Width, arg.Height, 1}, 0, 0, pixels, nil)
 		if err != nil {
 			ev.Release()
 			return nil, wrap("upload image "+arg.Name, err)
@@ -359,30 +363,57 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 		a.UploadNs += ns
 		return img, nil
 	}
-	buf := sameInput(a, before, arg.Data)
+	var buf *cl.MemObject
+	if len(arg.Bytes) == 0 {
+		buf = sameInput(a, before, arg.Data)
+	}
 	if buf == nil {
-		b, err := s.ctx.CreateEmptyBuffer(cl.MemReadOnly, 4*len(arg.Data))
+		b, err := s.upload(a, "image "+arg.Name, cl.MemReadOnly, unsafe.Pointer(&pixels[0]), len(pixels))
 		if err != nil {
-			return nil, wrap("create buffer for image "+arg.Name, err)
+			return nil, err
 		}
-		a.bufs = append(a.bufs, b)
-		ev, err := s.queue.EnqueueWriteBufferFloat32(b, true, 0, arg.Data, nil)
-		if err != nil {
-			ev.Release()
-			return nil, wrap("upload image "+arg.Name, err)
-		}
-		ns, _ := elapsed(ev)
-		ev.Release()
-		a.UploadNs += ns
 		buf = b
 	}
-	img, err := createImageBuffer(s.ctx, buf, len(arg.Data))
+	img, err := createImageBuffer(s.ctx, buf, n, format)
 	if err != nil {
 		return nil, wrap("create image buffer "+arg.Name, err)
 	}
 	// Released before the buffer it views: Release frees in reverse.
 	a.bufs = append(a.bufs, img)
 	return img, nil
+}
+
+// imageFormat returns an image argument's pixels as bytes, their format
+// and the bytes a pixel: Data as single-channel floats, or Bytes of Elem
+// (float: CL_FLOAT; uint8: CL_UNORM_INT8, which read_imagef reads as 0 to
+// 1) with Channels channels (1: CL_R, 4: CL_RGBA).
+func imageFormat(arg datasets.Arg) ([]byte, cl.ImageFormat, int, error) {
+	f := cl.ImageFormat{ChannelOrder: cl.ChannelOrderR, ChannelDataType: cl.ChannelDataTypeFloat}
+	if len(arg.Bytes) == 0 {
+		if len(arg.Data) == 0 {
+			return nil, f, 4, nil
+		}
+		return unsafe.Slice((*byte)(unsafe.Pointer(&arg.Data[0])), 4*len(arg.Data)), f, 4, nil
+	}
+	switch arg.Elem.Name {
+	case "float":
+	case "uint8":
+		f.ChannelDataType = cl.ChannelDataTypeUNormInt8
+	default:
+		return nil, f, 0, fmt.Errorf("opencl: image %s holds %s; images hold float or uint8", arg.Name, arg.Elem.Name)
+	}
+	switch arg.Channels {
+	case 0, 1:
+	case 4:
+		f.ChannelOrder = cl.ChannelOrderRGBA
+	default:
+		return nil, f, 0, fmt.Errorf("opencl: image %s has %d channels, want 1 or 4", arg.Name, arg.Channels)
+	}
+	pixel := arg.Elem.Size * max(arg.Channels, 1)
+	if len(arg.Bytes)%pixel != 0 {
+		return nil, f, 0, fmt.Errorf("opencl: image %s has %d bytes, not whole pixels of %d", arg.Name, len(arg.Bytes), pixel)
+	}
+	return arg.Bytes, f, pixel, nil
 }
 
 // sameInput returns the buffer bound for an Input argument of before whose
