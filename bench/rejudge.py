@@ -5,9 +5,11 @@
 
 EVAL.json is `augur eval --holdout shapes --json`; the CSVs are `augur export
 --rows` of the data eval read (pass 1) and of a second pass over the same
-shapes and configurations. For each device: the picks' time in pass 2 as % of
-pass 2's fastest (geometric mean over shapes, worst), and the same for pass
-1's fastest configuration (the noise ceiling of one timing judged by another).
+shapes and configurations (or of `augur collect --confirm`, which re-times
+each shape's fastest: then only the picks it re-timed are judged). For each
+device: the picks' time in pass 2 as % of pass 2's fastest (geometric mean
+over shapes, worst), and the same for pass 1's fastest configuration (the
+noise ceiling of one timing judged by another).
 Needs Debian's python3-pandas.
 """
 import json
@@ -33,14 +35,21 @@ def main(eval_path, pass1, pass2):
     out = {}
     for s in ev["holdout"]["shapes"]:
         key = (s["platform"], s["shape"])
+        if key not in t2:
+            continue
         g1, g2 = t1[key], t2[key]
-        r = out.setdefault(s["platform"], {"pick": [], "best": []})
-        r["pick"].append(g2.min() / g2[s["chosen"]])
-        r["best"].append(g2.min() / g2[g1.idxmin()])
+        r = out.setdefault(s["platform"], {"pick": [], "best": [], "missing": 0})
+        # A second pass that re-timed part of the space (augur collect
+        # --confirm) judges only the configurations it re-timed.
+        for name, cfg in (("pick", s["chosen"]), ("best", g1.idxmin())):
+            if cfg in g2.index:
+                r[name].append(g2.min() / g2[cfg])
+            elif name == "pick":
+                r["missing"] += 1
     for dev, r in out.items():
-        gm = {k: 100 * np.exp(np.mean(np.log(v))) for k, v in r.items()}
-        print(f"{dev}: picks {gm['pick']:.2f}% of pass 2's best (worst {100 * min(r['pick']):.1f}), "
-              f"pass 1's best {gm['best']:.2f}% (worst {100 * min(r['best']):.1f}), {len(r['pick'])} shapes")
+        gm = {k: 100 * np.exp(np.mean(np.log(r[k]))) for k in ("pick", "best")}
+        print(f"{dev}: picks {gm['pick']:.2f}% of pass 2's best (worst {100 * min(r['pick']):.1f}; {len(r['pick'])} shapes, "
+              f"{r['missing']} picks not re-timed), pass 1's best {gm['best']:.2f}% (worst {100 * min(r['best']):.1f}; {len(r['best'])} shapes)")
 
 
 if __name__ == "__main__":

@@ -178,6 +178,12 @@ type Model struct {
 	// driver refuses conv2d work-groups above 256 items, below the
 	// device's reported maximum).
 	Limits map[string]float64 `json:"limits,omitempty"`
+	// TypeLimits are, for a model of several devices (the fleet model),
+	// Limits over the rows of each device type ("gpu", "cpu"): a device
+	// of a type listed keeps to its type's, since a CPU's 1,024-item
+	// work-groups say nothing of what a GPU's driver runs. nil in other
+	// models and in bundles written before it.
+	TypeLimits map[string]map[string]float64 `json:"type_limits,omitempty"`
 	// Pool is training's choice, for a device's model in a bundle of
 	// several devices, between this model and the fleet model
 	// (PoolChoice); nil for the fleet model, a bundle of one device and

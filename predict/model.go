@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -90,15 +91,8 @@ func Load(b *features.Bundle, name string, d features.Deriver) (*Model, error) {
 	}
 	m := &Model{Name: entry.Name, Kind: entry.Kind, ens: ens, enc: enc, platform: pv, trees: ens.NEstimators()}
 	m.lo, m.hi, m.ranged = lgm.TargetRange()
-	if enc.Derived != nil {
-		names := enc.Derived.Names()
-		for name, v := range entry.Limits {
-			i := slices.Index(names, name)
-			if i < 0 {
-				return nil, fmt.Errorf("predict: model %q limits %q, which is not one of its derived features", entry.Name, name)
-			}
-			m.limits = append(m.limits, limit{i, v})
-		}
+	if m.limits, err = m.limitsOf(entry.Limits); err != nil {
+		return nil, err
 	}
 	if flat := flatFrom(lgm); len(flat.trees) == m.trees &&
 		flat.agrees(func(x []float64) float64 { return ens.PredictSingle(x, m.trees) }, enc.Len()) {
@@ -216,6 +210,37 @@ func (m *Model) leavesPredict(t features.Task, c features.Config) float64 {
 type limit struct {
 	derived int
 	max     float64
+}
+
+// limitsOf turns limits by derived feature name (Model.Limits) into
+// positions among m's derived features, in name order.
+func (m *Model) limitsOf(limits map[string]float64) ([]limit, error) {
+	if m.enc.Derived == nil {
+		return nil, nil
+	}
+	names := m.enc.Derived.Names()
+	var out []limit
+	for _, name := range slices.Sorted(maps.Keys(limits)) {
+		i := slices.Index(names, name)
+		if i < 0 {
+			return nil, fmt.Errorf("predict: model %q limits %q, which is not one of its derived features", m.Name, name)
+		}
+		out = append(out, limit{i, limits[name]})
+	}
+	return out, nil
+}
+
+// WithLimits returns a copy of m that keeps to limits (by derived feature
+// name, as features.Model.Limits) instead of its own: a fleet model
+// serving a device with the limits of the devices of its type.
+func (m *Model) WithLimits(limits map[string]float64) (*Model, error) {
+	l, err := m.limitsOf(limits)
+	if err != nil {
+		return nil, err
+	}
+	c := *m
+	c.limits = l
+	return &c, nil
 }
 
 // Scorer scores configurations for one fixed shape, faster than Predict:

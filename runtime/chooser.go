@@ -378,7 +378,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		// expect, and the unseen-device policy is not for it.
 		ch.expected = [2]float64{pool.FleetPct, pool.FleetWorst}
 	} else {
-		ch.unseenPolicy(b, opt, plat)
+		ch.unseenPolicy(b, entry, opt, plat)
 	}
 	if err := ch.loadClassifier(b, entry, plat, opt); err != nil {
 		return nil, err

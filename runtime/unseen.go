@@ -18,11 +18,12 @@ type copySource struct {
 }
 
 // unseenPolicy sets the Chooser up for a device that the fleet model
-// serves with the device's platform features plat (nil: not such a
-// device): it keeps the fleet model's search, or copies other devices'
-// measured bests, as Options.Unseen or the bundle's policy says, for
-// shapes another device measured and for new shapes apart.
-func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.Platform) {
+// (entry) serves with the device's platform features plat (nil: not such
+// a device): it keeps the fleet model's search, within the limits of the
+// device's type, or copies other devices' measured bests, as
+// Options.Unseen or the bundle's policy says, for shapes another device
+// measured and for new shapes apart.
+func (c *Chooser) unseenPolicy(b *features.Bundle, entry *features.Model, opt Options, plat *features.Platform) {
 	if c.source != SourceFleet || plat == nil || opt.Model != "" {
 		return
 	}
@@ -55,6 +56,26 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 		// GPUs got 95-96%; bench/RESULTS.md, session 26).
 		c.expected, c.expectedNew = [2]float64{}, [2]float64{}
 	}
+	if sameType && !sharesType(b) && opt.Unseen == "" {
+		// No two of the bundle's devices share a type, so training
+		// decided the policy on devices held out with none of their
+		// type to copy from: how copies across types fare. This device
+		// has a source of its own type, which that says nothing of: at
+		// a shape that source measured it copies, as a bundle with no
+		// policy does (a GPU held out of a GPU and a CPU: the GPU's
+		// copies 98.3% of its optimum, the fleet search 97.7%;
+		// bench/RESULTS.md, session 29).
+		measured = features.UnseenCopy
+		c.expected = [2]float64{}
+	}
+	if l, ok := entry.TypeLimits[plat.Type]; ok && plat.Type != "" {
+		// The fleet model's limits are every device's: a CPU's
+		// work-groups of 512 items beside a GPU whose driver runs 256.
+		// The rows of this device's type vouch for what it runs.
+		if m, err := c.model.WithLimits(l); err == nil {
+			c.model = m
+		}
+	}
 	c.copyMeasured, c.copyNew = measured == features.UnseenCopy, fresh == features.UnseenCopy
 	if !c.copyMeasured && !c.copyNew {
 		return
@@ -78,6 +99,21 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, opt Options, plat *features.P
 		c.source = SourceCopy
 		c.rankCopies()
 	}
+}
+
+// sharesType reports whether two of the devices with measured bests in b
+// are of one known type.
+func sharesType(b *features.Bundle) bool {
+	devices := map[string][]string{} // type: devices
+	for _, m := range b.Measured {
+		if t := b.MeasuredType(m); t != "" && !slices.Contains(devices[t], m.Device) {
+			devices[t] = append(devices[t], m.Device)
+			if len(devices[t]) > 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rankCopies orders the copy sources by the fleet model's mean predicted

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
 )
@@ -450,5 +451,101 @@ func TestUnseenExpectedOtherType(t *testing.T) {
 				t.Errorf("source %q, expected %v%%; want a copy, %v%%", p.Source, p.ExpectedPct, tt.want)
 			}
 		})
+	}
+}
+
+// TestUnseenPolicyAcrossTypes: a bundle whose devices are each the only one
+// of their type decided its policy on copies across types; a device with
+// a source of its own type copies at the shapes that source measured even
+// where that policy says search, unless Options.Unseen says otherwise or
+// two of the bundle's devices share a type (then the policy was decided on
+// such copies and holds).
+func TestUnseenPolicyAcrossTypes(t *testing.T) {
+	shape := features.Task{1920, 1080, 5, 5}
+	var gpu, cpu features.MeasuredBest
+	edit := func(gpus int) func(bu *features.Bundle) {
+		return func(bu *features.Bundle) {
+			gpu, cpu = distinctBests(t, bu)
+			gpu.Task, cpu.Task = shape, shape
+			gpu.Device, cpu.Device = "dev-gpu", "dev-cpu"
+			gpu.Type, cpu.Type = "gpu", "cpu"
+			bu.Measured = []features.MeasuredBest{cpu, gpu}
+			if gpus == 2 {
+				twin := gpu
+				twin.Device, twin.Task = "dev-gpu2", features.Task{640, 480, 5, 5}
+				bu.Measured = append(bu.Measured, twin)
+			}
+			bu.Unseen = &features.UnseenPolicy{Policy: features.UnseenFleet, NewShapes: features.UnseenFleet, Devices: len(bu.Measured)}
+		}
+	}
+	tests := []struct {
+		name   string
+		gpus   int
+		unseen string
+		source string
+	}{
+		{"one device a type: copies its sibling's", 1, "", "copy:dev-gpu"},
+		{"Options.Unseen fleet holds", 1, features.UnseenFleet, "fleet"},
+		{"two GPUs: the bundle's policy holds", 2, "", "fleet"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, other := fleetData(t, edit(tt.gpus))
+			other.Type = "gpu"
+			ch, err := runtime.New(data, runtime.Options{Platform: &other, Unseen: tt.unseen})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ch.ChoosePick(shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Source != tt.source || (tt.source == "copy:dev-gpu" && !p.Config.Equal(gpu.Config)) {
+				t.Errorf("pick %v from %q, want one from %s", p.Config, p.Source, tt.source)
+			}
+		})
+	}
+}
+
+// TestUnseenTypeLimits: the fleet model's search for a device keeps to the
+// limits of the rows of the device's type (Model.TypeLimits), not to the
+// fleet's, which a device of another type may have set.
+func TestUnseenTypeLimits(t *testing.T) {
+	shape := features.Task{1920, 1080, 5, 5}
+	k := datasets.Conv2D()
+	items := func(cfg features.Config) int {
+		l, err := k.Geometry(shape, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.WorkGroupSize()
+	}
+	pick := func(limit float64) features.Config {
+		data, other := fleetData(t, func(bu *features.Bundle) {
+			for i := range bu.Models {
+				if bu.Models[i].Name == "fleet" && limit > 0 {
+					bu.Models[i].TypeLimits = map[string]map[string]float64{"gpu": {"wg_items": limit}, "cpu": {"wg_items": 1}}
+				}
+			}
+		})
+		other.Type = "gpu"
+		ch, err := runtime.New(data, runtime.Options{Platform: &other, Unseen: features.UnseenFleet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ch.Choose(shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	// The reference (64 work-items) serves when nothing within the
+	// limits scores; a limit of 64 leaves the search configurations.
+	free := items(pick(0))
+	if free <= 64 {
+		t.Fatalf("the search's pick without type limits has %d work-items; the test needs more than 64", free)
+	}
+	if got := items(pick(64)); got > 64 {
+		t.Errorf("with the GPUs' limit of 64 work-items the pick has %d", got)
 	}
 }

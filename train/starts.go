@@ -56,12 +56,38 @@ const maxScored = 20000
 
 // limitFeatures are the derived features that measure a configuration's
 // use of a device resource; Model.Limits records their largest value
-// among the rows that ran.
-var limitFeatures = []string{"wg_items", "local_mem"}
+// among the rows that ran. augur's families name the work-group's items
+// wg_items, a spec kernel's launch geometry wg_size.
+var limitFeatures = []string{"wg_items", "wg_size", "local_mem"}
 
 // limits returns, for each resource feature among d's derived features,
 // its largest value over d's measured rows.
 func (d *Data) limits() map[string]float64 {
+	return d.limitsOf(func(int) bool { return true })
+}
+
+// typeLimits returns limits over the rows of each device type, for data
+// of several platforms; nil for one platform or none of a known type.
+func (d *Data) typeLimits() map[string]map[string]float64 {
+	if _, one := d.onePlatform(); one {
+		return nil
+	}
+	var out map[string]map[string]float64
+	for _, s := range d.Samples() {
+		typ := d.Platforms[s.Platform].Type
+		if _, done := out[typ]; done || typ == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]map[string]float64{}
+		}
+		out[typ] = d.limitsOf(func(p int) bool { return d.Platforms[p].Type == typ })
+	}
+	return out
+}
+
+// limitsOf is limits over the measured rows of the platforms keep takes.
+func (d *Data) limitsOf(keep func(platform int) bool) map[string]float64 {
 	out := map[string]float64{}
 	for _, name := range limitFeatures {
 		col := slices.Index(d.Features, "derived."+name)
@@ -70,7 +96,7 @@ func (d *Data) limits() map[string]float64 {
 		}
 		m := math.Inf(-1)
 		for i, s := range d.Samples() {
-			if s.Measured() {
+			if s.Measured() && keep(s.Platform) {
 				m = max(m, d.value(i, col))
 			}
 		}

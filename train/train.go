@@ -383,7 +383,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	}
 	m := features.Model{Kind: kind, Target: "log_speedup", LightGBM: text.String(),
 		TrainRows: d.Len(), Shapes: len(d.Shapes()), FitSeconds: fit, Options: maps.Clone(options), Candidates: Candidates(d, 0),
-		Limits: d.limits()}
+		Limits: d.limits(), TypeLimits: d.typeLimits()}
 	if len(d.groupParams) > 0 {
 		if m.Options == nil {
 			m.Options = map[string]float64{}
