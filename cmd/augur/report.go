@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -408,5 +409,8 @@ func unseenText(r *eval.UnseenReport) string {
 	}
 	tw.Flush()
 	fmt.Fprintf(&b, "policy for a device with no model: %s\n", policyText(r.Policy, r.NewShapes))
+	if len(r.Devices) > 1 && !slices.ContainsFunc(r.Devices, func(d eval.UnseenDevice) bool { return d.SameType }) {
+		fmt.Fprintf(&b, "(decided on copies across types: a device of a type the bundle has copies that device's best at the shapes it measured)\n")
+	}
 	return b.String()
 }

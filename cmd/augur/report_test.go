@@ -100,9 +100,11 @@ func TestUnseenText(t *testing.T) {
 		name string
 		r    *eval.UnseenReport
 		want []string
+		// absent must not appear
+		absent []string
 	}{
-		{"nil", nil, nil},
-		{"no device scored", &eval.UnseenReport{Policy: features.UnseenCopy}, nil},
+		{"nil", nil, nil, nil},
+		{"no device scored", &eval.UnseenReport{Policy: features.UnseenCopy}, nil, nil},
 		{"two devices", &eval.UnseenReport{Policy: features.UnseenFleet, NewShapes: features.UnseenCopy, Devices: []eval.UnseenDevice{
 			{Device: "nvidia-h200", SameType: true, Shapes: 6, Pct: map[string]float64{features.UnseenCopy: 91.25, features.UnseenFleet: 95.5},
 				NewShapes: 7, NewPct: map[string]float64{features.UnseenCopy: 93.5, features.UnseenFleet: 92},
@@ -110,7 +112,11 @@ func TestUnseenText(t *testing.T) {
 			{Device: "pocl-cpu", NewShapes: 3, NewPct: map[string]float64{features.UnseenCopy: 88, features.UnseenFleet: 90}},
 		}}, []string{"unseen devices (each device left out", "nvidia-h200       6    91.2     95.5           7    93.5     92.0",
 			"pocl-cpu       0       -        -           3    88.0     90.0            0             0  no device of its type to copy from",
-			"policy for a device with no model: fleet search at shapes another device measured, copy at new shapes\n"}},
+			"policy for a device with no model: fleet search at shapes another device measured, copy at new shapes\n"}, []string{"decided on copies across types"}},
+		{"each device alone of its type", &eval.UnseenReport{Policy: features.UnseenFleet, NewShapes: features.UnseenCopy, Devices: []eval.UnseenDevice{
+			{Device: "nvidia-h200", NewShapes: 7, NewPct: map[string]float64{features.UnseenCopy: 93.5, features.UnseenFleet: 92}},
+			{Device: "pocl-cpu", NewShapes: 3, NewPct: map[string]float64{features.UnseenCopy: 88, features.UnseenFleet: 90}},
+		}}, []string{"(decided on copies across types: a device of a type the bundle has copies that device's best at the shapes it measured)"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := unseenText(tc.r)
@@ -120,6 +126,11 @@ func TestUnseenText(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("unseenText lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.absent {
+				if strings.Contains(got, w) {
+					t.Errorf("unseenText has %q:\n%s", w, got)
 				}
 			}
 		})
