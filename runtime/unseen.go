@@ -68,7 +68,7 @@ func (c *Chooser) unseenPolicy(b *features.Bundle, entry *features.Model, opt Op
 		measured = features.UnseenCopy
 		c.expected = [2]float64{}
 	}
-	if l, ok := entry.TypeLimits[plat.Type]; ok && plat.Type != "" {
+	if l := entry.TypeLimits[plat.Type]; len(l) > 0 && plat.Type != "" {
 		// The fleet model's limits are every device's: a CPU's
 		// work-groups of 512 items beside a GPU whose driver runs 256.
 		// The rows of this device's type vouch for what it runs.

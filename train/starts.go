@@ -67,21 +67,27 @@ func (d *Data) limits() map[string]float64 {
 }
 
 // typeLimits returns limits over the rows of each device type, for data
-// of several platforms; nil for one platform or none of a known type.
+// of several platforms; nil for one platform or none of a known type. A
+// type whose rows limit nothing (none ran) is left out: its devices keep
+// to every row's limits.
 func (d *Data) typeLimits() map[string]map[string]float64 {
 	if _, one := d.onePlatform(); one {
 		return nil
 	}
 	var out map[string]map[string]float64
+	done := map[string]bool{"": true}
 	for _, s := range d.Samples() {
 		typ := d.Platforms[s.Platform].Type
-		if _, done := out[typ]; done || typ == "" {
+		if done[typ] {
 			continue
 		}
-		if out == nil {
-			out = map[string]map[string]float64{}
+		done[typ] = true
+		if l := d.limitsOf(func(p int) bool { return d.Platforms[p].Type == typ }); l != nil {
+			if out == nil {
+				out = map[string]map[string]float64{}
+			}
+			out[typ] = l
 		}
-		out[typ] = d.limitsOf(func(p int) bool { return d.Platforms[p].Type == typ })
 	}
 	return out
 }
