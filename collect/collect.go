@@ -228,6 +228,9 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	runErr = errors.Join(runErr, out.close())
 	runErr = errors.Join(runErr, e.close())
 	sum.TaskErrors = e.taskErrors
+	if runErr == nil && len(e.tasks) > 0 && sum.Rows() == 0 && !slices.ContainsFunc(e.tasks, func(t *task) bool { return !t.failed }) {
+		runErr = fmt.Errorf("collect: %w: %s", ErrNoShape, e.taskErrors[0])
+	}
 	sum.Programs = e.builds
 	sum.DeviceBusy = time.Duration(e.busyNs)
 	sum.Wall = time.Since(began)

@@ -12,3 +12,8 @@ var ErrProgramLimit = errors.New("program limit reached")
 // on a shape: every other configuration is verified against the
 // reference's outputs, so nothing can be.
 var ErrReferenceFailed = errors.New("the reference configuration failed; nothing to verify the others against")
+
+// ErrNoShape is wrapped by the error of a Run whose every shape was
+// skipped (its arguments could not be set up, say an image beyond the
+// device's largest, or its reference failed) and that wrote no row.
+var ErrNoShape = errors.New("every shape was skipped")

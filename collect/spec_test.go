@@ -306,3 +306,36 @@ func TestRunSpecImages(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSpecImageTooLarge checks a shape whose 2D image is beyond the
+// device's largest: the shape is skipped with a line naming the image and
+// the device's limit, and a run whose every shape was skipped is an error.
+func TestRunSpecImageTooLarge(t *testing.T) {
+	skipWithoutDevice(t)
+	k, err := datasets.ReadSpec("testdata/specimage/blur.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		tasks []features.Task
+		fails bool
+	}{
+		{"every shape", []features.Task{{70000, 4}}, true},
+		{"one shape of two", []features.Task{{70000, 4}, {64, 16}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := Options{Tasks: tc.tasks, Sample: "random:2", Repeats: 1, Progress: io.Discard, Log: io.Discard}
+			sum, err := Run(context.Background(), k, t.TempDir(), opt)
+			if tc.fails != errors.Is(err, ErrNoShape) {
+				t.Fatalf("error %v; want ErrNoShape: %v", err, tc.fails)
+			}
+			if sum == nil || len(sum.TaskErrors) != 1 || !strings.Contains(sum.TaskErrors[0], "image img is 70000 x 4 pixels, beyond the device's largest 2D image") {
+				t.Errorf("summary %v, want one skipped shape naming the image and the limit", sum)
+			}
+			if !tc.fails && sum.Rows() == 0 {
+				t.Error("the shape that fits wrote no rows")
+			}
+		})
+	}
+}

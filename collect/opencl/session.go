@@ -347,6 +347,9 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 		if arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != n {
 			return nil, fmt.Errorf("opencl: image %s is %d x %d with %d pixels", arg.Name, arg.Width, arg.Height, n)
 		}
+		if w, h := s.dev.dev.Image2DMaxWidth(), s.dev.dev.Image2DMaxHeight(); arg.Width > w || arg.Height > h {
+			return nil, fmt.Errorf("opencl: image %s is %d x %d pixels, beyond the device's largest 2D image, %d x %d", arg.Name, arg.Width, arg.Height, w, h)
+		}
 		img, err := s.ctx.CreateImage(cl.MemReadOnly, format,
 			cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}, nil)
 		if err != nil {
