@@ -367,15 +367,7 @@ func TestImportStringParameter(t *testing.T) {
 			if f.Violations != tc.violations {
 				t.Errorf("%d violations (%s), want %d", f.Violations, f.Violation, tc.violations)
 			}
-			meta, rows, err := record.ReadFile(f.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, r := range rows {
-				got = append(got, features.FormatConfig(meta.Params, r.Config))
-			}
-			slices.Sort(got)
+			got := recordedConfigs(t, f.Path)
 			if strings.Join(got, " ") != strings.Join(tc.configs, " ") {
 				t.Errorf("rows %q, want %q", got, tc.configs)
 			}
@@ -410,15 +402,7 @@ func TestImportFloatParameter(t *testing.T) {
 		// move, as (32, 0.5), and first.
 		t.Errorf("%d violations (%s), reference %s; want 1, bx=16,ratio=0", f.Violations, f.Violation, f.Reference)
 	}
-	meta, rows, err := record.ReadFile(f.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range rows {
-		got = append(got, features.FormatConfig(meta.Params, r.Config))
-	}
-	slices.Sort(got)
+	got := recordedConfigs(t, f.Path)
 	if want := "bx=16,ratio=0 bx=32,ratio=1"; strings.Join(got, " ") != want {
 		t.Errorf("rows %q, want %s (1.5 numbered 0, 0.5 numbered 1)", got, want)
 	}
@@ -461,15 +445,7 @@ func TestImportT4Choices(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			meta, rows, err := record.ReadFile(sum.Files[0].Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, r := range rows {
-				got = append(got, features.FormatConfig(meta.Params, r.Config))
-			}
-			slices.Sort(got)
+			got := recordedConfigs(t, sum.Files[0].Path)
 			if strings.Join(got, " ") != tc.configs {
 				t.Errorf("rows %q, want %s", got, tc.configs)
 			}
@@ -478,4 +454,20 @@ func TestImportT4Choices(t *testing.T) {
 			}
 		})
 	}
+}
+
+// recordedConfigs returns the configurations of a dataset file's rows, as
+// recorded (numbers), sorted.
+func recordedConfigs(t *testing.T, path string) []string {
+	t.Helper()
+	meta, rows, err := record.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, features.FormatConfig(meta.Params, r.Config))
+	}
+	slices.Sort(got)
+	return got
 }
