@@ -377,6 +377,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		// the fleet model's held-out picks on its shapes are what to
 		// expect, and the unseen-device policy is not for it.
 		ch.expected = [2]float64{pool.FleetPct, pool.FleetWorst}
+		ch.keepToOwnLimits(b, pool)
 	} else {
 		ch.unseenPolicy(b, entry, opt, plat)
 	}
@@ -389,6 +390,35 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		}
 	}
 	return ch, nil
+}
+
+// keepToOwnLimits makes the fleet model, serving a device whose own model
+// sent it there (pool), keep to the limits of that device's rows: the
+// fleet's are every device's, and a CPU's 1,024-item work-groups beside a
+// GPU whose driver runs 256 would give the GPU picks it refuses
+// (bench/RESULTS.md, session 29, found the fault for a device with no
+// model). A device whose model records no limits keeps to its type's.
+func (c *Chooser) keepToOwnLimits(b *features.Bundle, pool *features.PoolChoice) {
+	for i := range b.Models {
+		e := &b.Models[i]
+		if e.Pool != pool {
+			continue
+		}
+		l := e.Limits
+		if len(l) == 0 && e.Platform != nil && e.Platform.Type != "" {
+			for _, f := range b.Models {
+				if f.Name == SourceFleet {
+					l = f.TypeLimits[e.Platform.Type]
+				}
+			}
+		}
+		if len(l) > 0 {
+			if m, err := c.model.WithLimits(l); err == nil {
+				c.model = m
+			}
+		}
+		return
+	}
 }
 
 // withDefaults checks opt and fills in its zero values.

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
 )
@@ -68,5 +69,48 @@ func TestPoolChoice(t *testing.T) {
 				t.Errorf("measured shape: source %q (%v), want %q", p.Source, err, runtime.SourceTable)
 			}
 		})
+	}
+}
+
+// TestPoolOwnLimits: the fleet model serving a device whose own model sent
+// it there keeps to the limits of that device's rows, not to the fleet's,
+// which another device may have set.
+func TestPoolOwnLimits(t *testing.T) {
+	shape := features.Task{1913, 1077, 5, 5} // no device measured it
+	k := datasets.Conv2D()
+	items := func(cfg features.Config) int {
+		l, err := k.Geometry(shape, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.WorkGroupSize()
+	}
+	pick := func(limit float64) runtime.Pick {
+		var device string
+		data, _ := fleetData(t, func(b *features.Bundle) {
+			device = b.Models[0].Name
+			b.Models[0].Pool = &features.PoolChoice{Fleet: true, OwnPct: 90, FleetPct: 95, Shapes: 4}
+			if limit > 0 {
+				b.Models[0].Limits = map[string]float64{"wg_items": limit}
+			}
+		})
+		ch, err := runtime.New(data, runtime.Options{Device: device})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ch.ChoosePick(shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Source != runtime.SourceFleet {
+			t.Fatalf("pick from %q, want the fleet model's", p.Source)
+		}
+		return p
+	}
+	if free := items(pick(0).Config); free <= 64 {
+		t.Fatalf("the fleet model's pick within the bundle's limits has %d work-items; the test needs more than 64", free)
+	}
+	if got := items(pick(64).Config); got > 64 {
+		t.Errorf("with the device's own limit of 64 work-items the pick has %d", got)
 	}
 }
