@@ -61,7 +61,7 @@ struct Pick {
 	std::string source; // "model:<slug>", "fleet", "table", "wisdom", "copy:<slug>", "reference"
 	double log_speedup = 0;
 	double outside_octaves = 0;
-	bool clamped = false; // log_speedup was clamped to the model's training range
+	bool clamped = false; // the pick's prediction was clamped to the model's training range
 	augur_plan plan = augur_plan();
 	// values holds what the configuration sets each argument of
 	// Chooser::plan_value_names to (a scalar's value, a local buffer's

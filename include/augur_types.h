@@ -61,14 +61,16 @@ typedef struct augur_config {
 	 * (a model trained on one shape, asked another: that shape's best) or
 	 * "reference" (the kernel's reference configuration). */
 	char source[AUGUR_SOURCE_MAX];
-	/* The model's predicted ln(t_reference / t); 0 for the reference. */
+	/* The model's predicted ln(t_reference / t) at the shape: its
+	 * prediction for the pick less its prediction for the reference
+	 * there, so 0 for the reference. */
 	double log_speedup;
 	/* How far the shape lies beyond the training shapes, in octaves of the
 	 * task feature farthest out; 0 inside. Beyond about 1 the model
 	 * extrapolates. */
 	double outside_octaves;
-	/* 1 when the model's prediction lay outside the log-speedups of its
-	 * training data and log_speedup was clamped to them (the model
+	/* 1 when the model's prediction for the pick lay outside the
+	 * log-speedups of its training data and was clamped to them (the model
 	 * extrapolates, or is damaged); 0 otherwise, and always for a model
 	 * that records no training range. */
 	int32_t clamped;

@@ -75,6 +75,7 @@ func (c *Chooser) Candidates(t features.Task, k int) ([]Pick, error) {
 	near := c.nearBests(t)
 	ranked := slices.DeleteFunc(c.ranked(t, want, want+len(near)+1), func(r scored) bool { return c.space.Index(r.cfg) == pick })
 	seen := map[int]bool{pick: true}
+	ref := c.referenceLog(t)
 	for i := 0; len(out) < want && (i < len(ranked) || i < len(near)); i++ {
 		for _, r := range [2][]scored{near, ranked} {
 			if i >= len(r) || len(out) == want {
@@ -82,7 +83,7 @@ func (c *Chooser) Candidates(t features.Task, k int) ([]Pick, error) {
 			}
 			if x := c.space.Index(r[i].cfg); !seen[x] {
 				seen[x] = true
-				p := c.candidate(t, r[i].cfg, r[i].v)
+				p := c.candidate(t, r[i].cfg, r[i].v, ref)
 				if r[i].near {
 					p.Source = SourceNear
 				}
@@ -266,8 +267,9 @@ func (c *Chooser) climbPool(t features.Task, k int) []scored {
 	return pool
 }
 
-// candidate is the Pick of a ranked configuration of the model's.
-func (c *Chooser) candidate(t features.Task, cfg features.Config, v float64) Pick {
+// candidate is the Pick of a ranked configuration of the model's, v its
+// prediction and ref the reference's (Pick.LogSpeedup).
+func (c *Chooser) candidate(t features.Task, cfg features.Config, v, ref float64) Pick {
 	source := c.source
 	if c.copies != nil {
 		source = SourceFleet // the copies are the first; the rest the fleet model's
@@ -275,6 +277,7 @@ func (c *Chooser) candidate(t features.Task, cfg features.Config, v float64) Pic
 	p := Pick{Config: cfg.Clone(), Model: c.model.Name, Source: source,
 		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1], names: c.names}
 	p.LogSpeedup, p.Clamped = c.model.Clamp(v)
+	p.LogSpeedup -= ref
 	if c.kernel != nil {
 		p.Plan.Launch, _ = c.kernel.Geometry(t, p.Config)
 		p.Plan.BuildOptions = c.kernel.Options(t, p.Config)

@@ -116,8 +116,14 @@ const (
 // Pick is a configuration Choose returned, with what stands behind it.
 type Pick struct {
 	Config features.Config
-	// LogSpeedup is the model's prediction of ln(t_ref / t) for Config;
-	// 0 for the reference.
+	// LogSpeedup is the model's predicted ln(t_ref / t) for Config at the
+	// shape: its prediction for Config less its prediction for the
+	// reference there (each clamped to the training range), so that 0 is
+	// the reference itself. At a shape it never saw, a model's error that
+	// is the shape's own shifts both alike (a model of two small shapes,
+	// asked far outside them, predicted the reference at 0.470x and its
+	// pick at 0.483x: 1.03x over the reference, not 0.483x). Rank
+	// candidates by it; the times themselves are measured.
 	LogSpeedup float64
 	// Model is the bundle model that chose; "" when none did.
 	Model string
@@ -154,8 +160,8 @@ type Pick struct {
 	// are other types'.
 	ExpectedPct, WorstPct float64
 	// Clamped says that the model's prediction for Config lay outside
-	// the range of log-speedups in its training data, and LogSpeedup was
-	// clamped to that range: the model extrapolates (or is damaged), and
+	// the range of log-speedups in its training data, and was clamped to
+	// that range before LogSpeedup was taken: the model extrapolates (or is damaged), and
 	// the predicted speedup is not to be trusted. Always false for a model
 	// that records no range.
 	Clamped bool
@@ -791,6 +797,7 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	if p.Source == "" {
 		p.Source = c.source
 	}
+	p.LogSpeedup -= c.referenceLog(t)
 	p.names = c.names
 	switch {
 	case wise != nil:
@@ -813,6 +820,17 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	}
 	c.mu.Unlock()
 	return &p, nil
+}
+
+// referenceLog returns the model's prediction, clamped, for the
+// reference configuration at t: what Pick.LogSpeedup is measured from. 0
+// without a model.
+func (c *Chooser) referenceLog(t features.Task) float64 {
+	if c.model == nil || !c.space.Valid(c.bundle.Reference) {
+		return 0
+	}
+	v, _ := c.model.PredictClamped(t, c.bundle.Reference)
+	return v
 }
 
 // forgetWisdom drops the cached picks of the shapes recorded in the wisdom
@@ -844,7 +862,8 @@ func (c *Chooser) checkShape(t features.Task) error {
 
 // Predict returns the model's predicted log-speedup of cfg on shape t,
 // clamped to the range of its training targets when the model records one
-// (predict.Model.Clamp).
+// (predict.Model.Clamp): the model's own figure, which a Pick's
+// LogSpeedup gives less the reference's at the same shape.
 func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error) {
 	if c.model == nil {
 		return 0, fmt.Errorf("runtime: Predict: no model fits the device (source %q)", c.source)
