@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/augur-tuning/augur/collect"
@@ -102,5 +103,41 @@ func TestTuneTwoStage(t *testing.T) {
 	}
 	if res.Learner == "" || res.FirstStage != 12 || !k.Space.Valid(res.Best) || !(res.BestNs > 0) {
 		t.Errorf("tune = learner %q, first stage %d, best %v (%g ns); want a learner, 12, a valid best", res.Learner, res.FirstStage, res.Best, res.BestNs)
+	}
+}
+
+// TestTuneMax: a measurement budget (TuneOptions.Max) caps both stages
+// together, batches included, with the first stage at most half of it;
+// a Max of 1 or below 0 is refused before anything is measured.
+func TestTuneMax(t *testing.T) {
+	k, err := datasets.ReadSpec("../examples/rowsum/rowsum.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []int{-1, 1} {
+		if _, err := Tune(context.Background(), k, features.Task{256, 64}, TuneOptions{Max: bad}); err == nil || !strings.Contains(err.Error(), "Max") {
+			t.Errorf("Max %d: error %v, want one naming Max", bad, err)
+		}
+	}
+	if devs, err := collect.ListDevices(); err != nil || len(devs) == 0 {
+		t.Skip("no OpenCL device")
+	}
+	if testing.Short() {
+		t.Skip("measures on the device")
+	}
+	for _, tc := range []struct{ max, budget, batch int }{{10, 0, 8}, {15, 4, 8}, {9, 0, 1}} {
+		// A threshold that never stops the second stage: only Max does.
+		res, err := Tune(context.Background(), k, features.Task{256, 64}, TuneOptions{Max: tc.max, Budget: tc.budget, Batch: tc.batch, Threshold: 1e-12, Repeats: 1, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := (tc.max + 1) / 2
+		if tc.budget > 0 {
+			first = min(first, tc.budget)
+		}
+		if res.FirstStage > first || res.FirstStage+res.SecondStage != tc.max {
+			t.Errorf("Max %d, Budget %d, Batch %d: measured %d + %d; want at most %d first and %d in all",
+				tc.max, tc.budget, tc.batch, res.FirstStage, res.SecondStage, first, tc.max)
+		}
 	}
 }

@@ -34,6 +34,13 @@ type TuneOptions struct {
 	Budget int
 	// Threshold is the second stage's T; 0 means 0.1.
 	Threshold float64
+	// Max caps the measurements of both stages together, a measurement
+	// budget as other tuners' max_fevals: the first stage then measures
+	// at most half of it (and at most Budget), the second stage the rest,
+	// stopping sooner when Threshold says so. 0 means no cap; otherwise it
+	// must be at least 2 (a model needs two rows). With Prior it caps the
+	// fleet-prior tuner's measurements as Budget does (the smaller wins).
+	Max int
 	// Batch is the number of configurations the second stage measures per
 	// device session; 0 means 8. Larger batches waste up to Batch-1
 	// measurements at the end but amortize setting the device up.
@@ -174,10 +181,15 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	for _, i := range order[first.Measured:] {
 		random = append(random, valid[i])
 	}
+	// With a cap, the second stage measures what the first left of it.
+	limit := 0
+	if opt.Max > 0 {
+		limit = max(1, opt.Max-first.Measured)
+	}
 	bm := &batchMeasurer{ctx: ctx, k: k, t: t, copt: copt, ranked: ranked, random: random, seen: fs.seen, batch: opt.Batch,
 		cache: map[string]record.Row{}, all: append([]record.Row(nil), fs.rows...), say: opt.say,
-		fails: fs.fails, threshold: cmp.Or(opt.Threshold, 0.1)}
-	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: fit.Sigma, Random: random, Failures: fs.fails}.Run(ranked, fs.best, fs.bestC,
+		fails: fs.fails, threshold: cmp.Or(opt.Threshold, 0.1), limit: limit}
+	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: fit.Sigma, Budget: limit, Random: random, Failures: fs.fails}.Run(ranked, fs.best, fs.bestC,
 		func(c features.Config) bool { return fs.seen[k.Space.Format(c)] }, bm.measure)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
@@ -216,8 +228,22 @@ func (o *TuneOptions) twoStageDefaults(n int) error {
 	if o.Budget < 0 || o.Batch < 0 {
 		return fmt.Errorf("tune: TuneOptions.Budget and Batch must be >= 0, got %d and %d", o.Budget, o.Batch)
 	}
+	if err := o.checkMax(); err != nil {
+		return err
+	}
 	if o.Budget == 0 {
 		o.Budget = max(10, n/50)
+	}
+	if o.Max > 0 {
+		o.Budget = min(o.Budget, (o.Max+1)/2)
+	}
+	return nil
+}
+
+// checkMax checks TuneOptions.Max.
+func (o *TuneOptions) checkMax() error {
+	if o.Max < 0 || o.Max == 1 {
+		return fmt.Errorf("tune: TuneOptions.Max must be 0 (no cap) or at least 2, got %d", o.Max)
 	}
 	return nil
 }
@@ -332,6 +358,18 @@ type batchMeasurer struct {
 	// those whose chance to run by fails is below threshold.
 	fails     search.FailureModel
 	threshold float64
+	// limit caps the configurations the stage measures, batches
+	// included (TuneOptions.Max); 0 means no cap.
+	limit int
+}
+
+// room is how many configurations a batch may hold: the batch size, or
+// what the limit leaves.
+func (bm *batchMeasurer) room() int {
+	if bm.limit == 0 {
+		return bm.batch
+	}
+	return max(1, min(bm.batch, bm.limit-len(bm.cache)))
 }
 
 // fresh says whether the configuration named n is still to be measured.
@@ -358,14 +396,14 @@ func (bm *batchMeasurer) measure(c features.Config) (float64, error) {
 	}
 	batch := []features.Config{c}
 	if bm.next < len(bm.ranked) && space.Format(bm.ranked[bm.next].Config) == key {
-		for ; bm.next < len(bm.ranked) && len(batch) < bm.batch; bm.next++ {
+		for ; bm.next < len(bm.ranked) && len(batch) < bm.room(); bm.next++ {
 			if n := space.Format(bm.ranked[bm.next].Config); n != key && bm.fresh(n) && bm.worth(bm.ranked[bm.next].Config) {
 				batch = append(batch, bm.ranked[bm.next].Config)
 			}
 		}
 		bm.say("tune: second stage: %d measured, %d more in predicted order", len(bm.cache), len(batch))
 	} else {
-		for ; bm.nextRand < len(bm.random) && len(batch) < bm.batch; bm.nextRand++ {
+		for ; bm.nextRand < len(bm.random) && len(batch) < bm.room(); bm.nextRand++ {
 			if n := space.Format(bm.random[bm.nextRand]); n != key && bm.fresh(n) && bm.worth(bm.random[bm.nextRand]) {
 				batch = append(batch, bm.random[bm.nextRand])
 			}
@@ -408,6 +446,9 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 	if opt.Budget < 0 || opt.Batch < 0 {
 		return nil, fmt.Errorf("tune: TuneOptions.Budget and Batch must be >= 0, got %d and %d", opt.Budget, opt.Batch)
 	}
+	if err := opt.checkMax(); err != nil {
+		return nil, err
+	}
 	if opt.Prior.Kernel != k.Name {
 		return nil, fmt.Errorf("tune: the prior bundle is of kernel %q, not %q", opt.Prior.Kernel, k.Name)
 	}
@@ -435,6 +476,9 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 	valid := ps.Configs
 	if opt.Budget == 0 {
 		opt.Budget = max(10, len(valid)/50)
+	}
+	if opt.Max > 0 {
+		opt.Budget = min(opt.Budget, opt.Max)
 	}
 	if opt.Batch == 0 {
 		opt.Batch = 8

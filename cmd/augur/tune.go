@@ -17,11 +17,12 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	)
 	var prior, model, wisdom string
 	var top int
-	fs := flags("tune", "--kernel NAME|--spec FILE --shape 'k=v,...' [--prior BUNDLE] [--budget N] [--threshold T] [--out DIR] [--device N|NAME]", stderr)
+	fs := flags("tune", "--kernel NAME|--spec FILE --shape 'k=v,...' [--prior BUNDLE] [--budget N] [--max N] [--threshold T] [--out DIR] [--device N|NAME]", stderr)
 	addKernelFlags(fs, &kr, "kernel family")
 	fs.StringVar(&shape, "shape", "", "the shape to tune for")
 	fs.StringVar(&prior, "prior", "", "model bundle whose ranking for this device the fleet-prior tuner starts from (its fleet model for a device it has no model of); empty: the two-stage tuner")
 	fs.IntVar(&opt.Budget, "budget", 0, "two-stage: the most configurations measured at random first (fewer where many are predicted to fail); with --prior: all measurements (0: 2% of the space)")
+	fs.IntVar(&opt.Max, "max", 0, "the most configurations measured in all, both stages (a measurement budget; the first stage takes at most half); with --prior, as --budget (the smaller wins); 0: no cap, the threshold decides")
 	fs.Float64Var(&opt.Threshold, "threshold", 0, "two-stage: stop when the chance that the next configuration beats the best falls below this (0: 0.1); with --prior: the chance that any beats it by 1% (0: 0.05)")
 	fs.IntVar(&opt.Batch, "batch", 0, "configurations measured per device session, and with --prior between refits (0: 8)")
 	fs.StringVar(&opt.Out, "out", "", "dataset directory for every measurement (empty: keep nothing)")
