@@ -43,6 +43,11 @@ type Options struct {
 	// TwoStageSeeds is the number of seeds per shape and threshold; 0
 	// means 20.
 	TwoStageSeeds int
+	// MaxShares, in % of the valid space, replay the two-stage tuner with
+	// a measurement budget (tune.TuneOptions.Max, 'augur tune --max') of
+	// each share, spent whole (its stopping rule off), beside random
+	// search's best of as many (Report.TwoStageMax); nil replays none.
+	MaxShares []float64
 	// Holdout adds leave-one-shape-out: Choose with zero measurements on
 	// each shape from a model trained on the platform's other shapes.
 	Holdout bool
@@ -163,7 +168,9 @@ type Report struct {
 	LearningCurve []CurvePoint     `json:"learning_curve"`
 	Strategies    []StrategyResult `json:"strategies"`
 	TwoStage      []TwoStageResult `json:"two_stage"`
-	Holdout       *HoldoutReport   `json:"holdout,omitempty"`
+	// TwoStageMax is Options.MaxShares' replays, one a shape and share.
+	TwoStageMax []MaxResult    `json:"two_stage_max,omitempty"`
+	Holdout     *HoldoutReport `json:"holdout,omitempty"`
 	// FleetPrior is Options.FleetPrior's replay, one result a shape, and
 	// FleetPriorSummary its means over the shapes, one a share of the space.
 	FleetPrior        []FleetPriorResult  `json:"fleet_prior,omitempty"`
@@ -248,6 +255,27 @@ type TwoStageResult struct {
 	// Failures).
 	Failed float64 `json:"failed_measurements"`
 	Passed float64 `json:"passed_over"`
+}
+
+// MaxResult is the two-stage tuner given a measurement budget on one
+// shape (Options.MaxShares): the first stage half of it, the second the
+// rest, spent whole. Figures are medians over seeds, as TwoStageResult's,
+// but MeanPct and WorstPct.
+type MaxResult struct {
+	Platform     string  `json:"platform"`
+	Shape        string  `json:"shape"`
+	SharePct     float64 `json:"share_pct_of_space"`
+	Measurements int     `json:"measurements"`
+	FirstStage   int     `json:"first_stage_measurements"`
+	Pct          float64 `json:"pct_of_best"`
+	MeanPct      float64 `json:"mean_pct_of_best"`
+	WorstPct     float64 `json:"worst_seed_pct_of_best"`
+	// SampleBestPct is the best of the first stage's sample alone;
+	// RandomMedianPct random search's exact median with Measurements
+	// draws within the device's limits (search.RandomMedian).
+	SampleBestPct   float64 `json:"first_stage_best_pct_of_best"`
+	RandomMedianPct float64 `json:"random_median_pct_of_best"`
+	Seeds           int     `json:"seeds"`
 }
 
 // HoldoutReport is Choose with zero measurements on shapes left out of
@@ -511,6 +539,9 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
 	opt.say("learning curve on %d measured rows", d.Len())
 	rep.LearningCurve = deviceCurves(d, opt, rng)
+	if rep.TwoStageMax, err = twoStageMax(all, groups, space, opt); err != nil {
+		return nil, err
+	}
 	if rep.Strategies, rep.TwoStage, err = tuners(all, groups, space, opt); err != nil {
 		return nil, err
 	}
@@ -636,6 +667,42 @@ func tuners(all *train.Data, groups []*group, space *features.Space, opt Options
 		}
 	}
 	return strats, two, nil
+}
+
+// twoStageMax replays the two-stage tuner with each of opt.MaxShares as
+// its measurement budget on the groups tuners replays, splitting the
+// budget as tune.Tune does: a first stage of half.
+func twoStageMax(all *train.Data, groups []*group, space *features.Space, opt Options) ([]MaxResult, error) {
+	var out []MaxResult
+	for _, g := range groups {
+		if float64(len(g.rows)) < opt.Coverage*float64(space.Len()) || len(g.times) == 0 {
+			continue
+		}
+		ts, err := newTwoStage(all, space, g, encoder(all, opt.Derived))
+		if err != nil {
+			return nil, err
+		}
+		for _, share := range opt.MaxShares {
+			c := max(2, int(math.Round(share/100*float64(len(ts.valid)))))
+			n0 := (c + 1) / 2
+			res := MaxResult{Platform: all.Platforms[g.platform].Slug(), Shape: features.FormatTask(all.TaskNames, g.task),
+				SharePct: share, Measurements: c, FirstStage: n0, Seeds: opt.TwoStageSeeds, WorstPct: math.Inf(1)}
+			var pcts, firsts []float64
+			for seed := range opt.TwoStageSeeds {
+				r, err := ts.run(opt, n0, c, 1e-12, opt.Seed+uint64(seed))
+				if err != nil {
+					return nil, err
+				}
+				pcts, firsts = append(pcts, r.pct), append(firsts, r.firstPct)
+				res.WorstPct = min(res.WorstPct, r.pct)
+			}
+			pruned := ts.pruned(opt)
+			_, res.RandomMedianPct = ts.randomSearch(pruned, c, rand.New(rand.NewPCG(opt.Seed, 0x2574)))
+			res.Pct, res.MeanPct, res.SampleBestPct = median(pcts), mean(pcts), median(firsts)
+			out = append(out, res)
+		}
+	}
+	return out, nil
 }
 
 // shapeHoldout is leave-one-shape-out on hd's groups, or, with opt.Test,

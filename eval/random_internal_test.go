@@ -137,3 +137,37 @@ func TestTwoStageReplayNeverBelowMeasured(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoStageMax: the two-stage tuner given a measurement budget
+// (Options.MaxShares) measures half of it first, answers no worse than its
+// first stage, reports random search's exact median at the budget, and
+// given the whole space finds the optimum.
+func TestTwoStageMax(t *testing.T) {
+	all, space, groups := h200Groups(t)
+	opt := Options{Kernel: datasets.Conv2D().Name, Learner: "gbrt", SampleFraction: 0.02, Coverage: 0.9,
+		MaxShares: []float64{1, 100}, TwoStageSeeds: 2, Seed: 1, Derived: datasets.Deriver(datasets.Conv2D().Name)}
+	got, err := twoStageMax(all, groups[:1], space, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d results, want 2", len(got))
+	}
+	ts, err := newTwoStage(all, space, groups[0], encoder(all, datasets.Deriver(opt.Kernel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range got {
+		c := int(math.Round(opt.MaxShares[i] / 100 * float64(len(ts.valid))))
+		_, med := ts.randomSearch(ts.pruned(opt), c, rand.New(rand.NewPCG(1, 1)))
+		if r.Measurements != c || r.FirstStage != (c+1)/2 || r.RandomMedianPct != med {
+			t.Errorf("%g%%: %d measured, %d first, random median %g; want %d, %d, %g", r.SharePct, r.Measurements, r.FirstStage, r.RandomMedianPct, c, (c+1)/2, med)
+		}
+		if !(r.Pct >= r.SampleBestPct && r.Pct <= 100 && r.WorstPct <= r.MeanPct && r.MeanPct <= 100) {
+			t.Errorf("%g%%: median %g, mean %g, worst seed %g, first stage %g", r.SharePct, r.Pct, r.MeanPct, r.WorstPct, r.SampleBestPct)
+		}
+	}
+	if got[1].WorstPct < 100-1e-9 {
+		t.Errorf("a budget of the whole space found %g%% of the optimum, want 100", got[1].WorstPct)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
@@ -49,6 +50,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	t3.register(fs)
 	derived := fs.Bool("derived", true, "give the models the kernel's derived features (launch geometry, loads per item...); false measures what they add")
 	invalid := fs.String("invalid", "ignore", "how holdout models treat failed configurations: ignore or zeta")
+	maxShares := fs.String("two-stage-max", "", "comma-separated shares of the space in % (e.g. 1,3,11): also replay the two-stage tuner with each as its measurement budget ('augur tune --max'), spent whole, beside random search's best of as many")
 	pickCurve := fs.Bool("pick-curve", false, "instead: held-out picks of models trained on fewer shapes and on fewer configurations a shape, to tell which to collect more of")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
 	if err := parse(fs, args, stdout); err != nil {
@@ -78,6 +80,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("eval: --select-repeats must be >= 1, got %d", opt.SelectRepeats)
 	}
 	if err := evalHoldout(&opt, holdout); err != nil {
+		return err
+	}
+	if opt.MaxShares, err = parseShares(*maxShares); err != nil {
 		return err
 	}
 	set := map[string]bool{}
@@ -164,4 +169,21 @@ func evalFeatures(opt *eval.Options, kernel *datasets.Kernel, derived, smaller b
 		}
 	}
 	return nil
+}
+
+// parseShares reads --two-stage-max: shares of the space in %, each in
+// (0, 100].
+func parseShares(text string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(text, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(v > 0 && v <= 100) {
+			return nil, fmt.Errorf("eval: --two-stage-max: %q is not a share of the space in %% (in (0, 100])", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -62,6 +62,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--holdout", "device="}, `--holdout must be "shapes" or "device=NAME"`},
 		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--holdout", "device=rtx-9090"}, `no device "rtx-9090" in the data (have nvidia-h200)`},
 		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--holdout", "device=nvidia-h200"}, "another device to train on"},
+		{[]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--two-stage-max", "1,0"}, `--two-stage-max: "0" is not a share of the space in % (in (0, 100])`},
+		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--max", "1"}, "--max must be 0 (no cap) or at least 2, got 1"},
 		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--threshold", "2"}, "--threshold must be in (0, 1)"},
 		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64"}, "lacks filter_w"},
 		{[]string{"tune", "--kernel", "conv2d", "--shape", "width=64,height=64,filter_w=3,filter_h=3", "--prior", "nope.augur"}, "nope.augur"},

@@ -72,6 +72,19 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 		}
 		tw.Flush()
 	}
+	if len(r.TwoStageMax) > 0 {
+		fmt.Fprintln(w, "\ntwo-stage tuner with a measurement budget (augur tune --max), spent whole, against random search's best of as many (medians over seeds; < marks the tuner below random's median)")
+		fmt.Fprintln(tw, "platform\tshape\tbudget % of space\tmeasured\tstage 1\tstage 1 best %\ttwo-stage %\tmean %\tworst seed %\trandom median %\t\t")
+		for _, t := range r.TwoStageMax {
+			mark := ""
+			if t.Pct < t.RandomMedianPct-0.05 {
+				mark = "<"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t\n", t.Platform, t.Shape, t.SharePct, t.Measurements, t.FirstStage,
+				t.SampleBestPct, t.Pct, t.MeanPct, t.WorstPct, t.RandomMedianPct, mark)
+		}
+		tw.Flush()
+	}
 	if len(r.FleetPrior) > 0 {
 		writePrior(w, r.FleetPrior, r.FleetPriorSummary)
 	}

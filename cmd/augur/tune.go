@@ -22,7 +22,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&shape, "shape", "", "the shape to tune for")
 	fs.StringVar(&prior, "prior", "", "model bundle whose ranking for this device the fleet-prior tuner starts from (its fleet model for a device it has no model of); empty: the two-stage tuner")
 	fs.IntVar(&opt.Budget, "budget", 0, "two-stage: the most configurations measured at random first (fewer where many are predicted to fail); with --prior: all measurements (0: 2% of the space)")
-	fs.IntVar(&opt.Max, "max", 0, "the most configurations measured in all, both stages (a measurement budget; the first stage takes at most half); with --prior, as --budget (the smaller wins); 0: no cap, the threshold decides")
+	fs.IntVar(&opt.Max, "max", 0, "the most configurations measured in all, both stages (a measurement budget; the first stage takes half, or --budget if smaller); with --prior, as --budget (the smaller wins); 0: no cap, the threshold decides")
 	fs.Float64Var(&opt.Threshold, "threshold", 0, "two-stage: stop when the chance that the next configuration beats the best falls below this (0: 0.1); with --prior: the chance that any beats it by 1% (0: 0.05)")
 	fs.IntVar(&opt.Batch, "batch", 0, "configurations measured per device session, and with --prior between refits (0: 8)")
 	fs.StringVar(&opt.Out, "out", "", "dataset directory for every measurement (empty: keep nothing)")
@@ -41,6 +41,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if err := required(fs, "shape"); err != nil {
 		return err
+	}
+	if opt.Max < 0 || opt.Max == 1 {
+		return fmt.Errorf("tune: --max must be 0 (no cap) or at least 2, got %d", opt.Max)
 	}
 	if !(opt.Threshold >= 0 && opt.Threshold < 1) {
 		return fmt.Errorf("tune: --threshold must be in (0, 1), or 0 for the default; got %g", opt.Threshold)
