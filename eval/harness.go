@@ -107,6 +107,9 @@ type Options struct {
 	// (train.SelectOptions.NoConsensus): the picks of the learners alone,
 	// to compare with the default.
 	NoRule bool
+	// NoFixed trains every model without a fixed configuration
+	// (train.SelectOptions.NoFixed).
+	NoFixed bool
 	// SelectRepeats deals the training shapes into every selection's
 	// folds this many times (train.SelectOptions.Repeats); 0 means once.
 	SelectRepeats int
@@ -388,6 +391,10 @@ type HoldoutShape struct {
 	// the shape's model (train.Selection.Consensus): why it was carried
 	// or not; nil when the selection did not score it.
 	Rule *train.ConsensusScore `json:"rule,omitempty"`
+	// Fixed is the fixed configuration's score beside the model's in the
+	// same selection (train.FixedScore): where Applied, the fold's model
+	// served it.
+	Fixed *train.FixedScore `json:"fixed,omitempty"`
 	// Copies and CopyBestPct are the copy baselines (device mode only).
 	Copies      []CopyPick `json:"copies,omitempty"`
 	CopyBestPct float64    `json:"copy_best_pct_of_best,omitempty"`
@@ -1041,7 +1048,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		hs.Learner, hs.Pool = f.learner, f.pool
 		hs.Consensus = slices.ContainsFunc(f.b.Models, func(m features.Model) bool { return m.Consensus != nil })
 		if f.mr.Selection != nil {
-			hs.Rule = f.mr.Selection.Consensus
+			hs.Rule, hs.Fixed = f.mr.Selection.Consensus, f.mr.Selection.Fixed
 		}
 		if decide {
 			hs.Source = ch.Source()
@@ -1511,5 +1518,5 @@ func geomeanInterval(logs []float64) [2]float64 {
 // machine's load.
 func trainOptions(opt Options) train.Options {
 	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed,
-		Select: train.SelectOptions{NoConsensus: opt.NoRule, Repeats: opt.SelectRepeats}}
+		Select: train.SelectOptions{NoConsensus: opt.NoRule, NoFixed: opt.NoFixed, Repeats: opt.SelectRepeats}}
 }

@@ -162,6 +162,11 @@ type Model struct {
 	// (Consensus); nil when training found the model's own pick better,
 	// and in bundles written before it.
 	Consensus *Consensus `json:"consensus,omitempty"`
+	// Fixed, when not nil, is one configuration that picked better than
+	// the model on the selection's held-out shapes (FixedPick): Choose
+	// returns it at every new shape where it runs. nil when the model
+	// picked better, and in bundles written before it.
+	Fixed *FixedPick `json:"fixed,omitempty"`
 	// Known are the configurations that ran on the device in the training
 	// data. Choose stays among them (and, with OptionSmallerGroups, those
 	// that differ from them only in smaller work groups): a model knows
@@ -194,6 +199,24 @@ type Model struct {
 	// where training made none (no such shape, one device, or bundles
 	// written before it): the device searches its model.
 	Siblings *SiblingChoice `json:"siblings,omitempty"`
+}
+
+// FixedPick is one configuration a device's model serves at every new
+// shape instead of its search: of the configurations measured on the
+// training shapes, the one with the highest geometric mean of its speed as
+// a fraction of each shape's fastest. Training keeps it when, leaving
+// shapes out in its learner selection, it picked better than the model
+// (or the model's nearest-shape rule) on the held-out shapes: a kernel
+// whose best configuration hardly depends on the shape (a transpose's
+// tile) is served by it, one whose best moves with the shape by the model.
+type FixedPick struct {
+	Config Config `json:"config"`
+	// PctGeomean and PctWorst are its picks on the held-out shapes, % of
+	// each shape's fastest (geometric mean, worst); ModelPctGeomean the
+	// model's on the same shapes.
+	PctGeomean      float64 `json:"pct_geomean"`
+	PctWorst        float64 `json:"pct_worst"`
+	ModelPctGeomean float64 `json:"model_pct_geomean"`
 }
 
 // OptionSmallerGroups, set to 1 in Model.Options, says that the model
@@ -569,6 +592,9 @@ func (b *Bundle) checkTables(s *Space) error {
 		}
 		if err := m.Consensus.check(len(b.TaskNames), s); err != nil {
 			return fmt.Errorf("%w: model %q: %v", ErrSyntax, m.Name, err)
+		}
+		if f := m.Fixed; f != nil && !s.Valid(f.Config) {
+			return fmt.Errorf("%w: model %q: fixed configuration %v is not in the space", ErrSyntax, m.Name, f.Config)
 		}
 		for _, c := range m.Known {
 			if !s.Valid(c) {

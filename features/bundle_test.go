@@ -298,3 +298,36 @@ func rewrite(t *testing.T, b *features.Bundle) (*features.Bundle, error) {
 	}
 	return features.ReadBundle(buf.Bytes())
 }
+
+// TestBundleFixed: a model's fixed configuration reads back when it is in
+// the space, and a bundle whose fixed configuration is not is refused.
+func TestBundleFixed(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fixed features.Config
+		ok    bool
+	}{
+		{"in the space", features.Config{2}, true},
+		{"a value the space lacks", features.Config{3}, false},
+		{"too many values", features.Config{1, 2}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			err := features.WriteBundle(&buf, &features.Bundle{Format: features.BundleFormat, Kernel: "k",
+				Params: []features.Param{{Name: "a", Values: []int{1, 2}}}, TaskNames: []string{"n"}, Reference: features.Config{1},
+				Features: append([]string{"task.n", "param.a"}, features.ClassFeatures(nil, nil)...),
+				Models: []features.Model{{Name: "d", Kind: "gbrt", Target: "log_speedup",
+					Fixed: &features.FixedPick{Config: tc.fixed, PctGeomean: 97, PctWorst: 91, ModelPctGeomean: 95}}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := features.ReadBundle(buf.Bytes())
+			switch {
+			case tc.ok && (err != nil || !b.Models[0].Fixed.Config.Equal(tc.fixed) || b.Models[0].Fixed.PctGeomean != 97):
+				t.Errorf("read back %+v (%v), want the fixed configuration %v", b, err, tc.fixed)
+			case !tc.ok && !errors.Is(err, features.ErrSyntax):
+				t.Errorf("err = %v, want ErrSyntax", err)
+			}
+		})
+	}
+}

@@ -58,8 +58,10 @@ typedef struct augur_config {
 	 * "table" (measured on this very shape in the bundle), "wisdom"
 	 * (measured on this shape and recorded with augur_record),
 	 * "copy:<slug>" (another device's best at the nearest shape), "near"
-	 * (a model trained on one shape, asked another: that shape's best) or
-	 * "reference" (the kernel's reference configuration). */
+	 * (a model trained on one shape, asked another: that shape's best),
+	 * "fixed" (one configuration the model serves at every new shape, as
+	 * it picked better than the model on held-out shapes) or "reference"
+	 * (the kernel's reference configuration). */
 	char source[AUGUR_SOURCE_MAX];
 	/* The model's predicted ln(t_reference / t) at the shape: its
 	 * prediction for the pick less its prediction for the reference

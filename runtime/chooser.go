@@ -107,6 +107,10 @@ const (
 	// SourceTable is the fastest configuration measured on this very
 	// shape and device (Bundle.Measured): no model is needed.
 	SourceTable = "table"
+	// SourceFixed is the Source of a pick that is the model's fixed
+	// configuration (features.Model.Fixed): one configuration that picked
+	// better than the model on the shapes training held out.
+	SourceFixed = "fixed"
 	// SourceCopy is the Chooser's source (Chooser.Source) when it copies
 	// other devices' best configurations for a device it has no model
 	// of; each pick says whose: "copy:<slug>".
@@ -136,7 +140,8 @@ type Pick struct {
 	// no model fits the device and Config is the reference; "near" for a
 	// candidate (Candidates) measured fastest at a nearby training shape,
 	// and for the pick of a model trained on one shape at another shape
-	// (that shape's best).
+	// (that shape's best); "fixed" for the model's fixed configuration
+	// (features.Model.Fixed) at a shape it did not measure.
 	Source string
 	// Plan is how to build and launch Config on the shape.
 	Plan Plan
@@ -243,6 +248,9 @@ type Chooser struct {
 	// with this configuration (where it runs) rather than searching its
 	// predictions there.
 	oneShape features.Config
+	// fixed is the model's fixed configuration (features.Model.Fixed),
+	// served at every new shape where it runs; nil when it carries none.
+	fixed features.Config
 	// device is the device picks are for, when known: a pick must fit
 	// its limits (datasets.Kernel.Runs).
 	device    *features.Platform
@@ -361,6 +369,12 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 	if entry.Consensus != nil && entry.Stats["holdout_consensus_pct_geomean"] > 0 {
 		// The rule picks: what it reached on the same held-out shapes.
 		ch.expected = [2]float64{entry.Stats["holdout_consensus_pct_geomean"], entry.Stats["holdout_consensus_pct_worst"]}
+	}
+	if f := entry.Fixed; f != nil && pool == nil && space.Valid(f.Config) {
+		// One configuration picked better than the model on held-out
+		// shapes: what to expect is its figures.
+		ch.fixed = f.Config
+		ch.expected = [2]float64{f.PctGeomean, f.PctWorst}
 	}
 	if asked := opt.Platform; asked != nil && entry.Platform != nil && asked.Type != "" && entry.Platform.Type != "" && asked.Type != entry.Platform.Type {
 		// A bundle's only model serving a device of another type (a
@@ -784,6 +798,10 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	case c.copies != nil:
 		p = c.copy(t)
 		p.LogSpeedup, p.Clamped = c.model.Clamp(p.LogSpeedup)
+	case c.fixed != nil && c.runs(t, c.fixed):
+		p = Pick{Config: c.fixed.Clone(), Model: c.source, Source: SourceFixed, OutsideOctaves: c.outside(t),
+			ExpectedPct: c.expected[0], WorstPct: c.expected[1]}
+		p.LogSpeedup, p.Clamped = c.model.PredictClamped(t, c.fixed)
 	case c.oneShape != nil && c.runs(t, c.oneShape):
 		// No held-out shape tells what to expect here: no ExpectedPct.
 		p = Pick{Config: c.oneShape.Clone(), Model: c.source, Source: SourceNear, OutsideOctaves: c.outside(t)}

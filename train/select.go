@@ -125,6 +125,12 @@ type SelectOptions struct {
 	// the chosen learner's held-out predictions, at no fit more, and a
 	// model carries it when it picked better there.
 	NoConsensus bool
+	// NoFixed leaves the fixed configuration (scoreFixed) unscored, so
+	// that no model carries it: the zero value scores it on the same
+	// held-out shapes, at no fit more, and a model carries it when it
+	// picked better there than the model (with its rule, if it carries
+	// one).
+	NoFixed bool
 	// Progress, when not nil, hears of each candidate as its scoring
 	// starts: done of total candidates are finished.
 	Progress ProgressFunc
@@ -176,6 +182,9 @@ type Selection struct {
 	// scored: SelectOptions.NoConsensus, data of one shape, or of several
 	// devices (a fleet model).
 	Consensus *ConsensusScore `json:"consensus,omitempty"`
+	// Fixed is one fixed configuration's score beside the model's picks
+	// on the same held-out shapes (scoreFixed); nil when not scored.
+	Fixed *FixedScore `json:"fixed,omitempty"`
 }
 
 // Select chooses the learner setting whose models pick best on shapes
@@ -241,14 +250,17 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 	cands, pairs := scoreBlends(d, cands, deals, preds, byShape, maxCost, &sel)
 	chosen := chooseScore(sel.Scores)
 	sel.Chosen, sel.HeldOut, sel.Deals = cands[chosen].Name, "shapes", len(deals)
+	var pred [][]float64
+	if chosen < n {
+		pred = preds[chosen]
+	} else {
+		pred = blendPreds(preds, pairs[chosen-n])
+	}
 	if !opt.NoConsensus {
-		var pred [][]float64
-		if chosen < n {
-			pred = preds[chosen]
-		} else {
-			pred = blendPreds(preds, pairs[chosen-n])
-		}
 		sel.Consensus = scoreConsensus(d, deals, pred, DefaultConsensus)
+	}
+	if !opt.NoFixed {
+		sel.Fixed = scoreFixed(d, deals, pred, DefaultConsensus, sel.Consensus != nil && sel.Consensus.Applied)
 	}
 	return cands[chosen], sel, nil
 }

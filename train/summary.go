@@ -97,6 +97,10 @@ func writeModelSummary(w io.Writer, m features.Model) error {
 		fmt.Fprintf(w, "pick: the model's first %d configurations re-ranked by their speed at the %d nearest of %d training shapes\n",
 			c.Candidates, c.Nearest, len(c.Shapes))
 	}
+	if f := m.Fixed; f != nil {
+		fmt.Fprintf(w, "pick at new shapes: one fixed configuration, %v (held-out picks %.1f%%, worst %.1f%%; the model's %.1f%%)\n",
+			f.Config, f.PctGeomean, f.PctWorst, f.ModelPctGeomean)
+	}
 	if len(m.Options) > 0 {
 		fmt.Fprintf(w, "options: %s\n", keyValues(m.Options))
 	}

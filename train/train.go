@@ -147,6 +147,14 @@ func (r *Report) String() string {
 			fmt.Fprintf(&b, "nearest-shape rule on the chosen learner's first %d: %.1f (worst %.1f) against its own picks' %.1f (%.1f), %d of %d picks changed; %s\n",
 				DefaultConsensus.Candidates, c.PctGeomean, c.PctWorst, c.ModelPctGeomean, c.ModelPctWorst, c.Changed, c.Picks, verdict)
 		}
+		if f := m.Selection.Fixed; f != nil {
+			verdict := "not applied: the model picks"
+			if f.Applied {
+				verdict = "applied: the model serves it at new shapes"
+			}
+			fmt.Fprintf(&b, "one fixed configuration (the training shapes' fastest overall): %.1f (worst %.1f) against the model's %.1f (%.1f) on %d picks; %s\n",
+				f.PctGeomean, f.PctWorst, f.ModelPctGeomean, f.ModelPctWorst, f.Picks, verdict)
+		}
 	}
 	if r.Classifier != nil {
 		b.WriteString("\n" + r.Classifier.String())
@@ -416,6 +424,10 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 			m.Stats["holdout_consensus_pct_geomean"] = c.PctGeomean
 			m.Stats["holdout_consensus_pct_worst"] = c.PctWorst
 		}
+		if c := sel.Fixed; c != nil {
+			m.Stats["holdout_fixed_pct_geomean"] = c.PctGeomean
+			m.Stats["holdout_fixed_pct_worst"] = c.PctWorst
+		}
 	}
 	m.Known = d.Known()
 	if m.Starts, err = starts(d, r, startsPerShape); err != nil {
@@ -425,6 +437,9 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 		if m.Consensus, err = consensusTable(d, DefaultConsensus); err != nil {
 			return features.Model{}, ModelReport{}, err
 		}
+	}
+	if sel != nil && sel.Fixed != nil && sel.Fixed.Applied {
+		m.Fixed = fixedPick(d, sel.Fixed)
 	}
 	return m, ModelReport{Rows: d.Len(), Trees: r.NumTrees(), FitSeconds: fit, CV: cv, Selection: sel,
 		fitted: fitter{learner: learner, kind: kind, options: options, zeta: f.zeta}}, nil

@@ -39,6 +39,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&opt.Coverage, "coverage", 0.9, "share of a shape's valid space that must be recorded for strategies and the two-stage tuner")
 	fs.IntVar(&opt.SelectRepeats, "select-repeats", 1, "deal the training shapes into each model's learner selection this many times, as 'augur train --select-repeats' does")
 	fs.BoolVar(&opt.NoRule, "no-rule", false, "train every model without the nearest-shape rule, to compare with the default")
+	fs.BoolVar(&opt.NoFixed, "no-fixed", false, "train every model without a fixed configuration for new shapes, to compare with the default")
 	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the models eval trains (holdout, fleet, two-stage, learning curve): auto (selected per model, as 'augur train' does), gbrt or rf")
 	fs.BoolVar(&smaller, "smaller-groups", false, "train the models as 'augur train --smaller-groups' does")
 	fs.BoolVar(&opt.FleetPrior, "fleet-prior", false, "also replay the fleet-prior tuner on each device's fully recorded shapes, with a fleet model trained on the other devices")

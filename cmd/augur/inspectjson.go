@@ -42,6 +42,9 @@ type inspectModelJSON struct {
 	// Consensus is the nearest-shape rule the model carries, without
 	// its table (features.Consensus).
 	Consensus *features.ConsensusRule `json:"consensus,omitempty"`
+	// Fixed is the one configuration the model serves at new shapes
+	// (features.Model.Fixed).
+	Fixed *features.FixedPick `json:"fixed,omitempty"`
 }
 
 type inspectClassJSON struct {
@@ -60,7 +63,7 @@ func writeInspectJSON(w io.Writer, b *features.Bundle) error {
 		TrainShapes: len(b.TrainShapes), Unseen: b.Unseen}
 	for _, m := range b.Models {
 		mj := inspectModelJSON{Name: m.Name, Kind: m.Kind, Learner: m.Learner, Trees: strings.Count(m.LightGBM, "\nTree="),
-			TrainRows: m.TrainRows, FitSeconds: m.FitSeconds, Stats: finite(m.Stats), Options: finite(m.Options), Pool: m.Pool}
+			TrainRows: m.TrainRows, FitSeconds: m.FitSeconds, Stats: finite(m.Stats), Options: finite(m.Options), Pool: m.Pool, Fixed: m.Fixed}
 		if m.Platform != nil {
 			mj.Device = m.Platform.Slug()
 		}

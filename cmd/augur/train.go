@@ -45,6 +45,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: wall time the selection may spend, skipping the candidates it has not reached; makes the model chosen depend on the machine's speed and load (0: no bound, every candidate scored, the same bundle on any machine)")
 	selectRepeats := fs.Int("select-repeats", 1, "with --learner auto: deal the shapes into the selection's folds this many times (the first by size, the others at random) and choose by each learner's mean over the deals, printing its spread; costs the selection's fits as many times (>= 1)")
 	noRule := fs.Bool("no-rule", false, "with --learner auto: no model carries the nearest-shape rule, whatever its selection scored (train.SelectOptions.NoConsensus)")
+	noFixed := fs.Bool("no-fixed", false, "with --learner auto: no model serves one fixed configuration at new shapes, whatever its selection scored (train.SelectOptions.NoFixed)")
 	maxCost := fs.Int("max-cost", 0, fmt.Sprintf("with --learner auto: the most a chosen setting may cost in trees times depth, which bounds Choose's latency (0: %d, see README; -1: no bound)", train.DefaultMaxCost))
 	fs.BoolVar(&pool.Figures, "pool-figures", false, fmt.Sprintf("with two devices or more: also score the own and the fleet model's held-out picks on devices of more than %d shapes, which keep their own model whatever the figures (costs a refit of both models a fold of the shapes)", train.PoolMaxShapes))
 	fs.IntVar(&opt.Folds, "folds", 5, "cross-validation folds; 1 skips cross-validation; unset, a model of fewer than 5 configurations skips it too")
@@ -100,7 +101,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !set["folds"] {
 		opt.Folds = 0 // the default: none for data of fewer than 5 configurations
 	}
-	opt.Select.NoConsensus = *noRule
+	opt.Select.NoConsensus, opt.Select.NoFixed = *noRule, *noFixed
 	if err := loadFlags(&opt, kernel, data, derive, *smaller); err != nil {
 		return err
 	}

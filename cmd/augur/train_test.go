@@ -276,3 +276,44 @@ func TestTrainSpecFleet(t *testing.T) {
 		t.Fatalf("choose for a device the bundle has no model of: %v\n%s", err, stderr.String())
 	}
 }
+
+// TestTrainFixed: on transpose's H100 shapes, where one configuration picks
+// better than the model on held-out shapes, the report scores the fixed
+// configuration and the model serves it; with --no-fixed it is neither
+// scored nor carried.
+func TestTrainFixed(t *testing.T) {
+	data := t.TempDir()
+	src := "../../datasets/data/transpose/nvidia-h100-80gb-hbm3"
+	dst := filepath.Join(data, "transpose", "nvidia-h100-80gb-hbm3")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"default", nil, true},
+		{"no-fixed", []string{"--no-fixed"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "t.augur")
+			args := append([]string{"train", "--data", data, "--spec", "../../examples/transpose/transpose.json", "--folds", "1",
+				"--max-cost", "500", "--out", out}, tt.args...)
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			if got := strings.Contains(stdout.String(), "applied: the model serves it at new shapes"); got != tt.want {
+				t.Errorf("report applies a fixed configuration: %v, want %v:\n%s", got, tt.want, stdout.String())
+			}
+			b, err := features.ReadBundleFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := b.Models[0].Fixed != nil; got != tt.want {
+				t.Errorf("the model carries a fixed configuration: %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,181 @@
+package train
+
+import (
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/augur-tuning/augur/features"
+)
+
+// FixedScore is one fixed configuration's picks on the selection's
+// held-out shapes beside the model's (Selection.Fixed): in each fold, the
+// configuration fastest over the fold's training shapes (fixedIndex),
+// judged on its held-out shapes.
+type FixedScore struct {
+	// PctGeomean and PctWorst are the fixed configuration's picks as
+	// PickScore's are; ModelPctGeomean and ModelPctWorst the model's on
+	// the same shapes, re-ranked by the nearest-shape rule where the
+	// model carries it.
+	PctGeomean      float64 `json:"pct_geomean"`
+	PctWorst        float64 `json:"pct_worst"`
+	ModelPctGeomean float64 `json:"model_pct_geomean"`
+	ModelPctWorst   float64 `json:"model_pct_worst"`
+	// Picks counts the held-out picks scored: a shape a deal where the
+	// fold's fixed configuration ran (one not measured there is left out
+	// on both sides).
+	Picks int `json:"picks"`
+	// Applied says the fixed configuration picked better (a higher
+	// geometric mean), so the model carries it (features.Model.Fixed).
+	Applied bool `json:"applied"`
+}
+
+// fixedMinShare is the least share of the held-out picks on which the
+// fold's fixed configuration must have been measured for its score to
+// count: on data sampled anew for each shape, it seldom is.
+const fixedMinShare = 0.5
+
+// speedMaps returns each group's listed speeds (groupSpeeds) by Space
+// index.
+func speedMaps(speeds []shapeSpeeds) []map[int]float64 {
+	out := make([]map[int]float64, len(speeds))
+	for g, s := range speeds {
+		out[g] = make(map[int]float64, len(s.index))
+		for i, x := range s.index {
+			out[g][x] = s.speeds[i]
+		}
+	}
+	return out
+}
+
+// fixedIndex returns the Space index of the configuration listed by any of
+// groups whose speed has the highest geometric mean over them, a group
+// that does not list it counting it at the nearest-shape rule's tenth of
+// its fastest (ties to the smallest index); -1 when no group lists one.
+func fixedIndex(speeds []map[int]float64, groups []int) int {
+	cands := map[int]bool{}
+	for _, g := range groups {
+		for x := range speeds[g] {
+			cands[x] = true
+		}
+	}
+	best, bx := math.Inf(-1), -1
+	for _, x := range slices.Sorted(maps.Keys(cands)) {
+		s := 0.0
+		for _, g := range groups {
+			v, ok := speeds[g][x]
+			if !ok {
+				v = DefaultConsensus.Unlisted
+			}
+			s += math.Log(v)
+		}
+		if s > best {
+			best, bx = s, x
+		}
+	}
+	return bx
+}
+
+// scoreFixed scores a fixed configuration on the held-out shapes of every
+// deal beside the chosen learner's held-out predictions (pred, one a
+// deal), as the runtime would serve either: the model's pick re-ranked by
+// rule when withRule. Nil when d's rows are of several devices, or when
+// the fold's fixed configuration was measured on fewer than
+// fixedMinShare of the held-out shapes.
+func scoreFixed(d *Data, deals [][][]int, pred [][]float64, rule features.ConsensusRule, withRule bool) *FixedScore {
+	if _, ok := d.onePlatform(); !ok || len(pred) != len(deals) {
+		return nil
+	}
+	space, err := features.NewSpace(d.Params, nil)
+	if err != nil {
+		return nil
+	}
+	groups := d.measuredByShape()
+	speeds := groupSpeeds(d, space, groups)
+	byIndex := speedMaps(speeds)
+	groupOf := make(map[int]int, len(groups)) // a group's first row -> group
+	for g, rows := range groups {
+		groupOf[rows[0]] = g
+	}
+	s := FixedScore{PctWorst: 100, ModelPctWorst: 100}
+	var fixedLogs, modelLogs []float64
+	all := 0
+	for k, folds := range deals {
+		inFold := make([]int, len(groups))
+		for f, rows := range folds {
+			for _, i := range rows {
+				if g, ok := groupOf[i]; ok {
+					inFold[g] = f
+				}
+			}
+		}
+		for f := range folds {
+			var train []int
+			var logs features.LogShapes
+			for g := range groups {
+				if inFold[g] != f {
+					train = append(train, g)
+					logs = append(logs, speeds[g].logs)
+				}
+			}
+			x := fixedIndex(byIndex, train)
+			for g, rows := range groups {
+				if inFold[g] != f {
+					continue
+				}
+				all++
+				fastest, at := math.Inf(1), -1
+				for _, i := range rows {
+					fastest = min(fastest, d.Sample(i).TimeNs)
+					if space.Index(d.Sample(i).Config) == x {
+						at = i
+					}
+				}
+				if x < 0 || at < 0 {
+					continue
+				}
+				model, ruled, _ := consensusPick(d, space, rows, pred[k], speeds, train, logs, rule)
+				if withRule {
+					model = ruled
+				}
+				fixed := 100 * fastest / d.Sample(at).TimeNs
+				fixedLogs, modelLogs = append(fixedLogs, math.Log(fixed)), append(modelLogs, math.Log(model))
+				s.PctWorst, s.ModelPctWorst = min(s.PctWorst, fixed), min(s.ModelPctWorst, model)
+			}
+		}
+	}
+	if len(fixedLogs) == 0 || float64(len(fixedLogs)) < fixedMinShare*float64(all) {
+		return nil
+	}
+	s.Picks = len(fixedLogs)
+	s.PctGeomean, s.ModelPctGeomean = min(100, math.Exp(mean(fixedLogs))), min(100, math.Exp(mean(modelLogs)))
+	s.Applied = s.PctGeomean > s.ModelPctGeomean
+	return &s
+}
+
+// fixedPick returns the fixed configuration of all of d's shapes (one
+// device's rows), with score's held-out figures, for the model's bundle;
+// nil when no shape lists one.
+func fixedPick(d *Data, score *FixedScore) *features.FixedPick {
+	space, err := features.NewSpace(d.Params, nil)
+	if err != nil {
+		return nil
+	}
+	groups := d.measuredByShape()
+	speeds := groupSpeeds(d, space, groups)
+	all := make([]int, len(groups))
+	for g := range groups {
+		all[g] = g
+	}
+	x := fixedIndex(speedMaps(speeds), all)
+	if x < 0 {
+		return nil
+	}
+	for _, s := range speeds {
+		if i := slices.Index(s.index, x); i >= 0 {
+			return &features.FixedPick{Config: d.Sample(s.rows[i]).Config.Clone(),
+				PctGeomean: score.PctGeomean, PctWorst: score.PctWorst, ModelPctGeomean: score.ModelPctGeomean}
+		}
+	}
+	return nil
+}
