@@ -53,7 +53,11 @@
 // measured at the nearby training shapes and the climb's next best, the
 // one that ran fastest at the training shapes nearest the asked one wins.
 // The ranking is the model's; which of its first few to trust is decided
-// by timings.
+// by timings. A model may instead carry one fixed configuration
+// (features.Model.Fixed), kept only where it picked better on held-out
+// shapes than the model (with its rule): Choose returns it at every shape
+// the bundle did not measure, where it runs, with Source "fixed" (a
+// transpose's tile, which hardly depends on the shape).
 //
 // When the bundle has a classifier ('augur train --target PARAM'), the
 // Chooser first predicts PARAM's value for the shape on the device (a
