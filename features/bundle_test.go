@@ -62,6 +62,15 @@ func FuzzReadBundle(f *testing.F) {
 		f.Fatalf("the seed with a nearest-shape table does not read back: %v", err)
 	}
 	f.Add(withRule.Bytes())
+	// One with a fixed configuration.
+	var withFixed bytes.Buffer
+	if err := features.WriteBundle(&withFixed, &features.Bundle{Format: features.BundleFormat, Kernel: "k",
+		Params: []features.Param{{Name: "a", Values: []int{1, 2}}}, TaskNames: []string{"n"}, Reference: features.Config{1},
+		Features: append([]string{"task.n", "param.a"}, features.ClassFeatures(nil, nil)...),
+		Models: []features.Model{{Name: "d", Kind: "gbrt", Target: "log_speedup", Fixed: &features.FixedPick{Config: features.Config{2}}}}}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(withFixed.Bytes())
 	f.Add([]byte(`{"format":2}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -69,10 +78,14 @@ func FuzzReadBundle(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := b.Space(); err != nil {
+		s, err := b.Space()
+		if err != nil {
 			t.Fatalf("ReadBundle accepted a bundle whose space fails: %v", err)
 		}
 		for _, m := range b.Models {
+			if m.Fixed != nil && !s.Valid(m.Fixed.Config) {
+				t.Fatalf("ReadBundle accepted a fixed configuration %v outside the space", m.Fixed.Config)
+			}
 			c := m.Consensus
 			if c == nil {
 				continue
