@@ -166,9 +166,9 @@ type Pick struct {
 	ExpectedPct, WorstPct float64
 	// Clamped says that the model's prediction for Config lay outside
 	// the range of log-speedups in its training data, and was clamped to
-	// that range before LogSpeedup was taken: the model extrapolates (or is damaged), and
-	// the predicted speedup is not to be trusted. Always false for a model
-	// that records no range.
+	// that range before LogSpeedup was taken: the model extrapolates (or
+	// is damaged), and the predicted speedup is not to be trusted. Always
+	// false for a model that records no range.
 	Clamped bool
 
 	names []string // the parameters' names, in Config order; shared, read-only
