@@ -112,13 +112,37 @@ func scoreConsensus(d *Data, deals [][][]int, pred [][]float64, rule features.Co
 	}
 	groups := d.measuredByShape()
 	speeds := groupSpeeds(d, space, groups)
+	var s ConsensusScore
+	var ruleLogs, modelLogs []float64
+	s.PctWorst, s.ModelPctWorst = 100, 100
+	eachFold(groups, speeds, deals, func(k int, train []int, logs features.LogShapes, heldOut []int) {
+		for _, g := range heldOut {
+			model, ruled, changed := consensusPick(d, space, groups[g], pred[k], speeds, train, logs, rule)
+			modelLogs = append(modelLogs, math.Log(model))
+			ruleLogs = append(ruleLogs, math.Log(ruled))
+			s.ModelPctWorst, s.PctWorst = min(s.ModelPctWorst, model), min(s.PctWorst, ruled)
+			if changed {
+				s.Changed++
+			}
+		}
+	})
+	if len(ruleLogs) == 0 {
+		return nil
+	}
+	s.Picks = len(ruleLogs)
+	s.PctGeomean, s.ModelPctGeomean = min(100, math.Exp(mean(ruleLogs))), min(100, math.Exp(mean(modelLogs)))
+	s.Applied = s.PctGeomean > s.ModelPctGeomean
+	return &s
+}
+
+// eachFold calls fn for every fold of every deal of the rows into folds,
+// with the deal's index, the groups (measured shapes) the fold trains on,
+// their shapes' logarithms, and the groups it holds out.
+func eachFold(groups [][]int, speeds []shapeSpeeds, deals [][][]int, fn func(deal int, train []int, logs features.LogShapes, heldOut []int)) {
 	groupOf := make(map[int]int, len(groups)) // a group's first row -> group
 	for g, rows := range groups {
 		groupOf[rows[0]] = g
 	}
-	var s ConsensusScore
-	var ruleLogs, modelLogs []float64
-	s.PctWorst, s.ModelPctWorst = 100, 100
 	for k, folds := range deals {
 		inFold := make([]int, len(groups))
 		for f, rows := range folds {
@@ -129,35 +153,19 @@ func scoreConsensus(d *Data, deals [][][]int, pred [][]float64, rule features.Co
 			}
 		}
 		for f := range folds {
-			var train []int
+			var train, heldOut []int
 			var logs features.LogShapes
 			for g := range groups {
 				if inFold[g] != f {
 					train = append(train, g)
 					logs = append(logs, speeds[g].logs)
+				} else {
+					heldOut = append(heldOut, g)
 				}
 			}
-			for g := range groups {
-				if inFold[g] != f {
-					continue
-				}
-				model, ruled, changed := consensusPick(d, space, groups[g], pred[k], speeds, train, logs, rule)
-				modelLogs = append(modelLogs, math.Log(model))
-				ruleLogs = append(ruleLogs, math.Log(ruled))
-				s.ModelPctWorst, s.PctWorst = min(s.ModelPctWorst, model), min(s.PctWorst, ruled)
-				if changed {
-					s.Changed++
-				}
-			}
+			fn(k, train, logs, heldOut)
 		}
 	}
-	if len(ruleLogs) == 0 {
-		return nil
-	}
-	s.Picks = len(ruleLogs)
-	s.PctGeomean, s.ModelPctGeomean = min(100, math.Exp(mean(ruleLogs))), min(100, math.Exp(mean(modelLogs)))
-	s.Applied = s.PctGeomean > s.ModelPctGeomean
-	return &s
 }
 
 // consensusPick returns the model's pick on one held-out shape (its

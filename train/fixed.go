@@ -93,57 +93,32 @@ func scoreFixed(d *Data, deals [][][]int, pred [][]float64, rule features.Consen
 	groups := d.measuredByShape()
 	speeds := groupSpeeds(d, space, groups)
 	byIndex := speedMaps(speeds)
-	groupOf := make(map[int]int, len(groups)) // a group's first row -> group
-	for g, rows := range groups {
-		groupOf[rows[0]] = g
-	}
 	s := FixedScore{PctWorst: 100, ModelPctWorst: 100}
 	var fixedLogs, modelLogs []float64
 	all := 0
-	for k, folds := range deals {
-		inFold := make([]int, len(groups))
-		for f, rows := range folds {
-			for _, i := range rows {
-				if g, ok := groupOf[i]; ok {
-					inFold[g] = f
+	eachFold(groups, speeds, deals, func(k int, train []int, logs features.LogShapes, heldOut []int) {
+		x := fixedIndex(byIndex, train)
+		for _, g := range heldOut {
+			all++
+			fastest, at := math.Inf(1), -1
+			for _, i := range groups[g] {
+				fastest = min(fastest, d.Sample(i).TimeNs)
+				if space.Index(d.Sample(i).Config) == x {
+					at = i
 				}
 			}
+			if x < 0 || at < 0 {
+				continue
+			}
+			model, ruled, _ := consensusPick(d, space, groups[g], pred[k], speeds, train, logs, rule)
+			if withRule {
+				model = ruled
+			}
+			fixed := 100 * fastest / d.Sample(at).TimeNs
+			fixedLogs, modelLogs = append(fixedLogs, math.Log(fixed)), append(modelLogs, math.Log(model))
+			s.PctWorst, s.ModelPctWorst = min(s.PctWorst, fixed), min(s.ModelPctWorst, model)
 		}
-		for f := range folds {
-			var train []int
-			var logs features.LogShapes
-			for g := range groups {
-				if inFold[g] != f {
-					train = append(train, g)
-					logs = append(logs, speeds[g].logs)
-				}
-			}
-			x := fixedIndex(byIndex, train)
-			for g, rows := range groups {
-				if inFold[g] != f {
-					continue
-				}
-				all++
-				fastest, at := math.Inf(1), -1
-				for _, i := range rows {
-					fastest = min(fastest, d.Sample(i).TimeNs)
-					if space.Index(d.Sample(i).Config) == x {
-						at = i
-					}
-				}
-				if x < 0 || at < 0 {
-					continue
-				}
-				model, ruled, _ := consensusPick(d, space, rows, pred[k], speeds, train, logs, rule)
-				if withRule {
-					model = ruled
-				}
-				fixed := 100 * fastest / d.Sample(at).TimeNs
-				fixedLogs, modelLogs = append(fixedLogs, math.Log(fixed)), append(modelLogs, math.Log(model))
-				s.PctWorst, s.ModelPctWorst = min(s.PctWorst, fixed), min(s.ModelPctWorst, model)
-			}
-		}
-	}
+	})
 	if len(fixedLogs) == 0 || float64(len(fixedLogs)) < fixedMinShare*float64(all) {
 		return nil
 	}
