@@ -3,7 +3,6 @@ package runtime_test
 import (
 	"testing"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
 )
@@ -77,14 +76,7 @@ func TestPoolChoice(t *testing.T) {
 // which another device may have set.
 func TestPoolOwnLimits(t *testing.T) {
 	shape := features.Task{1913, 1077, 5, 5} // no device measured it
-	k := datasets.Conv2D()
-	items := func(cfg features.Config) int {
-		l, err := k.Geometry(shape, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l.WorkGroupSize()
-	}
+	items := func(cfg features.Config) int { return workItems(t, shape, cfg) }
 	pick := func(limit float64) runtime.Pick {
 		var device string
 		data, _ := fleetData(t, func(b *features.Bundle) {

@@ -513,14 +513,7 @@ func TestUnseenPolicyAcrossTypes(t *testing.T) {
 // fleet's, which a device of another type may have set.
 func TestUnseenTypeLimits(t *testing.T) {
 	shape := features.Task{1920, 1080, 5, 5}
-	k := datasets.Conv2D()
-	items := func(cfg features.Config) int {
-		l, err := k.Geometry(shape, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l.WorkGroupSize()
-	}
+	items := func(cfg features.Config) int { return workItems(t, shape, cfg) }
 	pick := func(limit float64) features.Config {
 		data, other := fleetData(t, func(bu *features.Bundle) {
 			for i := range bu.Models {
@@ -549,4 +542,15 @@ func TestUnseenTypeLimits(t *testing.T) {
 	if got := items(pick(64)); got > 64 {
 		t.Errorf("with the GPUs' limit of 64 work-items the pick has %d", got)
 	}
+}
+
+// workItems returns the work-group size of conv2d's configuration cfg on
+// shape.
+func workItems(t *testing.T, shape features.Task, cfg features.Config) int {
+	t.Helper()
+	l, err := datasets.Conv2D().Geometry(shape, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.WorkGroupSize()
 }

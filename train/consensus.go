@@ -103,15 +103,10 @@ func (s *shapeSpeeds) speed(x int) (float64, bool) {
 // runtime.Chooser.Candidates orders them; their speeds come from the
 // fold's training shapes alone. Nil when d's rows are of several devices.
 func scoreConsensus(d *Data, deals [][][]int, pred [][]float64, rule features.ConsensusRule) *ConsensusScore {
-	if _, ok := d.onePlatform(); !ok || len(pred) != len(deals) {
+	space, groups, speeds, ok := heldOutShapes(d, deals, pred)
+	if !ok {
 		return nil
 	}
-	space, err := features.NewSpace(d.Params, nil)
-	if err != nil {
-		return nil
-	}
-	groups := d.measuredByShape()
-	speeds := groupSpeeds(d, space, groups)
 	var s ConsensusScore
 	var ruleLogs, modelLogs []float64
 	s.PctWorst, s.ModelPctWorst = 100, 100
@@ -133,6 +128,22 @@ func scoreConsensus(d *Data, deals [][][]int, pred [][]float64, rule features.Co
 	s.PctGeomean, s.ModelPctGeomean = min(100, math.Exp(mean(ruleLogs))), min(100, math.Exp(mean(modelLogs)))
 	s.Applied = s.PctGeomean > s.ModelPctGeomean
 	return &s
+}
+
+// heldOutShapes returns what scoring picks on the held-out shapes of one
+// device's rows needs: d's space, its measured shapes (rows of each) and
+// their listed speeds (groupSpeeds); ok is false for several devices'
+// rows, or held-out predictions (one a deal) that do not match the deals.
+func heldOutShapes(d *Data, deals [][][]int, pred [][]float64) (*features.Space, [][]int, []shapeSpeeds, bool) {
+	if _, ok := d.onePlatform(); !ok || len(pred) != len(deals) {
+		return nil, nil, nil, false
+	}
+	space, err := features.NewSpace(d.Params, nil)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	groups := d.measuredByShape()
+	return space, groups, groupSpeeds(d, space, groups), true
 }
 
 // eachFold calls fn for every fold of every deal of the rows into folds,

@@ -83,15 +83,10 @@ func fixedIndex(speeds []map[int]float64, groups []int) int {
 // the fold's fixed configuration was measured on fewer than
 // fixedMinShare of the held-out shapes.
 func scoreFixed(d *Data, deals [][][]int, pred [][]float64, rule features.ConsensusRule, withRule bool) *FixedScore {
-	if _, ok := d.onePlatform(); !ok || len(pred) != len(deals) {
+	space, groups, speeds, ok := heldOutShapes(d, deals, pred)
+	if !ok {
 		return nil
 	}
-	space, err := features.NewSpace(d.Params, nil)
-	if err != nil {
-		return nil
-	}
-	groups := d.measuredByShape()
-	speeds := groupSpeeds(d, space, groups)
 	byIndex := speedMaps(speeds)
 	s := FixedScore{PctWorst: 100, ModelPctWorst: 100}
 	var fixedLogs, modelLogs []float64
