@@ -45,6 +45,14 @@ func TestScoreFixed(t *testing.T) {
 			95.5, 70.7, true, 2,
 		},
 		{
+			// The fixed configuration is the fastest everywhere, but the
+			// model's picks are within FixedMargin of it.
+			"better within the margin",
+			[4][3]float64{{1, 0.999, 0.996}, {1, 0.999, 0.996}, {1, 0.999, 0.996}, {1, 0.999, 0.996}},
+			[4][3]float64{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}},
+			100, 99.6, false, 0,
+		},
+		{
 			// The best moves with the shape and the model follows it;
 			// the other shapes' fixed configuration is the held-out
 			// shape's slowest (a = 1 or 3: the majority's best).
