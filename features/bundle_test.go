@@ -67,7 +67,7 @@ func FuzzReadBundle(f *testing.F) {
 	if err := features.WriteBundle(&withFixed, &features.Bundle{Format: features.BundleFormat, Kernel: "k",
 		Params: []features.Param{{Name: "a", Values: []int{1, 2}}}, TaskNames: []string{"n"}, Reference: features.Config{1},
 		Features: append([]string{"task.n", "param.a"}, features.ClassFeatures(nil, nil)...),
-		Models: []features.Model{{Name: "d", Kind: "gbrt", Target: "log_speedup", Fixed: &features.FixedPick{Config: features.Config{2}}}}}); err != nil {
+		Models:   []features.Model{{Name: "d", Kind: "gbrt", Target: "log_speedup", Fixed: &features.FixedPick{Config: features.Config{2}}}}}); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(withFixed.Bytes())
