@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	goruntime "runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/augur-tuning/augur/collect/record"
@@ -82,6 +83,11 @@ type Options struct {
 	// device with a measured configuration, judged against its fastest
 	// recorded one (Coverage does not apply). It excludes Holdout.
 	HoldoutDevice string
+	// HoldoutOf, with Holdout, chooses only for the shapes of this device
+	// (its slug or name), training every fold as without it: one
+	// device's figures of a fleet's leave-one-shape-out, in a fraction of
+	// its time. "" chooses for every device.
+	HoldoutOf string
 	// Coverage is the share of a shape's valid space that must be
 	// recorded for strategies and the two-stage tuner to run on it; 0
 	// means 0.9. Replayed configurations that were never recorded count
@@ -996,6 +1002,16 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	decided := map[*group]holdoutFit{}
 	trained := groupRows(d, space)
 	var logFixed []float64
+	all := groups
+	if opt.HoldoutOf != "" {
+		groups = slices.DeleteFunc(slices.Clone(groups), func(g *group) bool {
+			p := test.Platforms[g.platform]
+			return p.Slug() != opt.HoldoutOf && !strings.EqualFold(p.Name, opt.HoldoutOf)
+		})
+		if len(groups) == 0 {
+			return nil, fmt.Errorf("eval: no shape of device %q to hold out", opt.HoldoutOf)
+		}
+	}
 	var pre map[*group]holdoutFit
 	if !decide {
 		var err error
@@ -1016,7 +1032,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 			// fleet model and the choice between them, all without g's
 			// shape.
 			if _, ok := decided[g]; !ok {
-				if err := decideFold(d, groups, g, opt, decided); err != nil {
+				if err := decideFold(d, all, g, opt, decided); err != nil {
 					return nil, err
 				}
 			}

@@ -266,3 +266,43 @@ func TestShapeInfosNoneRan(t *testing.T) {
 		t.Errorf("json: %v", err)
 	}
 }
+
+// TestHoldoutOf: leave-one-shape-out for one device of a fleet
+// (Options.HoldoutOf) chooses for that device's shapes alone, exactly as
+// the whole run does for them; a device the data lacks is an error.
+func TestHoldoutOf(t *testing.T) {
+	k, err := datasets.ReadSpec("../examples/partialsum/partialsum.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(of string) (*HoldoutReport, error) {
+		rep, err := Evaluate("../datasets/data", Options{Kernel: k.Name, Spec: k, Derived: k.Derived, Seeds: 1, TwoStageSeeds: 1,
+			Budgets: []int{8}, Thresholds: []float64{0.1}, Holdout: true, HoldoutOf: of, Learner: "gbrt", GBRT: train.GBRTOptions{Trees: 20}})
+		if err != nil {
+			return nil, err
+		}
+		return rep.Holdout, nil
+	}
+	all, err := run("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := run("nvidia-h200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []HoldoutShape
+	for _, s := range all.Shapes {
+		if s.Platform == "nvidia-h200" {
+			want = append(want, s)
+		}
+	}
+	a, _ := json.Marshal(want)
+	b, _ := json.Marshal(one.Shapes)
+	if len(want) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("the H200's shapes of the whole run:\n%s\nheld out alone:\n%s", a, b)
+	}
+	if _, err := run("no-such-device"); err == nil || !strings.Contains(err.Error(), `no shape of device "no-such-device"`) {
+		t.Errorf("an unknown device: %v", err)
+	}
+}

@@ -43,6 +43,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&opt.Learner, "learner", "auto", "learner of the models eval trains (holdout, fleet, two-stage, learning curve): auto (selected per model, as 'augur train' does), gbrt or rf")
 	fs.BoolVar(&smaller, "smaller-groups", false, "train the models as 'augur train --smaller-groups' does")
 	fs.BoolVar(&opt.FleetPrior, "fleet-prior", false, "also replay the fleet-prior tuner on each device's fully recorded shapes, with a fleet model trained on the other devices")
+	fs.StringVar(&opt.HoldoutOf, "holdout-of", "", "with --holdout shapes: choose only for this device's shapes (slug or name), every fold trained as without it")
 	fs.StringVar(&opt.Test, "test", "", "with --holdout shapes: train on all of --data and choose for the fully recorded shapes of this dataset directory")
 	fs.IntVar(&opt.GBRT.Trees, "trees", 0, "trees of the holdout and learning-curve models (0: train's default)")
 	fs.IntVar(&opt.GBRT.MaxDepth, "depth", 0, "their depth (0: train's default)")
