@@ -722,7 +722,11 @@ func twoStageMax(all *train.Data, groups []*group, space *features.Space, opt Op
 // Choose from models trained on all of hd for the test data's fully
 // recorded shapes.
 func shapeHoldout(hd *train.Data, groups []*group, space *features.Space, opt Options) (*HoldoutReport, error) {
-	opt.say("leave-one-shape-out Choose on %d shapes", len(groups))
+	if opt.HoldoutOf != "" {
+		opt.say("leave-one-shape-out Choose on the shapes of %s, of %d", opt.HoldoutOf, len(groups))
+	} else {
+		opt.say("leave-one-shape-out Choose on %d shapes", len(groups))
+	}
 	targets, tdata := groups, hd
 	if opt.Test != "" {
 		test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, Tasks: opt.Tasks})
