@@ -121,11 +121,7 @@ func TestPickClamped(t *testing.T) {
 // same shape, inside the training shapes and far outside them, so that
 // the reference itself (a wisdom record here) is at 0.
 func TestLogSpeedupOverReference(t *testing.T) {
-	data, err := os.ReadFile(testBundle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := features.ReadBundle(data)
+	b, err := features.ReadBundleFile(testBundle)
 	if err != nil {
 		t.Fatal(err)
 	}
