@@ -307,6 +307,42 @@ func TestRunSpecImages(t *testing.T) {
 	}
 }
 
+// TestRunSpecImageOutputs checks a spec kernel that writes 2D images, of
+// floats and of RGBA bytes: both are read back and compared with the
+// reference configuration's, so that a configuration that leaves a float
+// pixel unwritten (MODE 2) or writes other bytes (MODE 3) fails
+// verification while one that writes the same pixels in another order
+// (MODE 1) passes. A spec whose only outputs are images needs no Vector.
+func TestRunSpecImageOutputs(t *testing.T) {
+	skipWithoutDevice(t)
+	k, err := datasets.ReadSpec("testdata/specimage/imgout.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	opt := Options{Tasks: []features.Task{{64, 16}, {100, 30}}, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard}
+	if _, err := Run(context.Background(), k, out, opt); err != nil {
+		t.Fatal(err)
+	}
+	rows := readAll(t, out, k)
+	if len(rows) != 2*k.Space.Len() {
+		t.Fatalf("%d rows, want %d", len(rows), 2*k.Space.Len())
+	}
+	mode := k.Space.Param("MODE")
+	for _, r := range rows {
+		want, says := record.StatusOK, ""
+		switch r.Config[mode] {
+		case 2:
+			want, says = record.StatusVerifyError, "output 0"
+		case 3:
+			want, says = record.StatusVerifyError, "output 1"
+		}
+		if r.Status != want || !strings.Contains(r.Error, says) {
+			t.Errorf("%v %s: %s (%s), want %s naming %q", r.Task, k.Space.Format(r.Config), r.Status, r.Error, want, says)
+		}
+	}
+}
+
 // TestRunSpecImageTooLarge checks a shape whose 2D image is beyond the
 // device's largest: the shape is skipped with a line naming the image and
 // the device's limit, and a run whose every shape was skipped is an error.

@@ -24,11 +24,13 @@ const (
 	Output
 	// Int32 is a scalar int argument holding Arg.Int.
 	Int32
-	// Image2D is a read-only 2D image (image2d_t) of single-channel floats
+	// Image2D is a 2D image (image2d_t) of single-channel floats
 	// (CL_R, CL_FLOAT), Arg.Width x Arg.Height, filled row by row from
 	// Arg.Data; or, when Arg.Bytes is set, of pixels of Arg.Channels (1 or
 	// 4: CL_R or CL_RGBA) values of Arg.Elem (float: CL_FLOAT; uint8:
-	// CL_UNORM_INT8), as a spec's image is. On a device without image support collect binds a dummy
+	// CL_UNORM_INT8), as a spec's image is. It is read-only unless
+	// Arg.Output marks it written: collect then creates it write-only,
+	// reads it back and compares it as an output Buffer. On a device without image support collect binds a dummy
 	// buffer instead, which the kernel declares in place of the image when
 	// __IMAGE_SUPPORT__ is not defined; the family's CheckDevice keeps any
 	// configuration that reads the image off such a device.
@@ -69,7 +71,8 @@ type Arg struct {
 	// Elem is a Buffer's or Scalar's element type; Bytes its contents.
 	Elem  Elem
 	Bytes []byte
-	// Output marks a Buffer that the kernel writes and collect verifies.
+	// Output marks a Buffer or an Image2D that the kernel writes and
+	// collect verifies.
 	Output bool
 }
 

@@ -742,11 +742,12 @@ func imageType(name string) (Elem, int, bool) {
 	return Elem{}, 0, false
 }
 
-// image reads an Image2D argument (a read-only image2d_t whose Size is
-// [width, height] in pixels) or an Image1DBuffer (an image1d_buffer_t of
-// Size pixels), of imageType's pixels. Both hold their data as a Vector
-// does (a pixel's channels one after another); their sizes may use the
-// problem sizes only, as an image is made once a shape.
+// image reads an Image2D argument (an image2d_t whose Size is [width,
+// height] in pixels, read-only, or write-only when it is an output) or an
+// Image1DBuffer (a read-only image1d_buffer_t of Size pixels), of
+// imageType's pixels. Both hold their data as a Vector does (a pixel's
+// channels one after another, rows one after another); their sizes may
+// use the problem sizes only, as an image is made once a shape.
 func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	bad, taskOnly := b.fail, b.sk.taskNames
 	sa.kind = ImageBuffer
@@ -757,8 +758,15 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	if sa.elem, sa.lanes, ok = imageType(a.Type); !ok {
 		return bad(field+".Type", "an image holds float, float4, uchar or uchar4 pixels, not %q", a.Type)
 	}
-	if truthy(a.Output) || a.AccessType == "WriteOnly" || a.AccessType == "ReadWrite" {
-		return bad(field+".AccessType", "an image is read-only: augur verifies Vector outputs")
+	switch {
+	case a.AccessType == "ReadWrite":
+		return bad(field+".AccessType", "an image is read_only or write_only in an OpenCL kernel, not ReadWrite")
+	case a.AccessType == "ReadOnly":
+	case truthy(a.Output) || a.AccessType == "WriteOnly" && len(a.Output) == 0:
+		if sa.kind != Image2D {
+			return bad(field+".AccessType", "an Image1DBuffer is read-only: write a Vector, or an Image2D")
+		}
+		sa.output = true
 	}
 	sizes := []json.RawMessage{a.Size}
 	if sa.kind == Image2D {
@@ -1460,7 +1468,7 @@ func (k *Kernel) SpecExpected(t features.Task) [][]byte {
 		if a.reference == nil {
 			continue
 		}
-		n, _ := sk.taskSize(a.size, t)
+		n, _ := sk.argSize(a, t) // an image's pixels
 		n *= a.lanes
 		b := make([]byte, n*a.elem.Size)
 		if a.reference.data != nil {

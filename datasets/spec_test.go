@@ -1,6 +1,7 @@
 package datasets_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -242,9 +243,12 @@ func TestReadSpecErrors(t *testing.T) {
 		{"half", func(m map[string]any) { arg(m, 0)["Type"] = "half" }, "Arguments[0] (in).Type"},
 		{"image of ints", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int32" }, "an image holds float, float4, uchar or uchar4 pixels, not \"int32\""},
 		{"image 2D of one size", func(m map[string]any) { arg(m, 0)["MemoryType"] = "Image2D" }, "an Image2D's size is [width, height]"},
-		{"image written", func(m map[string]any) {
+		{"image read and written", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["AccessType"] = "Image1DBuffer", "ReadWrite"
-		}, "an image is read-only"},
+		}, "an image is read_only or write_only in an OpenCL kernel, not ReadWrite"},
+		{"image buffer written", func(m map[string]any) {
+			arg(m, 0)["MemoryType"], arg(m, 0)["AccessType"] = "Image1DBuffer", "WriteOnly"
+		}, "an Image1DBuffer is read-only: write a Vector, or an Image2D"},
 		{"image sized by a parameter", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Size"] = "Image2D", []any{"ProblemSize[0]", "TILE_X"}
 		}, "Arguments[0] (in).Size"},
@@ -380,6 +384,10 @@ func FuzzParseSpec(f *testing.F) {
 		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[100, 4],` +
 		`"Arguments":[{"Type":"float","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D"},` +
 		`{"Type":"float","Size":"ProblemSize[0]","MemoryType":"Image1DBuffer","FillType":"Random"},{"Type":"float","Size":"ProblemSize[0]","MemoryType":"Vector","Output":1}]}}`))
+	f.Add([]byte(`{"ConfigurationSpace":{"TuningParameters":[{"Name":"B","Values":"[8, 16]","Default":8}]},` +
+		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[100, 4],` +
+		`"Arguments":[{"Type":"uchar4","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D","AccessType":"WriteOnly"}],` +
+		`"ReferenceArguments":[{"TargetName":"arg0","FillType":"Constant","FillValue":3}]}}`))
 	f.Fuzz(func(t *testing.T, spec []byte) {
 		k, err := datasets.ParseSpec("fuzz", spec, "__kernel void k() {}", nil)
 		if err != nil {
@@ -690,5 +698,28 @@ func TestSpecImages(t *testing.T) {
 		if !slices.Equal(a.Bytes, args[tc.i-1].Bytes) {
 			t.Errorf("argument %s does not hold %s's values", a.Name, args[tc.i-1].Name)
 		}
+	}
+}
+
+// TestSpecImageOutput checks an Image2D that the kernel writes: its
+// argument is an output of the image's pixels, and what the spec expects
+// of it covers every pixel (width x height), not its first row.
+func TestSpecImageOutput(t *testing.T) {
+	spec := `{"ConfigurationSpace":{"TuningParameters":[{"Name":"B","Values":"[8, 16]","Default":8}]},` +
+		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]","Y":"ProblemSize[1]"},"LocalSize":{"X":"B"},"ProblemSize":[16, 4],` +
+		`"Arguments":[{"Name":"img","Type":"uchar4","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D","AccessType":"WriteOnly"}],` +
+		`"ReferenceArguments":[{"Name":"r","TargetName":"img","FillType":"Constant","FillValue":3}]}}`
+	k, err := datasets.ParseSpec("imgout.json", []byte(spec), "__kernel void k(__write_only image2d_t img) {}", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := features.Task{16, 4}
+	args := k.Args(task, rand.New(rand.NewPCG(1, 2)))
+	if len(args) != 1 || args[0].Kind != datasets.Image2D || !args[0].Output || args[0].Width != 16 || args[0].Height != 4 || args[0].Channels != 4 || len(args[0].Bytes) != 16*4*4 {
+		t.Fatalf("args %+v, want one 16 x 4 output image of RGBA bytes", args)
+	}
+	want := bytes.Repeat([]byte{3}, 16*4*4)
+	if got := k.SpecExpected(task); len(got) != 1 || !bytes.Equal(got[0], want) {
+		t.Errorf("expected outputs %v, want %d bytes of 3", got, len(want))
 	}
 }

@@ -152,10 +152,17 @@ type Args struct {
 	UploadNs int64
 }
 
-// output is a buffer that the kernel writes and collect reads back.
+// output is a buffer or a 2D image that the kernel writes and collect
+// reads back.
 type output struct {
 	mem   *cl.MemObject
 	bytes int
+	// region is a 2D image's width and height in pixels; zero for a
+	// buffer.
+	region [2]int
+	// nan is a float image's pixels all NaN, what ResetOutput writes
+	// where init is nil.
+	nan []byte
 	// init is what ResetOutput restores; nil fills the buffer with NaN
 	// floats, so that an element left unwritten fails verification.
 	init []byte
@@ -195,9 +202,9 @@ func (a *Args) OutputBytes() []int {
 
 // Bind creates a buffer for each Input, Output and Buffer argument and an
 // image for each Image2D and ImageBuffer (a placeholder buffer on a device
-// without images), uploads the inputs and waits for the uploads to finish.
-// args must hold at least one output: an Output, or a Buffer marked
-// Output.
+// without images, unless the image is an output), uploads the inputs and
+// waits for the uploads to finish. args must hold at least one output: an
+// Output, or a Buffer or Image2D marked Output.
 func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 	a := &Args{vals: make([]any, len(args))}
 	fail := func(err error) (*Args, error) {
@@ -256,6 +263,14 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 		case datasets.Float32:
 			a.vals[i] = arg.Float
 		case datasets.Image2D, datasets.ImageBuffer:
+			if arg.Output {
+				m, err := s.bindOutputImage(a, arg)
+				if err != nil {
+					return fail(err)
+				}
+				a.vals[i] = m
+				continue
+			}
 			m, err := s.bindImage(a, args[:i], arg)
 			if err != nil {
 				return fail(err)
@@ -386,6 +401,46 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 	return img, nil
 }
 
+// bindOutputImage creates the write-only 2D image of an Image2D argument
+// marked Output, which ResetOutput fills before each configuration: with
+// NaN where its pixels are floats, so that a pixel left unwritten fails
+// verification, else with the argument's contents (a pixel of bytes has no
+// such value).
+func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, error) {
+	pixels, format, pixelBytes, err := imageFormat(arg)
+	if err != nil {
+		return nil, err
+	}
+	if arg.Kind != datasets.Image2D {
+		return nil, fmt.Errorf("opencl: output image %s: only a 2D image may be an output", arg.Name)
+	}
+	if !s.dev.info.ImageSupport {
+		return nil, fmt.Errorf("opencl: output image %s: the device has no image support", arg.Name)
+	}
+	if n := len(pixels) / max(pixelBytes, 1); arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != n || n == 0 {
+		return nil, fmt.Errorf("opencl: output image %s is %d x %d with %d pixels", arg.Name, arg.Width, arg.Height, n)
+	}
+	if w, h := s.dev.dev.Image2DMaxWidth(), s.dev.dev.Image2DMaxHeight(); arg.Width > w || arg.Height > h {
+		return nil, fmt.Errorf("opencl: image %s is %d x %d pixels, beyond the device's largest 2D image, %d x %d", arg.Name, arg.Width, arg.Height, w, h)
+	}
+	img, err := s.ctx.CreateImage(cl.MemWriteOnly, format,
+		cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}, nil)
+	if err != nil {
+		return nil, wrap("create image "+arg.Name, err)
+	}
+	a.bufs = append(a.bufs, img)
+	o := output{mem: img, bytes: len(pixels), region: [2]int{arg.Width, arg.Height}, init: pixels}
+	if format.ChannelDataType == cl.ChannelDataTypeFloat {
+		nan := make([]float32, len(pixels)/4)
+		for j := range nan {
+			nan[j] = float32(math.NaN())
+		}
+		o.init, o.declared, o.nan = nil, pixels, unsafe.Slice((*byte)(unsafe.Pointer(&nan[0])), len(pixels))
+	}
+	a.outs = append(a.outs, o)
+	return img, nil
+}
+
 // imageFormat returns an image argument's pixels as bytes, their format
 // and the bytes a pixel: Data as single-channel floats, or Bytes of Elem
 // (float: CL_FLOAT; uint8: CL_UNORM_INT8, which read_imagef reads as 0 to
@@ -450,15 +505,23 @@ func (a *Args) KeepDeclared() bool {
 // kernel only writes is filled with NaN, so that a configuration that
 // leaves part of it unwritten fails verification instead of passing on the
 // previous configuration's results; a buffer it updates gets its initial
-// contents back.
+// contents back. An output image is written likewise: NaN where its
+// pixels are floats, its declared contents where they are bytes.
 func (s *Session) ResetOutput(a *Args) error {
 	nan := float32(math.NaN())
 	for _, o := range a.outs {
 		var ev *cl.Event
 		var err error
-		if o.init == nil {
+		switch {
+		case o.region != [2]int{}:
+			data := o.init
+			if data == nil {
+				data = o.nan
+			}
+			ev, err = s.queue.EnqueueWriteImage(o.mem, true, [3]int{}, [3]int{o.region[0], o.region[1], 1}, 0, 0, data, nil)
+		case o.init == nil:
 			ev, err = s.queue.EnqueueFillBuffer(o.mem, unsafe.Pointer(&nan), 4, 0, o.bytes/4*4, nil)
-		} else {
+		default:
 			ev, err = s.queue.EnqueueWriteBuffer(o.mem, true, 0, o.bytes, unsafe.Pointer(&o.init[0]), nil)
 		}
 		if err == nil {
@@ -712,7 +775,13 @@ func (s *Session) ReadOutputs(a *Args, dst [][]byte) (int64, error) {
 }
 
 func (s *Session) read(o output, dst unsafe.Pointer) (int64, error) {
-	ev, err := s.queue.EnqueueReadBuffer(o.mem, true, 0, o.bytes, dst, nil)
+	var ev *cl.Event
+	var err error
+	if o.region != [2]int{} {
+		ev, err = s.queue.EnqueueReadImage(o.mem, true, [3]int{}, [3]int{o.region[0], o.region[1], 1}, 0, 0, unsafe.Slice((*byte)(dst), o.bytes), nil)
+	} else {
+		ev, err = s.queue.EnqueueReadBuffer(o.mem, true, 0, o.bytes, dst, nil)
+	}
 	defer ev.Release()
 	if err != nil {
 		return 0, wrap("read output", err)
