@@ -88,6 +88,12 @@ type Options struct {
 	// device's figures of a fleet's leave-one-shape-out, in a fraction of
 	// its time. "" chooses for every device.
 	HoldoutOf string
+	// HoldoutShapes, with Holdout, chooses only for these shapes (as
+	// the report writes them, "name=value,..."), training every fold as
+	// without them: a run shared among machines, each taking some of the
+	// shapes. A shape no device measured is an error. nil chooses for
+	// every shape.
+	HoldoutShapes []string
 	// Coverage is the share of a shape's valid space that must be
 	// recorded for strategies and the two-stage tuner to run on it; 0
 	// means 0.9. Replayed configurations that were never recorded count
@@ -628,8 +634,48 @@ func checkHoldouts(all *train.Data, groups []*group, opt Options) error {
 		if err := noShapes(groups, opt); !errors.Is(err, errSomeShapes) {
 			return err
 		}
+		if _, err := heldOut(all, groups, opt); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// heldOut keeps the groups of d that leave-one-shape-out chooses for:
+// those of Options.HoldoutOf's device and of Options.HoldoutShapes, when
+// given. An unknown device or shape is an error.
+func heldOut(d *train.Data, groups []*group, opt Options) ([]*group, error) {
+	all := groups
+	if opt.HoldoutOf != "" {
+		groups = slices.DeleteFunc(slices.Clone(groups), func(g *group) bool {
+			p := d.Platforms[g.platform]
+			return p.Slug() != opt.HoldoutOf && !strings.EqualFold(p.Name, opt.HoldoutOf)
+		})
+		if len(groups) == 0 {
+			return nil, fmt.Errorf("eval: no shape of device %q to hold out", opt.HoldoutOf)
+		}
+	}
+	if len(opt.HoldoutShapes) == 0 {
+		return groups, nil
+	}
+	keep := map[string]bool{}
+	for _, s := range opt.HoldoutShapes {
+		keep[s] = false
+	}
+	groups = slices.DeleteFunc(slices.Clone(groups), func(g *group) bool {
+		s := features.FormatTask(d.TaskNames, g.task)
+		if _, ok := keep[s]; ok {
+			keep[s] = true
+			return false
+		}
+		return true
+	})
+	for _, s := range opt.HoldoutShapes {
+		if !keep[s] {
+			return nil, fmt.Errorf("eval: no shape %q to hold out (written as the report writes shapes, e.g. %s)", s, features.FormatTask(d.TaskNames, all[0].task))
+		}
+	}
+	return groups, nil
 }
 
 // deviceCurves is one learning curve per device of d: imported data may
@@ -1007,18 +1053,12 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	trained := groupRows(d, space)
 	var logFixed []float64
 	all := groups
-	if opt.HoldoutOf != "" {
-		groups = slices.DeleteFunc(slices.Clone(groups), func(g *group) bool {
-			p := test.Platforms[g.platform]
-			return p.Slug() != opt.HoldoutOf && !strings.EqualFold(p.Name, opt.HoldoutOf)
-		})
-		if len(groups) == 0 {
-			return nil, fmt.Errorf("eval: no shape of device %q to hold out", opt.HoldoutOf)
-		}
+	groups, err := heldOut(test, groups, opt)
+	if err != nil {
+		return nil, err
 	}
 	var pre map[*group]holdoutFit
 	if !decide {
-		var err error
 		if pre, err = prefit(d, test, groups, opt); err != nil {
 			return nil, err
 		}

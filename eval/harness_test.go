@@ -275,9 +275,9 @@ func TestHoldoutOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(of string) (*HoldoutReport, error) {
+	run := func(of string, shapes ...string) (*HoldoutReport, error) {
 		rep, err := Evaluate("../datasets/data", Options{Kernel: k.Name, Spec: k, Derived: k.Derived, Seeds: 1, TwoStageSeeds: 1,
-			Budgets: []int{8}, Thresholds: []float64{0.1}, Holdout: true, HoldoutOf: of, Learner: "gbrt", GBRT: train.GBRTOptions{Trees: 20}})
+			Budgets: []int{8}, Thresholds: []float64{0.1}, Holdout: true, HoldoutOf: of, HoldoutShapes: shapes, Learner: "gbrt", GBRT: train.GBRTOptions{Trees: 20}})
 		if err != nil {
 			return nil, err
 		}
@@ -304,5 +304,18 @@ func TestHoldoutOf(t *testing.T) {
 	}
 	if _, err := run("no-such-device"); err == nil || !strings.Contains(err.Error(), `no shape of device "no-such-device"`) {
 		t.Errorf("an unknown device: %v", err)
+	}
+	// Two of its shapes, a run shared among machines: the same entries.
+	part, err := run("nvidia-h200", want[1].Shape, want[3].Shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ = json.Marshal([]HoldoutShape{want[1], want[3]})
+	b, _ = json.Marshal(part.Shapes)
+	if !bytes.Equal(a, b) {
+		t.Errorf("two of the H200's shapes of the whole run:\n%s\nheld out alone:\n%s", a, b)
+	}
+	if _, err := run("", "n=3"); err == nil || !strings.Contains(err.Error(), `no shape "n=3" to hold out`) {
+		t.Errorf("an unknown shape: %v", err)
 	}
 }
