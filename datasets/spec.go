@@ -1493,6 +1493,21 @@ func (k *Kernel) VerifyTolerance() (atol, rtol float64) {
 	return 0, k.Tolerance
 }
 
+// ParamLabels returns what each value of the i-th tuning parameter stands
+// for, value j's text at j, and whether the texts are numbers (a float
+// parameter's), for a kernel spec's string and float parameters, which
+// configurations number 0, 1, ... in the spec's order. It returns nil for
+// a parameter whose values are the numbers themselves, as every parameter
+// of augur's own kernels is, and for i out of range. The slice is the
+// caller's own.
+func (k *Kernel) ParamLabels(i int) (labels []string, numeric bool) {
+	sk, ok := k.impl.(*specKernel)
+	if !ok || i < 0 || i >= len(sk.labels) || sk.labels[i] == nil {
+		return nil, false
+	}
+	return slices.Clone(sk.labels[i]), sk.numbers[sk.params[i]] != nil
+}
+
 // FormatConfig writes c as Space.Format does, but with each string
 // parameter's value as its text (MODE=fast) rather than its number.
 func (k *Kernel) FormatConfig(c features.Config) string {

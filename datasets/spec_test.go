@@ -723,3 +723,35 @@ func TestSpecImageOutput(t *testing.T) {
 		t.Errorf("expected outputs %v, want %d bytes of 3", got, len(want))
 	}
 }
+
+// TestParamLabels checks what a spec's string and float parameters'
+// numbers stand for, and that an integer parameter has no labels.
+func TestParamLabels(t *testing.T) {
+	spec := `{"ConfigurationSpace":{"TuningParameters":[{"Name":"B","Values":"[8, 16]","Default":8},` +
+		`{"Name":"MODE","Type":"string","Values":"['fast', 'exact']","Default":"exact"},{"Name":"F","Type":"float","Values":"[0.5, 1.5]"}]},` +
+		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[64],` +
+		`"Arguments":[{"Type":"float","Size":"ProblemSize[0]","MemoryType":"Vector","Output":1}]}}`
+	k, err := datasets.ParseSpec("labels.json", []byte(spec), "__kernel void k(__global float *o) {}", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		param   int
+		want    []string
+		numeric bool
+	}{
+		{0, nil, false},
+		{1, []string{"fast", "exact"}, false},
+		{2, []string{"0.5", "1.5"}, true},
+		{3, nil, false},
+		{-1, nil, false},
+	} {
+		got, numeric := k.ParamLabels(tc.param)
+		if !slices.Equal(got, tc.want) || numeric != tc.numeric {
+			t.Errorf("ParamLabels(%d) = %q, %v; want %q, %v", tc.param, got, numeric, tc.want, tc.numeric)
+		}
+	}
+	if l, _ := datasets.Conv2D().ParamLabels(0); l != nil {
+		t.Errorf("conv2d's first parameter has labels %q", l)
+	}
+}

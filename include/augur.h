@@ -86,6 +86,18 @@ int augur_shape_names(augur_handle h, char *buf, size_t size, int32_t *n);
 /* augur_shape_names for the tuning parameters, in configuration order. */
 int augur_param_names(augur_handle h, char *buf, size_t size, int32_t *n);
 
+/* Writes what each value of tuning parameter param (0-based, in
+ * augur_param_names order) stands for: *kind (AUGUR_PARAM_INT, _FLOAT or
+ * _STRING; kind may be NULL) and, for a kernel spec's string or float
+ * parameter, whose values a configuration numbers 0, 1, ... in the spec's
+ * order, the text of value 0, value 1, ..., each NUL-terminated, one after
+ * another, into buf (size bytes), and their number into *n (n may be
+ * NULL). An integer parameter writes "" and 0: its values are the numbers
+ * themselves. The build options (augur_plan.build_options) already carry
+ * the texts (-DNAME=text). Errors: AUGUR_ERR_ARG (param out of range),
+ * AUGUR_ERR_TRUNCATED (buf too small; the message says the size needed). */
+int augur_param_labels(augur_handle h, int32_t param, char *buf, size_t size, int32_t *n, int32_t *kind);
+
 /* augur_shape_names for the kernel arguments whose values a configuration
  * sets (a spec's scalar whose FillValue, or local buffer whose Size, uses
  * the tuning parameters), in argument order: those augur_plan_value gives.

@@ -67,6 +67,10 @@ struct Pick {
 	// Chooser::plan_value_names to (a scalar's value, a local buffer's
 	// bytes), in that order; empty for kernels with none.
 	std::vector<std::pair<std::string, double>> values;
+	// text holds each parameter's value as the kernel gets it, in config
+	// order: a spec's string or float parameter's label (config holds its
+	// number), else the number itself.
+	std::vector<std::string> text;
 
 	// param returns the value of the named parameter; throws
 	// std::out_of_range for a name the kernel lacks.
@@ -74,6 +78,17 @@ struct Pick {
 		for (std::size_t i = 0; i < names.size() && i < config.size(); i++) {
 			if (names[i] == name) {
 				return config[i];
+			}
+		}
+		throw std::out_of_range("augur: no parameter " + name);
+	}
+	// param_text returns the named parameter's value as the kernel gets
+	// it ("fast" for a string parameter); throws std::out_of_range for a
+	// name the kernel lacks.
+	const std::string &param_text(const std::string &name) const {
+		for (std::size_t i = 0; i < names.size() && i < text.size(); i++) {
+			if (names[i] == name) {
+				return text[i];
 			}
 		}
 		throw std::out_of_range("augur: no parameter " + name);
@@ -99,7 +114,7 @@ public:
 	Chooser &operator=(const Chooser &) = delete;
 	Chooser(Chooser &&o) noexcept
 	    : h_(o.h_), shape_names_(std::move(o.shape_names_)), param_names_(std::move(o.param_names_)),
-	      value_names_(std::move(o.value_names_)) {
+	      value_names_(std::move(o.value_names_)), labels_(std::move(o.labels_)) {
 		o.h_ = 0;
 	}
 	Chooser &operator=(Chooser &&o) noexcept {
@@ -112,6 +127,7 @@ public:
 			shape_names_ = std::move(o.shape_names_);
 			param_names_ = std::move(o.param_names_);
 			value_names_ = std::move(o.value_names_);
+			labels_ = std::move(o.labels_);
 		}
 		return *this;
 	}
@@ -122,6 +138,11 @@ public:
 	// The kernel arguments a configuration sets (a spec's scalar or local
 	// buffer sized by the parameters): each Pick's values.
 	const std::vector<std::string> &plan_value_names() const { return value_names_; }
+
+	// param_labels returns what each number of parameter i stands for (a
+	// spec's string or float parameter, numbered 0, 1, ... in the spec's
+	// order); empty where the values are the numbers themselves.
+	const std::vector<std::string> &param_labels(std::size_t i) const { return labels_.at(i); }
 
 	// plan_value returns what config sets the argument name to on the shape.
 	double plan_value(const std::vector<int64_t> &shape, const std::vector<int64_t> &config, const std::string &name) const {
@@ -171,6 +192,9 @@ private:
 			shape_names_ = names(&augur_shape_names);
 			param_names_ = names(&augur_param_names);
 			value_names_ = names(&augur_plan_value_names);
+			for (std::size_t i = 0; i < param_names_.size(); i++) {
+				labels_.push_back(labels(static_cast<int32_t>(i)));
+			}
 		} catch (...) {
 			augur_close(h_);
 			throw;
@@ -202,6 +226,25 @@ private:
 		}
 	}
 
+	std::vector<std::string> labels(int32_t param) const {
+		std::vector<char> buf(256);
+		for (;;) {
+			int32_t n = 0;
+			int rc = augur_param_labels(h_, param, buf.data(), buf.size(), &n, nullptr);
+			if (rc == AUGUR_ERR_TRUNCATED) {
+				buf.resize(buf.size() * 4);
+				continue;
+			}
+			detail::check(rc);
+			std::vector<std::string> out;
+			for (const char *at = buf.data(); n > 0; n--) {
+				out.emplace_back(at);
+				at += out.back().size() + 1;
+			}
+			return out;
+		}
+	}
+
 	Pick pick(const augur_config &c, const augur_plan &p, const std::vector<int64_t> &shape) const {
 		Pick out;
 		out.names = param_names_;
@@ -211,6 +254,14 @@ private:
 		out.outside_octaves = c.outside_octaves;
 		out.clamped = c.clamped != 0;
 		out.plan = p;
+		for (std::size_t i = 0; i < out.config.size(); i++) {
+			int64_t v = out.config[i];
+			if (i < labels_.size() && v >= 0 && static_cast<std::size_t>(v) < labels_[i].size()) {
+				out.text.push_back(labels_[i][static_cast<std::size_t>(v)]);
+			} else {
+				out.text.push_back(std::to_string(v));
+			}
+		}
 		for (const std::string &name : value_names_) {
 			out.values.emplace_back(name, plan_value(shape, out.config, name));
 		}
@@ -221,6 +272,7 @@ private:
 	std::vector<std::string> shape_names_;
 	std::vector<std::string> param_names_;
 	std::vector<std::string> value_names_;
+	std::vector<std::vector<std::string>> labels_; // by parameter; empty for a numeric one
 };
 
 } // namespace augur

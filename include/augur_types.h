@@ -44,6 +44,11 @@ extern "C" {
 #define AUGUR_ERR_UNTRUSTED 12   /* with trusted keys: the bundle is unsigned, or signed by none of them, or changed since */
 #define AUGUR_ERR_INTERNAL 99    /* a bug in libaugur, caught; the message says where */
 
+/* What a tuning parameter's values are (augur_param_labels). */
+#define AUGUR_PARAM_INT 0    /* the numbers themselves */
+#define AUGUR_PARAM_FLOAT 1  /* numbered 0, 1, ...: each number's label is a float, as text */
+#define AUGUR_PARAM_STRING 2 /* numbered 0, 1, ...: each number's label is the text the kernel gets */
+
 /* A chooser: an integer, never a pointer. 0 is never a valid handle. */
 typedef int64_t augur_handle;
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -122,7 +124,7 @@ func run(t *testing.T, exe string, args ...string) string {
 // C, and eight threads on one handle.
 func TestCABI(t *testing.T) {
 	exe := buildC(t, false, "abi_test", "testdata/abi_test.c")
-	if out := run(t, exe, poclBundle, filepath.Join(t.TempDir(), "w.jsonl"), valuesBundle); out != "ok\n" {
+	if out := run(t, exe, poclBundle, filepath.Join(t.TempDir(), "w.jsonl"), valuesBundle, labelsBundle); out != "ok\n" {
 		t.Errorf("abi_test printed %q", out)
 	}
 }
@@ -154,6 +156,12 @@ func TestExampleCPP(t *testing.T) {
 		}
 	}
 	t.Logf("examples/cpp/choose:\n%s", out)
+	// A string parameter prints as its text, as the build options give it.
+	out = run(t, exe, labelsBundle, "4096")
+	m := regexp.MustCompile(`config: WG=(8|16) MODE=(\w+)\n`).FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "-DMODE="+m[2]) || !slices.Contains([]string{"mul", "add", "sub"}, m[2]) {
+		t.Errorf("the string parameter did not print as its text, or not as the build options give it:\n%s", out)
+	}
 }
 
 // TestCArchive links the C example with the static library.

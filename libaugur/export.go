@@ -207,6 +207,26 @@ func augur_param_names(h C.augur_handle, buf *C.char, size C.size_t, n *C.int32_
 	return names(h, buf, size, n, func(c *handle) []string { return c.paramNames })
 }
 
+//export augur_param_labels
+func augur_param_labels(h C.augur_handle, param C.int32_t, buf *C.char, size C.size_t, n *C.int32_t, kind *C.int32_t) (rc C.int) {
+	defer guard("augur_param_labels", &rc)
+	c, err := lib.get(int64(h))
+	if err != nil {
+		return report(err)
+	}
+	if buf == nil {
+		return report(failf(statusArg, "param_labels: buf is NULL"))
+	}
+	count, k, err := c.paramLabels(int(param), cBytes(buf, int(size)))
+	if n != nil {
+		*n = C.int32_t(count)
+	}
+	if kind != nil {
+		*kind = C.int32_t(k)
+	}
+	return report(err)
+}
+
 //export augur_plan_value_names
 func augur_plan_value_names(h C.augur_handle, buf *C.char, size C.size_t, n *C.int32_t) (rc C.int) {
 	defer guard("augur_plan_value_names", &rc)

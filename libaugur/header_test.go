@@ -21,9 +21,10 @@ func TestStatusCodesMatchHeader(t *testing.T) {
 		"AUGUR_ERR_NO_WISDOM": statusNoWisdom, "AUGUR_ERR_TRUNCATED": statusTruncated,
 		"AUGUR_ERR_UNSUPPORTED": statusUnsupported, "AUGUR_ERR_UNTRUSTED": statusUntrusted, "AUGUR_ERR_INTERNAL": statusInternal,
 		"AUGUR_MAX_PARAMS": maxParams,
+		"AUGUR_PARAM_INT":  paramInt, "AUGUR_PARAM_FLOAT": paramFloat, "AUGUR_PARAM_STRING": paramString,
 	}
 	got := map[string]status{}
-	for _, m := range regexp.MustCompile(`(?m)^#define (AUGUR_(?:OK|ERR_\w+|MAX_PARAMS)) (\d+)`).FindAllSubmatch(data, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^#define (AUGUR_(?:OK|ERR_\w+|MAX_PARAMS|PARAM_\w+)) (\d+)`).FindAllSubmatch(data, -1) {
 		v, _ := strconv.Atoi(string(m[2]))
 		got[string(m[1])] = status(v)
 	}

@@ -39,6 +39,13 @@ const (
 	statusInternal    status = 99
 )
 
+// The kinds augur_param_labels writes: augur_types.h's AUGUR_PARAM_*.
+const (
+	paramInt    = 0
+	paramFloat  = 1
+	paramString = 2
+)
+
 // maxParams is AUGUR_MAX_PARAMS: the fixed array of augur_config.
 const maxParams = 64
 
@@ -109,6 +116,10 @@ type handle struct {
 	shapeNames []string
 	paramNames []string
 	valueNames []string // the arguments a configuration sets (Plan.Values)
+	// labels are each parameter's value texts (runtime.Chooser.ParamLabels),
+	// nil for an integer parameter; numeric marks a float parameter's.
+	labels  [][]string
+	numeric []bool
 }
 
 // open loads a bundle as opt says and returns the new chooser's handle.
@@ -196,6 +207,10 @@ func (l *library) open(opt openOptions) (int64, error) {
 	}
 	h.chooser, h.space = ch, ch.Space()
 	h.shapeNames, h.paramNames, h.valueNames = ch.TaskNames(), ch.ParamNames(), ch.PlanValueNames()
+	for i := range h.paramNames {
+		l, num := ch.ParamLabels(i)
+		h.labels, h.numeric = append(h.labels, l), append(h.numeric, num)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.next++
@@ -380,6 +395,42 @@ func joinNames(names []string, buf []byte) error {
 	copy(buf, s)
 	buf[len(s)] = 0
 	return nil
+}
+
+// paramLabels writes parameter i's value texts into buf, each
+// NUL-terminated, and returns their number and the parameter's kind
+// (paramInt, paramFloat or paramString).
+func (c *handle) paramLabels(i int, buf []byte) (n, kind int, err error) {
+	if i < 0 || i >= len(c.paramNames) {
+		return 0, 0, failf(statusArg, "param_labels: parameter %d of %d", i, len(c.paramNames))
+	}
+	l := c.labels[i]
+	switch {
+	case l == nil:
+		kind = paramInt
+	case c.numeric[i]:
+		kind = paramFloat
+	default:
+		kind = paramString
+	}
+	need := 1
+	for _, s := range l {
+		need += len(s) + 1
+	}
+	if len(l) > 0 {
+		need-- // the last label's NUL ends the list
+	}
+	if len(buf) < need {
+		return len(l), kind, failf(statusTruncated, "param_labels: the labels of %s need %d bytes, buffer has %d", c.paramNames[i], need, len(buf))
+	}
+	buf[0] = 0
+	at := 0
+	for _, s := range l {
+		at += copy(buf[at:], s)
+		buf[at] = 0
+		at++
+	}
+	return len(l), kind, nil
 }
 
 // candidates returns the model's k best configurations for shape, the

@@ -16,6 +16,10 @@ const (
 	// (collect/testdata/specscale: the scalar wg = WG, the local buffer
 	// scratch of WG floats), trained on PoCL.
 	valuesBundle = "testdata/specscale.augur"
+	// labelsBundle is a spec kernel with a string parameter
+	// (collect/testdata/specmode: WG, MODE of 'mul', 'add', 'sub'),
+	// trained on PoCL.
+	labelsBundle = "testdata/specmode.augur"
 )
 
 var shape = []int64{1920, 1080, 5, 5}

@@ -659,6 +659,19 @@ func (c *Chooser) PlanValueNames() []string {
 	return c.kernel.ConfigArgNames()
 }
 
+// ParamLabels returns what each value of tuning parameter i (in
+// ParamNames order) stands for, value j's text at j, and whether the
+// texts are numbers: a kernel spec's string or float parameter, whose
+// values a Config numbers 0, 1, ... (datasets.Kernel.ParamLabels). nil
+// for a parameter whose values are the numbers themselves, and for every
+// parameter of a bundle with no kernel spec.
+func (c *Chooser) ParamLabels(i int) (labels []string, numeric bool) {
+	if c.kernel == nil {
+		return nil, false
+	}
+	return c.kernel.ParamLabels(i)
+}
+
 // Format writes a configuration as "name=value,...", a spec's string
 // parameters by their text.
 func (c *Chooser) Format(cfg features.Config) string {

@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
 		augur::Pick p = chooser.choose(shape);
 		std::cout << "source: " << p.source << "\nconfig:";
 		for (std::size_t i = 0; i < p.config.size(); i++) {
-			std::cout << ' ' << p.names[i] << '=' << p.config[i];
+			std::cout << ' ' << p.names[i] << '=' << p.text[i]; // a string parameter's text, else the number
 		}
 		std::cout << "\nplan: dims=" << p.plan.dims << " global=" << p.plan.global[0] << 'x' << p.plan.global[1]
 			  << " local=" << p.plan.local[0] << 'x' << p.plan.local[1] << "\nbuild options: " << p.plan.build_options

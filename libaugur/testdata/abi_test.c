@@ -1,8 +1,9 @@
 // abi_test checks libaugur's C API from C: every error path returns its
 // code and a message instead of crashing, and many threads choose at once.
-// TestCABI builds and runs it: abi_test BUNDLE WISDOM_PATH VALUES_BUNDLE,
-// the last a spec kernel whose configuration sets arguments (WG, VAR, BROKEN;
-// wg and scratch).
+// TestCABI builds and runs it: abi_test BUNDLE WISDOM_PATH VALUES_BUNDLE
+// LABELS_BUNDLE, the third a spec kernel whose configuration sets arguments
+// (WG, VAR, BROKEN; wg and scratch), the fourth one with a string parameter
+// (WG, MODE of 'mul', 'add', 'sub').
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -51,8 +52,8 @@ static void *chooser_thread(void *arg) {
 }
 
 int main(int argc, char **argv) {
-	if (argc != 4) {
-		fprintf(stderr, "usage: abi_test BUNDLE WISDOM_PATH VALUES_BUNDLE\n");
+	if (argc != 5) {
+		fprintf(stderr, "usage: abi_test BUNDLE WISDOM_PATH VALUES_BUNDLE LABELS_BUNDLE\n");
 		return 2;
 	}
 	bundle_path = argv[1];
@@ -225,6 +226,34 @@ int main(int argc, char **argv) {
 	EXPECT(augur_plan_value(h, shape, 4, wg32, 3, "wg", &v), AUGUR_ERR_SHAPE);
 	EXPECT(augur_close(h), AUGUR_OK);
 	EXPECT(augur_plan_value(h, n3000, 1, wg32, 3, "wg", &v), AUGUR_ERR_HANDLE);
+
+	// What a string parameter's numbers stand for; an integer one has no labels.
+	char labels[32];
+	int32_t nl = -1, kind = -1;
+	EXPECT(augur_open_file(argv[4], NULL, &h), AUGUR_OK);
+	EXPECT(augur_param_labels(h, 0, labels, sizeof labels, &nl, &kind), AUGUR_OK);
+	if (nl != 0 || kind != AUGUR_PARAM_INT || labels[0] != 0) {
+		fprintf(stderr, "FAIL: WG has %d labels of kind %d, want 0 of AUGUR_PARAM_INT\n", nl, kind);
+		failures++;
+	}
+	EXPECT(augur_param_labels(h, 1, labels, sizeof labels, &nl, &kind), AUGUR_OK);
+	if (nl != 3 || kind != AUGUR_PARAM_STRING || memcmp(labels, "mul\0add\0sub\0", 12) != 0) {
+		fprintf(stderr, "FAIL: MODE has %d labels of kind %d (%s), want mul, add, sub of AUGUR_PARAM_STRING\n", nl, kind, labels);
+		failures++;
+	}
+	EXPECT(augur_param_labels(h, 1, labels, 11, &nl, NULL), AUGUR_ERR_TRUNCATED);
+	EXPECT(augur_param_labels(h, 1, labels, 12, NULL, NULL), AUGUR_OK);
+	EXPECT(augur_param_labels(h, 2, labels, sizeof labels, &nl, &kind), AUGUR_ERR_ARG);
+	EXPECT(augur_param_labels(h, -1, labels, sizeof labels, &nl, &kind), AUGUR_ERR_ARG);
+	EXPECT(augur_param_labels(h, 1, NULL, 0, &nl, &kind), AUGUR_ERR_ARG);
+	int64_t n4096[1] = {4096};
+	EXPECT(augur_choose(h, n4096, 1, &c, NULL), AUGUR_OK);
+	if (c.n != 2 || c.values[1] < 0 || c.values[1] > 2) {
+		fprintf(stderr, "FAIL: the pick's MODE is %lld, want a number of a label\n", (long long)c.values[1]);
+		failures++;
+	}
+	EXPECT(augur_close(h), AUGUR_OK);
+	EXPECT(augur_param_labels(h, 1, labels, sizeof labels, &nl, &kind), AUGUR_ERR_HANDLE);
 
 	if (failures > 0) {
 		fprintf(stderr, "%d failures\n", failures);

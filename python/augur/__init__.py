@@ -40,6 +40,10 @@ ERR_UNSUPPORTED = 11
 ERR_UNTRUSTED = 12
 ERR_INTERNAL = 99
 
+PARAM_INT = 0
+PARAM_FLOAT = 1
+PARAM_STRING = 2
+
 
 class Error(Exception):
     """A failed libaugur call; ``code`` is its AUGUR_ERR_* return code."""
@@ -121,13 +125,14 @@ def _load():
     lib.augur_close.argtypes = [h]
     for f in (lib.augur_shape_names, lib.augur_param_names, lib.augur_plan_value_names):
         f.argtypes = [h, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(i32)]
+    lib.augur_param_labels.argtypes = [h, i32, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(i32), ctypes.POINTER(i32)]
     lib.augur_plan_value.argtypes = [h, p64, i32, p64, i32, ctypes.c_char_p, ctypes.POINTER(ctypes.c_double)]
     lib.augur_choose.argtypes = [h, p64, i32, ctypes.POINTER(_Config), ctypes.POINTER(_Plan)]
     lib.augur_candidates.argtypes = [
         h, p64, i32, i32, ctypes.POINTER(_Config), ctypes.POINTER(_Plan), ctypes.POINTER(i32)]
     lib.augur_record.argtypes = [h, p64, i32, p64, i32, ctypes.c_double]
     for f in (lib.augur_open, lib.augur_close, lib.augur_shape_names, lib.augur_param_names,
-              lib.augur_plan_value_names, lib.augur_plan_value,
+              lib.augur_plan_value_names, lib.augur_param_labels, lib.augur_plan_value,
               lib.augur_choose, lib.augur_candidates, lib.augur_record):
         f.restype = ctypes.c_int
     _lib = lib
@@ -203,6 +208,14 @@ class Chooser:
         # The kernel arguments a configuration sets (a spec's scalar or
         # local buffer sized by the parameters): each pick's plan["values"].
         self.plan_value_names = self._names(lib.augur_plan_value_names)
+        # What a spec's string or float parameter's numbers stand for, by
+        # name (value j's label at j: a str, or a float); the other
+        # parameters' values are the numbers themselves and are absent.
+        self.param_labels = {}
+        for i, name in enumerate(self.param_names):
+            labels = self._labels(i)
+            if labels is not None:
+                self.param_labels[name] = labels
 
     def _names(self, fn):
         n = ctypes.c_int32()
@@ -214,6 +227,35 @@ class Chooser:
                 _check(rc)
                 return buf.value.decode().split(",") if buf.value else []
             size *= 4
+
+    def _labels(self, i):
+        n, kind = ctypes.c_int32(), ctypes.c_int32()
+        size = 256
+        while True:
+            buf = ctypes.create_string_buffer(size)
+            rc = _lib.augur_param_labels(self._h, i, buf, size, ctypes.byref(n), ctypes.byref(kind))
+            if rc != ERR_TRUNCATED:
+                _check(rc)
+                break
+            size *= 4
+        if kind.value == PARAM_INT:
+            return None
+        labels = [b.decode() for b in buf.raw.split(b"\0")[: n.value]]
+        return [float(l) for l in labels] if kind.value == PARAM_FLOAT else labels
+
+    def _value(self, name, v):
+        labels = self.param_labels.get(name)
+        return labels[v] if labels is not None and 0 <= v < len(labels) else v
+
+    def _number(self, name, v):
+        labels = self.param_labels.get(name)
+        if labels is None or isinstance(v, int) and not isinstance(v, bool) and v not in labels:
+            return int(v)
+        try:
+            return labels.index(float(v) if isinstance(labels[0], float) else v)
+        except (ValueError, TypeError):
+            raise Error(ERR_CONFIG, "augur: record: %s is %r, not one of %s" % (
+                name, v, ", ".join(repr(l) for l in labels))) from None
 
     def _shape(self, shape, kwargs):
         if shape is not None and kwargs:
@@ -237,7 +279,7 @@ class Chooser:
             _check(_lib.augur_plan_value(self._h, shape, n, cfg, c.n, name.encode(), ctypes.byref(v)))
             values[name] = v.value
         return {
-            "config": {self.param_names[i]: c.values[i] for i in range(c.n)},
+            "config": {self.param_names[i]: self._value(self.param_names[i], c.values[i]) for i in range(c.n)},
             "source": c.source.decode(),
             "log_speedup": c.log_speedup,
             "outside_octaves": c.outside_octaves,
@@ -255,7 +297,9 @@ class Chooser:
     def choose(self, shape=None, **named):
         """Returns the pick for a shape, given by name (choose(width=1920,
         ...)) or as a sequence in shape_names order: a dict with "config"
-        (parameter name -> value), "source", "log_speedup",
+        (parameter name -> value; a spec's string parameter's value is its
+        text and a float parameter's its float, as param_labels gives
+        them), "source", "log_speedup",
         "outside_octaves", "clamped" (the prediction lay outside the
         model's training range and was clamped to it) and "plan"
         ("build_options", "dims", "global", "local", "local_mem_bytes", and
@@ -280,7 +324,9 @@ class Chooser:
     def record(self, shape, config, time_ns):
         """Records a measurement in the wisdom file: shape as a dict (name ->
         value) or a sequence, config as a dict or a sequence in
-        param_names order, time_ns in nanoseconds."""
+        param_names order, its values as choose gives them (or a string or
+        float parameter's number, its label's place in param_labels),
+        time_ns in nanoseconds."""
         if isinstance(shape, dict):
             arr, n = self._shape(None, shape)
         else:
@@ -290,7 +336,8 @@ class Chooser:
             if missing or len(config) != len(self.param_names):
                 raise Error(ERR_CONFIG, "augur: record: config needs exactly %s" % ", ".join(self.param_names))
             config = [config[p] for p in self.param_names]
-        values = [int(v) for v in config]
+        values = [self._number(self.param_names[i], v) if i < len(self.param_names) else int(v)
+                  for i, v in enumerate(config)]
         carr = (ctypes.c_int64 * max(len(values), 1))(*values)
         _check(_lib.augur_record(self._h, arr, n, carr, len(values), float(time_ns)))
 

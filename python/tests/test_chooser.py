@@ -17,6 +17,8 @@ POCL = os.path.join(TESTDATA, "conv2d-pocl.augur")
 FLEET = os.path.join(TESTDATA, "conv2d-fleet.augur")
 # A spec kernel whose configuration sets two arguments (libaugur's testdata).
 VALUES = os.path.join(HERE, "..", "..", "libaugur", "testdata", "specscale.augur")
+# A spec kernel with a string parameter, MODE of 'mul', 'add', 'sub'.
+LABELS = os.path.join(HERE, "..", "..", "libaugur", "testdata", "specmode.augur")
 SHAPE = dict(width=1920, height=1080, filter_w=5, filter_h=5)
 # A signature of conv2d-pocl.augur by signer.pub's key ('augur sign'), and
 # another key that did not sign it.
@@ -201,6 +203,28 @@ class WisdomTest(unittest.TestCase):
                 self.assertEqual(chooser.choose(**SHAPE)["config"], top[2]["config"])
             with open(path) as f:
                 self.assertEqual(len(f.read().splitlines()), 3)
+
+    def test_string_parameter(self):
+        with augur.Chooser(POCL) as c:
+            self.assertEqual(c.param_labels, {})
+        with tempfile.TemporaryDirectory() as d:
+            with augur.Chooser(LABELS, wisdom=os.path.join(d, "w")) as c:
+                self.assertEqual(c.param_labels, {"MODE": ["mul", "add", "sub"]})
+                top = c.candidates(3, problem_size_0=5000)
+                for pick in top:
+                    mode = pick["config"]["MODE"]
+                    self.assertIn(mode, ["mul", "add", "sub"])
+                    self.assertIn("-DMODE=" + mode, pick["plan"]["build_options"])
+                    self.assertIsInstance(pick["config"]["WG"], int)
+                # record takes the text, as choose gives it, or its number.
+                c.record([5000], top[-1]["config"], 1000)
+                self.assertEqual(c.choose(problem_size_0=5000)["config"], top[-1]["config"])
+                c.record([6000], {"WG": 16, "MODE": 1}, 1000)
+                self.assertEqual(c.choose(problem_size_0=6000)["config"], {"WG": 16, "MODE": "add"})
+                with self.assertRaises(augur.Error) as e:
+                    c.record([5000], {"WG": 16, "MODE": "div"}, 1000)
+                self.assertEqual(e.exception.code, augur.ERR_CONFIG)
+                self.assertIn("'mul', 'add', 'sub'", str(e.exception))
 
 
 if __name__ == "__main__":
