@@ -116,6 +116,22 @@ func TestRunSpecReferenceFails(t *testing.T) {
 }
 
 // readAll reads every row recorded for k under dir.
+// collectAll collects k's whole space once on each task and returns the
+// rows, one a configuration and task.
+func collectAll(t *testing.T, k *datasets.Kernel, tasks []features.Task) []record.Row {
+	t.Helper()
+	out := t.TempDir()
+	opt := Options{Tasks: tasks, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard}
+	if _, err := Run(context.Background(), k, out, opt); err != nil {
+		t.Fatal(err)
+	}
+	rows := readAll(t, out, k)
+	if len(rows) != len(tasks)*k.Space.Len() {
+		t.Fatalf("%d rows, want %d", len(rows), len(tasks)*k.Space.Len())
+	}
+	return rows
+}
+
 func readAll(t *testing.T, dir string, k *datasets.Kernel) []record.Row {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, k.Name, "*", "*.arrow"))
@@ -284,15 +300,7 @@ func TestRunSpecImages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := t.TempDir()
-			opt := Options{Tasks: []features.Task{{64, 16}, {100, 30}}, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard}
-			if _, err := Run(context.Background(), k, out, opt); err != nil {
-				t.Fatal(err)
-			}
-			rows := readAll(t, out, k)
-			if len(rows) != 2*k.Space.Len() {
-				t.Fatalf("%d rows, want %d", len(rows), 2*k.Space.Len())
-			}
+			rows := collectAll(t, k, []features.Task{{64, 16}, {100, 30}})
 			load := k.Space.Param("LOAD")
 			for _, r := range rows {
 				want := record.StatusOK
@@ -319,15 +327,7 @@ func TestRunSpecImageOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := t.TempDir()
-	opt := Options{Tasks: []features.Task{{64, 16}, {100, 30}}, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard}
-	if _, err := Run(context.Background(), k, out, opt); err != nil {
-		t.Fatal(err)
-	}
-	rows := readAll(t, out, k)
-	if len(rows) != 2*k.Space.Len() {
-		t.Fatalf("%d rows, want %d", len(rows), 2*k.Space.Len())
-	}
+	rows := collectAll(t, k, []features.Task{{64, 16}, {100, 30}})
 	mode := k.Space.Param("MODE")
 	for _, r := range rows {
 		want, says := record.StatusOK, ""

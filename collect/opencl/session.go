@@ -359,18 +359,10 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 	}
 	n := len(pixels) / pixelBytes
 	if arg.Kind == datasets.Image2D {
-		if arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != n {
-			return nil, fmt.Errorf("opencl: image %s is %d x %d with %d pixels", arg.Name, arg.Width, arg.Height, n)
-		}
-		if w, h := s.dev.dev.Image2DMaxWidth(), s.dev.dev.Image2DMaxHeight(); arg.Width > w || arg.Height > h {
-			return nil, fmt.Errorf("opencl: image %s is %d x %d pixels, beyond the device's largest 2D image, %d x %d", arg.Name, arg.Width, arg.Height, w, h)
-		}
-		img, err := s.ctx.CreateImage(cl.MemReadOnly, format,
-			cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}, nil)
+		img, err := s.image2D(a, arg, cl.MemReadOnly, format, n)
 		if err != nil {
-			return nil, wrap("create image "+arg.Name, err)
+			return nil, err
 		}
-		a.bufs = append(a.bufs, img)
 		ev, err := s.queue.EnqueueWriteImage(img, true, [3]int{}, [3]int{arg.Width, arg.Height, 1}, 0, 0, pixels, nil)
 		if err != nil {
 			ev.Release()
@@ -417,18 +409,10 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 	if !s.dev.info.ImageSupport {
 		return nil, fmt.Errorf("opencl: output image %s: the device has no image support", arg.Name)
 	}
-	if n := len(pixels) / max(pixelBytes, 1); arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != n || n == 0 {
-		return nil, fmt.Errorf("opencl: output image %s is %d x %d with %d pixels", arg.Name, arg.Width, arg.Height, n)
-	}
-	if w, h := s.dev.dev.Image2DMaxWidth(), s.dev.dev.Image2DMaxHeight(); arg.Width > w || arg.Height > h {
-		return nil, fmt.Errorf("opencl: image %s is %d x %d pixels, beyond the device's largest 2D image, %d x %d", arg.Name, arg.Width, arg.Height, w, h)
-	}
-	img, err := s.ctx.CreateImage(cl.MemWriteOnly, format,
-		cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}, nil)
+	img, err := s.image2D(a, arg, cl.MemWriteOnly, format, len(pixels)/max(pixelBytes, 1))
 	if err != nil {
-		return nil, wrap("create image "+arg.Name, err)
+		return nil, err
 	}
-	a.bufs = append(a.bufs, img)
 	o := output{mem: img, bytes: len(pixels), region: [2]int{arg.Width, arg.Height}, init: pixels}
 	if format.ChannelDataType == cl.ChannelDataTypeFloat {
 		nan := make([]float32, len(pixels)/4)
@@ -438,6 +422,24 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 		o.init, o.declared, o.nan = nil, pixels, unsafe.Slice((*byte)(unsafe.Pointer(&nan[0])), len(pixels))
 	}
 	a.outs = append(a.outs, o)
+	return img, nil
+}
+
+// image2D creates the 2D image of arg, of n pixels, with flags, and keeps
+// it in a to release: its size is checked against its pixels and the
+// device's largest 2D image.
+func (s *Session) image2D(a *Args, arg datasets.Arg, flags cl.MemFlag, format cl.ImageFormat, n int) (*cl.MemObject, error) {
+	if arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != n {
+		return nil, fmt.Errorf("opencl: image %s is %d x %d with %d pixels", arg.Name, arg.Width, arg.Height, n)
+	}
+	if w, h := s.dev.dev.Image2DMaxWidth(), s.dev.dev.Image2DMaxHeight(); arg.Width > w || arg.Height > h {
+		return nil, fmt.Errorf("opencl: image %s is %d x %d pixels, beyond the device's largest 2D image, %d x %d", arg.Name, arg.Width, arg.Height, w, h)
+	}
+	img, err := s.ctx.CreateImage(flags, format, cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}, nil)
+	if err != nil {
+		return nil, wrap("create image "+arg.Name, err)
+	}
+	a.bufs = append(a.bufs, img)
 	return img, nil
 }
 
