@@ -1052,7 +1052,6 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	decided := map[*group]holdoutFit{}
 	trained := groupRows(d, space)
 	var logFixed []float64
-	all := groups
 	groups, err := heldOut(test, groups, opt)
 	if err != nil {
 		return nil, err
@@ -1074,9 +1073,10 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		case decide:
 			// As 'augur train' on a fleet: the device's own model, the
 			// fleet model and the choice between them, all without g's
-			// shape.
+			// shape. Only for the groups chosen for: a device's choice
+			// rests on its own model and the fleet model alone.
 			if _, ok := decided[g]; !ok {
-				if err := decideFold(d, all, g, opt, decided); err != nil {
+				if err := decideFold(d, groups, g, opt, decided); err != nil {
 					return nil, err
 				}
 			}
@@ -1245,9 +1245,10 @@ func platforms(d *train.Data) int {
 	return len(seen)
 }
 
-// decideFold fits, for g's shape held out of every device, each device's
-// own model for the groups of that shape, the fleet model, and train's
-// choice between them (train.PoolChoices), and records in decided, for
+// decideFold fits, for g's shape held out of every device, the own model
+// of each device with a group of that shape among groups, the fleet
+// model, and train's choice between them (train.PoolChoices), which for
+// a device rests on those two models alone, and records in decided, for
 // each of those groups, a bundle holding the device's model (with the
 // choice) and the fleet model, as 'augur train' writes them. A device
 // whose choice train does not score (train.PoolScored: one of many
