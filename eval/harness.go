@@ -1049,7 +1049,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 	// device's own model and the fleet model inside each fold; the
 	// decisions of a fold hold for every device with its shape.
 	decide := !opt.Pool && opt.Test == "" && platforms(d) >= 2
-	decided := map[*group]holdoutFit{}
+	var decided map[*group]holdoutFit
 	trained := groupRows(d, space)
 	var logFixed []float64
 	groups, err := heldOut(test, groups, opt)
@@ -1057,10 +1057,12 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		return nil, err
 	}
 	var pre map[*group]holdoutFit
-	if !decide {
-		if pre, err = prefit(d, test, groups, opt); err != nil {
+	if decide {
+		if decided, err = predecide(d, groups, opt); err != nil {
 			return nil, err
 		}
+	} else if pre, err = prefit(d, test, groups, opt); err != nil {
+		return nil, err
 	}
 	for _, g := range groups {
 		plat := test.Platforms[g.platform]
@@ -1071,16 +1073,7 @@ func holdout(d, test *train.Data, groups []*group, space *features.Space, opt Op
 		var f holdoutFit
 		switch key := holdoutKey(d, plat, g, opt); {
 		case decide:
-			// As 'augur train' on a fleet: the device's own model, the
-			// fleet model and the choice between them, all without g's
-			// shape. Only for the groups chosen for: a device's choice
-			// rests on its own model and the fleet model alone.
-			if _, ok := decided[g]; !ok {
-				if err := decideFold(d, groups, g, opt, decided); err != nil {
-					return nil, err
-				}
-			}
-			f = decided[g]
+			f = decided[g] // predecide's
 		case pre[g].b != nil:
 			f = pre[g]
 		default:
@@ -1307,6 +1300,48 @@ func decideFold(d *train.Data, groups []*group, g *group, opt Options, decided m
 		decided[o] = f
 	}
 	return nil
+}
+
+// predecide runs decideFold, Options.Workers at a time, for each shape of
+// the groups chosen for (those with rows to train on and a measured
+// optimum): as 'augur train' on a fleet, each device's own model, the
+// fleet model and the choice between them, all without the shape, for the
+// groups chosen for only (a device's choice rests on its own model and
+// the fleet model alone). The folds are independent, so the models are
+// those of deciding them one after another. It tells Options.Steps of
+// each fold done; an error is the first shape's in order.
+func predecide(d *train.Data, groups []*group, opt Options) (map[*group]holdoutFit, error) {
+	var firsts []*group // one group a shape
+	seen := map[features.TaskKey]bool{}
+	for _, g := range groups {
+		rows := holdoutRows(d, d.Platforms[g.platform], g, opt)
+		if k := g.task.Key(); !seen[k] && len(rows) >= 20 && len(g.times) > 0 && g.refNs > 0 {
+			seen[k] = true
+			firsts = append(firsts, g)
+		}
+	}
+	const stage = "leave-one-shape-out Choose: shapes held out"
+	decided := make([]map[*group]holdoutFit, len(firsts))
+	errs := make([]error, len(firsts))
+	var mu sync.Mutex
+	done := 0
+	opt.step(0, len(firsts), stage)
+	forEach(len(firsts), opt.workers(), func(i int) {
+		decided[i] = map[*group]holdoutFit{}
+		errs[i] = decideFold(d, groups, firsts[i], opt, decided[i])
+		mu.Lock()
+		done++
+		opt.step(done, len(firsts), stage)
+		mu.Unlock()
+	})
+	out := map[*group]holdoutFit{}
+	for i := range firsts {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		maps.Copy(out, decided[i])
+	}
+	return out, nil
 }
 
 // prefit fits, Options.Workers at a time, the model of every group that

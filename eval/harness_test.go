@@ -147,23 +147,39 @@ func TestGeomeanInterval(t *testing.T) {
 }
 
 // TestHoldoutWorkersSamePicks checks that fitting the held-out shapes'
-// models at once (Options.Workers) changes no pick: each fold's model
-// depends on its rows alone.
+// models at once (Options.Workers) changes no pick, on one device's data
+// and on a fleet's (whose folds each decide between a device's own model
+// and the fleet model): each fold's models depend on its rows alone.
 func TestHoldoutWorkersSamePicks(t *testing.T) {
-	var reports []*HoldoutReport
-	for _, workers := range []int{1, 3} {
-		rep, err := Evaluate("../testdata/h200", Options{Kernel: "conv2d", Seeds: 1, TwoStageSeeds: 1, Budgets: []int{8},
-			Thresholds: []float64{0.1}, Holdout: true, Invalid: train.InvalidZeta, Workers: workers,
-			Learner: "gbrt", GBRT: train.GBRTOptions{Trees: 20}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		reports = append(reports, rep.Holdout)
+	spec, err := datasets.ReadSpec("../examples/partialsum/partialsum.json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	a, _ := json.Marshal(reports[0])
-	b, _ := json.Marshal(reports[1])
-	if !bytes.Equal(a, b) {
-		t.Errorf("holdout with 1 worker:\n%s\nwith 3:\n%s", a, b)
+	for _, tc := range []struct {
+		name, data string
+		opt        Options
+	}{
+		{"one device", "../testdata/h200", Options{Kernel: "conv2d", Invalid: train.InvalidZeta}},
+		{"a fleet", "../datasets/data", Options{Kernel: spec.Name, Spec: spec, Derived: spec.Derived}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var reports []*HoldoutReport
+			for _, workers := range []int{1, 3} {
+				opt := tc.opt
+				opt.Seeds, opt.TwoStageSeeds, opt.Budgets, opt.Thresholds = 1, 1, []int{8}, []float64{0.1}
+				opt.Holdout, opt.Workers, opt.Learner, opt.GBRT = true, workers, "gbrt", train.GBRTOptions{Trees: 20}
+				rep, err := Evaluate(tc.data, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				reports = append(reports, rep.Holdout)
+			}
+			a, _ := json.Marshal(reports[0])
+			b, _ := json.Marshal(reports[1])
+			if len(reports[0].Shapes) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("holdout with 1 worker:\n%s\nwith 3:\n%s", a, b)
+			}
+		})
 	}
 }
 
