@@ -94,6 +94,11 @@ type Options struct {
 	// shapes. A shape no device measured is an error. nil chooses for
 	// every shape.
 	HoldoutShapes []string
+	// HoldoutOnly, with Holdout or HoldoutDevice, runs only the holdout
+	// (and the noise ceiling that judges it): no learning curve,
+	// strategies or two-stage tuner, whose fields of the Report stay
+	// empty. false runs them all.
+	HoldoutOnly bool
 	// Coverage is the share of a shape's valid space that must be
 	// recorded for strategies and the two-stage tuner to run on it; 0
 	// means 0.9. Replayed configurations that were never recorded count
@@ -491,6 +496,8 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("eval: PriorFractions must be in (0, 1), got %v", o.PriorFractions)
 	case o.Holdout && o.HoldoutDevice != "":
 		return fmt.Errorf("eval: Holdout and HoldoutDevice exclude each other")
+	case o.HoldoutOnly && !o.Holdout && o.HoldoutDevice == "":
+		return fmt.Errorf("eval: HoldoutOnly needs Holdout or HoldoutDevice")
 	case o.Pool && !o.Holdout:
 		return fmt.Errorf("eval: Pool needs Holdout (leave-one-shape-out)")
 	case o.PoolFigures && (!o.Holdout || o.Pool || o.Test != ""):
@@ -555,14 +562,16 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	if err := checkHoldouts(all, groups, opt); err != nil {
 		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
-	opt.say("learning curve on %d measured rows", d.Len())
-	rep.LearningCurve = deviceCurves(d, opt, rng)
-	if rep.TwoStageMax, err = twoStageMax(all, groups, space, opt); err != nil {
-		return nil, err
-	}
-	if rep.Strategies, rep.TwoStage, err = tuners(all, groups, space, opt); err != nil {
-		return nil, err
+	if !opt.HoldoutOnly {
+		rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
+		opt.say("learning curve on %d measured rows", d.Len())
+		rep.LearningCurve = deviceCurves(d, opt, rng)
+		if rep.TwoStageMax, err = twoStageMax(all, groups, space, opt); err != nil {
+			return nil, err
+		}
+		if rep.Strategies, rep.TwoStage, err = tuners(all, groups, space, opt); err != nil {
+			return nil, err
+		}
 	}
 	// The holdout models train on the measured rows, or on every row when
 	// failures count with a stand-in.

@@ -335,3 +335,33 @@ func TestHoldoutOf(t *testing.T) {
 		t.Errorf("an unknown shape: %v", err)
 	}
 }
+
+// TestHoldoutOnly checks that HoldoutOnly skips the learning curve,
+// strategies and two-stage tuner, and leaves the holdout and its noise
+// ceiling as a whole run has them.
+func TestHoldoutOnly(t *testing.T) {
+	run := func(only bool) *Report {
+		rep, err := Evaluate("../testdata/h200", Options{Kernel: "conv2d", Seeds: 1, TwoStageSeeds: 1, Budgets: []int{8},
+			Thresholds: []float64{0.1}, Holdout: true, HoldoutOnly: only, Learner: "gbrt", GBRT: train.GBRTOptions{Trees: 20}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	whole, only := run(false), run(true)
+	if len(whole.LearningCurve) == 0 || len(whole.Strategies) == 0 || len(whole.TwoStage) == 0 {
+		t.Fatal("the whole run lacks a learning curve, strategies or a two-stage tuner")
+	}
+	if len(only.LearningCurve)+len(only.Strategies)+len(only.TwoStage)+len(only.TwoStageMax) != 0 {
+		t.Errorf("HoldoutOnly ran a learning curve (%d), strategies (%d) or a two-stage tuner (%d, %d)",
+			len(only.LearningCurve), len(only.Strategies), len(only.TwoStage), len(only.TwoStageMax))
+	}
+	a, _ := json.Marshal([]any{whole.Holdout, whole.Noise})
+	b, _ := json.Marshal([]any{only.Holdout, only.Noise})
+	if !bytes.Equal(a, b) {
+		t.Errorf("the holdout of a whole run:\n%s\nwith HoldoutOnly:\n%s", a, b)
+	}
+	if _, err := Evaluate("../testdata/h200", Options{Kernel: "conv2d", HoldoutOnly: true}); err == nil || !strings.Contains(err.Error(), "HoldoutOnly needs Holdout") {
+		t.Errorf("HoldoutOnly alone: %v", err)
+	}
+}

@@ -42,12 +42,14 @@ func writeEvalText(w io.Writer, r *eval.Report) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f%%\t%s\t%s\t\n", s.Platform, s.Shape, s.Recorded, s.OK, 100*s.Coverage, best, ref)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nlearning curve (the learner given, GBRT when it is selected; trained on a random share of the measured rows, tested on the rest; mean of 3)")
-	fmt.Fprintln(tw, "platform\tfraction\ttrain rows\trmse log-speedup\tmre time\tspearman\t")
-	for _, p := range r.LearningCurve {
-		fmt.Fprintf(tw, "%s\t%.2f\t%d\t%.3f\t%.3f\t%.3f\t\n", p.Platform, p.Fraction, p.TrainRows, p.RMSE, p.MRE, p.Spearman)
+	if len(r.LearningCurve) > 0 {
+		fmt.Fprintln(w, "\nlearning curve (the learner given, GBRT when it is selected; trained on a random share of the measured rows, tested on the rest; mean of 3)")
+		fmt.Fprintln(tw, "platform\tfraction\ttrain rows\trmse log-speedup\tmre time\tspearman\t")
+		for _, p := range r.LearningCurve {
+			fmt.Fprintf(tw, "%s\t%.2f\t%d\t%.3f\t%.3f\t%.3f\t\n", p.Platform, p.Fraction, p.TrainRows, p.RMSE, p.MRE, p.Spearman)
+		}
+		tw.Flush()
 	}
-	tw.Flush()
 	if len(r.Strategies) > 0 {
 		fmt.Fprintln(w, "\nstrategies (best found as % of the optimum, over shapes x seeds, replayed; configurations over the device's limits neither measured nor counted)")
 		fmt.Fprintln(tw, "strategy\tbudget\truns\tmedian\tp10\tp90\tmean\t")
