@@ -343,6 +343,33 @@ func TestRunSpecImageOutputs(t *testing.T) {
 	}
 }
 
+// TestRunSpecHalf checks a spec kernel of half buffers, which it reads
+// with vload_half and writes with vstore_half: its output starts as NaN
+// halves, so that a configuration that leaves a value unwritten (MODE 2)
+// fails verification, as one that writes another value (MODE 3) does,
+// while one that computes the same values another way (MODE 1) passes.
+func TestRunSpecHalf(t *testing.T) {
+	skipWithoutDevice(t)
+	k, err := datasets.ReadSpec("testdata/spechalf/halfio.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := collectAll(t, k, []features.Task{{1000}, {4096}})
+	mode := k.Space.Param("MODE")
+	for _, r := range rows {
+		want, says := record.StatusOK, ""
+		switch r.Config[mode] {
+		case 2:
+			want, says = record.StatusVerifyError, "NaN"
+		case 3:
+			want, says = record.StatusVerifyError, "differ"
+		}
+		if r.Status != want || !strings.Contains(r.Error, says) {
+			t.Errorf("%v %s: %s (%s), want %s naming %q", r.Task, k.Space.Format(r.Config), r.Status, r.Error, want, says)
+		}
+	}
+}
+
 // TestRunSpecImageTooLarge checks a shape whose 2D image is beyond the
 // device's largest: the shape is skipped with a line naming the image and
 // the device's limit, and a run whose every shape was skipped is an error.

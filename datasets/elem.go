@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/x448/float16"
 )
 
 // Elem is the element type of a Buffer or Scalar argument: one of the
@@ -22,8 +24,9 @@ type Elem struct {
 }
 
 // elems are the lane types augur passes to kernels, by T1 name. "half"
-// and "custom" are not supported: Go has no half type to fill or compare
-// them with.
+// is IEEE 754 binary16, which a kernel reads and writes with vload_half and
+// vstore_half (core OpenCL) or, on a device with cl_khr_fp16, as half.
+// "custom" is not supported.
 var elems = []Elem{
 	{Name: "bool", Size: 1},
 	{Name: "int8", Size: 1, Signed: true},
@@ -34,6 +37,7 @@ var elems = []Elem{
 	{Name: "uint32", Size: 4},
 	{Name: "int64", Size: 8, Signed: true},
 	{Name: "uint64", Size: 8},
+	{Name: "half", Size: 2, Float: true, Signed: true},
 	{Name: "float", Size: 4, Float: true, Signed: true},
 	{Name: "double", Size: 8, Float: true, Signed: true},
 }
@@ -66,6 +70,8 @@ func ParseElem(name string) (Elem, int, error) {
 func (e Elem) Put(b []byte, i int, v float64) {
 	p := b[i*e.Size:]
 	switch {
+	case e.Name == "half":
+		binary.LittleEndian.PutUint16(p, float16.Fromfloat32(float32(v)).Bits())
 	case e.Name == "float":
 		binary.LittleEndian.PutUint32(p, math.Float32bits(float32(v)))
 	case e.Name == "double":
@@ -99,6 +105,8 @@ func (e Elem) Put(b []byte, i int, v float64) {
 func (e Elem) At(b []byte, i int) float64 {
 	p := b[i*e.Size:]
 	switch e.Name {
+	case "half":
+		return float64(float16.Frombits(binary.LittleEndian.Uint16(p)).Float32())
 	case "float":
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
 	case "double":

@@ -240,7 +240,7 @@ func TestReadSpecErrors(t *testing.T) {
 			m["ConfigurationSpace"].(map[string]any)["Conditions"] = []any{map[string]any{"Expression": "USE_LOCAL == 'yes'"}}
 		}, `string "yes" is no value of a string parameter`},
 		{"no output", func(m map[string]any) { delete(arg(m, 1), "Output"); arg(m, 1)["AccessType"] = "ReadWrite" }, "no argument is an output"},
-		{"half", func(m map[string]any) { arg(m, 0)["Type"] = "half" }, "Arguments[0] (in).Type"},
+		{"custom", func(m map[string]any) { arg(m, 0)["Type"] = "custom" }, "Arguments[0] (in).Type"},
 		{"image of ints", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int32" }, "an image holds float, float4, uchar or uchar4 pixels, not \"int32\""},
 		{"image 2D of one size", func(m map[string]any) { arg(m, 0)["MemoryType"] = "Image2D" }, "an Image2D's size is [width, height]"},
 		{"image read and written", func(m map[string]any) {
@@ -485,6 +485,38 @@ func TestElemCloseSum(t *testing.T) {
 		if err := e.CloseSum(tc.got, tc.want, 0, 1e-4); (err == nil) != tc.ok {
 			t.Errorf("%s: CloseSum = %v, want ok %v", tc.name, err, tc.ok)
 		}
+	}
+}
+
+// TestElemHalf checks IEEE binary16 lanes: the values a half holds
+// exactly come back as written, others rounded to the nearest half, and a
+// NaN or an infinity is caught by Finite.
+func TestElemHalf(t *testing.T) {
+	e, lanes, err := datasets.ParseElem("half4")
+	if err != nil || e.Size != 2 || lanes != 4 || !e.Float {
+		t.Fatalf("half4: %+v, %d lanes, %v", e, lanes, err)
+	}
+	b := make([]byte, 2*6)
+	for i, tc := range []struct{ in, want float64 }{
+		{1.5, 1.5}, {-2, -2}, {65504, 65504}, {0.1, 0.0999755859375}, {1e-8, 0}, {70000, math.Inf(1)},
+	} {
+		e.Put(b, i, tc.in)
+		if got := e.At(b, i); got != tc.want {
+			t.Errorf("half %g reads back %g, want %g", tc.in, got, tc.want)
+		}
+	}
+	if err := e.Finite(b[:10]); err != nil {
+		t.Errorf("finite halves: %v", err)
+	}
+	if err := e.Finite(b); err == nil {
+		t.Error("an infinite half passed Finite")
+	}
+	e.Put(b, 0, math.NaN())
+	if err := e.Close(b, b, 0, 0); err != nil {
+		t.Errorf("bit-identical halves: %v", err)
+	}
+	if err := e.Finite(b[:2]); err == nil {
+		t.Error("a NaN half passed Finite")
 	}
 }
 

@@ -1,6 +1,7 @@
 package opencl
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -160,7 +161,8 @@ type output struct {
 	// region is a 2D image's width and height in pixels; zero for a
 	// buffer.
 	region [2]int
-	// nan is a float image's pixels all NaN, what ResetOutput writes
+	// nan is one value NaN, as the output's floating-point type holds
+	// it (little-endian), which ResetOutput writes into every value
 	// where init is nil.
 	nan []byte
 	// init is what ResetOutput restores; nil fills the buffer with NaN
@@ -231,7 +233,8 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 				return fail(wrap("create buffer "+arg.Name, err))
 			}
 			a.bufs = append(a.bufs, b)
-			a.outs = append(a.outs, output{mem: b, bytes: 4 * arg.Len})
+			f32, _, _ := datasets.ParseElem("float")
+			a.outs = append(a.outs, output{mem: b, bytes: 4 * arg.Len, nan: nanOf(f32)})
 			a.vals[i] = b
 		case datasets.Buffer:
 			if len(arg.Bytes) == 0 {
@@ -244,10 +247,10 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 			a.vals[i] = b
 			if arg.Output {
 				o := output{mem: b, bytes: len(arg.Bytes), init: arg.Bytes}
-				if arg.Elem.Name == "float" && allZero(arg.Bytes) {
+				if arg.Elem.Float && allZero(arg.Bytes) {
 					// Written, not updated: NaN shows what is left
 					// unwritten (unless KeepDeclared says otherwise).
-					o.init, o.declared = nil, arg.Bytes
+					o.init, o.declared, o.nan = nil, arg.Bytes, nanOf(arg.Elem)
 				}
 				a.outs = append(a.outs, o)
 			}
@@ -324,6 +327,13 @@ func (s *Session) upload(a *Args, name string, flags cl.MemFlag, data unsafe.Poi
 	ev.Release()
 	a.UploadNs += ns
 	return b, nil
+}
+
+// nanOf returns one NaN of the floating-point type e, as its bytes.
+func nanOf(e datasets.Elem) []byte {
+	b := make([]byte, e.Size)
+	e.Put(b, 0, math.NaN())
+	return b
 }
 
 func allZero(b []byte) bool {
@@ -414,12 +424,8 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 		return nil, err
 	}
 	o := output{mem: img, bytes: len(pixels), region: [2]int{arg.Width, arg.Height}, init: pixels}
-	if format.ChannelDataType == cl.ChannelDataTypeFloat {
-		nan := make([]float32, len(pixels)/4)
-		for j := range nan {
-			nan[j] = float32(math.NaN())
-		}
-		o.init, o.declared, o.nan = nil, pixels, unsafe.Slice((*byte)(unsafe.Pointer(&nan[0])), len(pixels))
+	if arg.Elem.Float {
+		o.init, o.declared, o.nan = nil, pixels, nanOf(arg.Elem)
 	}
 	a.outs = append(a.outs, o)
 	return img, nil
@@ -510,7 +516,6 @@ func (a *Args) KeepDeclared() bool {
 // contents back. An output image is written likewise: NaN where its
 // pixels are floats, its declared contents where they are bytes.
 func (s *Session) ResetOutput(a *Args) error {
-	nan := float32(math.NaN())
 	for _, o := range a.outs {
 		var ev *cl.Event
 		var err error
@@ -518,11 +523,11 @@ func (s *Session) ResetOutput(a *Args) error {
 		case o.region != [2]int{}:
 			data := o.init
 			if data == nil {
-				data = o.nan
+				data = bytes.Repeat(o.nan, o.bytes/len(o.nan))
 			}
 			ev, err = s.queue.EnqueueWriteImage(o.mem, true, [3]int{}, [3]int{o.region[0], o.region[1], 1}, 0, 0, data, nil)
 		case o.init == nil:
-			ev, err = s.queue.EnqueueFillBuffer(o.mem, unsafe.Pointer(&nan), 4, 0, o.bytes/4*4, nil)
+			ev, err = s.queue.EnqueueFillBuffer(o.mem, unsafe.Pointer(&o.nan[0]), len(o.nan), 0, o.bytes/len(o.nan)*len(o.nan), nil)
 		default:
 			ev, err = s.queue.EnqueueWriteBuffer(o.mem, true, 0, o.bytes, unsafe.Pointer(&o.init[0]), nil)
 		}
