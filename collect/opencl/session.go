@@ -161,12 +161,12 @@ type output struct {
 	// region is a 2D image's width and height in pixels; zero for a
 	// buffer.
 	region [2]int
-	// nan is one value NaN, as the output's floating-point type holds
-	// it (little-endian), which ResetOutput writes into every value
-	// where init is nil.
+	// nan is NaN as the output's floating-point type holds it
+	// (little-endian): one value for a buffer, the pattern ResetOutput
+	// fills it with, every pixel for an image, which it writes whole.
 	nan []byte
-	// init is what ResetOutput restores; nil fills the buffer with NaN
-	// floats, so that an element left unwritten fails verification.
+	// init is what ResetOutput restores; nil writes nan, so that an
+	// element left unwritten fails verification.
 	init []byte
 	// declared is what the arguments filled a NaN-filled buffer with
 	// (zeros), for KeepDeclared.
@@ -425,7 +425,7 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 	}
 	o := output{mem: img, bytes: len(pixels), region: [2]int{arg.Width, arg.Height}, init: pixels}
 	if arg.Elem.Float {
-		o.init, o.declared, o.nan = nil, pixels, nanOf(arg.Elem)
+		o.init, o.declared, o.nan = nil, pixels, bytes.Repeat(nanOf(arg.Elem), len(pixels)/arg.Elem.Size)
 	}
 	a.outs = append(a.outs, o)
 	return img, nil
@@ -523,7 +523,7 @@ func (s *Session) ResetOutput(a *Args) error {
 		case o.region != [2]int{}:
 			data := o.init
 			if data == nil {
-				data = bytes.Repeat(o.nan, o.bytes/len(o.nan))
+				data = o.nan
 			}
 			ev, err = s.queue.EnqueueWriteImage(o.mem, true, [3]int{}, [3]int{o.region[0], o.region[1], 1}, 0, 0, data, nil)
 		case o.init == nil:
