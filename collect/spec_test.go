@@ -315,58 +315,40 @@ func TestRunSpecImages(t *testing.T) {
 	}
 }
 
-// TestRunSpecImageOutputs checks a spec kernel that writes 2D images, of
-// floats and of RGBA bytes: both are read back and compared with the
-// reference configuration's, so that a configuration that leaves a float
-// pixel unwritten (MODE 2) or writes other bytes (MODE 3) fails
-// verification while one that writes the same pixels in another order
-// (MODE 1) passes. A spec whose only outputs are images needs no Vector.
-func TestRunSpecImageOutputs(t *testing.T) {
+// TestRunSpecOutputs checks outputs of other kinds than float buffers,
+// each spec's MODE 0 and 1 writing the same values two ways, 2 leaving a
+// value unwritten and 3 writing another. Images the kernel writes, of
+// floats and of RGBA bytes (imgout): both are read back and compared with
+// the reference configuration's, the float image starting as NaN. Half
+// buffers read with vload_half and written with vstore_half (halfio): the
+// output starts as NaN halves. A spec whose only outputs are images needs
+// no Vector.
+func TestRunSpecOutputs(t *testing.T) {
 	skipWithoutDevice(t)
-	k, err := datasets.ReadSpec("testdata/specimage/imgout.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := collectAll(t, k, []features.Task{{64, 16}, {100, 30}})
-	mode := k.Space.Param("MODE")
-	for _, r := range rows {
-		want, says := record.StatusOK, ""
-		switch r.Config[mode] {
-		case 2:
-			want, says = record.StatusVerifyError, "output 0"
-		case 3:
-			want, says = record.StatusVerifyError, "output 1"
-		}
-		if r.Status != want || !strings.Contains(r.Error, says) {
-			t.Errorf("%v %s: %s (%s), want %s naming %q", r.Task, k.Space.Format(r.Config), r.Status, r.Error, want, says)
-		}
-	}
-}
-
-// TestRunSpecHalf checks a spec kernel of half buffers, which it reads
-// with vload_half and writes with vstore_half: its output starts as NaN
-// halves, so that a configuration that leaves a value unwritten (MODE 2)
-// fails verification, as one that writes another value (MODE 3) does,
-// while one that computes the same values another way (MODE 1) passes.
-func TestRunSpecHalf(t *testing.T) {
-	skipWithoutDevice(t)
-	k, err := datasets.ReadSpec("testdata/spechalf/halfio.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := collectAll(t, k, []features.Task{{1000}, {4096}})
-	mode := k.Space.Param("MODE")
-	for _, r := range rows {
-		want, says := record.StatusOK, ""
-		switch r.Config[mode] {
-		case 2:
-			want, says = record.StatusVerifyError, "NaN"
-		case 3:
-			want, says = record.StatusVerifyError, "differ"
-		}
-		if r.Status != want || !strings.Contains(r.Error, says) {
-			t.Errorf("%v %s: %s (%s), want %s naming %q", r.Task, k.Space.Format(r.Config), r.Status, r.Error, want, says)
-		}
+	for _, tc := range []struct {
+		spec  string
+		tasks []features.Task
+		fail  map[int]string // MODE: what its rows' error says
+	}{
+		{"testdata/specimage/imgout.json", []features.Task{{64, 16}, {100, 30}}, map[int]string{2: "output 0", 3: "output 1"}},
+		{"testdata/spechalf/halfio.json", []features.Task{{1000}, {4096}}, map[int]string{2: "NaN", 3: "differ"}},
+	} {
+		t.Run(filepath.Base(tc.spec), func(t *testing.T) {
+			k, err := datasets.ReadSpec(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mode := k.Space.Param("MODE")
+			for _, r := range collectAll(t, k, tc.tasks) {
+				want, says := record.StatusOK, ""
+				if m, ok := tc.fail[r.Config[mode]]; ok {
+					want, says = record.StatusVerifyError, m
+				}
+				if r.Status != want || !strings.Contains(r.Error, says) {
+					t.Errorf("%v %s: %s (%s), want %s naming %q", r.Task, k.Space.Format(r.Config), r.Status, r.Error, want, says)
+				}
+			}
+		})
 	}
 }
 
