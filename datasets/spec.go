@@ -1508,6 +1508,25 @@ func (k *Kernel) ParamLabels(i int) (labels []string, numeric bool) {
 	return slices.Clone(sk.labels[i]), sk.numbers[sk.params[i]] != nil
 }
 
+// BundleParamLabels returns, for a bundle that carries a kernel spec, what
+// the values of its string and float parameters stand for (ParamLabels,
+// one slice a parameter, nil for the others); nil for a bundle with no
+// spec, or one whose spec no longer parses.
+func BundleParamLabels(b *features.Bundle) [][]string {
+	if len(b.KernelSpec) == 0 {
+		return nil
+	}
+	k, err := ParseSpec("the bundle's kernel spec", b.KernelSpec, b.KernelSource, b.SpecFiles)
+	if err != nil {
+		return nil
+	}
+	out := make([][]string, len(b.Params))
+	for i := range out {
+		out[i], _ = k.ParamLabels(i)
+	}
+	return out
+}
+
 // FormatConfig writes c as Space.Format does, but with each string
 // parameter's value as its text (MODE=fast) rather than its number.
 func (k *Kernel) FormatConfig(c features.Config) string {

@@ -786,4 +786,15 @@ func TestParamLabels(t *testing.T) {
 	if l, _ := datasets.Conv2D().ParamLabels(0); l != nil {
 		t.Errorf("conv2d's first parameter has labels %q", l)
 	}
+	// The same from a bundle that carries the spec; none from one without.
+	b := &features.Bundle{Params: k.Space.Params, KernelVersion: k.Version()}
+	if err := k.Attach(b); err != nil {
+		t.Fatal(err)
+	}
+	if got := datasets.BundleParamLabels(b); len(got) != 3 || got[0] != nil || !slices.Equal(got[1], []string{"fast", "exact"}) || !slices.Equal(got[2], []string{"0.5", "1.5"}) {
+		t.Errorf("BundleParamLabels = %q", got)
+	}
+	if got := datasets.BundleParamLabels(&features.Bundle{Params: k.Space.Params}); got != nil {
+		t.Errorf("a bundle with no spec: %q", got)
+	}
 }

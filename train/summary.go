@@ -10,14 +10,48 @@ import (
 	"github.com/augur-tuning/augur/features"
 )
 
+// SummaryOptions say how WriteSummary writes configurations.
+type SummaryOptions struct {
+	// Labels are each parameter's value texts, value j's at j, nil for a
+	// parameter whose values are the numbers themselves
+	// (datasets.Kernel.ParamLabels: a spec's string and float
+	// parameters). nil writes every value as its number.
+	Labels [][]string
+}
+
+// value writes parameter i's value v: its label, where it has one.
+func (o SummaryOptions) value(i, v int) string {
+	if i < len(o.Labels) && v >= 0 && v < len(o.Labels[i]) {
+		return o.Labels[i][v]
+	}
+	return fmt.Sprint(v)
+}
+
+// config writes c as "name=value,...", labelled values by their text.
+func (o SummaryOptions) config(params []features.Param, c features.Config) string {
+	var parts []string
+	for i, v := range c {
+		name := "?"
+		if i < len(params) {
+			name = params[i].Name
+		}
+		parts = append(parts, name+"="+o.value(i, v))
+	}
+	return strings.Join(parts, ",")
+}
+
 // WriteSummary writes a summary of b and, for each model, its settings,
 // errors and feature importances (see Importances), most important
 // feature first; then each classifier's classes, inputs and errors. It is
 // what `augur inspect` prints.
-func WriteSummary(w io.Writer, b *features.Bundle) error {
+func WriteSummary(w io.Writer, b *features.Bundle, opt SummaryOptions) error {
 	var params []string
-	for _, p := range b.Params {
-		params = append(params, fmt.Sprintf("%s%v", p.Name, p.Values))
+	for i, p := range b.Params {
+		vals := make([]string, len(p.Values))
+		for j, v := range p.Values {
+			vals[j] = opt.value(i, v)
+		}
+		params = append(params, fmt.Sprintf("%s[%s]", p.Name, strings.Join(vals, " ")))
 	}
 	fmt.Fprintf(w, "kernel %s (version %s), written by augur %s\n", b.Kernel, b.KernelVersion, b.AugurVersion)
 	fmt.Fprintf(w, "task features: %s\n", strings.Join(b.TaskNames, " "))
@@ -25,9 +59,9 @@ func WriteSummary(w io.Writer, b *features.Bundle) error {
 	if len(b.Constraints) > 0 {
 		fmt.Fprintf(w, "constraints: %s\n", strings.Join(b.Constraints, "; "))
 	}
-	fmt.Fprintf(w, "reference: %v\n", b.Reference)
+	fmt.Fprintf(w, "reference: %s\n", opt.config(b.Params, b.Reference))
 	for _, m := range b.Models {
-		if err := writeModelSummary(w, m); err != nil {
+		if err := writeModelSummary(w, m, func(c features.Config) string { return opt.config(b.Params, c) }); err != nil {
 			return err
 		}
 	}
@@ -79,7 +113,7 @@ func writeUnseenSummary(w io.Writer, u *features.UnseenPolicy) {
 
 // writeModelSummary writes one model's part of WriteSummary: its
 // settings and errors, and its feature importances as a table.
-func writeModelSummary(w io.Writer, m features.Model) error {
+func writeModelSummary(w io.Writer, m features.Model, format func(features.Config) string) error {
 	imp, err := Importances(m.LightGBM)
 	if err != nil {
 		return fmt.Errorf("train: model %s: %w", m.Name, err)
@@ -98,8 +132,8 @@ func writeModelSummary(w io.Writer, m features.Model) error {
 			c.Candidates, c.Nearest, len(c.Shapes))
 	}
 	if f := m.Fixed; f != nil {
-		fmt.Fprintf(w, "pick at new shapes: one fixed configuration, %v (held-out picks %.1f%%, worst %.1f%%; the model's %.1f%%)\n",
-			f.Config, f.PctGeomean, f.PctWorst, f.ModelPctGeomean)
+		fmt.Fprintf(w, "pick at new shapes: one fixed configuration, %s (held-out picks %.1f%%, worst %.1f%%; the model's %.1f%%)\n",
+			format(f.Config), f.PctGeomean, f.PctWorst, f.ModelPctGeomean)
 	}
 	if len(m.Options) > 0 {
 		fmt.Fprintf(w, "options: %s\n", keyValues(m.Options))

@@ -31,7 +31,7 @@ func TestWriteSummaryPool(t *testing.T) {
 			nb.Models = []features.Model{b.Models[0]}
 			nb.Models[0].Pool = tc.pool
 			var sb strings.Builder
-			if err := WriteSummary(&sb, &nb); err != nil {
+			if err := WriteSummary(&sb, &nb, SummaryOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(sb.String(), tc.want) {
@@ -68,7 +68,7 @@ func TestWriteSummaryUnseen(t *testing.T) {
 			nb := *b
 			nb.Unseen = tc.u
 			var sb strings.Builder
-			if err := WriteSummary(&sb, &nb); err != nil {
+			if err := WriteSummary(&sb, &nb, SummaryOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			for _, w := range tc.want {
@@ -94,7 +94,7 @@ func TestWriteSummarySiblings(t *testing.T) {
 	b.Models = b.Models[:1]
 	b.Models[0].Siblings = &features.SiblingChoice{Copy: true, CopyPct: 99.8, OwnPct: 98.8, Shapes: 10}
 	var sb strings.Builder
-	if err := WriteSummary(&sb, b); err != nil {
+	if err := WriteSummary(&sb, b, SummaryOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	want := "at a shape only another device of its type measured: copies that device's best (the copies on 10 shapes 99.8%, this model's held-out picks 98.8%)\n"
@@ -124,11 +124,46 @@ func TestWriteSummaryLearnerHeldOut(t *testing.T) {
 			nb.Models[0].Learner = "gbrt-d8-t150-lr0.1-min5"
 			nb.Models[0].Stats = map[string]float64{tc.stat: 5}
 			var sb strings.Builder
-			if err := WriteSummary(&sb, &nb); err != nil {
+			if err := WriteSummary(&sb, &nb, SummaryOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(sb.String(), tc.want) {
 				t.Errorf("summary lacks %q:\n%s", tc.want, sb.String())
+			}
+		})
+	}
+}
+
+// TestWriteSummaryLabels: a spec's string parameter is written by its
+// values' texts, in the parameters, the reference and a fixed
+// configuration; without labels, by their numbers.
+func TestWriteSummaryLabels(t *testing.T) {
+	b, err := features.ReadBundleFile("../testdata/conv2d-h200.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Params = []features.Param{{Name: "WG", Values: []int{8, 16}}, {Name: "MODE", Values: []int{0, 1}}}
+	b.Reference, b.Constraints = features.Config{8, 1}, nil
+	b.Models = b.Models[:1]
+	b.Models[0].Fixed = &features.FixedPick{Config: features.Config{16, 0}}
+	for _, tc := range []struct {
+		name string
+		opt  SummaryOptions
+		want []string
+	}{
+		{"labels", SummaryOptions{Labels: [][]string{nil, {"fast", "exact"}}},
+			[]string{"parameters: WG[8 16] MODE[fast exact]\n", "reference: WG=8,MODE=exact\n", "one fixed configuration, WG=16,MODE=fast ("}},
+		{"numbers", SummaryOptions{}, []string{"parameters: WG[8 16] MODE[0 1]\n", "reference: WG=8,MODE=1\n", "one fixed configuration, WG=16,MODE=0 ("}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sb strings.Builder
+			if err := WriteSummary(&sb, b, tc.opt); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(sb.String(), w) {
+					t.Errorf("summary lacks %q:\n%s", w, sb.String())
+				}
 			}
 		})
 	}

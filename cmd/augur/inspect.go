@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
 )
@@ -57,5 +58,5 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *asJSON {
 		return writeInspectJSON(stdout, b)
 	}
-	return train.WriteSummary(stdout, b)
+	return train.WriteSummary(stdout, b, train.SummaryOptions{Labels: datasets.BundleParamLabels(b)})
 }
