@@ -159,7 +159,8 @@ func TestExampleCPP(t *testing.T) {
 	// A string parameter prints as its text, as the build options give it.
 	out = run(t, exe, labelsBundle, "4096")
 	m := regexp.MustCompile(`config: WG=(8|16) MODE=(\w+)\n`).FindStringSubmatch(out)
-	if m == nil || !strings.Contains(out, "-DMODE="+m[2]) || !slices.Contains([]string{"mul", "add", "sub"}, m[2]) {
+	if m == nil || !strings.Contains(out, "-DMODE="+m[2]) || !slices.Contains([]string{"mul", "add", "sub"}, m[2]) ||
+		!strings.Contains(out, "MODE as the kernel gets it: "+m[2]+" (labels: 3)") {
 		t.Errorf("the string parameter did not print as its text, or not as the build options give it:\n%s", out)
 	}
 }

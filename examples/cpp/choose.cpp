@@ -29,6 +29,9 @@ int main(int argc, char **argv) {
 			  << " local=" << p.plan.local[0] << 'x' << p.plan.local[1] << "\nbuild options: " << p.plan.build_options
 			  << '\n';
 		std::cout << p.names[0] << " of the pick: " << p.param(p.names[0]) << "\n";
+		const std::string &last = p.names.back();
+		std::cout << last << " as the kernel gets it: " << p.param_text(last) << " (labels: "
+			  << chooser.param_labels(p.names.size() - 1).size() << ")\n";
 		std::vector<augur::Pick> top = chooser.candidates(shape, 3);
 		for (std::size_t i = 0; i < top.size(); i++) {
 			std::cout << "candidate " << i << ':';
