@@ -88,11 +88,11 @@ type Options struct {
 	// device's figures of a fleet's leave-one-shape-out, in a fraction of
 	// its time. "" chooses for every device.
 	HoldoutOf string
-	// HoldoutShapes, with Holdout, chooses only for these shapes (as
-	// the report writes them, "name=value,..."), training every fold as
-	// without them: a run shared among machines, each taking some of the
-	// shapes. A shape no device measured is an error. nil chooses for
-	// every shape.
+	// HoldoutShapes, with Holdout, chooses only for these shapes
+	// ("name=value,...", every shape feature named once, in any order),
+	// training every fold as without them: a run shared among machines,
+	// each taking some of the shapes. A shape no device measured is an
+	// error. nil chooses for every shape.
 	HoldoutShapes []string
 	// HoldoutOnly, with Holdout or HoldoutDevice, runs only the holdout
 	// (and the noise ceiling that judges it): no learning curve,
@@ -667,21 +667,26 @@ func heldOut(d *train.Data, groups []*group, opt Options) ([]*group, error) {
 	if len(opt.HoldoutShapes) == 0 {
 		return groups, nil
 	}
-	keep := map[string]bool{}
+	keep := map[features.TaskKey]bool{}
+	var keys []features.TaskKey
 	for _, s := range opt.HoldoutShapes {
-		keep[s] = false
+		t, err := features.ParseTask(d.TaskNames, s)
+		if err != nil {
+			return nil, fmt.Errorf("eval: shape to hold out: %w", err)
+		}
+		keep[t.Key()] = false
+		keys = append(keys, t.Key())
 	}
 	groups = slices.DeleteFunc(slices.Clone(groups), func(g *group) bool {
-		s := features.FormatTask(d.TaskNames, g.task)
-		if _, ok := keep[s]; ok {
-			keep[s] = true
+		if _, ok := keep[g.task.Key()]; ok {
+			keep[g.task.Key()] = true
 			return false
 		}
 		return true
 	})
-	for _, s := range opt.HoldoutShapes {
-		if !keep[s] {
-			return nil, fmt.Errorf("eval: no shape %q to hold out (written as the report writes shapes, e.g. %s)", s, features.FormatTask(d.TaskNames, all[0].task))
+	for i, k := range keys {
+		if !keep[k] {
+			return nil, fmt.Errorf("eval: no shape %q to hold out: no device measured it (one that did: %s)", opt.HoldoutShapes[i], features.FormatTask(d.TaskNames, all[0].task))
 		}
 	}
 	return groups, nil

@@ -334,6 +334,9 @@ func TestHoldoutOf(t *testing.T) {
 	if _, err := run("", "n=3"); err == nil || !strings.Contains(err.Error(), `no shape "n=3" to hold out`) {
 		t.Errorf("an unknown shape: %v", err)
 	}
+	if _, err := run("", "m=3"); err == nil || !strings.Contains(err.Error(), `shape to hold out: features: syntax error: shape "m=3" lacks n`) {
+		t.Errorf("a shape of other names: %v", err)
+	}
 }
 
 // TestHoldoutOnly checks that HoldoutOnly skips the learning curve,

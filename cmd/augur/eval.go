@@ -45,7 +45,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&opt.FleetPrior, "fleet-prior", false, "also replay the fleet-prior tuner on each device's fully recorded shapes, with a fleet model trained on the other devices")
 	fs.StringVar(&opt.HoldoutOf, "holdout-of", "", "with --holdout shapes: choose only for this device's shapes (slug or name), every fold trained as without it")
 	fs.BoolVar(&opt.HoldoutOnly, "holdout-only", false, "with --holdout: run only the holdout (and the noise ceiling that judges it), not the learning curve, strategies and two-stage tuner before it")
-	holdoutShapes := fs.String("holdout-shapes", "", "with --holdout shapes: choose only for these shapes, separated by ';' and written as the report writes them (R=256,C=256,...), every fold trained as without them: a run shared among machines")
+	holdoutShapes := fs.String("holdout-shapes", "", "with --holdout shapes: choose only for these shapes, separated by ';' (name=value,... as --shapes takes them), every fold trained as without them: a run shared among machines")
 	fs.StringVar(&opt.Test, "test", "", "with --holdout shapes: train on all of --data and choose for the fully recorded shapes of this dataset directory")
 	fs.IntVar(&opt.GBRT.Trees, "trees", 0, "trees of the holdout and learning-curve models (0: train's default)")
 	fs.IntVar(&opt.GBRT.MaxDepth, "depth", 0, "their depth (0: train's default)")
