@@ -1527,6 +1527,22 @@ func BundleParamLabels(b *features.Bundle) [][]string {
 	return out
 }
 
+// BundleConditions returns the conditions of the kernel spec a bundle
+// carries as the spec writes them (its string parameters' values by their
+// text, where the bundle's constraints number them); nil for a bundle
+// with no spec, or one that does not parse.
+func BundleConditions(b *features.Bundle) []string {
+	var f t1Spec
+	if len(b.KernelSpec) == 0 || json.Unmarshal(b.KernelSpec, &f) != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range f.ConfigurationSpace.Conditions {
+		out = append(out, c.Expression)
+	}
+	return out
+}
+
 // FormatConfig writes c as Space.Format does, but with each string
 // parameter's value as its text (MODE=fast) rather than its number.
 func (k *Kernel) FormatConfig(c features.Config) string {

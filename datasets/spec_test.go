@@ -797,4 +797,19 @@ func TestParamLabels(t *testing.T) {
 	if got := datasets.BundleParamLabels(&features.Bundle{Params: k.Space.Params}); got != nil {
 		t.Errorf("a bundle with no spec: %q", got)
 	}
+	if got := datasets.BundleConditions(b); got != nil {
+		t.Errorf("conditions %q of a spec with none", got)
+	}
+	cond := strings.Replace(spec, `{"ConfigurationSpace":{`, `{"ConfigurationSpace":{"Conditions":[{"Expression":"MODE != 'fast' or B == 16"}],`, 1)
+	kc, err := datasets.ParseSpec("labels.json", []byte(cond), "__kernel void k(__global float *o) {}", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc := &features.Bundle{Params: kc.Space.Params, KernelVersion: kc.Version()}
+	if err := kc.Attach(bc); err != nil {
+		t.Fatal(err)
+	}
+	if got := datasets.BundleConditions(bc); !slices.Equal(got, []string{"MODE != 'fast' or B == 16"}) {
+		t.Errorf("conditions %q, want the spec's as written", got)
+	}
 }

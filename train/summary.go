@@ -17,6 +17,10 @@ type SummaryOptions struct {
 	// (datasets.Kernel.ParamLabels: a spec's string and float
 	// parameters). nil writes every value as its number.
 	Labels [][]string
+	// Constraints, when not nil, are written instead of the bundle's:
+	// a spec's conditions as it writes them (datasets.BundleConditions),
+	// where the bundle's number its string values.
+	Constraints []string
 }
 
 // value writes parameter i's value v: its label, where it has one.
@@ -56,8 +60,12 @@ func WriteSummary(w io.Writer, b *features.Bundle, opt SummaryOptions) error {
 	fmt.Fprintf(w, "kernel %s (version %s), written by augur %s\n", b.Kernel, b.KernelVersion, b.AugurVersion)
 	fmt.Fprintf(w, "task features: %s\n", strings.Join(b.TaskNames, " "))
 	fmt.Fprintf(w, "parameters: %s\n", strings.Join(params, " "))
-	if len(b.Constraints) > 0 {
-		fmt.Fprintf(w, "constraints: %s\n", strings.Join(b.Constraints, "; "))
+	constraints := b.Constraints
+	if opt.Constraints != nil {
+		constraints = opt.Constraints
+	}
+	if len(constraints) > 0 {
+		fmt.Fprintf(w, "constraints: %s\n", strings.Join(constraints, "; "))
 	}
 	fmt.Fprintf(w, "reference: %s\n", opt.config(b.Params, b.Reference))
 	for _, m := range b.Models {

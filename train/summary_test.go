@@ -143,7 +143,7 @@ func TestWriteSummaryLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Params = []features.Param{{Name: "WG", Values: []int{8, 16}}, {Name: "MODE", Values: []int{0, 1}}}
-	b.Reference, b.Constraints = features.Config{8, 1}, nil
+	b.Reference, b.Constraints = features.Config{8, 1}, []string{"MODE != 0 || WG == 16"}
 	b.Models = b.Models[:1]
 	b.Models[0].Fixed = &features.FixedPick{Config: features.Config{16, 0}}
 	for _, tc := range []struct {
@@ -151,9 +151,9 @@ func TestWriteSummaryLabels(t *testing.T) {
 		opt  SummaryOptions
 		want []string
 	}{
-		{"labels", SummaryOptions{Labels: [][]string{nil, {"fast", "exact"}}},
-			[]string{"parameters: WG[8 16] MODE[fast exact]\n", "reference: WG=8,MODE=exact\n", "one fixed configuration, WG=16,MODE=fast ("}},
-		{"numbers", SummaryOptions{}, []string{"parameters: WG[8 16] MODE[0 1]\n", "reference: WG=8,MODE=1\n", "one fixed configuration, WG=16,MODE=0 ("}},
+		{"labels", SummaryOptions{Labels: [][]string{nil, {"fast", "exact"}}, Constraints: []string{"MODE != 'fast' or WG == 16"}},
+			[]string{"parameters: WG[8 16] MODE[fast exact]\n", "constraints: MODE != 'fast' or WG == 16\n", "reference: WG=8,MODE=exact\n", "one fixed configuration, WG=16,MODE=fast ("}},
+		{"numbers", SummaryOptions{}, []string{"parameters: WG[8 16] MODE[0 1]\n", "constraints: MODE != 0 || WG == 16\n", "reference: WG=8,MODE=1\n", "one fixed configuration, WG=16,MODE=0 ("}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var sb strings.Builder

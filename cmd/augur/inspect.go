@@ -58,5 +58,5 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *asJSON {
 		return writeInspectJSON(stdout, b)
 	}
-	return train.WriteSummary(stdout, b, train.SummaryOptions{Labels: datasets.BundleParamLabels(b)})
+	return train.WriteSummary(stdout, b, train.SummaryOptions{Labels: datasets.BundleParamLabels(b), Constraints: datasets.BundleConditions(b)})
 }
