@@ -67,3 +67,31 @@ func Example() {
 	// 16384x16 lies 4.0 octaves outside
 	// even filter: true
 }
+
+// A kernel spec's string parameter: configurations number its values in
+// the spec's order; ParamLabels and Format give their texts, as the
+// kernel gets them in Plan.BuildOptions.
+func ExampleChooser_ParamLabels() {
+	data, err := os.ReadFile("../libaugur/testdata/specmode.augur") // MODE of 'mul', 'add', 'sub'
+	if err != nil {
+		panic(err)
+	}
+	chooser, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		panic(err)
+	}
+	for i, name := range chooser.ParamNames() {
+		labels, numeric := chooser.ParamLabels(i)
+		fmt.Println(name, labels, numeric)
+	}
+	p, err := chooser.ChoosePick(features.Task{5000})
+	if err != nil {
+		panic(err)
+	}
+	labels, _ := chooser.ParamLabels(1)
+	fmt.Println(p.Config[1] >= 0 && p.Config[1] < len(labels), chooser.Format(p.Config) == "WG="+fmt.Sprint(p.Config[0])+",MODE="+labels[p.Config[1]])
+	// Output:
+	// WG [] false
+	// MODE [mul add sub] false
+	// true true
+}
