@@ -403,7 +403,7 @@ func (e *engine) measureTask(ctx context.Context, shape features.Task, configs [
 	}
 	ref, pruned := e.plan(t, e.k.Reference, refSlot)
 	if pruned != nil {
-		return fmt.Errorf("collect: reference %s: %s", e.k.Space.Format(e.k.Reference), pruned.Error)
+		return fmt.Errorf("collect: reference %s: %s", e.k.FormatConfig(e.k.Reference), pruned.Error)
 	}
 	if err := e.execute(ctx, e.groupPairs([]pair{ref})); err != nil || t.failed {
 		return err
@@ -549,7 +549,7 @@ func (e *engine) timeReferences(ctx context.Context, work []todo) error {
 		if pruned != nil {
 			t.failed = true
 			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s: %s",
-				features.FormatTask(e.k.TaskNames, td.shape), e.k.Space.Format(e.k.Reference), pruned.Error))
+				features.FormatTask(e.k.TaskNames, td.shape), e.k.FormatConfig(e.k.Reference), pruned.Error))
 			if err := e.emit(-1, *pruned); err != nil {
 				return err
 			}

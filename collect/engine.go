@@ -428,7 +428,7 @@ func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
 			if p.isRef && r.Status != record.StatusOK {
 				p.task.failed = true
 				e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s failed: %s: %s",
-					features.FormatTask(e.k.TaskNames, p.task.shape), e.k.Space.Format(p.config), r.Status, r.Error))
+					features.FormatTask(e.k.TaskNames, p.task.shape), e.k.FormatConfig(p.config), r.Status, r.Error))
 			}
 			if !p.outputsOnly {
 				if err := e.emit(p.slot, r); err != nil {
@@ -438,7 +438,7 @@ func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
 			if p.isRef && r.Status != record.StatusOK && e.k.FromSpec() {
 				// Every other configuration is verified against this
 				// one's outputs: without them nothing can be.
-				return fmt.Errorf("collect: %w: %s on %s: %s: %s", ErrReferenceFailed, e.k.Space.Format(p.config),
+				return fmt.Errorf("collect: %w: %s on %s: %s: %s", ErrReferenceFailed, e.k.FormatConfig(p.config),
 					features.FormatTask(e.k.TaskNames, p.task.shape), r.Status, excerpt(firstLines(r.Error, 3)))
 			}
 		}
@@ -471,7 +471,7 @@ func (e *engine) measure(ctx context.Context, g *group, p pair) (record.Row, err
 	e.timeoutsInRow++
 	if e.timeoutsInRow >= maxTimeoutsInRow {
 		return r, fmt.Errorf("collect: %d configurations in a row did not finish within %v; the device looks hung (last: %s)",
-			e.timeoutsInRow, e.opt.Timeout, e.k.Space.Format(p.config))
+			e.timeoutsInRow, e.opt.Timeout, e.k.FormatConfig(p.config))
 	}
 	// What is timed while the abandoned kernel still occupies the device
 	// is timed wrong (on PoCL every configuration after it timed out

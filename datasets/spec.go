@@ -1567,6 +1567,32 @@ func (k *Kernel) FormatConfig(c features.Config) string {
 	return b.String()
 }
 
+// NamedConfig returns c by parameter name, as a JSON report prints it:
+// each value the number itself, a spec's string parameter's value as its
+// text ("mul") and a float parameter's as its number (0.5) rather than the
+// place either has among the parameter's values.
+func (k *Kernel) NamedConfig(c features.Config) map[string]any {
+	sk, _ := k.impl.(*specKernel)
+	out := make(map[string]any, len(c))
+	for i, p := range k.Space.Params {
+		if i >= len(c) {
+			break
+		}
+		out[p.Name] = c[i]
+		if sk == nil || i >= len(sk.labels) || sk.labels[i] == nil || c[i] < 0 || c[i] >= len(sk.labels[i]) {
+			continue
+		}
+		text := sk.labels[i][c[i]]
+		out[p.Name] = text
+		if sk.numbers[p.Name] != nil {
+			if f, err := strconv.ParseFloat(text, 64); err == nil {
+				out[p.Name] = f
+			}
+		}
+	}
+	return out
+}
+
 // How a configuration's outputs are verified against the reference's (see
 // SpecExtension.Verify).
 const (

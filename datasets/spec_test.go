@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -785,6 +786,22 @@ func TestParamLabels(t *testing.T) {
 	}
 	if l, _ := datasets.Conv2D().ParamLabels(0); l != nil {
 		t.Errorf("conv2d's first parameter has labels %q", l)
+	}
+	// A report names each value as the kernel gets it.
+	for _, tc := range []struct {
+		config features.Config
+		want   map[string]any
+	}{
+		{features.Config{16, 0, 1}, map[string]any{"B": 16, "MODE": "fast", "F": 1.5}},
+		{features.Config{8, 1, 0}, map[string]any{"B": 8, "MODE": "exact", "F": 0.5}},
+		{features.Config{8, 7}, map[string]any{"B": 8, "MODE": 7}}, // out of range, short: the numbers
+	} {
+		if got := k.NamedConfig(tc.config); !maps.Equal(got, tc.want) {
+			t.Errorf("NamedConfig(%v) = %#v, want %#v", tc.config, got, tc.want)
+		}
+	}
+	if c := datasets.Conv2D(); c.NamedConfig(c.Reference)[c.Space.Params[0].Name] != any(c.Reference[0]) {
+		t.Errorf("conv2d's reference named %v", c.NamedConfig(c.Reference))
 	}
 	// The same from a bundle that carries the spec; none from one without.
 	b := &features.Bundle{Params: k.Space.Params, KernelVersion: k.Version()}

@@ -275,7 +275,7 @@ func (c *Chooser) candidate(t features.Task, cfg features.Config, v, ref float64
 		source = SourceFleet // the copies are the first; the rest the fleet model's
 	}
 	p := Pick{Config: cfg.Clone(), Model: c.model.Name, Source: source,
-		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1], names: c.names}
+		OutsideOctaves: c.outside(t), ExpectedPct: c.expected[0], WorstPct: c.expected[1], names: c.names, kernel: c.kernel}
 	p.LogSpeedup, p.Clamped = c.model.Clamp(v)
 	p.LogSpeedup -= ref
 	if c.kernel != nil {

@@ -171,7 +171,8 @@ type Pick struct {
 	// false for a model that records no range.
 	Clamped bool
 
-	names []string // the parameters' names, in Config order; shared, read-only
+	names  []string         // the parameters' names, in Config order; shared, read-only
+	kernel *datasets.Kernel // what the values stand for (Report); nil for an imported kernel
 }
 
 // Param returns the value of the named parameter in p.Config, and whether
@@ -829,7 +830,7 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 		p.Source = c.source
 	}
 	p.LogSpeedup -= c.referenceLog(t)
-	p.names = c.names
+	p.names, p.kernel = c.names, c.kernel
 	switch {
 	case wise != nil:
 		p.Source = SourceWisdom

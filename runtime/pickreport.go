@@ -11,7 +11,10 @@ import (
 // configuration by parameter name and the predicted speedup itself rather
 // than its logarithm.
 type PickReport struct {
-	Config           map[string]int `json:"config"`
+	// Config holds each parameter's value: an int, or a kernel spec's
+	// string parameter's text and float parameter's float64
+	// (datasets.Kernel.NamedConfig).
+	Config           map[string]any `json:"config"`
 	PredictedSpeedup float64        `json:"predicted_speedup"`
 	Source           string         `json:"source"`
 	OutsideOctaves   float64        `json:"outside_octaves"`
@@ -26,9 +29,14 @@ type PickReport struct {
 
 // Report returns p as a PickReport; took is how long Choose took.
 func (p Pick) Report(took time.Duration) PickReport {
-	named := map[string]int{}
-	for i, n := range p.names {
-		named[n] = p.Config[i]
+	var named map[string]any
+	if p.kernel != nil {
+		named = p.kernel.NamedConfig(p.Config)
+	} else {
+		named = make(map[string]any, len(p.names))
+		for i, n := range p.names {
+			named[n] = p.Config[i]
+		}
 	}
 	return PickReport{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds(), p.Fixed, p.Clamped}
 }

@@ -38,8 +38,8 @@ func TestPickReport(t *testing.T) {
 		t.Errorf("Report: %d named values, want %d", len(r.Config), len(p.Config))
 	}
 	for i, name := range ch.ParamNames() {
-		if r.Config[name] != p.Config[i] {
-			t.Errorf("Report: %s = %d, want %d", name, r.Config[name], p.Config[i])
+		if r.Config[name] != any(p.Config[i]) {
+			t.Errorf("Report: %s = %v, want %d", name, r.Config[name], p.Config[i])
 		}
 	}
 	if r.PredictedSpeedup != math.Exp(p.LogSpeedup) || r.ChooseNs != 1500 || r.Source != p.Source {
@@ -62,6 +62,37 @@ func TestPickReport(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "warning:") {
 		t.Errorf("WritePick warns of a shape inside the training shapes:\n%s", b.String())
+	}
+}
+
+// TestPickReportLabels: a kernel spec's string parameter is reported by
+// its text, as the kernel gets it, in the pick and in every candidate.
+func TestPickReportLabels(t *testing.T) {
+	data, err := os.ReadFile("../libaugur/testdata/specmode.augur") // WG, MODE of 'mul', 'add', 'sub'
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, _ := ch.ParamLabels(1)
+	p, err := ch.ChoosePick(features.Task{5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := ch.Candidates(features.Task{5000}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(cands, p) {
+		r := p.Report(0)
+		if want := labels[p.Config[1]]; r.Config["MODE"] != want {
+			t.Errorf("Report of %v: MODE = %#v, want %q", p.Config, r.Config["MODE"], want)
+		}
+		if r.Config["WG"] != any(p.Config[0]) {
+			t.Errorf("Report of %v: WG = %#v, want %d", p.Config, r.Config["WG"], p.Config[0])
+		}
 	}
 }
 

@@ -86,11 +86,14 @@ type TuneResult struct {
 	// Runnable is the configurations of the space within the device's
 	// limits (not eval.Pruned), the ones the two-stage tuner draws from;
 	// 0 for the fleet-prior tuner.
-	Runnable     int
-	Path         string
-	Wall         time.Duration
-	TaskNames    []string
-	Space        *features.Space
+	Runnable  int
+	Path      string
+	Wall      time.Duration
+	TaskNames []string
+	Space     *features.Space
+	// Kernel is the kernel tuned; its FormatConfig and NamedConfig name a
+	// spec's string and float parameters' values by their texts.
+	Kernel       *datasets.Kernel
 	PlatformSlug string
 	// Learner is the two-stage tuner's first-stage model: the setting
 	// train's selection chose on the first stage's measurements
@@ -166,7 +169,7 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	order := slices.DeleteFunc(first.Order, func(i int) bool { return pruned != nil && pruned[i] })
-	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(valid), Runnable: runnable, TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug()}
+	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(valid), Runnable: runnable, TaskNames: k.TaskNames, Space: k.Space, Kernel: k, PlatformSlug: plat.Slug()}
 	res.RefNs = fs.refNs
 	if fs.d.Len() < 2 {
 		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), first.Measured)
@@ -488,7 +491,7 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 	if opt.Batch == 0 {
 		opt.Batch = 8
 	}
-	res := &TuneResult{Task: t, SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, PlatformSlug: plat.Slug(), Prior: source}
+	res := &TuneResult{Task: t, SpaceSize: len(valid), TaskNames: k.TaskNames, Space: k.Space, Kernel: k, PlatformSlug: plat.Slug(), Prior: source}
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
 	var all []record.Row
 	measure := func(idx []int) ([]float64, error) {
@@ -573,11 +576,20 @@ func (r *TuneResult) String() string {
 			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Runnable, r.FirstStage, r.SecondStage, r.Learner, r.Failed, r.Passed)
 	}
 	if r.Best != nil {
-		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", r.Space.Format(r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
+		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", formatConfig(r.Kernel, r.Space, r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
 	}
 	if r.Path != "" {
 		fmt.Fprintf(&b, "measurements in %s\n", r.Path)
 	}
 	fmt.Fprintf(&b, "wall %s", r.Wall.Round(time.Millisecond))
 	return b.String()
+}
+
+// formatConfig writes c by the kernel's FormatConfig (a spec's string
+// values by their texts) or, without a kernel, space's Format.
+func formatConfig(k *datasets.Kernel, space *features.Space, c features.Config) string {
+	if k != nil {
+		return k.FormatConfig(c)
+	}
+	return space.Format(c)
 }

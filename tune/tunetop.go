@@ -56,6 +56,8 @@ type TopResult struct {
 	// candidates that ran and the reference).
 	Recorded int
 	Space    *features.Space
+	// Kernel is the kernel tuned (TuneResult.Kernel).
+	Kernel *datasets.Kernel
 }
 
 // TuneTop measures the first K candidates (runtime.Chooser.Candidates) of
@@ -111,7 +113,7 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	res := &TopResult{Task: t, PlatformSlug: plat.Slug(), Space: k.Space}
+	res := &TopResult{Task: t, PlatformSlug: plat.Slug(), Space: k.Space, Kernel: k}
 	for i, r := range rows {
 		c := TopCandidate{Config: r.Config, Status: r.Status, Source: cands[min(i, len(cands)-1)].Source}
 		res.RefNs = r.RefTimeNs
@@ -164,10 +166,10 @@ func (r *TopResult) String() string {
 		if c.Status == record.StatusOK {
 			t = fmt.Sprintf("%.4f ms", c.TimeNs/1e6)
 		}
-		fmt.Fprintf(&b, "%d. %s  %s  (%s)\n", i+1, r.Space.Format(c.Config), t, c.Source)
+		fmt.Fprintf(&b, "%d. %s  %s  (%s)\n", i+1, formatConfig(r.Kernel, r.Space, c.Config), t, c.Source)
 	}
 	if r.Best != nil {
-		fmt.Fprintf(&b, "best: %s  %.4f ms", r.Space.Format(r.Best), r.BestNs/1e6)
+		fmt.Fprintf(&b, "best: %s  %.4f ms", formatConfig(r.Kernel, r.Space, r.Best), r.BestNs/1e6)
 		switch {
 		case r.BestIsReference:
 			fmt.Fprintf(&b, ", the reference: none of the %d candidates beat it", len(r.Candidates))

@@ -57,6 +57,15 @@ func TestChooseCLI(t *testing.T) {
 					t.Errorf("candidates %+v", got[0].Candidates)
 				}
 			}},
+		{"a spec's string parameter by its text", []string{"--model", "../../libaugur/testdata/specmode.augur", "--shape", "problem_size_0=5000", "--top", "3", "--json"}, 1, "",
+			func(t *testing.T, got []pickJSON) {
+				for _, p := range append(got[0].Candidates, got[0]) {
+					mode, ok := p.Config["MODE"].(string)
+					if !ok || !strings.Contains(p.Plan.BuildOptions, "-DMODE="+mode) {
+						t.Errorf("MODE %#v, build options %q: want the text the kernel gets", p.Config["MODE"], p.Plan.BuildOptions)
+					}
+				}
+			}},
 		{"a bad shape among good", []string{"--model", bundle, "--shapes", shape + ";width=64,height=64,filter_w=4,filter_h=3"}, 2, "1 of 2 shapes failed", nil},
 		{"shape and shapes", []string{"--model", bundle, "--shape", shape, "--shapes", shape}, 0, "one of --shape and --shapes", nil},
 		{"no shape", []string{"--model", bundle}, 0, "one of --shape and --shapes", nil},

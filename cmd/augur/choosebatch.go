@@ -114,7 +114,7 @@ func chooseOne(w io.Writer, ch *runtime.Chooser, text string, top int, asJSON bo
 	if len(cands) > 0 {
 		fmt.Fprintf(w, "top %d candidates (in %s), the pick first, each to measure once:\n", len(cands), candTook)
 		for i, c := range cands {
-			fmt.Fprintf(w, "  %d. %s  predicted %.3fx  %s\n", i+1, ch.Space().Format(c.Config), c.Report(0).PredictedSpeedup, c.Source)
+			fmt.Fprintf(w, "  %d. %s  predicted %.3fx  %s\n", i+1, ch.Format(c.Config), c.Report(0).PredictedSpeedup, c.Source)
 		}
 	}
 	return nil

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,6 +40,18 @@ func TestInspect(t *testing.T) {
 	}
 	if prev < 0 {
 		t.Errorf("no feature lines in:\n%s", out)
+	}
+	// A spec's string parameter and its conditions as the spec writes them.
+	stdout.Reset()
+	if err := run(context.Background(), []string{"inspect", "--model", "../../libaugur/testdata/specmode.augur", "--json"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var j inspectJSON
+	if err := json.Unmarshal(stdout.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(j.ParamLabels["MODE"], []string{"mul", "add", "sub"}) || len(j.ParamLabels) != 1 || !slices.Equal(j.Conditions, []string{"MODE != 'add' or WG == 16"}) {
+		t.Errorf("inspect --json: labels %q, conditions %q", j.ParamLabels, j.Conditions)
 	}
 	if err := run(context.Background(), []string{"inspect"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "--model is required") {
 		t.Errorf("inspect without --model: err = %v", err)

@@ -5,25 +5,31 @@ import (
 	"io"
 	"strings"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
 
 // inspectJSON is what 'augur inspect --json' prints: the bundle's own
 // fields less the models' text and tables, which 'augur inspect' summarizes.
 type inspectJSON struct {
-	Format        int                    `json:"format"`
-	Kernel        string                 `json:"kernel"`
-	KernelVersion string                 `json:"kernel_version"`
-	AugurVersion  string                 `json:"augur_version"`
-	TaskNames     []string               `json:"task_names"`
-	Params        []features.Param       `json:"params"`
-	Constraints   []string               `json:"constraints"`
-	Features      []string               `json:"features"`
-	Reference     features.Config        `json:"reference"`
-	TrainShapes   int                    `json:"train_shapes"`
-	Models        []inspectModelJSON     `json:"models"`
-	Classifiers   []inspectClassJSON     `json:"classifiers,omitempty"`
-	Unseen        *features.UnseenPolicy `json:"unseen,omitempty"`
+	Format        int              `json:"format"`
+	Kernel        string           `json:"kernel"`
+	KernelVersion string           `json:"kernel_version"`
+	AugurVersion  string           `json:"augur_version"`
+	TaskNames     []string         `json:"task_names"`
+	Params        []features.Param `json:"params"`
+	Constraints   []string         `json:"constraints"`
+	Features      []string         `json:"features"`
+	Reference     features.Config  `json:"reference"`
+	// ParamLabels are what a kernel spec's string and float parameters'
+	// values 0, 1, ... stand for, by parameter; Conditions are the spec's
+	// conditions as it writes them (Constraints has them over numbers).
+	ParamLabels map[string][]string    `json:"param_labels,omitempty"`
+	Conditions  []string               `json:"conditions,omitempty"`
+	TrainShapes int                    `json:"train_shapes"`
+	Models      []inspectModelJSON     `json:"models"`
+	Classifiers []inspectClassJSON     `json:"classifiers,omitempty"`
+	Unseen      *features.UnseenPolicy `json:"unseen,omitempty"`
 }
 
 type inspectModelJSON struct {
@@ -60,7 +66,15 @@ type inspectClassJSON struct {
 func writeInspectJSON(w io.Writer, b *features.Bundle) error {
 	j := inspectJSON{Format: b.Format, Kernel: b.Kernel, KernelVersion: b.KernelVersion, AugurVersion: b.AugurVersion,
 		TaskNames: b.TaskNames, Params: b.Params, Constraints: b.Constraints, Features: b.Features, Reference: b.Reference,
-		TrainShapes: len(b.TrainShapes), Unseen: b.Unseen}
+		TrainShapes: len(b.TrainShapes), Unseen: b.Unseen, Conditions: datasets.BundleConditions(b)}
+	for i, l := range datasets.BundleParamLabels(b) {
+		if l != nil {
+			if j.ParamLabels == nil {
+				j.ParamLabels = map[string][]string{}
+			}
+			j.ParamLabels[b.Params[i].Name] = l
+		}
+	}
 	for _, m := range b.Models {
 		mj := inspectModelJSON{Name: m.Name, Kind: m.Kind, Learner: m.Learner, Trees: strings.Count(m.LightGBM, "\nTree="),
 			TrainRows: m.TrainRows, FitSeconds: m.FitSeconds, Stats: finite(m.Stats), Options: finite(m.Options), Pool: m.Pool, Fixed: m.Fixed}

@@ -10,9 +10,11 @@ import (
 
 // tuneJSON is what 'augur tune --json' prints.
 type tuneJSON struct {
-	Shape  string         `json:"shape"`
-	Device string         `json:"device"`
-	Config map[string]int `json:"config,omitempty"`
+	Shape  string `json:"shape"`
+	Device string `json:"device"`
+	// Config holds each parameter's value, a spec's string and float
+	// parameters' by their texts (datasets.Kernel.NamedConfig).
+	Config map[string]any `json:"config,omitempty"`
 	// BestNs and RefNs are the best configuration's and the reference's
 	// median times in nanoseconds.
 	BestNs      float64 `json:"best_ns"`
@@ -34,8 +36,11 @@ func writeTuneJSON(w io.Writer, r *tune.TuneResult) error {
 	j := tuneJSON{Shape: features.FormatTask(r.TaskNames, r.Task), Device: r.PlatformSlug, BestNs: r.BestNs, RefNs: r.RefNs,
 		FirstStage: r.FirstStage, SecondStage: r.SecondStage, SpaceSize: r.SpaceSize, Learner: r.Learner, Prior: r.Prior, Stopped: r.Stopped,
 		Path: r.Path, WallSeconds: r.Wall.Seconds()}
-	if r.Best != nil && r.Space != nil {
-		j.Config = map[string]int{}
+	switch {
+	case r.Best != nil && r.Kernel != nil:
+		j.Config = r.Kernel.NamedConfig(r.Best)
+	case r.Best != nil && r.Space != nil:
+		j.Config = map[string]any{}
 		for i, p := range r.Space.Params {
 			j.Config[p.Name] = r.Best[i]
 		}

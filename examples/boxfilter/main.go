@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%dx%d radius %d: %s (%s)\n", w, h, r, ch.Space().Format(pick.Config), pick.Source)
+	fmt.Fprintf(stdout, "%dx%d radius %d: %s (%s)\n", w, h, r, ch.Format(pick.Config), pick.Source)
 	fmt.Fprintf(stdout, "build options %q, global %v, local %v, local tile %v bytes\n", pick.Plan.BuildOptions,
 		pick.Plan.Global[:pick.Plan.Dims], pick.Plan.Local[:pick.Plan.Dims], pick.Plan.Values["tile"])
 	in := make([]float32, w*h)

@@ -65,7 +65,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	blocks := pick.Config[ch.Space().Param("num_blocks")]
-	fmt.Fprintf(stdout, "n=%d: %s (%s)\n", *n, ch.Space().Format(pick.Config), pick.Source)
+	fmt.Fprintf(stdout, "n=%d: %s (%s)\n", *n, ch.Format(pick.Config), pick.Source)
 	fmt.Fprintf(stdout, "build options %q, global %v, local %v\n", pick.Plan.BuildOptions, pick.Plan.Global[:pick.Plan.Dims], pick.Plan.Local[:pick.Plan.Dims])
 	in := make([]float32, *n)
 	want := 0.0

@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s (%s)\n", features.FormatTask([]string{"cols", "rows"}, features.Task{*cols, *rows}), ch.Space().Format(pick.Config), pick.Source)
+	fmt.Fprintf(stdout, "%s: %s (%s)\n", features.FormatTask([]string{"cols", "rows"}, features.Task{*cols, *rows}), ch.Format(pick.Config), pick.Source)
 	fmt.Fprintf(stdout, "build options %q, global %v, local %v\n", pick.Plan.BuildOptions, pick.Plan.Global[:pick.Plan.Dims], pick.Plan.Local[:pick.Plan.Dims])
 	in := make([]float32, *cols**rows)
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -59,7 +59,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s (%s)\n", features.FormatTask([]string{"width", "height"}, features.Task{*width, *height}), ch.Space().Format(pick.Config), pick.Source)
+	fmt.Fprintf(stdout, "%s: %s (%s)\n", features.FormatTask([]string{"width", "height"}, features.Task{*width, *height}), ch.Format(pick.Config), pick.Source)
 	fmt.Fprintf(stdout, "build options %q, global %v, local %v\n", pick.Plan.BuildOptions, pick.Plan.Global[:pick.Plan.Dims], pick.Plan.Local[:pick.Plan.Dims])
 	in := make([]float32, *width**height)
 	rng := rand.New(rand.NewPCG(1, 2))
