@@ -68,9 +68,15 @@ type Arg struct {
 	// Channels are the values a pixel of an image of Bytes holds: 1 (0
 	// means 1) or 4.
 	Channels int
-	// Elem is a Buffer's or Scalar's element type; Bytes its contents.
+	// Elem is a Buffer's or Scalar's element type, or an image's lane
+	// type; Bytes its contents.
 	Elem  Elem
 	Bytes []byte
+	// ChannelType is an image of Bytes' OpenCL channel data type, without
+	// CL_: "FLOAT", "UNORM_INT8" (read_imagef reads 0 to 1),
+	// "UNSIGNED_INT8" (read_imageui reads 0 to 255), "SIGNED_INT32"...
+	// "" is Elem's default: FLOAT for float, UNORM_INT8 for uint8.
+	ChannelType string
 	// Output marks a Buffer or an Image2D that the kernel writes and
 	// collect verifies.
 	Output bool

@@ -120,6 +120,9 @@ type t1Arg struct {
 	AccessType string
 	MemoryType string
 	Output     json.RawMessage
+	// ChannelType is augur's: an image's OpenCL channel data type
+	// (imageChannels).
+	ChannelType string
 }
 
 type t1RefArg struct {
@@ -287,6 +290,7 @@ type specArg struct {
 	data      []byte    // BinaryRaw contents
 	seed      *int64
 	output    bool
+	channel   string   // an image's channel data type (Arg.ChannelType)
 	reference *specRef // the expected output, when the spec gives one
 	// perConfig marks a scalar's FillValue or a buffer's Size that uses
 	// the tuning parameters: a scalar or local buffer is set again for
@@ -723,23 +727,60 @@ func (b *specBuilder) fill(field string, a t1Arg, sa *specArg) (err error) {
 	return b.fail(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
 }
 
-// imageType reads an image's pixel type: float or float4 (CL_R or
-// CL_RGBA of CL_FLOAT), uchar or uchar4 (uint8 and uint8x4 too: CL_R or
-// CL_RGBA of CL_UNORM_INT8, which read_imagef reads as 0 to 1).
+// imageElems are the lane types an image's pixel may have, by the names
+// a spec gives them (OpenCL's and T1's).
+var imageElems = map[string]string{"float": "float", "uchar": "uint8", "uint8": "uint8", "char": "int8", "int8": "int8",
+	"ushort": "uint16", "uint16": "uint16", "short": "int16", "int16": "int16", "uint": "uint32", "uint32": "uint32", "int": "int32", "int32": "int32"}
+
+// imageChannels are the OpenCL channel data types an image may have
+// (cl_channel_type without CL_), each with its pixel's lane type. The
+// normalized ones are read and written as floats (read_imagef: UNORM_INT8
+// as 0 to 1), the integer ones as integers (read_imageui, read_imagei).
+// The first listed for a lane type is its default.
+var imageChannels = []struct{ name, elem string }{
+	{"FLOAT", "float"},
+	{"UNORM_INT8", "uint8"}, {"UNSIGNED_INT8", "uint8"},
+	{"SNORM_INT8", "int8"}, {"SIGNED_INT8", "int8"},
+	{"UNORM_INT16", "uint16"}, {"UNSIGNED_INT16", "uint16"},
+	{"SNORM_INT16", "int16"}, {"SIGNED_INT16", "int16"},
+	{"UNSIGNED_INT32", "uint32"}, {"SIGNED_INT32", "int32"},
+}
+
+// imageType reads an image's pixel type: one channel of a lane type of
+// imageElems (float, uchar, int...) or four ("float4", "uchar4", "uint4";
+// "uint8x4" too).
 func imageType(name string) (Elem, int, bool) {
 	lanes := 1
-	if b, ok := strings.CutSuffix(name, "4"); ok && b != "uint" && b != "int" {
-		name, lanes = strings.TrimSuffix(b, "x"), 4
+	base, ok := imageElems[name]
+	if !ok {
+		if b, cut := strings.CutSuffix(name, "4"); cut {
+			base, ok = imageElems[strings.TrimSuffix(b, "x")]
+			lanes = 4
+		}
 	}
-	switch name {
-	case "float":
-		e, _, _ := ParseElem("float")
-		return e, lanes, true
-	case "uchar", "uint8":
-		e, _, _ := ParseElem("uint8")
-		return e, lanes, true
+	if !ok {
+		return Elem{}, 0, false
 	}
-	return Elem{}, 0, false
+	e, _, _ := ParseElem(base)
+	return e, lanes, true
+}
+
+// imageChannel returns an image's channel data type: the one named (with
+// or without CL_, in any case), which must hold the pixel's lane type, or
+// the lane type's default.
+func imageChannel(named string, e Elem) (string, error) {
+	named = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(named)), "CL_")
+	var fit []string
+	for _, c := range imageChannels {
+		if c.elem != e.Name {
+			continue
+		}
+		if named == "" || named == c.name {
+			return c.name, nil
+		}
+		fit = append(fit, c.name)
+	}
+	return "", fmt.Errorf("%q does not hold %s pixels (%s does: %s)", named, e.Name, e.Name, strings.Join(fit, " or "))
 }
 
 // image reads an Image2D argument (an image2d_t whose Size is [width,
@@ -756,7 +797,10 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	}
 	var ok bool
 	if sa.elem, sa.lanes, ok = imageType(a.Type); !ok {
-		return bad(field+".Type", "an image holds float, float4, uchar or uchar4 pixels, not %q", a.Type)
+		return bad(field+".Type", "an image holds pixels of one or four float, uchar, char, ushort, short, uint or int (float4, uchar4...), not %q", a.Type)
+	}
+	if sa.channel, err = imageChannel(a.ChannelType, sa.elem); err != nil {
+		return bad(field+".ChannelType", "%v", err)
 	}
 	switch {
 	case a.AccessType == "ReadWrite":
@@ -1278,7 +1322,7 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 			n, _ := sk.argSize(a, t)
 			arg.Bytes = make([]byte, n*a.lanes*a.elem.Size)
 			sk.fillArg(a, t, rng, arg.Bytes)
-			arg.Channels = a.lanes
+			arg.Channels, arg.ChannelType = a.lanes, a.channel
 			arg.Width, arg.Height = n, 1
 			if a.height != nil {
 				arg.Width, _ = sk.taskSize(a.size, t)

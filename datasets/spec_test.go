@@ -242,7 +242,14 @@ func TestReadSpecErrors(t *testing.T) {
 		}, `string "yes" is no value of a string parameter`},
 		{"no output", func(m map[string]any) { delete(arg(m, 1), "Output"); arg(m, 1)["AccessType"] = "ReadWrite" }, "no argument is an output"},
 		{"custom", func(m map[string]any) { arg(m, 0)["Type"] = "custom" }, "Arguments[0] (in).Type"},
-		{"image of ints", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int32" }, "an image holds float, float4, uchar or uchar4 pixels, not \"int32\""},
+		{"image of longs", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int64" }, "an image holds pixels of one or four float, uchar, char, ushort, short, uint or int (float4, uchar4...), not \"int64\""},
+		{"image of three ints", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int3" }, `not "int3"`},
+		{"image channel of another size", func(m map[string]any) {
+			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "uchar4", "CL_UNSIGNED_INT32"
+		}, `ChannelType: "UNSIGNED_INT32" does not hold uint8 pixels (uint8 does: UNORM_INT8 or UNSIGNED_INT8)`},
+		{"image channel OpenCL lacks", func(m map[string]any) {
+			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "int", "INT32"
+		}, `"INT32" does not hold int32 pixels (int32 does: SIGNED_INT32)`},
 		{"image 2D of one size", func(m map[string]any) { arg(m, 0)["MemoryType"] = "Image2D" }, "an Image2D's size is [width, height]"},
 		{"image read and written", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["AccessType"] = "Image1DBuffer", "ReadWrite"
@@ -389,6 +396,10 @@ func FuzzParseSpec(f *testing.F) {
 		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[100, 4],` +
 		`"Arguments":[{"Type":"uchar4","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D","AccessType":"WriteOnly"}],` +
 		`"ReferenceArguments":[{"TargetName":"arg0","FillType":"Constant","FillValue":3}]}}`))
+	f.Add([]byte(`{"ConfigurationSpace":{"TuningParameters":[{"Name":"B","Values":"[8, 16]","Default":8}]},` +
+		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[100, 4],` +
+		`"Arguments":[{"Type":"uchar4","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D","ChannelType":"CL_UNSIGNED_INT8"},` +
+		`{"Type":"uint","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D","Output":1}]}}`))
 	f.Fuzz(func(t *testing.T, spec []byte) {
 		k, err := datasets.ParseSpec("fuzz", spec, "__kernel void k() {}", nil)
 		if err != nil {

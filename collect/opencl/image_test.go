@@ -10,8 +10,8 @@ import (
 )
 
 // TestImageFormat checks the pixel formats of image arguments: a family's
-// floats (Data), and a spec's pixels of bytes or floats, one or four
-// channels; anything else refused with a line naming the image.
+// floats (Data), and a spec's pixels of bytes, integers or floats, one or
+// four channels, in their channel types; anything else refused with a line naming the image.
 func TestImageFormat(t *testing.T) {
 	u8, _, _ := datasets.ParseElem("uint8")
 	f32, _, _ := datasets.ParseElem("float")
@@ -29,7 +29,10 @@ func TestImageFormat(t *testing.T) {
 		{"RGBA floats", datasets.Arg{Bytes: make([]byte, 32), Elem: f32, Channels: 4}, cl.ChannelOrderRGBA, cl.ChannelDataTypeFloat, 16, ""},
 		{"bytes", datasets.Arg{Bytes: make([]byte, 3), Elem: u8}, cl.ChannelOrderR, cl.ChannelDataTypeUNormInt8, 1, ""},
 		{"RGBA bytes", datasets.Arg{Bytes: make([]byte, 8), Elem: u8, Channels: 4}, cl.ChannelOrderRGBA, cl.ChannelDataTypeUNormInt8, 4, ""},
-		{"ints", datasets.Arg{Name: "m", Bytes: make([]byte, 8), Elem: i32}, 0, 0, 0, "image m holds int32"},
+		{"bytes read as integers", datasets.Arg{Bytes: make([]byte, 8), Elem: u8, Channels: 4, ChannelType: "UNSIGNED_INT8"}, cl.ChannelOrderRGBA, cl.ChannelDataTypeUnsignedInt8, 4, ""},
+		{"ints", datasets.Arg{Bytes: make([]byte, 8), Elem: i32, ChannelType: "SIGNED_INT32"}, cl.ChannelOrderR, cl.ChannelDataTypeSignedInt32, 4, ""},
+		{"ints with no channel type", datasets.Arg{Name: "m", Bytes: make([]byte, 8), Elem: i32}, 0, 0, 0, "image m holds int32 with no channel type"},
+		{"a channel type OpenCL lacks", datasets.Arg{Name: "m", Bytes: make([]byte, 8), Elem: i32, ChannelType: "INT32"}, 0, 0, 0, `channel type "INT32"`},
 		{"three channels", datasets.Arg{Name: "m", Bytes: make([]byte, 12), Elem: f32, Channels: 3}, 0, 0, 0, "image m has 3 channels"},
 		{"part of a pixel", datasets.Arg{Name: "m", Bytes: make([]byte, 6), Elem: u8, Channels: 4}, 0, 0, 0, "not whole pixels"},
 	}

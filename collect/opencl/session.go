@@ -449,10 +449,22 @@ func (s *Session) image2D(a *Args, arg datasets.Arg, flags cl.MemFlag, format cl
 	return img, nil
 }
 
+// channelTypes are the OpenCL channel data types an image of Bytes may
+// have, by datasets.Arg.ChannelType's names.
+var channelTypes = map[string]cl.ChannelDataType{
+	"FLOAT":      cl.ChannelDataTypeFloat,
+	"UNORM_INT8": cl.ChannelDataTypeUNormInt8, "UNSIGNED_INT8": cl.ChannelDataTypeUnsignedInt8,
+	"SNORM_INT8": cl.ChannelDataTypeSNormInt8, "SIGNED_INT8": cl.ChannelDataTypeSignedInt8,
+	"UNORM_INT16": cl.ChannelDataTypeUNormInt16, "UNSIGNED_INT16": cl.ChannelDataTypeUnsignedInt16,
+	"SNORM_INT16": cl.ChannelDataTypeSNormInt16, "SIGNED_INT16": cl.ChannelDataTypeSignedInt16,
+	"UNSIGNED_INT32": cl.ChannelDataTypeUnsignedInt32, "SIGNED_INT32": cl.ChannelDataTypeSignedInt32,
+}
+
 // imageFormat returns an image argument's pixels as bytes, their format
 // and the bytes a pixel: Data as single-channel floats, or Bytes of Elem
-// (float: CL_FLOAT; uint8: CL_UNORM_INT8, which read_imagef reads as 0 to
-// 1) with Channels channels (1: CL_R, 4: CL_RGBA).
+// in ChannelType (its default: CL_FLOAT for float, CL_UNORM_INT8, which
+// read_imagef reads as 0 to 1, for uint8) with Channels channels (1:
+// CL_R, 4: CL_RGBA).
 func imageFormat(arg datasets.Arg) ([]byte, cl.ImageFormat, int, error) {
 	f := cl.ImageFormat{ChannelOrder: cl.ChannelOrderR, ChannelDataType: cl.ChannelDataTypeFloat}
 	if len(arg.Bytes) == 0 {
@@ -461,12 +473,19 @@ func imageFormat(arg datasets.Arg) ([]byte, cl.ImageFormat, int, error) {
 		}
 		return unsafe.Slice((*byte)(unsafe.Pointer(&arg.Data[0])), 4*len(arg.Data)), f, 4, nil
 	}
-	switch arg.Elem.Name {
-	case "float":
-	case "uint8":
-		f.ChannelDataType = cl.ChannelDataTypeUNormInt8
+	channel := arg.ChannelType
+	switch {
+	case channel != "":
+	case arg.Elem.Name == "float":
+		channel = "FLOAT"
+	case arg.Elem.Name == "uint8":
+		channel = "UNORM_INT8"
 	default:
-		return nil, f, 0, fmt.Errorf("opencl: image %s holds %s; images hold float or uint8", arg.Name, arg.Elem.Name)
+		return nil, f, 0, fmt.Errorf("opencl: image %s holds %s with no channel type", arg.Name, arg.Elem.Name)
+	}
+	var ok bool
+	if f.ChannelDataType, ok = channelTypes[channel]; !ok {
+		return nil, f, 0, fmt.Errorf("opencl: image %s: channel type %q is not one of OpenCL's", arg.Name, channel)
 	}
 	switch arg.Channels {
 	case 0, 1:
