@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	goruntime "runtime"
 	"slices"
+	"strings"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
@@ -44,6 +45,10 @@ type PickCurvePoint struct {
 	Pct   float64 `json:"pct_of_best"`
 	Worst float64 `json:"worst_pct_of_best"`
 	Picks int     `json:"picks"`
+	// ByShape is each held-out shape's pick, the geometric mean over its
+	// draws, by shape ("R=256,C=256,..."): what AdvisePickCurve pairs
+	// between two points.
+	ByShape map[string]float64 `json:"by_shape,omitempty"`
 }
 
 // PickCurve is the learning curve in the unit users judge: for each device
@@ -209,6 +214,7 @@ func (pc *pickCurver) point(mine, targets []*group, n int, frac float64) PickCur
 		fits[i].pct, fits[i].ok = pc.pick(fits[i].rows, fits[i].t)
 	})
 	var logs []float64
+	byShape := map[*group][]float64{}
 	rows := 0
 	for _, f := range fits {
 		rows += len(f.rows)
@@ -216,6 +222,7 @@ func (pc *pickCurver) point(mine, targets []*group, n int, frac float64) PickCur
 			continue
 		}
 		logs = append(logs, math.Log(f.pct))
+		byShape[f.t] = append(byShape[f.t], math.Log(f.pct))
 		if p.Worst == 0 || f.pct < p.Worst {
 			p.Worst = f.pct
 		}
@@ -224,6 +231,12 @@ func (pc *pickCurver) point(mine, targets []*group, n int, frac float64) PickCur
 		p.TrainRows = rows / len(fits)
 	}
 	p.Pct, p.Picks = geomean(logs), len(logs)
+	if len(byShape) > 0 {
+		p.ByShape = map[string]float64{}
+		for g, l := range byShape {
+			p.ByShape[features.FormatTask(pc.d.TaskNames, g.task)] = geomean(l)
+		}
+	}
 	return p
 }
 
@@ -273,4 +286,141 @@ func (pc *pickCurver) pick(rows []int, t *group) (float64, bool) {
 		return 100 * t.bestNs / t.refNs, true // a library falls back to the reference
 	}
 	return 0, false
+}
+
+// PickCurveStep is the gain of one step of a pick curve: from the point
+// of From training shapes (or From of each shape's configurations) to
+// To, in points of % of the best. Gain is the difference of the two
+// points' geometric means over the held-out shapes both picked for
+// (Shapes), paired by shape, and Interval its 95% bootstrap interval over
+// those shapes: a gain whose interval holds 0 is not told apart from
+// the draws' and the shapes' noise.
+type PickCurveStep struct {
+	From     float64    `json:"from"`
+	To       float64    `json:"to"`
+	Gain     float64    `json:"gain"`
+	Interval [2]float64 `json:"gain_interval95"`
+	Shapes   int        `json:"shapes"`
+}
+
+// Clear reports whether the step's gain is told apart from noise: its
+// interval lies above 0.
+func (s *PickCurveStep) Clear() bool { return s != nil && s.Shapes >= 2 && s.Interval[0] > 0 }
+
+// PickCurveAdvice is what a device's pick curve says to collect next: the
+// last step of each axis, from the largest shape count below all of them
+// to all (MoreShapes), and from the largest share below all of each
+// shape's configurations to all (MoreConfigs); nil where the curve has no
+// such point with picks.
+type PickCurveAdvice struct {
+	Platform    string         `json:"platform"`
+	Pct         float64        `json:"pct_of_best"`
+	MoreShapes  *PickCurveStep `json:"more_shapes,omitempty"`
+	MoreConfigs *PickCurveStep `json:"more_configs,omitempty"`
+}
+
+// AdvisePickCurve reads PickCurve's points, one advice a device in their
+// order.
+func AdvisePickCurve(pts []PickCurvePoint) []PickCurveAdvice {
+	var out []PickCurveAdvice
+	for i := 0; i < len(pts); {
+		j := i
+		for j < len(pts) && pts[j].Platform == pts[i].Platform {
+			j++
+		}
+		dev := pts[i:j]
+		i = j
+		all := dev[len(dev)-1]
+		var fewer, part *PickCurvePoint
+		for k := range dev[:len(dev)-1] {
+			p := &dev[k]
+			if p.Picks == 0 {
+				continue
+			}
+			if p.Fraction == 1 && (fewer == nil || p.TrainShapes > fewer.TrainShapes) {
+				fewer = p
+			}
+			if p.TrainShapes == all.TrainShapes && p.Fraction < 1 && (part == nil || p.Fraction > part.Fraction) {
+				part = p
+			}
+		}
+		a := PickCurveAdvice{Platform: all.Platform, Pct: all.Pct}
+		if fewer != nil {
+			a.MoreShapes = step(*fewer, all, float64(fewer.TrainShapes), float64(all.TrainShapes))
+		}
+		if part != nil {
+			a.MoreConfigs = step(*part, all, part.Fraction, 1)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// step pairs two points' picks by shape. Points without per-shape
+// figures (made before ByShape) give their means' difference alone.
+func step(from, to PickCurvePoint, x0, x1 float64) *PickCurveStep {
+	s := &PickCurveStep{From: x0, To: x1, Gain: to.Pct - from.Pct}
+	var a, b []float64
+	for shape, v := range to.ByShape {
+		if w, ok := from.ByShape[shape]; ok {
+			a, b = append(a, math.Log(v)), append(b, math.Log(w))
+		}
+	}
+	if s.Shapes = len(a); s.Shapes > 0 {
+		s.Gain = geomean(a) - geomean(b)
+		s.Interval = gainInterval(a, b)
+	}
+	return s
+}
+
+// gainInterval is a 95% bootstrap interval of geomean(a) - geomean(b)
+// over paired shapes (a[i] and b[i] are one shape's logs), resampled as
+// geomeanInterval does; zeros for fewer than two shapes.
+func gainInterval(a, b []float64) [2]float64 {
+	if len(a) < 2 {
+		return [2]float64{}
+	}
+	const draws = 2000
+	rng := rand.New(rand.NewPCG(2, uint64(len(a))))
+	gains := make([]float64, draws)
+	for d := range gains {
+		sa, sb := 0.0, 0.0
+		for range a {
+			i := rng.IntN(len(a))
+			sa, sb = sa+a[i], sb+b[i]
+		}
+		n := float64(len(a))
+		gains[d] = math.Exp(sa/n) - math.Exp(sb/n)
+	}
+	slices.Sort(gains)
+	return [2]float64{gains[draws*25/1000], gains[draws*975/1000-1]}
+}
+
+// String writes the advice as 'augur eval --pick-curve' prints it.
+func (a PickCurveAdvice) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: every shape and configuration %.1f%%", a.Platform, a.Pct)
+	if s := a.MoreShapes; s != nil {
+		fmt.Fprintf(&b, "; %.0f -> %.0f shapes %s", s.From, s.To, s.text())
+	}
+	if s := a.MoreConfigs; s != nil {
+		fmt.Fprintf(&b, "; %.0f%% -> 100%% of the configurations %s", 100*s.From, s.text())
+	}
+	switch shapes, configs := a.MoreShapes.Clear(), a.MoreConfigs.Clear(); {
+	case shapes && configs && a.MoreShapes.Gain >= a.MoreConfigs.Gain, shapes && !configs:
+		b.WriteString(": collect more shapes")
+	case configs:
+		b.WriteString(": collect more configurations a shape")
+	case a.MoreShapes != nil || a.MoreConfigs != nil:
+		b.WriteString(": neither gain is told apart from noise; more of either may add little")
+	}
+	return b.String()
+}
+
+// text is a step's gain and, where it has one, its interval.
+func (s *PickCurveStep) text() string {
+	if s.Shapes < 2 {
+		return fmt.Sprintf("%+.1f points", s.Gain)
+	}
+	return fmt.Sprintf("%+.1f points [%+.1f, %+.1f]", s.Gain, s.Interval[0], s.Interval[1])
 }

@@ -115,3 +115,48 @@ func TestPickCurveSampled(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvisePickCurve checks the steps the advice compares (the largest
+// shape count below all, the largest share of configurations below all,
+// points without picks left out), their gains paired by shape, and what
+// it says to collect: the step whose interval lies above 0, or neither.
+func TestAdvisePickCurve(t *testing.T) {
+	shapes := func(v ...float64) map[string]float64 {
+		m := map[string]float64{}
+		for i, x := range v {
+			m[fmt.Sprint("s=", i)] = x
+		}
+		return m
+	}
+	pts := []eval.PickCurvePoint{
+		{Platform: "a", TrainShapes: 2, Fraction: 1, Pct: 90, Picks: 5},
+		{Platform: "a", TrainShapes: 4, Fraction: 1, Pct: 93, Picks: 4, ByShape: shapes(90, 92, 94, 96)},
+		{Platform: "a", TrainShapes: 5, Fraction: 0.25, Pct: 80, Picks: 5},
+		{Platform: "a", TrainShapes: 5, Fraction: 0.5, Pct: 97, Picks: 4, ByShape: shapes(99, 90, 99, 90)},
+		{Platform: "a", TrainShapes: 5, Fraction: 0.75}, // no pick: left out
+		{Platform: "a", TrainShapes: 5, Fraction: 1, Pct: 98, Picks: 4, ByShape: shapes(95, 97, 99, 100)},
+		{Platform: "b", TrainShapes: 1, Fraction: 1, Pct: 70, Picks: 1},
+		{Platform: "c", TrainShapes: 8, Fraction: 1, Pct: 90, Picks: 3, ByShape: shapes(80, 99, 90)},
+		{Platform: "c", TrainShapes: 9, Fraction: 1, Pct: 91, Picks: 3, ByShape: shapes(90, 90, 92)},
+	}
+	got := eval.AdvisePickCurve(pts)
+	if len(got) != 3 {
+		t.Fatalf("%d advices, want 3: %+v", len(got), got)
+	}
+	a := got[0]
+	if s := a.MoreShapes; s == nil || s.From != 4 || s.To != 5 || s.Shapes != 4 || !(s.Gain > 4.5 && s.Gain < 5) || !s.Clear() {
+		t.Errorf("a's shapes step %+v, want 4 -> 5 over 4 shapes, about +4.8 points, clear of 0", s)
+	}
+	if s := a.MoreConfigs; s == nil || s.From != 0.5 || s.Shapes != 4 || s.Clear() {
+		t.Errorf("a's configurations step %+v, want 50%% -> 100%% over 4 shapes, not clear of 0", s)
+	}
+	if str := a.String(); !strings.HasPrefix(str, "a: every shape and configuration 98.0%; 4 -> 5 shapes +4.") || !strings.HasSuffix(str, ": collect more shapes") {
+		t.Errorf("a: %s", str)
+	}
+	if got[1].MoreShapes != nil || got[1].MoreConfigs != nil || got[1].String() != "b: every shape and configuration 70.0%" {
+		t.Errorf("b, one point: %+v %s", got[1], got[1])
+	}
+	if c := got[2]; c.MoreShapes == nil || c.MoreShapes.Clear() || !strings.HasSuffix(c.String(), "neither gain is told apart from noise; more of either may add little") {
+		t.Errorf("c, a gain within its noise: %+v %s", c.MoreShapes, c)
+	}
+}

@@ -16,7 +16,10 @@ func runPickCurve(data string, opt eval.Options, progress *reporter, asJSON bool
 		return err // eval's errors carry the package prefix
 	}
 	if asJSON {
-		return writeIndentedJSON(stdout, pts)
+		return writeIndentedJSON(stdout, struct {
+			Points []eval.PickCurvePoint  `json:"points"`
+			Advice []eval.PickCurveAdvice `json:"advice"`
+		}{pts, eval.AdvisePickCurve(pts)})
 	}
 	return writePickCurveText(stdout, pts)
 }
@@ -37,46 +40,8 @@ func writePickCurveText(w io.Writer, pts []eval.PickCurvePoint) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, a := range pickCurveAdvice(pts) {
+	for _, a := range eval.AdvisePickCurve(pts) {
 		fmt.Fprintln(w, a)
 	}
 	return nil
-}
-
-// pickCurveAdvice compares, per device, the last step of each axis: from
-// the largest shape count below all of them to all, and from half of each
-// shape's configurations to all. Points without a pick are left out.
-func pickCurveAdvice(pts []eval.PickCurvePoint) []string {
-	var out []string
-	for i := 0; i < len(pts); {
-		j := i
-		for j < len(pts) && pts[j].Platform == pts[i].Platform {
-			j++
-		}
-		dev := pts[i:j]
-		i = j
-		all := dev[len(dev)-1]
-		var fewer, half *eval.PickCurvePoint
-		for k := range dev[:len(dev)-1] {
-			p := &dev[k]
-			if p.Picks == 0 {
-				continue
-			}
-			if p.Fraction == 1 && (fewer == nil || p.TrainShapes > fewer.TrainShapes) {
-				fewer = p
-			}
-			if p.TrainShapes == all.TrainShapes && p.Fraction < 1 && (half == nil || p.Fraction > half.Fraction) {
-				half = p
-			}
-		}
-		line := fmt.Sprintf("%s: every shape and configuration %.1f%%", all.Platform, all.Pct)
-		if fewer != nil {
-			line += fmt.Sprintf("; %d -> %d shapes %+.1f points", fewer.TrainShapes, all.TrainShapes, all.Pct-fewer.Pct)
-		}
-		if half != nil {
-			line += fmt.Sprintf("; %.0f%% -> 100%% of the configurations %+.1f points", 100*half.Fraction, all.Pct-half.Pct)
-		}
-		out = append(out, line+" (the larger gain is what to collect more of; differences within a few points are noise)")
-	}
-	return out
 }
