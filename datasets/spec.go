@@ -698,6 +698,9 @@ func (b *specBuilder) arguments() error {
 		default:
 			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector, Local, Image2D or Image1DBuffer)", a.MemoryType)
 		}
+		if a.ChannelType != "" && sa.kind != Image2D && sa.kind != ImageBuffer {
+			return bad(field+".ChannelType", "only an image (Image2D, Image1DBuffer) has a channel type")
+		}
 		if sa.output {
 			outputs++
 		}

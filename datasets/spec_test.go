@@ -247,6 +247,7 @@ func TestReadSpecErrors(t *testing.T) {
 		{"image channel of another size", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "uchar4", "CL_UNSIGNED_INT32"
 		}, `ChannelType: "UNSIGNED_INT32" does not hold uint8 pixels (uint8 does: UNORM_INT8 or UNSIGNED_INT8)`},
+		{"channel type of a vector", func(m map[string]any) { arg(m, 0)["ChannelType"] = "FLOAT" }, "Arguments[0] (in).ChannelType: only an image (Image2D, Image1DBuffer) has a channel type"},
 		{"image channel OpenCL lacks", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "int", "INT32"
 		}, `"INT32" does not hold int32 pixels (int32 does: SIGNED_INT32)`},
