@@ -332,6 +332,7 @@ func TestRunSpecOutputs(t *testing.T) {
 	}{
 		{"testdata/specimage/imgout.json", []features.Task{{64, 16}, {100, 30}}, map[int]string{2: "output 0", 3: "output 1"}},
 		{"testdata/specimage/intimg.json", []features.Task{{64, 16}, {100, 30}}, map[int]string{2: "output 0", 3: "output 1"}},
+		{"testdata/specimage/volume.json", []features.Task{{32, 16, 8}, {100, 30, 5}}, map[int]string{2: "output 0"}},
 		{"testdata/spechalf/halfio.json", []features.Task{{1000}, {4096}}, map[int]string{2: "NaN", 3: "differ"}},
 	} {
 		t.Run(filepath.Base(tc.spec), func(t *testing.T) {
@@ -358,26 +359,28 @@ func TestRunSpecOutputs(t *testing.T) {
 // the device's limit, and a run whose every shape was skipped is an error.
 func TestRunSpecImageTooLarge(t *testing.T) {
 	skipWithoutDevice(t)
-	k, err := datasets.ReadSpec("testdata/specimage/blur.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
-		name  string
-		tasks []features.Task
-		fails bool
+		name, spec string
+		tasks      []features.Task
+		fails      bool
+		says       string
 	}{
-		{"every shape", []features.Task{{70000, 4}}, true},
-		{"one shape of two", []features.Task{{70000, 4}, {64, 16}}, false},
+		{"every shape", "blur.json", []features.Task{{70000, 4}}, true, "image img is 70000 x 4 pixels, beyond the device's largest 2D image"},
+		{"one shape of two", "blur.json", []features.Task{{70000, 4}, {64, 16}}, false, "image img is 70000 x 4 pixels, beyond the device's largest 2D image"},
+		{"3D", "volume.json", []features.Task{{8, 4, 70000}, {8, 4, 2}}, false, "image vol is 8 x 4 x 70000 pixels, beyond the device's largest 3D image"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			k, err := datasets.ReadSpec(filepath.Join("testdata/specimage", tc.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
 			opt := Options{Tasks: tc.tasks, Sample: "random:2", Repeats: 1, Progress: io.Discard, Log: io.Discard}
 			sum, err := Run(context.Background(), k, t.TempDir(), opt)
 			if tc.fails != errors.Is(err, ErrNoShape) {
 				t.Fatalf("error %v; want ErrNoShape: %v", err, tc.fails)
 			}
-			if sum == nil || len(sum.TaskErrors) != 1 || !strings.Contains(sum.TaskErrors[0], "image img is 70000 x 4 pixels, beyond the device's largest 2D image") {
-				t.Errorf("summary %v, want one skipped shape naming the image and the limit", sum)
+			if sum == nil || len(sum.TaskErrors) != 1 || !strings.Contains(sum.TaskErrors[0], tc.says) {
+				t.Errorf("summary %v, want one skipped shape saying %q", sum, tc.says)
 			}
 			if !tc.fails && sum.Rows() == 0 {
 				t.Error("the shape that fits wrote no rows")

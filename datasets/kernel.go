@@ -52,7 +52,15 @@ const (
 	Scalar
 	// LocalMem is a __local buffer of Arg.Len bytes.
 	LocalMem
+	// Image3D is a read-only 3D image (image3d_t) of Arg.Width x
+	// Arg.Height x Arg.Depth pixels of Arg.Bytes, as an Image2D's, filled
+	// row by row and slice by slice (writing one needs an extension that
+	// not every device has).
+	Image3D
 )
+
+// image reports whether an argument of kind k is an image.
+func (k ArgKind) image() bool { return k == Image2D || k == Image3D || k == ImageBuffer }
 
 // Arg is one kernel argument, in the order of the kernel's signature.
 type Arg struct {
@@ -63,8 +71,9 @@ type Arg struct {
 	Int  int32     // Int32: the value
 	// Float is a Float32 argument's value.
 	Float float32
-	// Width and Height are an Image2D's size in pixels.
-	Width, Height int
+	// Width and Height are an Image2D's or Image3D's size in pixels, and
+	// Depth an Image3D's.
+	Width, Height, Depth int
 	// Channels are the values a pixel of an image of Bytes holds: 1 (0
 	// means 1) or 4.
 	Channels int

@@ -284,7 +284,8 @@ type specArg struct {
 	elem      Elem
 	lanes     int
 	size      *sizeExpr // elements; nil for a scalar; an Image2D's width
-	height    *sizeExpr // an Image2D's height; nil for other kinds
+	height    *sizeExpr // an Image2D's or Image3D's height; nil for other kinds
+	depth     *sizeExpr // an Image3D's depth; nil for other kinds
 	fill      string    // Constant, Random, BinaryRaw
 	value     *sizeExpr // FillValue
 	data      []byte    // BinaryRaw contents
@@ -649,7 +650,7 @@ func (b *specBuilder) arguments() error {
 			sa.name = fmt.Sprintf("arg%d", i)
 		}
 		var lanes int
-		if a.MemoryType != "Image2D" && a.MemoryType != "Image1DBuffer" { // image reads an image's
+		if a.MemoryType != "Image2D" && a.MemoryType != "Image3D" && a.MemoryType != "Image1DBuffer" { // image reads an image's
 			if sa.elem, lanes, err = ParseElem(a.Type); err != nil {
 				return bad(field+".Type", "%v", err)
 			}
@@ -691,15 +692,15 @@ func (b *specBuilder) arguments() error {
 			if sa.output && sa.perConfig {
 				return bad(field+".Size", "an output's size may not depend on the tuning parameters: its values are compared with the reference configuration's")
 			}
-		case "Image2D", "Image1DBuffer":
+		case "Image2D", "Image3D", "Image1DBuffer":
 			if err := b.image(field, a, &sa); err != nil {
 				return err
 			}
 		default:
-			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector, Local, Image2D or Image1DBuffer)", a.MemoryType)
+			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector, Local, Image2D, Image3D or Image1DBuffer)", a.MemoryType)
 		}
-		if a.ChannelType != "" && sa.kind != Image2D && sa.kind != ImageBuffer {
-			return bad(field+".ChannelType", "only an image (Image2D, Image1DBuffer) has a channel type")
+		if a.ChannelType != "" && !sa.kind.image() {
+			return bad(field+".ChannelType", "only an image (Image2D, Image3D, Image1DBuffer) has a channel type")
 		}
 		if sa.output {
 			outputs++
@@ -787,17 +788,17 @@ func imageChannel(named string, e Elem) (string, error) {
 }
 
 // image reads an Image2D argument (an image2d_t whose Size is [width,
-// height] in pixels, read-only, or write-only when it is an output) or an
+// height] in pixels, read-only, or write-only when it is an output), an
+// Image3D (a read-only image3d_t of [width, height, depth] pixels: writing
+// one needs cl_khr_3d_image_writes, which not every device has) or an
 // Image1DBuffer (a read-only image1d_buffer_t of Size pixels), of
-// imageType's pixels. Both hold their data as a Vector does (a pixel's
-// channels one after another, rows one after another); their sizes may
-// use the problem sizes only, as an image is made once a shape.
+// imageType's pixels. Each holds its data as a Vector does (a pixel's
+// channels one after another, rows one after another, then slices); their
+// sizes may use the problem sizes only, as an image is made once a shape.
 func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	bad, taskOnly := b.fail, b.sk.taskNames
-	sa.kind = ImageBuffer
-	if a.MemoryType == "Image2D" {
-		sa.kind = Image2D
-	}
+	dims := map[string]int{"Image1DBuffer": 1, "Image2D": 2, "Image3D": 3}[a.MemoryType]
+	sa.kind = [...]ArgKind{1: ImageBuffer, 2: Image2D, 3: Image3D}[dims]
 	var ok bool
 	if sa.elem, sa.lanes, ok = imageType(a.Type); !ok {
 		return bad(field+".Type", "an image holds pixels of one or four float, uchar, char, ushort, short, uint or int (float4, uchar4...), not %q", a.Type)
@@ -811,14 +812,14 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	case a.AccessType == "ReadOnly":
 	case truthy(a.Output) || a.AccessType == "WriteOnly" && len(a.Output) == 0:
 		if sa.kind != Image2D {
-			return bad(field+".AccessType", "an Image1DBuffer is read-only: write a Vector, or an Image2D")
+			return bad(field+".AccessType", "an %s is read-only: write a Vector, or an Image2D", a.MemoryType)
 		}
 		sa.output = true
 	}
 	sizes := []json.RawMessage{a.Size}
-	if sa.kind == Image2D {
-		if json.Unmarshal(a.Size, &sizes) != nil || len(sizes) != 2 {
-			return bad(field+".Size", "an Image2D's size is [width, height], got %s", a.Size)
+	if dims > 1 {
+		if json.Unmarshal(a.Size, &sizes) != nil || len(sizes) != dims {
+			return bad(field+".Size", "an %s's size is %s, got %s", a.MemoryType, [...]string{2: "[width, height]", 3: "[width, height, depth]"}[dims], a.Size)
 		}
 	}
 	if len(sizes[0]) == 0 {
@@ -829,10 +830,13 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 		if err != nil {
 			return err
 		}
-		if i == 0 {
+		switch i {
+		case 0:
 			sa.size = e
-		} else {
+		case 1:
 			sa.height = e
+		default:
+			sa.depth = e
 		}
 	}
 	return b.fill(field, a, sa)
@@ -1321,15 +1325,18 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 			n, _ := sk.argSize(a, t)
 			arg.Bytes = make([]byte, n*a.lanes*a.elem.Size)
 			sk.fillArg(a, t, rng, arg.Bytes)
-		case Image2D, ImageBuffer:
+		case Image2D, Image3D, ImageBuffer:
 			n, _ := sk.argSize(a, t)
 			arg.Bytes = make([]byte, n*a.lanes*a.elem.Size)
 			sk.fillArg(a, t, rng, arg.Bytes)
 			arg.Channels, arg.ChannelType = a.lanes, a.channel
-			arg.Width, arg.Height = n, 1
+			arg.Width, arg.Height, arg.Depth = n, 1, 1
 			if a.height != nil {
-				arg.Width, _ = sk.taskSize(a.size, t)
-				arg.Height, _ = sk.taskSize(a.height, t)
+				dims, _ := sk.imageDims(a, t)
+				arg.Width, arg.Height = dims[0], dims[1]
+				if len(dims) == 3 {
+					arg.Depth = dims[2]
+				}
 			}
 		}
 		out[i] = arg
@@ -1343,7 +1350,7 @@ func (sk *specKernel) checkDevice(_ features.Config, p features.Platform) error 
 		return nil
 	}
 	for _, a := range sk.argList {
-		if a.kind == Image2D || a.kind == ImageBuffer {
+		if a.kind.image() {
 			return fmt.Errorf("%w: argument %s is an image, and the device has no image support", ErrDevice, a.name)
 		}
 	}
@@ -1381,26 +1388,53 @@ func (sk *specKernel) fillArg(a specArg, t features.Task, rng *rand.Rand, bytes 
 	}
 }
 
+// imageDims returns the sides of a 2D or 3D image on t, in pixels: width,
+// height and, for a 3D one, depth.
+func (sk *specKernel) imageDims(a specArg, t features.Task) ([]int, error) {
+	var dims []int
+	n := 1
+	for _, e := range []*sizeExpr{a.size, a.height, a.depth} {
+		if e == nil {
+			break
+		}
+		d, err := sk.taskSize(e, t)
+		if err != nil {
+			return nil, err
+		}
+		if d > maxSpecArgBytes || n*d > maxSpecArgBytes {
+			return nil, fmt.Errorf("image %s of %s pixels is too large", a.name, pixelsText(append(dims, d)))
+		}
+		dims, n = append(dims, d), n*max(d, 1)
+	}
+	if slices.Min(dims) <= 0 {
+		return nil, fmt.Errorf("image %s is %s pixels", a.name, pixelsText(dims))
+	}
+	return dims, nil
+}
+
+// pixelsText writes an image's sides as "640 x 480".
+func pixelsText(dims []int) string {
+	var b strings.Builder
+	for i, d := range dims {
+		if i > 0 {
+			b.WriteString(" x ")
+		}
+		b.WriteString(strconv.Itoa(d))
+	}
+	return b.String()
+}
+
 // argSize returns the elements of a Buffer or LocalMem argument on t (an
 // image's pixels): for a size that depends on the parameters, the largest
 // over the space, so that one allocation serves every configuration.
 func (sk *specKernel) argSize(a specArg, t features.Task) (int, error) {
 	if a.height != nil {
-		w, err := sk.taskSize(a.size, t)
-		if err != nil {
-			return 0, err
+		dims, err := sk.imageDims(a, t)
+		n := 1
+		for _, d := range dims {
+			n *= d
 		}
-		h, err := sk.taskSize(a.height, t)
-		if err != nil {
-			return 0, err
-		}
-		if w > maxSpecArgBytes || h > maxSpecArgBytes || w*h > maxSpecArgBytes {
-			return 0, fmt.Errorf("image %s of %d x %d pixels is too large", a.name, w, h)
-		}
-		if w <= 0 || h <= 0 {
-			return 0, fmt.Errorf("image %s is %d x %d pixels", a.name, w, h)
-		}
-		return w * h, nil
+		return n, err
 	}
 	if !a.perConfig {
 		return sk.taskSize(a.size, t)

@@ -265,7 +265,7 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 			a.vals[i] = arg.Int
 		case datasets.Float32:
 			a.vals[i] = arg.Float
-		case datasets.Image2D, datasets.ImageBuffer:
+		case datasets.Image2D, datasets.Image3D, datasets.ImageBuffer:
 			if arg.Output {
 				m, err := s.bindOutputImage(a, arg)
 				if err != nil {
@@ -368,12 +368,12 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 		return b, nil
 	}
 	n := len(pixels) / pixelBytes
-	if arg.Kind == datasets.Image2D {
-		img, err := s.image2D(a, arg, cl.MemReadOnly, format, n)
+	if arg.Kind == datasets.Image2D || arg.Kind == datasets.Image3D {
+		img, err := s.createImage(a, arg, cl.MemReadOnly, format, n)
 		if err != nil {
 			return nil, err
 		}
-		ev, err := s.queue.EnqueueWriteImage(img, true, [3]int{}, [3]int{arg.Width, arg.Height, 1}, 0, 0, pixels, nil)
+		ev, err := s.queue.EnqueueWriteImage(img, true, [3]int{}, [3]int{arg.Width, arg.Height, max(arg.Depth, 1)}, 0, 0, pixels, nil)
 		if err != nil {
 			ev.Release()
 			return nil, wrap("upload image "+arg.Name, err)
@@ -419,7 +419,7 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 	if !s.dev.info.ImageSupport {
 		return nil, fmt.Errorf("opencl: output image %s: the device has no image support", arg.Name)
 	}
-	img, err := s.image2D(a, arg, cl.MemWriteOnly, format, len(pixels)/max(pixelBytes, 1))
+	img, err := s.createImage(a, arg, cl.MemWriteOnly, format, len(pixels)/max(pixelBytes, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -431,17 +431,30 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 	return img, nil
 }
 
-// image2D creates the 2D image of arg, of n pixels, with flags, and keeps
-// it in a to release: its size is checked against its pixels and the
-// device's largest 2D image.
-func (s *Session) image2D(a *Args, arg datasets.Arg, flags cl.MemFlag, format cl.ImageFormat, n int) (*cl.MemObject, error) {
-	if arg.Width <= 0 || arg.Height <= 0 || arg.Width*arg.Height != n {
-		return nil, fmt.Errorf("opencl: image %s is %d x %d with %d pixels", arg.Name, arg.Width, arg.Height, n)
+// createImage creates the 2D image of arg (or the 3D image of an Image3D), of
+// n pixels, with flags, and keeps it in a to release: its size is checked
+// against its pixels and the device's largest image.
+func (s *Session) createImage(a *Args, arg datasets.Arg, flags cl.MemFlag, format cl.ImageFormat, n int) (*cl.MemObject, error) {
+	desc := cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height, Depth: 1}
+	most := [3]int{s.dev.dev.Image2DMaxWidth(), s.dev.dev.Image2DMaxHeight(), 1}
+	if arg.Kind == datasets.Image3D {
+		desc.Type, desc.Depth = cl.MemObjectTypeImage3D, arg.Depth
+		most = [3]int{s.dev.dev.Image3DMaxWidth(), s.dev.dev.Image3DMaxHeight(), s.dev.dev.Image3DMaxDepth()}
 	}
-	if w, h := s.dev.dev.Image2DMaxWidth(), s.dev.dev.Image2DMaxHeight(); arg.Width > w || arg.Height > h {
-		return nil, fmt.Errorf("opencl: image %s is %d x %d pixels, beyond the device's largest 2D image, %d x %d", arg.Name, arg.Width, arg.Height, w, h)
+	sides, mostText := fmt.Sprintf("%d x %d", arg.Width, arg.Height), fmt.Sprintf("2D image, %d x %d", most[0], most[1])
+	if arg.Kind == datasets.Image3D {
+		sides, mostText = fmt.Sprintf("%s x %d", sides, arg.Depth), fmt.Sprintf("3D image, %d x %d x %d", most[0], most[1], most[2])
 	}
-	img, err := s.ctx.CreateImage(flags, format, cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}, nil)
+	if arg.Width <= 0 || arg.Height <= 0 || desc.Depth <= 0 || arg.Width*arg.Height*desc.Depth != n {
+		return nil, fmt.Errorf("opencl: image %s is %s with %d pixels", arg.Name, sides, n)
+	}
+	if arg.Width > most[0] || arg.Height > most[1] || desc.Depth > most[2] {
+		return nil, fmt.Errorf("opencl: image %s is %s pixels, beyond the device's largest %s", arg.Name, sides, mostText)
+	}
+	if arg.Kind != datasets.Image3D {
+		desc.Depth = 0
+	}
+	img, err := s.ctx.CreateImage(flags, format, desc, nil)
 	if err != nil {
 		return nil, wrap("create image "+arg.Name, err)
 	}
