@@ -1402,26 +1402,23 @@ func (sk *specKernel) imageDims(a specArg, t features.Task) ([]int, error) {
 			return nil, err
 		}
 		if d > maxSpecArgBytes || n*d > maxSpecArgBytes {
-			return nil, fmt.Errorf("image %s of %s pixels is too large", a.name, pixelsText(append(dims, d)))
+			return nil, fmt.Errorf("image %s of %s pixels is too large", a.name, SidesText(append(dims, d)))
 		}
 		dims, n = append(dims, d), n*max(d, 1)
 	}
 	if slices.Min(dims) <= 0 {
-		return nil, fmt.Errorf("image %s is %s pixels", a.name, pixelsText(dims))
+		return nil, fmt.Errorf("image %s is %s pixels", a.name, SidesText(dims))
 	}
 	return dims, nil
 }
 
-// pixelsText writes an image's sides as "640 x 480".
-func pixelsText(dims []int) string {
-	var b strings.Builder
-	for i, d := range dims {
-		if i > 0 {
-			b.WriteString(" x ")
-		}
-		b.WriteString(strconv.Itoa(d))
+// SidesText writes an image's sides in pixels as "640 x 480".
+func SidesText(sides []int) string {
+	text := make([]string, len(sides))
+	for i, v := range sides {
+		text[i] = strconv.Itoa(v)
 	}
-	return b.String()
+	return strings.Join(text, " x ")
 }
 
 // argSize returns the elements of a Buffer or LocalMem argument on t (an

@@ -431,28 +431,28 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 	return img, nil
 }
 
-// createImage creates the 2D image of arg (or the 3D image of an Image3D), of
-// n pixels, with flags, and keeps it in a to release: its size is checked
-// against its pixels and the device's largest image.
+// createImage creates the 2D image of arg (the 3D image of an Image3D),
+// of n pixels, with flags, and keeps it in a to release: its size is
+// checked against its pixels and the device's largest image.
 func (s *Session) createImage(a *Args, arg datasets.Arg, flags cl.MemFlag, format cl.ImageFormat, n int) (*cl.MemObject, error) {
-	desc := cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height, Depth: 1}
-	most := [3]int{s.dev.dev.Image2DMaxWidth(), s.dev.dev.Image2DMaxHeight(), 1}
+	d := s.dev.dev
+	desc := cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}
+	sides, most := []int{arg.Width, arg.Height}, []int{d.Image2DMaxWidth(), d.Image2DMaxHeight()}
 	if arg.Kind == datasets.Image3D {
 		desc.Type, desc.Depth = cl.MemObjectTypeImage3D, arg.Depth
-		most = [3]int{s.dev.dev.Image3DMaxWidth(), s.dev.dev.Image3DMaxHeight(), s.dev.dev.Image3DMaxDepth()}
+		sides, most = append(sides, arg.Depth), []int{d.Image3DMaxWidth(), d.Image3DMaxHeight(), d.Image3DMaxDepth()}
 	}
-	sides, mostText := fmt.Sprintf("%d x %d", arg.Width, arg.Height), fmt.Sprintf("2D image, %d x %d", most[0], most[1])
-	if arg.Kind == datasets.Image3D {
-		sides, mostText = fmt.Sprintf("%s x %d", sides, arg.Depth), fmt.Sprintf("3D image, %d x %d x %d", most[0], most[1], most[2])
+	pixels := 1
+	for _, side := range sides {
+		pixels *= max(side, 0)
 	}
-	if arg.Width <= 0 || arg.Height <= 0 || desc.Depth <= 0 || arg.Width*arg.Height*desc.Depth != n {
-		return nil, fmt.Errorf("opencl: image %s is %s with %d pixels", arg.Name, sides, n)
+	if pixels == 0 || pixels != n {
+		return nil, fmt.Errorf("opencl: image %s is %s with %d pixels", arg.Name, datasets.SidesText(sides), n)
 	}
-	if arg.Width > most[0] || arg.Height > most[1] || desc.Depth > most[2] {
-		return nil, fmt.Errorf("opencl: image %s is %s pixels, beyond the device's largest %s", arg.Name, sides, mostText)
-	}
-	if arg.Kind != datasets.Image3D {
-		desc.Depth = 0
+	for i := range sides {
+		if sides[i] > most[i] {
+			return nil, fmt.Errorf("opencl: image %s is %s pixels, beyond the device's largest %dD image, %s", arg.Name, datasets.SidesText(sides), len(sides), datasets.SidesText(most))
+		}
 	}
 	img, err := s.ctx.CreateImage(flags, format, desc, nil)
 	if err != nil {
