@@ -52,10 +52,10 @@ const (
 	Scalar
 	// LocalMem is a __local buffer of Arg.Len bytes.
 	LocalMem
-	// Image3D is a read-only 3D image (image3d_t) of Arg.Width x
-	// Arg.Height x Arg.Depth pixels of Arg.Bytes, as an Image2D's, filled
-	// row by row and slice by slice (writing one needs an extension that
-	// not every device has).
+	// Image3D is a 3D image (image3d_t) of Arg.Width x Arg.Height x
+	// Arg.Depth pixels of Arg.Bytes, as an Image2D's, filled row by row
+	// and slice by slice; read-only, or write-only and read back as an
+	// output Image2D is, on a device with cl_khr_3d_image_writes.
 	Image3D
 )
 

@@ -789,8 +789,8 @@ func imageChannel(named string, e Elem) (string, error) {
 
 // image reads an Image2D argument (an image2d_t whose Size is [width,
 // height] in pixels, read-only, or write-only when it is an output), an
-// Image3D (a read-only image3d_t of [width, height, depth] pixels: writing
-// one needs cl_khr_3d_image_writes, which not every device has) or an
+// Image3D (an image3d_t of [width, height, depth] pixels, likewise; collect
+// writes one only on a device with cl_khr_3d_image_writes) or an
 // Image1DBuffer (a read-only image1d_buffer_t of Size pixels), of
 // imageType's pixels. Each holds its data as a Vector does (a pixel's
 // channels one after another, rows one after another, then slices); their
@@ -811,8 +811,8 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 		return bad(field+".AccessType", "an image is read_only or write_only in an OpenCL kernel, not ReadWrite")
 	case a.AccessType == "ReadOnly":
 	case truthy(a.Output) || a.AccessType == "WriteOnly" && len(a.Output) == 0:
-		if sa.kind != Image2D {
-			return bad(field+".AccessType", "an %s is read-only: write a Vector, or an Image2D", a.MemoryType)
+		if sa.kind == ImageBuffer {
+			return bad(field+".AccessType", "an Image1DBuffer is read-only: write a Vector, or an Image2D")
 		}
 		sa.output = true
 	}

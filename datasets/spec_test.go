@@ -261,9 +261,6 @@ func TestReadSpecErrors(t *testing.T) {
 		{"image 3D of two sides", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Size"] = "Image3D", []any{"ProblemSize[0]", "4"}
 		}, "an Image3D's size is [width, height, depth], got"},
-		{"image 3D written", func(m map[string]any) {
-			arg(m, 0)["MemoryType"], arg(m, 0)["AccessType"], arg(m, 0)["Size"] = "Image3D", "WriteOnly", []any{"ProblemSize[0]", "4", "2"}
-		}, "an Image3D is read-only: write a Vector, or an Image2D"},
 		{"image sized by a parameter", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Size"] = "Image2D", []any{"ProblemSize[0]", "TILE_X"}
 		}, "Arguments[0] (in).Size"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -153,14 +154,14 @@ type Args struct {
 	UploadNs int64
 }
 
-// output is a buffer or a 2D image that the kernel writes and collect
-// reads back.
+// output is a buffer or an image that the kernel writes and collect reads
+// back.
 type output struct {
 	mem   *cl.MemObject
 	bytes int
-	// region is a 2D image's width and height in pixels; zero for a
-	// buffer.
-	region [2]int
+	// region is an image's width, height and depth in pixels (depth 1 for
+	// a 2D image); zero for a buffer.
+	region [3]int
 	// nan is NaN as the output's floating-point type holds it
 	// (little-endian): one value for a buffer, the pattern ResetOutput
 	// fills it with, every pixel for an image, which it writes whole.
@@ -413,17 +414,19 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 	if err != nil {
 		return nil, err
 	}
-	if arg.Kind != datasets.Image2D {
-		return nil, fmt.Errorf("opencl: output image %s: only a 2D image may be an output", arg.Name)
-	}
-	if !s.dev.info.ImageSupport {
+	switch {
+	case arg.Kind != datasets.Image2D && arg.Kind != datasets.Image3D:
+		return nil, fmt.Errorf("opencl: output image %s: only a 2D or 3D image may be an output", arg.Name)
+	case !s.dev.info.ImageSupport:
 		return nil, fmt.Errorf("opencl: output image %s: the device has no image support", arg.Name)
+	case arg.Kind == datasets.Image3D && !strings.Contains(s.dev.dev.Extensions(), "cl_khr_3d_image_writes"):
+		return nil, fmt.Errorf("opencl: output image %s: the device cannot write 3D images (it lacks cl_khr_3d_image_writes)", arg.Name)
 	}
 	img, err := s.createImage(a, arg, cl.MemWriteOnly, format, len(pixels)/max(pixelBytes, 1))
 	if err != nil {
 		return nil, err
 	}
-	o := output{mem: img, bytes: len(pixels), region: [2]int{arg.Width, arg.Height}, init: pixels}
+	o := output{mem: img, bytes: len(pixels), region: [3]int{arg.Width, arg.Height, max(arg.Depth, 1)}, init: pixels}
 	if arg.Elem.Float {
 		o.init, o.declared, o.nan = nil, pixels, bytes.Repeat(nanOf(arg.Elem), len(pixels)/arg.Elem.Size)
 	}
@@ -552,12 +555,12 @@ func (s *Session) ResetOutput(a *Args) error {
 		var ev *cl.Event
 		var err error
 		switch {
-		case o.region != [2]int{}:
+		case o.region != [3]int{}:
 			data := o.init
 			if data == nil {
 				data = o.nan
 			}
-			ev, err = s.queue.EnqueueWriteImage(o.mem, true, [3]int{}, [3]int{o.region[0], o.region[1], 1}, 0, 0, data, nil)
+			ev, err = s.queue.EnqueueWriteImage(o.mem, true, [3]int{}, o.region, 0, 0, data, nil)
 		case o.init == nil:
 			ev, err = s.queue.EnqueueFillBuffer(o.mem, unsafe.Pointer(&o.nan[0]), len(o.nan), 0, o.bytes/len(o.nan)*len(o.nan), nil)
 		default:
@@ -816,8 +819,8 @@ func (s *Session) ReadOutputs(a *Args, dst [][]byte) (int64, error) {
 func (s *Session) read(o output, dst unsafe.Pointer) (int64, error) {
 	var ev *cl.Event
 	var err error
-	if o.region != [2]int{} {
-		ev, err = s.queue.EnqueueReadImage(o.mem, true, [3]int{}, [3]int{o.region[0], o.region[1], 1}, 0, 0, unsafe.Slice((*byte)(dst), o.bytes), nil)
+	if o.region != [3]int{} {
+		ev, err = s.queue.EnqueueReadImage(o.mem, true, [3]int{}, o.region, 0, 0, unsafe.Slice((*byte)(dst), o.bytes), nil)
 	} else {
 		ev, err = s.queue.EnqueueReadBuffer(o.mem, true, 0, o.bytes, dst, nil)
 	}
