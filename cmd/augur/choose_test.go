@@ -243,7 +243,8 @@ func TestChooseWisdom(t *testing.T) {
 			}
 			if tc.want != nil {
 				for i, name := range ch.ParamNames() {
-					if got.Config[name] != tc.want[i] {
+					if got.Config[name] != float64(tc.want[i]) { // a JSON number
+
 						t.Errorf("config %v, want %v", got.Config, tc.want)
 						break
 					}
