@@ -692,7 +692,7 @@ func (e *engine) check(t *task, p pair) error {
 func (e *engine) outputElems(t *task) []datasets.Elem {
 	var out []datasets.Elem
 	for _, a := range t.inputs {
-		if a.Output && (a.Kind == datasets.Buffer || a.Kind == datasets.Image2D || a.Kind == datasets.Image3D) {
+		if a.Output && (a.Kind == datasets.Buffer || a.Kind.Image()) {
 			out = append(out, a.Elem)
 		}
 	}

@@ -332,6 +332,7 @@ func TestRunSpecOutputs(t *testing.T) {
 	}{
 		{"testdata/specimage/imgout.json", []features.Task{{64, 16}, {100, 30}}, map[int]string{2: "output 0", 3: "output 1"}},
 		{"testdata/specimage/intimg.json", []features.Task{{64, 16}, {100, 30}}, map[int]string{2: "output 0", 3: "output 1"}},
+		{"testdata/specimage/bufout.json", []features.Task{{1000}, {4096}}, map[int]string{2: "NaN", 3: "output 0"}},
 		{"testdata/specimage/volume.json", []features.Task{{32, 16, 8}, {100, 30, 5}}, map[int]string{2: "output 0", 3: "output 1"}},
 		{"testdata/spechalf/halfio.json", []features.Task{{1000}, {4096}}, map[int]string{2: "NaN", 3: "differ"}},
 	} {

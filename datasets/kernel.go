@@ -35,9 +35,10 @@ const (
 	// __IMAGE_SUPPORT__ is not defined; the family's CheckDevice keeps any
 	// configuration that reads the image off such a device.
 	Image2D
-	// ImageBuffer is a read-only 1D image buffer (image1d_buffer_t) of
-	// single-channel floats over Arg.Data (or pixels of Arg.Bytes, as an
-	// Image2D's), bound like Image2D.
+	// ImageBuffer is a 1D image buffer (image1d_buffer_t) of single-channel
+	// floats over Arg.Data (or pixels of Arg.Bytes, as an Image2D's),
+	// bound like Image2D: read-only, or, marked Output, write-only and
+	// read back through the buffer it views.
 	ImageBuffer
 	// Float32 is a scalar float argument holding Arg.Float.
 	Float32
@@ -59,8 +60,8 @@ const (
 	Image3D
 )
 
-// image reports whether an argument of kind k is an image.
-func (k ArgKind) image() bool { return k == Image2D || k == Image3D || k == ImageBuffer }
+// Image reports whether an argument of kind k is an image.
+func (k ArgKind) Image() bool { return k == Image2D || k == Image3D || k == ImageBuffer }
 
 // Arg is one kernel argument, in the order of the kernel's signature.
 type Arg struct {

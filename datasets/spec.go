@@ -699,7 +699,7 @@ func (b *specBuilder) arguments() error {
 		default:
 			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector, Local, Image2D, Image3D or Image1DBuffer)", a.MemoryType)
 		}
-		if a.ChannelType != "" && !sa.kind.image() {
+		if a.ChannelType != "" && !sa.kind.Image() {
 			return bad(field+".ChannelType", "only an image (Image2D, Image3D, Image1DBuffer) has a channel type")
 		}
 		if sa.output {
@@ -791,7 +791,7 @@ func imageChannel(named string, e Elem) (string, error) {
 // height] in pixels, read-only, or write-only when it is an output), an
 // Image3D (an image3d_t of [width, height, depth] pixels, likewise; collect
 // writes one only on a device with cl_khr_3d_image_writes) or an
-// Image1DBuffer (a read-only image1d_buffer_t of Size pixels), of
+// Image1DBuffer (an image1d_buffer_t of Size pixels, likewise), of
 // imageType's pixels. Each holds its data as a Vector does (a pixel's
 // channels one after another, rows one after another, then slices); their
 // sizes may use the problem sizes only, as an image is made once a shape.
@@ -811,9 +811,6 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 		return bad(field+".AccessType", "an image is read_only or write_only in an OpenCL kernel, not ReadWrite")
 	case a.AccessType == "ReadOnly":
 	case truthy(a.Output) || a.AccessType == "WriteOnly" && len(a.Output) == 0:
-		if sa.kind == ImageBuffer {
-			return bad(field+".AccessType", "an Image1DBuffer is read-only: write a Vector, or an Image2D")
-		}
 		sa.output = true
 	}
 	sizes := []json.RawMessage{a.Size}
@@ -1350,7 +1347,7 @@ func (sk *specKernel) checkDevice(_ features.Config, p features.Platform) error 
 		return nil
 	}
 	for _, a := range sk.argList {
-		if a.kind.image() {
+		if a.kind.Image() {
 			return fmt.Errorf("%w: argument %s is an image, and the device has no image support", ErrDevice, a.name)
 		}
 	}

@@ -152,18 +152,19 @@ func memID(m *cl.MemObject) C.cl_mem { return *(*C.cl_mem)(unsafe.Pointer(m)) }
 // cl.Device.
 func ctxID(c *cl.Context) C.cl_context { return *(*C.cl_context)(unsafe.Pointer(c)) }
 
-// createImageBuffer creates a read-only 1D image buffer (image1d_buffer_t)
-// of n pixels of format f over the start of buf, which go-opencl cannot:
-// its image description panics on a buffer. The MemObject it returns holds
-// only the handle (no finalizer); the caller releases it before buf.
-func createImageBuffer(ctx *cl.Context, buf *cl.MemObject, n int, f cl.ImageFormat) (*cl.MemObject, error) {
+// createImageBuffer creates a 1D image buffer (image1d_buffer_t) of n
+// pixels of format f over the start of buf, with flags (cl.MemReadOnly or
+// cl.MemWriteOnly), which go-opencl cannot: its image description panics
+// on a buffer. The MemObject it returns holds only the handle (no
+// finalizer); the caller releases it before buf.
+func createImageBuffer(ctx *cl.Context, buf *cl.MemObject, n int, f cl.ImageFormat, flags cl.MemFlag) (*cl.MemObject, error) {
 	format := C.cl_image_format{image_channel_order: C.cl_channel_order(f.ChannelOrder), image_channel_data_type: C.cl_channel_type(f.ChannelDataType)}
 	var desc C.cl_image_desc
 	desc.image_type = C.CL_MEM_OBJECT_IMAGE1D_BUFFER
 	desc.image_width = C.size_t(n)
 	C.setDescBuffer(&desc, memID(buf))
 	var rc C.cl_int
-	mem := C.clCreateImage(ctxID(ctx), C.CL_MEM_READ_ONLY, &format, &desc, nil, &rc)
+	mem := C.clCreateImage(ctxID(ctx), C.cl_mem_flags(flags), &format, &desc, nil, &rc)
 	if rc != C.CL_SUCCESS {
 		return nil, cl.ErrOther(rc)
 	}

@@ -395,7 +395,7 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 		}
 		buf = b
 	}
-	img, err := createImageBuffer(s.ctx, buf, n, format)
+	img, err := createImageBuffer(s.ctx, buf, n, format, cl.MemReadOnly)
 	if err != nil {
 		return nil, wrap("create image buffer "+arg.Name, err)
 	}
@@ -415,12 +415,28 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 		return nil, err
 	}
 	switch {
-	case arg.Kind != datasets.Image2D && arg.Kind != datasets.Image3D:
-		return nil, fmt.Errorf("opencl: output image %s: only a 2D or 3D image may be an output", arg.Name)
 	case !s.dev.info.ImageSupport:
 		return nil, fmt.Errorf("opencl: output image %s: the device has no image support", arg.Name)
 	case arg.Kind == datasets.Image3D && !strings.Contains(s.dev.dev.Extensions(), "cl_khr_3d_image_writes"):
 		return nil, fmt.Errorf("opencl: output image %s: the device cannot write 3D images (it lacks cl_khr_3d_image_writes)", arg.Name)
+	}
+	if arg.Kind == datasets.ImageBuffer {
+		// Reset and read back through the buffer the image views.
+		buf, err := s.upload(a, "image "+arg.Name, cl.MemReadWrite, unsafe.Pointer(&pixels[0]), len(pixels))
+		if err != nil {
+			return nil, err
+		}
+		img, err := createImageBuffer(s.ctx, buf, len(pixels)/max(pixelBytes, 1), format, cl.MemWriteOnly)
+		if err != nil {
+			return nil, wrap("create image buffer "+arg.Name, err)
+		}
+		a.bufs = append(a.bufs, img)
+		o := output{mem: buf, bytes: len(pixels), init: pixels}
+		if arg.Elem.Float {
+			o.init, o.declared, o.nan = nil, pixels, nanOf(arg.Elem)
+		}
+		a.outs = append(a.outs, o)
+		return img, nil
 	}
 	img, err := s.createImage(a, arg, cl.MemWriteOnly, format, len(pixels)/max(pixelBytes, 1))
 	if err != nil {
