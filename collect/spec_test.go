@@ -333,6 +333,7 @@ func TestRunSpecOutputs(t *testing.T) {
 		{"testdata/specimage/imgout.json", []features.Task{{64, 16}, {100, 30}}, map[int]string{2: "output 0", 3: "output 1"}},
 		{"testdata/specimage/intimg.json", []features.Task{{64, 16}, {100, 30}}, map[int]string{2: "output 0", 3: "output 1"}},
 		{"testdata/specimage/bufout.json", []features.Task{{1000}, {4096}}, map[int]string{2: "NaN", 3: "output 0"}},
+		{"testdata/specimage/layers.json", []features.Task{{32, 16, 3}, {100, 30, 7}}, map[int]string{2: "NaN"}},
 		{"testdata/specimage/volume.json", []features.Task{{32, 16, 8}, {100, 30, 5}}, map[int]string{2: "output 0", 3: "output 1"}},
 		{"testdata/spechalf/halfio.json", []features.Task{{1000}, {4096}}, map[int]string{2: "NaN", 3: "differ"}},
 	} {
@@ -369,6 +370,7 @@ func TestRunSpecImageTooLarge(t *testing.T) {
 		{"every shape", "blur.json", []features.Task{{70000, 4}}, true, "image img is 70000 x 4 pixels, beyond the device's largest 2D image"},
 		{"one shape of two", "blur.json", []features.Task{{70000, 4}, {64, 16}}, false, "image img is 70000 x 4 pixels, beyond the device's largest 2D image"},
 		{"3D", "volume.json", []features.Task{{8, 4, 70000}, {8, 4, 2}}, false, "image vol is 8 x 4 x 70000 pixels, beyond the device's largest 3D image"},
+		{"array", "layers.json", []features.Task{{8, 4, 70000}, {8, 4, 2}}, false, "image maps is 8 x 4 x 70000 pixels, beyond the device's largest 2D image array"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k, err := datasets.ReadSpec(filepath.Join("testdata/specimage", tc.spec))

@@ -58,10 +58,16 @@ const (
 	// and slice by slice; read-only, or write-only and read back as an
 	// output Image2D is, on a device with cl_khr_3d_image_writes.
 	Image3D
+	// Image2DArray is an array of Arg.Depth 2D images (image2d_array_t)
+	// of Arg.Width x Arg.Height pixels each, held and bound as an Image3D
+	// is (writing one needs no extension).
+	Image2DArray
 )
 
 // Image reports whether an argument of kind k is an image.
-func (k ArgKind) Image() bool { return k == Image2D || k == Image3D || k == ImageBuffer }
+func (k ArgKind) Image() bool {
+	return k == Image2D || k == Image3D || k == Image2DArray || k == ImageBuffer
+}
 
 // Arg is one kernel argument, in the order of the kernel's signature.
 type Arg struct {
@@ -72,8 +78,8 @@ type Arg struct {
 	Int  int32     // Int32: the value
 	// Float is a Float32 argument's value.
 	Float float32
-	// Width and Height are an Image2D's or Image3D's size in pixels, and
-	// Depth an Image3D's.
+	// Width and Height are a 2D or 3D image's size in pixels, Depth an
+	// Image3D's depth or an Image2DArray's number of images.
 	Width, Height, Depth int
 	// Channels are the values a pixel of an image of Bytes holds: 1 (0
 	// means 1) or 4.

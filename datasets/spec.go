@@ -650,7 +650,7 @@ func (b *specBuilder) arguments() error {
 			sa.name = fmt.Sprintf("arg%d", i)
 		}
 		var lanes int
-		if a.MemoryType != "Image2D" && a.MemoryType != "Image3D" && a.MemoryType != "Image1DBuffer" { // image reads an image's
+		if !slices.Contains(imageMemoryTypes, a.MemoryType) { // image reads an image's
 			if sa.elem, lanes, err = ParseElem(a.Type); err != nil {
 				return bad(field+".Type", "%v", err)
 			}
@@ -692,15 +692,15 @@ func (b *specBuilder) arguments() error {
 			if sa.output && sa.perConfig {
 				return bad(field+".Size", "an output's size may not depend on the tuning parameters: its values are compared with the reference configuration's")
 			}
-		case "Image2D", "Image3D", "Image1DBuffer":
+		case "Image2D", "Image3D", "Image2DArray", "Image1DBuffer":
 			if err := b.image(field, a, &sa); err != nil {
 				return err
 			}
 		default:
-			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector, Local, Image2D, Image3D or Image1DBuffer)", a.MemoryType)
+			return bad(field+".MemoryType", "%q is not supported for OpenCL (Scalar, Vector, Local, Image2D, Image3D, Image2DArray or Image1DBuffer)", a.MemoryType)
 		}
 		if a.ChannelType != "" && !sa.kind.Image() {
-			return bad(field+".ChannelType", "only an image (Image2D, Image3D, Image1DBuffer) has a channel type")
+			return bad(field+".ChannelType", "only an image (Image2D, Image3D, Image2DArray, Image1DBuffer) has a channel type")
 		}
 		if sa.output {
 			outputs++
@@ -730,6 +730,9 @@ func (b *specBuilder) fill(field string, a t1Arg, sa *specArg) (err error) {
 	}
 	return b.fail(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
 }
+
+// imageMemoryTypes are the spec's memory types of images.
+var imageMemoryTypes = []string{"Image2D", "Image3D", "Image2DArray", "Image1DBuffer"}
 
 // imageElems are the lane types an image's pixel may have, by the names
 // a spec gives them (OpenCL's and T1's).
@@ -790,15 +793,16 @@ func imageChannel(named string, e Elem) (string, error) {
 // image reads an Image2D argument (an image2d_t whose Size is [width,
 // height] in pixels, read-only, or write-only when it is an output), an
 // Image3D (an image3d_t of [width, height, depth] pixels, likewise; collect
-// writes one only on a device with cl_khr_3d_image_writes) or an
+// writes one only on a device with cl_khr_3d_image_writes), an
+// Image2DArray (an image2d_array_t of [width, height, images]) or an
 // Image1DBuffer (an image1d_buffer_t of Size pixels, likewise), of
 // imageType's pixels. Each holds its data as a Vector does (a pixel's
 // channels one after another, rows one after another, then slices); their
 // sizes may use the problem sizes only, as an image is made once a shape.
 func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	bad, taskOnly := b.fail, b.sk.taskNames
-	dims := map[string]int{"Image1DBuffer": 1, "Image2D": 2, "Image3D": 3}[a.MemoryType]
-	sa.kind = [...]ArgKind{1: ImageBuffer, 2: Image2D, 3: Image3D}[dims]
+	dims := map[string]int{"Image1DBuffer": 1, "Image2D": 2, "Image3D": 3, "Image2DArray": 3}[a.MemoryType]
+	sa.kind = map[string]ArgKind{"Image1DBuffer": ImageBuffer, "Image2D": Image2D, "Image3D": Image3D, "Image2DArray": Image2DArray}[a.MemoryType]
 	var ok bool
 	if sa.elem, sa.lanes, ok = imageType(a.Type); !ok {
 		return bad(field+".Type", "an image holds pixels of one or four float, uchar, char, ushort, short, uint or int (float4, uchar4...), not %q", a.Type)
@@ -816,7 +820,7 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	sizes := []json.RawMessage{a.Size}
 	if dims > 1 {
 		if json.Unmarshal(a.Size, &sizes) != nil || len(sizes) != dims {
-			return bad(field+".Size", "an %s's size is %s, got %s", a.MemoryType, [...]string{2: "[width, height]", 3: "[width, height, depth]"}[dims], a.Size)
+			return bad(field+".Size", "an %s's size is %s, got %s", a.MemoryType, map[ArgKind]string{Image2D: "[width, height]", Image3D: "[width, height, depth]", Image2DArray: "[width, height, images]"}[sa.kind], a.Size)
 		}
 	}
 	if len(sizes[0]) == 0 {
@@ -1322,7 +1326,7 @@ func (sk *specKernel) args(t features.Task, rng *rand.Rand) []Arg {
 			n, _ := sk.argSize(a, t)
 			arg.Bytes = make([]byte, n*a.lanes*a.elem.Size)
 			sk.fillArg(a, t, rng, arg.Bytes)
-		case Image2D, Image3D, ImageBuffer:
+		case Image2D, Image3D, Image2DArray, ImageBuffer:
 			n, _ := sk.argSize(a, t)
 			arg.Bytes = make([]byte, n*a.lanes*a.elem.Size)
 			sk.fillArg(a, t, rng, arg.Bytes)

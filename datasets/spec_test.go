@@ -247,7 +247,7 @@ func TestReadSpecErrors(t *testing.T) {
 		{"image channel of another size", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "uchar4", "CL_UNSIGNED_INT32"
 		}, `ChannelType: "UNSIGNED_INT32" does not hold uint8 pixels (uint8 does: UNORM_INT8 or UNSIGNED_INT8)`},
-		{"channel type of a vector", func(m map[string]any) { arg(m, 0)["ChannelType"] = "FLOAT" }, "Arguments[0] (in).ChannelType: only an image (Image2D, Image3D, Image1DBuffer) has a channel type"},
+		{"channel type of a vector", func(m map[string]any) { arg(m, 0)["ChannelType"] = "FLOAT" }, "Arguments[0] (in).ChannelType: only an image (Image2D, Image3D, Image2DArray, Image1DBuffer) has a channel type"},
 		{"image channel OpenCL lacks", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "int", "INT32"
 		}, `"INT32" does not hold int32 pixels (int32 does: SIGNED_INT32)`},
@@ -258,6 +258,9 @@ func TestReadSpecErrors(t *testing.T) {
 		{"image 3D of two sides", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Size"] = "Image3D", []any{"ProblemSize[0]", "4"}
 		}, "an Image3D's size is [width, height, depth], got"},
+		{"image array of two sides", func(m map[string]any) {
+			arg(m, 0)["MemoryType"], arg(m, 0)["Size"] = "Image2DArray", []any{"ProblemSize[0]", "4"}
+		}, "an Image2DArray's size is [width, height, images], got"},
 		{"image sized by a parameter", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Size"] = "Image2D", []any{"ProblemSize[0]", "TILE_X"}
 		}, "Arguments[0] (in).Size"},
@@ -401,7 +404,8 @@ func FuzzParseSpec(f *testing.F) {
 		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[100, 4],` +
 		`"Arguments":[{"Type":"uchar4","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D","ChannelType":"CL_UNSIGNED_INT8"},` +
 		`{"Type":"uint","Size":["ProblemSize[0]","ProblemSize[1]"],"MemoryType":"Image2D","Output":1},` +
-		`{"Type":"float4","Size":["ProblemSize[0]",2,"ProblemSize[1]"],"MemoryType":"Image3D"}]}}`))
+		`{"Type":"float4","Size":["ProblemSize[0]",2,"ProblemSize[1]"],"MemoryType":"Image3D"},` +
+		`{"Type":"short","Size":["ProblemSize[0]",2,3],"MemoryType":"Image2DArray","Output":1}]}}`))
 	f.Fuzz(func(t *testing.T, spec []byte) {
 		k, err := datasets.ParseSpec("fuzz", spec, "__kernel void k() {}", nil)
 		if err != nil {

@@ -266,7 +266,7 @@ func (s *Session) Bind(args []datasets.Arg) (*Args, error) {
 			a.vals[i] = arg.Int
 		case datasets.Float32:
 			a.vals[i] = arg.Float
-		case datasets.Image2D, datasets.Image3D, datasets.ImageBuffer:
+		case datasets.Image2D, datasets.Image3D, datasets.Image2DArray, datasets.ImageBuffer:
 			if arg.Output {
 				m, err := s.bindOutputImage(a, arg)
 				if err != nil {
@@ -369,7 +369,7 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 		return b, nil
 	}
 	n := len(pixels) / pixelBytes
-	if arg.Kind == datasets.Image2D || arg.Kind == datasets.Image3D {
+	if arg.Kind != datasets.ImageBuffer {
 		img, err := s.createImage(a, arg, cl.MemReadOnly, format, n)
 		if err != nil {
 			return nil, err
@@ -450,16 +450,21 @@ func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, err
 	return img, nil
 }
 
-// createImage creates the 2D image of arg (the 3D image of an Image3D),
-// of n pixels, with flags, and keeps it in a to release: its size is
-// checked against its pixels and the device's largest image.
+// createImage creates the 2D image of arg (the 3D image of an Image3D,
+// the array of an Image2DArray), of n pixels, with flags, and keeps it in
+// a to release: its size is checked against its pixels and the device's
+// largest image.
 func (s *Session) createImage(a *Args, arg datasets.Arg, flags cl.MemFlag, format cl.ImageFormat, n int) (*cl.MemObject, error) {
 	d := s.dev.dev
 	desc := cl.ImageDescription{Type: cl.MemObjectTypeImage2D, Width: arg.Width, Height: arg.Height}
-	sides, most := []int{arg.Width, arg.Height}, []int{d.Image2DMaxWidth(), d.Image2DMaxHeight()}
-	if arg.Kind == datasets.Image3D {
+	sides, most, kind := []int{arg.Width, arg.Height}, []int{d.Image2DMaxWidth(), d.Image2DMaxHeight()}, "2D image"
+	switch arg.Kind {
+	case datasets.Image3D:
 		desc.Type, desc.Depth = cl.MemObjectTypeImage3D, arg.Depth
-		sides, most = append(sides, arg.Depth), []int{d.Image3DMaxWidth(), d.Image3DMaxHeight(), d.Image3DMaxDepth()}
+		sides, most, kind = append(sides, arg.Depth), []int{d.Image3DMaxWidth(), d.Image3DMaxHeight(), d.Image3DMaxDepth()}, "3D image"
+	case datasets.Image2DArray:
+		desc.Type, desc.ArraySize = cl.MemObjectTypeImage2DArray, arg.Depth
+		sides, most, kind = append(sides, arg.Depth), append(most, d.ImageMaxArraySize()), "2D image array"
 	}
 	pixels := 1
 	for _, side := range sides {
@@ -470,7 +475,7 @@ func (s *Session) createImage(a *Args, arg datasets.Arg, flags cl.MemFlag, forma
 	}
 	for i := range sides {
 		if sides[i] > most[i] {
-			return nil, fmt.Errorf("opencl: image %s is %s pixels, beyond the device's largest %dD image, %s", arg.Name, datasets.SidesText(sides), len(sides), datasets.SidesText(most))
+			return nil, fmt.Errorf("opencl: image %s is %s pixels, beyond the device's largest %s, %s", arg.Name, datasets.SidesText(sides), kind, datasets.SidesText(most))
 		}
 	}
 	img, err := s.ctx.CreateImage(flags, format, desc, nil)
