@@ -1605,21 +1605,31 @@ func geomean(logs []float64) float64 {
 // settings whose means lie inside each other's interval have not been told
 // apart. Zeros for fewer than two shapes.
 func geomeanInterval(logs []float64) [2]float64 {
-	if len(logs) < 2 {
+	return bootstrap95(len(logs), 1, func(draw func() int) float64 {
+		s := 0.0
+		for range logs {
+			s += logs[draw()]
+		}
+		return math.Exp(s / float64(len(logs)))
+	})
+}
+
+// bootstrap95 returns the 2.5th and 97.5th percentiles of stat over 2,000
+// resamples with replacement of n items, each resample's items drawn by
+// stat's draw (seeded by seed and n); zeros for n < 2.
+func bootstrap95(n int, seed uint64, stat func(draw func() int) float64) [2]float64 {
+	if n < 2 {
 		return [2]float64{}
 	}
 	const draws = 2000
-	rng := rand.New(rand.NewPCG(1, uint64(len(logs))))
-	means := make([]float64, draws)
-	for d := range means {
-		s := 0.0
-		for range logs {
-			s += logs[rng.IntN(len(logs))]
-		}
-		means[d] = s / float64(len(logs))
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	draw := func() int { return rng.IntN(n) }
+	vals := make([]float64, draws)
+	for d := range vals {
+		vals[d] = stat(draw)
 	}
-	slices.Sort(means)
-	return [2]float64{math.Exp(means[draws*25/1000]), math.Exp(means[draws*975/1000-1])}
+	slices.Sort(vals)
+	return [2]float64{vals[draws*25/1000], vals[draws*975/1000-1]}
 }
 
 // trainOptions are the options of every model eval trains, as 'augur

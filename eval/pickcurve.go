@@ -3,6 +3,7 @@ package eval
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	goruntime "runtime"
@@ -361,9 +362,9 @@ func AdvisePickCurve(pts []PickCurvePoint) []PickCurveAdvice {
 func step(from, to PickCurvePoint, x0, x1 float64) *PickCurveStep {
 	s := &PickCurveStep{From: x0, To: x1, Gain: to.Pct - from.Pct}
 	var a, b []float64
-	for shape, v := range to.ByShape {
+	for _, shape := range slices.Sorted(maps.Keys(to.ByShape)) { // in one order, for one interval
 		if w, ok := from.ByShape[shape]; ok {
-			a, b = append(a, math.Log(v)), append(b, math.Log(w))
+			a, b = append(a, math.Log(to.ByShape[shape])), append(b, math.Log(w))
 		}
 	}
 	if s.Shapes = len(a); s.Shapes > 0 {
@@ -377,23 +378,15 @@ func step(from, to PickCurvePoint, x0, x1 float64) *PickCurveStep {
 // over paired shapes (a[i] and b[i] are one shape's logs), resampled as
 // geomeanInterval does; zeros for fewer than two shapes.
 func gainInterval(a, b []float64) [2]float64 {
-	if len(a) < 2 {
-		return [2]float64{}
-	}
-	const draws = 2000
-	rng := rand.New(rand.NewPCG(2, uint64(len(a))))
-	gains := make([]float64, draws)
-	for d := range gains {
+	return bootstrap95(len(a), 2, func(draw func() int) float64 {
 		sa, sb := 0.0, 0.0
 		for range a {
-			i := rng.IntN(len(a))
+			i := draw()
 			sa, sb = sa+a[i], sb+b[i]
 		}
 		n := float64(len(a))
-		gains[d] = math.Exp(sa/n) - math.Exp(sb/n)
-	}
-	slices.Sort(gains)
-	return [2]float64{gains[draws*25/1000], gains[draws*975/1000-1]}
+		return math.Exp(sa/n) - math.Exp(sb/n)
+	})
 }
 
 // String writes the advice as 'augur eval --pick-curve' prints it.

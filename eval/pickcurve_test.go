@@ -159,4 +159,19 @@ func TestAdvisePickCurve(t *testing.T) {
 	if c := got[2]; c.MoreShapes == nil || c.MoreShapes.Clear() || !strings.HasSuffix(c.String(), "neither gain is told apart from noise; more of either may add little") {
 		t.Errorf("c, a gain within its noise: %+v %s", c.MoreShapes, c)
 	}
+	// One interval, however the shapes come out of their map.
+	var from, to []float64
+	for i := range 16 {
+		from, to = append(from, 80+float64(i)), append(to, 99-float64(i%5))
+	}
+	many := []eval.PickCurvePoint{
+		{Platform: "d", TrainShapes: 8, Fraction: 1, Pct: 90, Picks: 16, ByShape: shapes(from...)},
+		{Platform: "d", TrainShapes: 17, Fraction: 1, Pct: 97, Picks: 16, ByShape: shapes(to...)},
+	}
+	first := eval.AdvisePickCurve(many)[0].MoreShapes.Interval
+	for range 20 {
+		if again := eval.AdvisePickCurve(many)[0].MoreShapes.Interval; again != first {
+			t.Fatalf("the same points gave the intervals %v and %v", first, again)
+		}
+	}
 }
