@@ -283,9 +283,9 @@ type specArg struct {
 	kind      ArgKind
 	elem      Elem
 	lanes     int
-	size      *sizeExpr // elements; nil for a scalar; an Image2D's width
-	height    *sizeExpr // an Image2D's or Image3D's height; nil for other kinds
-	depth     *sizeExpr // an Image3D's depth; nil for other kinds
+	size      *sizeExpr // elements; nil for a scalar; a 2D or 3D image's width
+	height    *sizeExpr // a 2D or 3D image's height; nil for other kinds
+	depth     *sizeExpr // an Image3D's depth, an Image2DArray's images; nil for other kinds
 	fill      string    // Constant, Random, BinaryRaw
 	value     *sizeExpr // FillValue
 	data      []byte    // BinaryRaw contents
@@ -650,7 +650,7 @@ func (b *specBuilder) arguments() error {
 			sa.name = fmt.Sprintf("arg%d", i)
 		}
 		var lanes int
-		if !slices.Contains(imageMemoryTypes, a.MemoryType) { // image reads an image's
+		if _, image := imageKinds[a.MemoryType]; !image { // image reads an image's
 			if sa.elem, lanes, err = ParseElem(a.Type); err != nil {
 				return bad(field+".Type", "%v", err)
 			}
@@ -731,8 +731,17 @@ func (b *specBuilder) fill(field string, a t1Arg, sa *specArg) (err error) {
 	return b.fail(field+".FillType", "%q is not supported (Constant, Random or BinaryRaw)", a.FillType)
 }
 
-// imageMemoryTypes are the spec's memory types of images.
-var imageMemoryTypes = []string{"Image2D", "Image3D", "Image2DArray", "Image1DBuffer"}
+// imageKinds are the spec's memory types of images: each one's argument
+// kind, and the sides its Size lists ("" for one number, the pixels).
+var imageKinds = map[string]struct {
+	kind  ArgKind
+	sides string
+}{
+	"Image1DBuffer": {ImageBuffer, ""},
+	"Image2D":       {Image2D, "[width, height]"},
+	"Image3D":       {Image3D, "[width, height, depth]"},
+	"Image2DArray":  {Image2DArray, "[width, height, images]"},
+}
 
 // imageElems are the lane types an image's pixel may have, by the names
 // a spec gives them (OpenCL's and T1's).
@@ -801,8 +810,8 @@ func imageChannel(named string, e Elem) (string, error) {
 // sizes may use the problem sizes only, as an image is made once a shape.
 func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	bad, taskOnly := b.fail, b.sk.taskNames
-	dims := map[string]int{"Image1DBuffer": 1, "Image2D": 2, "Image3D": 3, "Image2DArray": 3}[a.MemoryType]
-	sa.kind = map[string]ArgKind{"Image1DBuffer": ImageBuffer, "Image2D": Image2D, "Image3D": Image3D, "Image2DArray": Image2DArray}[a.MemoryType]
+	ik := imageKinds[a.MemoryType]
+	sa.kind = ik.kind
 	var ok bool
 	if sa.elem, sa.lanes, ok = imageType(a.Type); !ok {
 		return bad(field+".Type", "an image holds pixels of one or four float, uchar, char, ushort, short, uint or int (float4, uchar4...), not %q", a.Type)
@@ -818,9 +827,9 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 		sa.output = true
 	}
 	sizes := []json.RawMessage{a.Size}
-	if dims > 1 {
-		if json.Unmarshal(a.Size, &sizes) != nil || len(sizes) != dims {
-			return bad(field+".Size", "an %s's size is %s, got %s", a.MemoryType, map[ArgKind]string{Image2D: "[width, height]", Image3D: "[width, height, depth]", Image2DArray: "[width, height, images]"}[sa.kind], a.Size)
+	if ik.sides != "" {
+		if json.Unmarshal(a.Size, &sizes) != nil || len(sizes) != strings.Count(ik.sides, ",")+1 {
+			return bad(field+".Size", "an %s's size is %s, got %s", a.MemoryType, ik.sides, a.Size)
 		}
 	}
 	if len(sizes[0]) == 0 {
@@ -1389,8 +1398,9 @@ func (sk *specKernel) fillArg(a specArg, t features.Task, rng *rand.Rand, bytes 
 	}
 }
 
-// imageDims returns the sides of a 2D or 3D image on t, in pixels: width,
-// height and, for a 3D one, depth.
+// imageDims returns the sides of a 2D or 3D image (or an array of 2D
+// images) on t: width and height in pixels and, for a 3D one, its depth
+// (an array's images).
 func (sk *specKernel) imageDims(a specArg, t features.Task) ([]int, error) {
 	var dims []int
 	n := 1
