@@ -745,7 +745,7 @@ var imageKinds = map[string]struct {
 
 // imageElems are the lane types an image's pixel may have, by the names
 // a spec gives them (OpenCL's and T1's).
-var imageElems = map[string]string{"float": "float", "uchar": "uint8", "uint8": "uint8", "char": "int8", "int8": "int8",
+var imageElems = map[string]string{"half": "half", "float": "float", "uchar": "uint8", "uint8": "uint8", "char": "int8", "int8": "int8",
 	"ushort": "uint16", "uint16": "uint16", "short": "int16", "int16": "int16", "uint": "uint32", "uint32": "uint32", "int": "int32", "int32": "int32"}
 
 // imageChannels are the OpenCL channel data types an image may have
@@ -754,7 +754,7 @@ var imageElems = map[string]string{"float": "float", "uchar": "uint8", "uint8": 
 // as 0 to 1), the integer ones as integers (read_imageui, read_imagei).
 // The first listed for a lane type is its default.
 var imageChannels = []struct{ name, elem string }{
-	{"FLOAT", "float"},
+	{"FLOAT", "float"}, {"HALF_FLOAT", "half"},
 	{"UNORM_INT8", "uint8"}, {"UNSIGNED_INT8", "uint8"},
 	{"SNORM_INT8", "int8"}, {"SIGNED_INT8", "int8"},
 	{"UNORM_INT16", "uint16"}, {"UNSIGNED_INT16", "uint16"},
@@ -814,7 +814,7 @@ func (b *specBuilder) image(field string, a t1Arg, sa *specArg) (err error) {
 	sa.kind = ik.kind
 	var ok bool
 	if sa.elem, sa.lanes, ok = imageType(a.Type); !ok {
-		return bad(field+".Type", "an image holds pixels of one or four float, uchar, char, ushort, short, uint or int (float4, uchar4...), not %q", a.Type)
+		return bad(field+".Type", "an image holds pixels of one or four float, half, uchar, char, ushort, short, uint or int (float4, uchar4...), not %q", a.Type)
 	}
 	if sa.channel, err = imageChannel(a.ChannelType, sa.elem); err != nil {
 		return bad(field+".ChannelType", "%v", err)

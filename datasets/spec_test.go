@@ -242,12 +242,15 @@ func TestReadSpecErrors(t *testing.T) {
 		}, `string "yes" is no value of a string parameter`},
 		{"no output", func(m map[string]any) { delete(arg(m, 1), "Output"); arg(m, 1)["AccessType"] = "ReadWrite" }, "no argument is an output"},
 		{"custom", func(m map[string]any) { arg(m, 0)["Type"] = "custom" }, "Arguments[0] (in).Type"},
-		{"image of longs", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int64" }, "an image holds pixels of one or four float, uchar, char, ushort, short, uint or int (float4, uchar4...), not \"int64\""},
+		{"image of longs", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int64" }, "an image holds pixels of one or four float, half, uchar, char, ushort, short, uint or int (float4, uchar4...), not \"int64\""},
 		{"image of three ints", func(m map[string]any) { arg(m, 0)["MemoryType"], arg(m, 0)["Type"] = "Image1DBuffer", "int3" }, `not "int3"`},
 		{"image channel of another size", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "uchar4", "CL_UNSIGNED_INT32"
 		}, `ChannelType: "UNSIGNED_INT32" does not hold uint8 pixels (uint8 does: UNORM_INT8 or UNSIGNED_INT8)`},
 		{"channel type of a vector", func(m map[string]any) { arg(m, 0)["ChannelType"] = "FLOAT" }, "Arguments[0] (in).ChannelType: only an image (Image2D, Image3D, Image2DArray, Image1DBuffer) has a channel type"},
+		{"half image of floats", func(m map[string]any) {
+			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "half4", "FLOAT"
+		}, `"FLOAT" does not hold half pixels (half does: HALF_FLOAT)`},
 		{"image channel OpenCL lacks", func(m map[string]any) {
 			arg(m, 0)["MemoryType"], arg(m, 0)["Type"], arg(m, 0)["ChannelType"] = "Image1DBuffer", "int", "INT32"
 		}, `"INT32" does not hold int32 pixels (int32 does: SIGNED_INT32)`},

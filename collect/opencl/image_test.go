@@ -15,6 +15,7 @@ import (
 func TestImageFormat(t *testing.T) {
 	u8, _, _ := datasets.ParseElem("uint8")
 	f32, _, _ := datasets.ParseElem("float")
+	f16, _, _ := datasets.ParseElem("half")
 	i32, _, _ := datasets.ParseElem("int32")
 	tests := []struct {
 		name  string
@@ -29,6 +30,7 @@ func TestImageFormat(t *testing.T) {
 		{"RGBA floats", datasets.Arg{Bytes: make([]byte, 32), Elem: f32, Channels: 4}, cl.ChannelOrderRGBA, cl.ChannelDataTypeFloat, 16, ""},
 		{"bytes", datasets.Arg{Bytes: make([]byte, 3), Elem: u8}, cl.ChannelOrderR, cl.ChannelDataTypeUNormInt8, 1, ""},
 		{"RGBA bytes", datasets.Arg{Bytes: make([]byte, 8), Elem: u8, Channels: 4}, cl.ChannelOrderRGBA, cl.ChannelDataTypeUNormInt8, 4, ""},
+		{"halves", datasets.Arg{Bytes: make([]byte, 16), Elem: f16, Channels: 4}, cl.ChannelOrderRGBA, cl.ChannelDataTypeHalfFloat, 8, ""},
 		{"bytes read as integers", datasets.Arg{Bytes: make([]byte, 8), Elem: u8, Channels: 4, ChannelType: "UNSIGNED_INT8"}, cl.ChannelOrderRGBA, cl.ChannelDataTypeUnsignedInt8, 4, ""},
 		{"ints", datasets.Arg{Bytes: make([]byte, 8), Elem: i32, ChannelType: "SIGNED_INT32"}, cl.ChannelOrderR, cl.ChannelDataTypeSignedInt32, 4, ""},
 		{"ints with no channel type", datasets.Arg{Name: "m", Bytes: make([]byte, 8), Elem: i32}, 0, 0, 0, "image m holds int32 with no channel type"},

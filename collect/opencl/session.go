@@ -489,7 +489,7 @@ func (s *Session) createImage(a *Args, arg datasets.Arg, flags cl.MemFlag, forma
 // channelTypes are the OpenCL channel data types an image of Bytes may
 // have, by datasets.Arg.ChannelType's names.
 var channelTypes = map[string]cl.ChannelDataType{
-	"FLOAT":      cl.ChannelDataTypeFloat,
+	"FLOAT": cl.ChannelDataTypeFloat, "HALF_FLOAT": cl.ChannelDataTypeHalfFloat,
 	"UNORM_INT8": cl.ChannelDataTypeUNormInt8, "UNSIGNED_INT8": cl.ChannelDataTypeUnsignedInt8,
 	"SNORM_INT8": cl.ChannelDataTypeSNormInt8, "SIGNED_INT8": cl.ChannelDataTypeSignedInt8,
 	"UNORM_INT16": cl.ChannelDataTypeUNormInt16, "UNSIGNED_INT16": cl.ChannelDataTypeUnsignedInt16,
@@ -515,6 +515,8 @@ func imageFormat(arg datasets.Arg) ([]byte, cl.ImageFormat, int, error) {
 	case channel != "":
 	case arg.Elem.Name == "float":
 		channel = "FLOAT"
+	case arg.Elem.Name == "half":
+		channel = "HALF_FLOAT"
 	case arg.Elem.Name == "uint8":
 		channel = "UNORM_INT8"
 	default:
