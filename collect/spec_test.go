@@ -391,3 +391,30 @@ func TestRunSpecImageTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSpecHalfImages: a spec reading and writing half images, its
+// outputs checked against ReferenceArguments, either runs and verifies or,
+// on a device that reads or writes such images wrong (PoCL 5.0), has its
+// shape skipped with a line saying so: never rows timed on wrong values
+// and verified against a reference as wrong.
+func TestRunSpecHalfImages(t *testing.T) {
+	skipWithoutDevice(t)
+	k, err := datasets.ReadSpec("testdata/spechalf/himg.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Tasks: []features.Task{{64, 16}}, Sample: "all", Repeats: 1, Progress: io.Discard, Log: io.Discard}
+	sum, err := Run(context.Background(), k, t.TempDir(), opt)
+	switch {
+	case errors.Is(err, ErrNoShape):
+		if len(sum.TaskErrors) != 1 || !strings.Contains(sum.TaskErrors[0], "reads or writes half images (CL_HALF_FLOAT) wrong") {
+			t.Errorf("skipped for %q, want the half images' probe", sum.TaskErrors)
+		}
+	case err != nil:
+		t.Fatal(err)
+	default:
+		if sum.Counts[record.StatusOK] != sum.Rows() || sum.Rows() == 0 {
+			t.Errorf("rows %v on a device whose half images passed the probe, want every one ok", sum.Counts)
+		}
+	}
+}

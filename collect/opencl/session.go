@@ -28,6 +28,10 @@ type Session struct {
 	stuck *cl.Event
 	// events is RunBatch's list of a batch's events, kept for the next.
 	events []*cl.Event
+	// halves is what the probe of half images found (halfImages), and
+	// halvesSeen what it read and wrote.
+	halves     halfProbe
+	halvesSeen string
 }
 
 // Open creates a context and a profiling command queue on d.
@@ -357,6 +361,9 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 	if err != nil {
 		return nil, err
 	}
+	if err := s.halfImages(arg); err != nil {
+		return nil, err
+	}
 	if len(pixels) == 0 {
 		return nil, fmt.Errorf("opencl: image %s is empty", arg.Name)
 	}
@@ -412,6 +419,9 @@ func (s *Session) bindImage(a *Args, before []datasets.Arg, arg datasets.Arg) (*
 func (s *Session) bindOutputImage(a *Args, arg datasets.Arg) (*cl.MemObject, error) {
 	pixels, format, pixelBytes, err := imageFormat(arg)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.halfImages(arg); err != nil {
 		return nil, err
 	}
 	switch {
