@@ -780,11 +780,7 @@ func TestSpecImageOutput(t *testing.T) {
 // TestParamLabels checks what a spec's string and float parameters'
 // numbers stand for, and that an integer parameter has no labels.
 func TestParamLabels(t *testing.T) {
-	spec := `{"ConfigurationSpace":{"TuningParameters":[{"Name":"B","Values":"[8, 16]","Default":8},` +
-		`{"Name":"MODE","Type":"string","Values":"['fast', 'exact']","Default":"exact"},{"Name":"F","Type":"float","Values":"[0.5, 1.5]"}]},` +
-		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[64],` +
-		`"Arguments":[{"Type":"float","Size":"ProblemSize[0]","MemoryType":"Vector","Output":1}]}}`
-	k, err := datasets.ParseSpec("labels.json", []byte(spec), "__kernel void k(__global float *o) {}", nil)
+	k, err := datasets.ReadSpec("testdata/labels/labels.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -837,7 +833,11 @@ func TestParamLabels(t *testing.T) {
 	if got := datasets.BundleConditions(b); got != nil {
 		t.Errorf("conditions %q of a spec with none", got)
 	}
-	cond := strings.Replace(spec, `{"ConfigurationSpace":{`, `{"ConfigurationSpace":{"Conditions":[{"Expression":"MODE != 'fast' or B == 16"}],`, 1)
+	spec, err := os.ReadFile("testdata/labels/labels.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cond := strings.Replace(string(spec), `"ConfigurationSpace": {`, `"ConfigurationSpace": {"Conditions": [{"Expression": "MODE != 'fast' or B == 16"}],`, 1)
 	kc, err := datasets.ParseSpec("labels.json", []byte(cond), "__kernel void k(__global float *o) {}", nil)
 	if err != nil {
 		t.Fatal(err)

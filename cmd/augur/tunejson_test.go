@@ -13,11 +13,7 @@ import (
 // TestTuneJSONLabels: tune --json writes a spec's string parameter by its
 // text and a float parameter by its number, the others as numbers.
 func TestTuneJSONLabels(t *testing.T) {
-	spec := `{"ConfigurationSpace":{"TuningParameters":[{"Name":"B","Values":"[8, 16]","Default":8},` +
-		`{"Name":"MODE","Type":"string","Values":"['fast', 'exact']","Default":"exact"},{"Name":"F","Type":"float","Values":"[0.5, 1.5]"}]},` +
-		`"KernelSpecification":{"Language":"OpenCL","KernelName":"k","GlobalSize":{"X":"ProblemSize[0]"},"LocalSize":{"X":"B"},"ProblemSize":[64],` +
-		`"Arguments":[{"Type":"float","Size":"ProblemSize[0]","MemoryType":"Vector","Output":1}]}}`
-	k, err := datasets.ParseSpec("labels.json", []byte(spec), "__kernel void k(__global float *o) {}", nil)
+	k, err := datasets.ReadSpec("../../datasets/testdata/labels/labels.json") // B, MODE of 'fast' and 'exact', F of 0.5 and 1.5
 	if err != nil {
 		t.Fatal(err)
 	}
