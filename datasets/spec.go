@@ -1682,6 +1682,34 @@ func (k *Kernel) NamedConfig(c features.Config) map[string]any {
 	return out
 }
 
+// ParseConfig reads a configuration as FormatConfig writes it ("WG=8,
+// MODE=fast"): a spec's string and float parameters by their values' texts
+// (a float compared as a number, 1.50 is 1.5), or by their numbers 0, 1,
+// ... as data holds them; every other parameter as Space.Parse reads it.
+func (k *Kernel) ParseConfig(text string) (features.Config, error) {
+	sk, ok := k.impl.(*specKernel)
+	if !ok {
+		return k.Space.Parse(text)
+	}
+	pairs := strings.Split(text, ",")
+	for j, pair := range pairs {
+		name, value, found := strings.Cut(pair, "=")
+		i := slices.IndexFunc(k.Space.Params, func(p features.Param) bool { return p.Name == strings.TrimSpace(name) })
+		if !found || i < 0 || i >= len(sk.labels) || sk.labels[i] == nil {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		at := slices.Index(sk.labels[i], value)
+		if f, err := strconv.ParseFloat(value, 64); at < 0 && err == nil && sk.numbers[k.Space.Params[i].Name] != nil {
+			at = slices.IndexFunc(sk.labels[i], func(l string) bool { g, err := strconv.ParseFloat(l, 64); return err == nil && g == f })
+		}
+		if at >= 0 {
+			pairs[j] = name + "=" + strconv.Itoa(at)
+		}
+	}
+	return k.Space.Parse(strings.Join(pairs, ","))
+}
+
 // How a configuration's outputs are verified against the reference's (see
 // SpecExtension.Verify).
 const (

@@ -816,6 +816,28 @@ func TestParamLabels(t *testing.T) {
 			t.Errorf("NamedConfig(%v) = %#v, want %#v", tc.config, got, tc.want)
 		}
 	}
+	// And reads them back, by text or by number.
+	for _, tc := range []struct {
+		text string
+		want features.Config
+		err  bool
+	}{
+		{"B=16,MODE=fast,F=1.5", features.Config{16, 0, 1}, false},
+		{"B=8,MODE=exact,F=0.50", features.Config{8, 1, 0}, false},
+		{"B=8,MODE=1,F=0", features.Config{8, 1, 0}, false},
+		{"B=8,MODE=slow,F=0.5", nil, true},
+		{"B=8,MODE=fast", nil, true},
+	} {
+		got, err := k.ParseConfig(tc.text)
+		if (err != nil) != tc.err || !got.Equal(tc.want) && !tc.err {
+			t.Errorf("ParseConfig(%q) = %v, %v; want %v (error %v)", tc.text, got, err, tc.want, tc.err)
+		}
+	}
+	for _, c := range []features.Config{{16, 0, 1}, {8, 1, 0}} {
+		if got, err := k.ParseConfig(k.FormatConfig(c)); err != nil || !got.Equal(c) {
+			t.Errorf("ParseConfig(FormatConfig(%v)) = %v, %v", c, got, err)
+		}
+	}
 	if c := datasets.Conv2D(); c.NamedConfig(c.Reference)[c.Space.Params[0].Name] != any(c.Reference[0]) {
 		t.Errorf("conv2d's reference named %v", c.NamedConfig(c.Reference))
 	}

@@ -602,6 +602,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	if rep.Noise, err = noiseCeiling(src, space, rep.Holdout, opt); err != nil {
 		return nil, err
 	}
+	rep.Holdout.relabel(opt.Spec, space)
 	return rep, nil
 }
 

@@ -208,7 +208,7 @@ func TestJudged(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := (&HoldoutReport{Shapes: tt.shapes}).Judged("d", k.TaskNames, k.Space)
+			got, err := (&HoldoutReport{Shapes: tt.shapes}).Judged("d", k)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one saying %q", err, tt.err)
@@ -242,7 +242,7 @@ func FuzzJudged(f *testing.F) {
 		if json.Unmarshal([]byte(text), &h) != nil {
 			return
 		}
-		got, err := h.Judged("d", k.TaskNames, k.Space)
+		got, err := h.Judged("d", k)
 		if err != nil {
 			return
 		}

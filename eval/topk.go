@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/runtime"
 )
@@ -112,7 +113,7 @@ func summarizeTopK(shapes []HoldoutShape) []TopK {
 // (collect.ConfirmOptions.Also) times them again, so that they are
 // judged by timings as good as the optimum's. It fails on a shape or
 // configuration that does not parse, and when no shape is on platform.
-func (h *HoldoutReport) Judged(platform string, taskNames []string, space *features.Space) (map[features.TaskKey][]features.Config, error) {
+func (h *HoldoutReport) Judged(platform string, k *datasets.Kernel) (map[features.TaskKey][]features.Config, error) {
 	out := map[features.TaskKey][]features.Config{}
 	var others []string
 	for _, s := range h.Shapes {
@@ -122,7 +123,7 @@ func (h *HoldoutReport) Judged(platform string, taskNames []string, space *featu
 			}
 			continue
 		}
-		t, err := features.ParseTask(taskNames, s.Shape)
+		t, err := features.ParseTask(k.TaskNames, s.Shape)
 		if err != nil {
 			return nil, fmt.Errorf("eval: held-out shape %q: %w", s.Shape, err)
 		}
@@ -130,7 +131,7 @@ func (h *HoldoutReport) Judged(platform string, taskNames []string, space *featu
 			if name == "" {
 				continue
 			}
-			c, err := space.Parse(name)
+			c, err := k.ParseConfig(name)
 			if err != nil {
 				return nil, fmt.Errorf("eval: held-out shape %s: configuration %q: %w", s.Shape, name, err)
 			}
@@ -148,7 +149,7 @@ func (h *HoldoutReport) Judged(platform string, taskNames []string, space *featu
 // ReadJudged reads the JSON report of 'augur eval --holdout shapes --json'
 // at path and returns what its held-out shapes on platform judged
 // (HoldoutReport.Judged).
-func ReadJudged(path, platform string, taskNames []string, space *features.Space) (map[features.TaskKey][]features.Config, error) {
+func ReadJudged(path, platform string, k *datasets.Kernel) (map[features.TaskKey][]features.Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -160,5 +161,34 @@ func ReadJudged(path, platform string, taskNames []string, space *features.Space
 	if rep.Holdout == nil {
 		return nil, fmt.Errorf("eval: %s holds no held-out shapes: write it with 'augur eval --holdout shapes --json'", path)
 	}
-	return rep.Holdout.Judged(platform, taskNames, space)
+	return rep.Holdout.Judged(platform, k)
+}
+
+// relabel writes, for a spec kernel with string or float parameters, the
+// configurations of the report's held-out shapes by their values' texts
+// (datasets.Kernel.FormatConfig, "MODE=fast"), as a user reads them and
+// Judged reads them back; they are written by their numbers until the
+// report is whole, since the noise ceiling looks the picks up by them.
+func (h *HoldoutReport) relabel(k *datasets.Kernel, space *features.Space) {
+	if h == nil || k == nil {
+		return
+	}
+	text := func(name string) string {
+		if c, err := space.Parse(name); err == nil {
+			return k.FormatConfig(c)
+		}
+		return name
+	}
+	for i := range h.Shapes {
+		s := &h.Shapes[i]
+		if s.Chosen != "" {
+			s.Chosen = text(s.Chosen)
+		}
+		for j := range s.Candidates {
+			s.Candidates[j] = text(s.Candidates[j])
+		}
+		for j := range s.Copies {
+			s.Copies[j].Config = text(s.Copies[j].Config)
+		}
+	}
 }

@@ -171,7 +171,7 @@ func judgedConfigs(path string, k *datasets.Kernel, device int) (map[features.Ta
 	if device >= len(devs) {
 		return nil, fmt.Errorf("collect: --device must be in [0, %d], got %d", len(devs)-1, device)
 	}
-	also, err := eval.ReadJudged(path, devs[device].Slug(), k.TaskNames, k.Space)
+	also, err := eval.ReadJudged(path, devs[device].Slug(), k)
 	if err != nil {
 		return nil, fmt.Errorf("collect: --confirm-picks: %w", err)
 	}
