@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -284,5 +285,33 @@ func BenchmarkFbcorrDerive(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		d.Derive(dst, task, c, pv)
+	}
+}
+
+// TestFbcorrPaperShapesFile checks shapes/fbcorr-paper.txt, the task space
+// for 'augur eval --next-shapes --from', against fbcorrTaskSpace. Run with
+// AUGUR_WRITE_SHAPES=1 to write it.
+func TestFbcorrPaperShapesFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# The fbcorr task space of Bergstra, Pinto and Cox (2012, section 5): R = C in\n")
+	b.WriteString("# {256, ..., 4096}, H = W in {3, 5, 7, 9, 11}, D and F in {1, 4, 8, ..., 256}, the\n")
+	b.WriteString("# correlations of 1 to 50 GFLOP: 602 shapes, one a line, for\n")
+	b.WriteString("# 'augur eval --kernel fbcorr --next-shapes N --from datasets/shapes/fbcorr-paper.txt'.\n")
+	k := Fbcorr()
+	for _, task := range fbcorrTaskSpace() {
+		b.WriteString(features.FormatTask(k.TaskNames, task) + "\n")
+	}
+	const path = "shapes/fbcorr-paper.txt"
+	if os.Getenv("AUGUR_WRITE_SHAPES") == "1" {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != b.String() {
+		t.Errorf("%s differs from fbcorrTaskSpace; write it again with AUGUR_WRITE_SHAPES=1", path)
 	}
 }

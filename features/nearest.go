@@ -66,3 +66,69 @@ func (s LogShapes) NearestOne(l []float64) int {
 	}
 	return idx[0]
 }
+
+// FarthestFirst chooses n shapes of pool, one at a time, each the one
+// farthest from its nearest among s and the shapes chosen before it (a
+// tie going to the earlier shape of pool): the greedy cover that spreads
+// new measurements over the shapes s lacks. It returns their indices in
+// pool, in the order chosen, and each one's distance (Euclidean, in
+// logs) to that nearest shape when it was chosen. With s empty the first
+// is the medoid of pool (the least summed distance to the others), so a
+// cover starts in the middle. Pool shapes already in s are never chosen;
+// fewer than n come back when pool runs out of others.
+func (s LogShapes) FarthestFirst(pool LogShapes, n int) (idx []int, dist []float64) {
+	near := make([]float64, len(pool)) // squared distance to the nearest of s and the chosen
+	for i, p := range pool {
+		near[i] = math.Inf(1)
+		for _, g := range s {
+			near[i] = min(near[i], sqDist(p, g))
+		}
+	}
+	if len(s) == 0 && n > 0 && len(pool) > 0 {
+		best, bi := math.Inf(1), 0
+		for i, p := range pool {
+			sum := 0.0
+			for _, q := range pool {
+				sum += math.Sqrt(sqDist(p, q))
+			}
+			if sum < best {
+				best, bi = sum, i
+			}
+		}
+		idx, dist = append(idx, bi), append(dist, math.Inf(1))
+		near[bi] = 0
+		for i, p := range pool {
+			near[i] = min(near[i], sqDist(p, pool[bi]))
+		}
+	}
+	for len(idx) < n {
+		best, bi := 0.0, -1
+		for i, d := range near {
+			if d > best {
+				best, bi = d, i
+			}
+		}
+		if bi < 0 {
+			break // every shape left is one of s or chosen
+		}
+		idx, dist = append(idx, bi), append(dist, math.Sqrt(best))
+		for i, p := range pool {
+			near[i] = min(near[i], sqDist(p, pool[bi]))
+		}
+	}
+	return idx, dist
+}
+
+// sqDist is the squared Euclidean distance between two shapes' logs.
+func sqDist(a, b []float64) float64 {
+	d := 0.0
+	for f, v := range a {
+		x := v - b[f]
+		d += x * x
+	}
+	return d
+}
+
+// LogDistance is the Euclidean distance of two shapes' logs (TaskLogs):
+// divided by math.Ln2, in doublings.
+func LogDistance(a, b []float64) float64 { return math.Sqrt(sqDist(a, b)) }

@@ -86,3 +86,62 @@ func ExampleLogShapes_Nearest() {
 	// [1024 1024]
 	// [2048 2048]
 }
+
+func TestLogShapesFarthestFirst(t *testing.T) {
+	logs := func(ts ...features.Task) features.LogShapes {
+		var out features.LogShapes
+		for _, t := range ts {
+			out = append(out, features.TaskLogs(nil, t))
+		}
+		return out
+	}
+	line := logs(features.Task{1}, features.Task{2}, features.Task{4}, features.Task{8}, features.Task{16}, features.Task{32}, features.Task{64})
+	tests := []struct {
+		name     string
+		measured features.LogShapes
+		pool     features.LogShapes
+		n        int
+		want     []int
+		wantDist []float64 // in doublings; nil: not checked
+	}{
+		{"the far end first, then the gap's middle", logs(features.Task{1}), line, 2, []int{6, 3}, []float64{6, 3}},
+		{"nothing measured: the medoid, then the ends", nil, line, 3, []int{3, 0, 6}, nil},
+		{"measured shapes are never chosen again", line, line, 3, nil, nil},
+		{"fewer than asked when the pool runs out", logs(features.Task{1}), logs(features.Task{4}, features.Task{4}, features.Task{1}), 5, []int{0}, []float64{2}},
+		{"ties go to the earlier shape", logs(features.Task{8, 8}), logs(features.Task{2, 32}, features.Task{32, 2}), 1, []int{0}, nil},
+		{"Euclidean over every value: 64x4 is farther from 4x4 than 16x16 is", logs(features.Task{4, 4}), logs(features.Task{16, 16}, features.Task{64, 4}), 1, []int{1}, []float64{4}},
+		{"n = 0", nil, line, 0, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			idx, dist := tt.measured.FarthestFirst(tt.pool, tt.n)
+			if !slices.Equal(idx, tt.want) {
+				t.Fatalf("FarthestFirst = %v, want %v", idx, tt.want)
+			}
+			if len(dist) != len(idx) {
+				t.Fatalf("%d distances for %d shapes", len(dist), len(idx))
+			}
+			for i, w := range tt.wantDist {
+				if got := dist[i] / math.Ln2; math.Abs(got-w) > 1e-9 {
+					t.Errorf("distance %d = %.3f doublings, want %g", i, got, w)
+				}
+			}
+		})
+	}
+}
+
+func ExampleLogShapes_FarthestFirst() {
+	measured := features.LogShapes{features.TaskLogs(nil, features.Task{512, 512}), features.TaskLogs(nil, features.Task{1024, 1024})}
+	pool := []features.Task{{640, 480}, {8192, 8192}, {2048, 2048}, {128, 128}}
+	var logs features.LogShapes
+	for _, t := range pool {
+		logs = append(logs, features.TaskLogs(nil, t))
+	}
+	idx, dist := measured.FarthestFirst(logs, 2)
+	for i, j := range idx {
+		fmt.Printf("%v %.2f doublings away\n", pool[j], dist[i]/math.Ln2)
+	}
+	// Output:
+	// [8192 8192] 4.24 doublings away
+	// [128 128] 2.83 doublings away
+}

@@ -105,3 +105,20 @@ func parsePairs(text string) (map[string]int, error) {
 	}
 	return kv, nil
 }
+
+// ShapeLines returns the shapes of a list of them as a file or a pipe
+// holds it: one or more a line, separated by ';', with blank lines and
+// comments from '#' to the end of a line left out. The shapes are
+// trimmed, not parsed (ParseTask reads each).
+func ShapeLines(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		for _, s := range strings.Split(line, ";") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package features
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -196,4 +197,34 @@ func TestSlug(t *testing.T) {
 			t.Errorf("Slug(%q) = %q, want %q", tt.p.Name, got, tt.want)
 		}
 	}
+}
+
+func TestShapeLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"lines, comments and blanks", "# ours\na=1\n\n  a=2 # big\na=3;a=4\r\n", []string{"a=1", "a=2", "a=3", "a=4"}},
+		{"no final newline", "a=1", []string{"a=1"}},
+		{"only comments", "# a=1\n#\n", nil},
+		{"empty shapes between separators", ";;a=1;\n;", []string{"a=1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ShapeLines(tc.in); !slices.Equal(got, tc.want) {
+				t.Errorf("ShapeLines(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzShapeLines(f *testing.F) {
+	f.Add("# ours\na=1\n\n  a=2 # big\na=3;a=4\n")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, s := range ShapeLines(in) {
+			if s == "" || strings.ContainsAny(s, "#;\n") || s != strings.TrimSpace(s) {
+				t.Errorf("ShapeLines(%q) gave %q: empty, untrimmed, or a comment, separator or newline left", in, s)
+			}
+		}
+	})
 }

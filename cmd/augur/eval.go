@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -56,6 +57,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	invalid := fs.String("invalid", "ignore", "how holdout models treat failed configurations: ignore or zeta")
 	maxShares := fs.String("two-stage-max", "", "comma-separated shares of the space in % (e.g. 1,3,11): also replay the two-stage tuner with each as its measurement budget ('augur tune --max'), spent whole, beside random search's best of as many")
 	pickCurve := fs.Bool("pick-curve", false, "instead: held-out picks of models trained on fewer shapes and on fewer configurations a shape, to tell which to collect more of")
+	var next nextShapesFlags
+	fs.IntVar(&next.n, "next-shapes", 0, "instead: suggest this many shapes of --from to measure next on each device, each the farthest from the shapes it measured and those suggested before it")
+	fs.StringVar(&next.from, "from", "", "with --next-shapes: the shapes to choose from, separated by ';' (name=value,... as --shapes takes them), or a file of them, one a line ('#' comments), or '-' for standard input")
+	fs.StringVar(&next.device, "device", "", "with --next-shapes: only this device (slug or name)")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -121,6 +126,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if err := evalFeatures(&opt, kernel, *derived, smaller); err != nil {
 		return err
+	}
+	if next.n != 0 || next.from != "" || next.device != "" {
+		return runNextShapes(data, opt, kr, kernel, next, asJSON, os.Stdin, stdout, progressTo(fs, stderr))
 	}
 	progress := newReporter(progressTo(fs, stderr), "eval")
 	defer progress.Close()

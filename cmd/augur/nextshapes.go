@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/augur-tuning/augur/datasets"
+	"github.com/augur-tuning/augur/eval"
+	"github.com/augur-tuning/augur/features"
+)
+
+// nextShapesFlags are 'augur eval --next-shapes N --from SHAPES [--device NAME]'.
+type nextShapesFlags struct {
+	n            int
+	from, device string
+}
+
+// runNextShapes is 'augur eval --next-shapes'.
+func runNextShapes(data string, opt eval.Options, kr kernelRef, kernel *datasets.Kernel, f nextShapesFlags, asJSON bool, stdin io.Reader, stdout, progress io.Writer) error {
+	switch {
+	case f.n < 1:
+		return usagef("eval: --next-shapes must be at least 1, got %d", f.n)
+	case f.from == "":
+		return usagef("eval: --next-shapes needs --from: the shapes to choose from")
+	}
+	text, err := readShapeList(f.from, stdin)
+	if err != nil {
+		return err
+	}
+	var pool []string
+	if kernel != nil {
+		// Checked against the kernel, so that no shape collect would refuse
+		// is suggested; a spec's problem_size_I names read too.
+		tasks, err := parseShapes(kernel, text)
+		if err != nil {
+			return fmt.Errorf("eval: --from: %w", err)
+		}
+		for _, t := range tasks {
+			if err := kernel.CheckTask(t); err != nil {
+				return fmt.Errorf("eval: --from: %w", err)
+			}
+			pool = append(pool, features.FormatTask(kernel.TaskNames, t))
+		}
+	} else {
+		for _, s := range strings.Split(text, ";") {
+			if s = strings.TrimSpace(s); s != "" {
+				pool = append(pool, s)
+			}
+		}
+	}
+	fmt.Fprintf(progress, "eval: choosing %d of %d shapes\n", f.n, len(pool))
+	out, err := eval.NextShapesFor(data, opt, f.device, pool, f.n)
+	if err != nil {
+		return err // eval's errors carry the package prefix
+	}
+	if asJSON {
+		return writeIndentedJSON(stdout, out)
+	}
+	ref := "--kernel " + opt.Kernel
+	if kr.spec != "" {
+		ref = "--spec " + kr.spec
+	}
+	return writeNextShapes(stdout, out, ref)
+}
+
+// readShapeList reads --from: shapes separated by ';', "-" for standard
+// input, or a file; in a file or on standard input, one or more a line,
+// blank lines and '#' comments skipped. It returns them separated by ';'.
+func readShapeList(from string, stdin io.Reader) (string, error) {
+	if strings.Contains(from, "=") {
+		return from, nil
+	}
+	var (
+		b   []byte
+		err error
+	)
+	if from == "-" {
+		b, err = io.ReadAll(stdin)
+	} else {
+		b, err = os.ReadFile(from)
+	}
+	if err != nil {
+		return "", fmt.Errorf("eval: --from: %w", err)
+	}
+	shapes := features.ShapeLines(string(b))
+	if len(shapes) == 0 {
+		return "", fmt.Errorf("eval: --from %s holds no shapes", from)
+	}
+	return strings.Join(shapes, ";"), nil
+}
+
+// writeNextShapes prints each device's suggestions and the collect
+// command that measures them.
+func writeNextShapes(w io.Writer, out []eval.NextShapes, kernelFlag string) error {
+	for i, ns := range out {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if len(ns.Unfit) > 0 {
+			fmt.Fprintf(w, "%s: %d shapes left out: the device cannot run the kernel's reference configuration there (%s: %s", ns.Platform, len(ns.Unfit), ns.Unfit[0].Shape, ns.Unfit[0].Reason)
+			if len(ns.Unfit) > 1 {
+				fmt.Fprintf(w, "; --json lists the others")
+			}
+			fmt.Fprintln(w, ")")
+		}
+		if len(ns.Shapes) == 0 {
+			fmt.Fprintf(w, "%s (%d shapes measured): no shape to choose from is left to measure\n", ns.Platform, ns.Measured)
+			continue
+		}
+		fmt.Fprintf(w, "%s (%d shapes measured): measure next, in this order (each the farthest from the measured shapes and those above it):\n", ns.Platform, ns.Measured)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		var shapes []string
+		for j, s := range ns.Shapes {
+			shapes = append(shapes, s.Shape)
+			if s.Nearest == "" {
+				fmt.Fprintf(tw, "  %d\t%s\t(the middle of the shapes to choose from)\n", j+1, s.Shape)
+				continue
+			}
+			fmt.Fprintf(tw, "  %d\t%s\t%.2f doublings from %s\n", j+1, s.Shape, s.Doublings, s.Nearest)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  augur collect %s --device %s --shapes '%s'\n", kernelFlag, ns.Platform, strings.Join(shapes, ";"))
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEvalNextShapes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shapes.txt")
+	os.WriteFile(file, []byte("# sizes our library sees\nwidth=100,height=100,filter_w=5,filter_h=5\n\nwidth=8192,height=8192,filter_w=5,filter_h=5 # the largest\n"), 0o644)
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, []byte("# nothing\n"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in the text, or in the error when fail
+		fail bool
+	}{
+		{"a list", []string{"--next-shapes", "1", "--from", "width=100,height=100,filter_w=5,filter_h=5;width=2048,height=2048,filter_w=5,filter_h=5"}, "  1  width=100,height=100,filter_w=5,filter_h=5  4.75 doublings from width=1024,height=1024,filter_w=5,filter_h=5\n  augur collect --kernel conv2d --device nvidia-h200 --shapes 'width=100,height=100,filter_w=5,filter_h=5'\n", false},
+		{"a file with comments", []string{"--next-shapes", "2", "--from", file}, "--shapes 'width=100,height=100,filter_w=5,filter_h=5;width=8192,height=8192,filter_w=5,filter_h=5'", false},
+		{"json", []string{"--next-shapes", "1", "--from", file, "--json"}, `"nearest": "width=1024,height=1024,filter_w=5,filter_h=5"`, false},
+		{"all measured", []string{"--next-shapes", "1", "--from", "width=1024,height=1024,filter_w=5,filter_h=5"}, "no shape to choose from is left to measure", false},
+		{"no --from", []string{"--next-shapes", "3"}, "--next-shapes needs --from", true},
+		{"no count", []string{"--from", file}, "--next-shapes must be at least 1", true},
+		{"no such file", []string{"--next-shapes", "1", "--from", filepath.Join(dir, "nope.txt")}, "nope.txt: no such file", true},
+		{"empty file", []string{"--next-shapes", "1", "--from", empty}, "holds no shapes", true},
+		{"a shape the kernel refuses", []string{"--next-shapes", "1", "--from", "width=100,height=100,filter_w=4,filter_h=5"}, "filter", true},
+		{"an unknown device", []string{"--next-shapes", "1", "--from", file, "--device", "gtx-680"}, `no device "gtx-680"`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := append([]string{"eval", "--data", "../../testdata/h200", "--kernel", "conv2d", "--quiet"}, tc.args...)
+			err := run(context.Background(), args, &out, &errOut)
+			if tc.fail {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("error = %v, want one with %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(out.String(), tc.want) {
+				t.Errorf("error %v, output %q; want it to hold %q", err, out.String(), tc.want)
+			}
+		})
+	}
+}
+
+func TestReadShapeList(t *testing.T) {
+	for _, tc := range []struct {
+		name, from, stdin, want string
+	}{
+		{"a list stays as given", "a=1;a=2", "", "a=1;a=2"},
+		{"lines, comments and blanks", "-", "# ours\na=1\n\n  a=2 # big\na=3;a=4\n", "a=1;a=2;a=3;a=4"},
+		{"no final newline", "-", "a=1", "a=1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readShapeList(tc.from, strings.NewReader(tc.stdin))
+			if err != nil || got != tc.want {
+				t.Errorf("readShapeList = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
