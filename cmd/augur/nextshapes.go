@@ -63,7 +63,7 @@ func runNextShapes(data string, opt eval.Options, kr kernelRef, kernel *datasets
 	if kr.spec != "" {
 		ref = "--spec " + kr.spec
 	}
-	return writeNextShapes(stdout, out, ref)
+	return writeNextShapes(stdout, out, ref, f.n)
 }
 
 // readShapeList reads --from: shapes separated by ';', "-" for standard
@@ -94,7 +94,7 @@ func readShapeList(from string, stdin io.Reader) (string, error) {
 
 // writeNextShapes prints each device's suggestions and the collect
 // command that measures them.
-func writeNextShapes(w io.Writer, out []eval.NextShapes, kernelFlag string) error {
+func writeNextShapes(w io.Writer, out []eval.NextShapes, kernelFlag string, asked int) error {
 	for i, ns := range out {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -123,6 +123,9 @@ func writeNextShapes(w io.Writer, out []eval.NextShapes, kernelFlag string) erro
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		if len(ns.Shapes) < asked {
+			fmt.Fprintf(w, "  (%d asked: the other shapes to choose from are measured or cannot run)\n", asked)
 		}
 		fmt.Fprintf(w, "  augur collect %s --device %s --shapes '%s'\n", kernelFlag, ns.Platform, strings.Join(shapes, ";"))
 	}

@@ -40,8 +40,13 @@ func writePickCurveText(w io.Writer, pts []eval.PickCurvePoint) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	more := false
 	for _, a := range eval.AdvisePickCurve(pts) {
 		fmt.Fprintln(w, a)
+		more = more || a.MoreShapes.Clear()
+	}
+	if more {
+		fmt.Fprintln(w, "which shapes: 'augur eval ... --next-shapes N --from FILE' lists the N of FILE farthest from those measured")
 	}
 	return nil
 }

@@ -26,3 +26,37 @@ func TestPickCurveTextNoPicks(t *testing.T) {
 		t.Errorf("the all-data point is missing:\n%s", b.String())
 	}
 }
+
+// TestPickCurveTextNextShapes: the advice to collect more shapes points
+// to --next-shapes; advice that cannot tell does not.
+func TestPickCurveTextNextShapes(t *testing.T) {
+	byShape := func(base float64) map[string]float64 {
+		m := map[string]float64{}
+		for i := range 8 {
+			m[string(rune('a'+i))] = base + float64(i%3)
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name     string
+		few, all float64
+		want     bool
+	}{
+		{"a clear gain", 80, 90, true},
+		{"none", 90, 90, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pts := []eval.PickCurvePoint{
+				{Platform: "a", TrainShapes: 4, Fraction: 1, Pct: tc.few, Picks: 8, ByShape: byShape(tc.few)},
+				{Platform: "a", TrainShapes: 8, Fraction: 1, Pct: tc.all, Picks: 8, ByShape: byShape(tc.all)},
+			}
+			var b strings.Builder
+			if err := writePickCurveText(&b, pts); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(b.String(), "--next-shapes"); got != tc.want {
+				t.Errorf("mentions --next-shapes: %v, want %v:\n%s", got, tc.want, b.String())
+			}
+		})
+	}
+}
