@@ -47,7 +47,8 @@ type NextShape struct {
 // NextShapesFor suggests, for each device of the kernel's data under dir
 // (or only device, by slug or name, when it is not ""), the n shapes of
 // pool ("name=value,..." each, as features.ParseTask reads them with the
-// data's task names) to measure next: each the farthest from every shape the device
+// data's task names, problem_size_I too; checked against the kernel, when
+// it is augur's or Options.Spec) to measure next: each the farthest from every shape the device
 // measured and every shape suggested before it (features.LogShapes.
 // FarthestFirst, in the log space where the runtime finds nearest
 // shapes). A model's picks are least sure far from its training shapes,
@@ -74,17 +75,20 @@ func NextShapesFor(dir string, opt Options, device string, pool []string, n int)
 	if err != nil {
 		return nil, err // train and record name themselves
 	}
-	tasks := make([]features.Task, len(pool))
-	var logs features.LogShapes
-	for i, text := range pool {
-		if tasks[i], err = features.ParseTask(d.TaskNames, text); err != nil {
-			return nil, fmt.Errorf("eval: a shape to choose from: %w", err)
-		}
-		logs = append(logs, features.TaskLogs(nil, tasks[i]))
-	}
 	k := opt.Spec
 	if k == nil {
 		k, _ = datasets.Lookup(opt.Kernel) // nil for imported data
+	}
+	tasks := make([]features.Task, len(pool))
+	var logs features.LogShapes
+	for i, text := range pool {
+		if tasks[i], err = features.ParseTask(d.TaskNames, features.AliasProblemSizes(d.TaskNames, text)); err == nil && k != nil {
+			err = k.CheckTask(tasks[i]) // no shape collect would refuse
+		}
+		if err != nil {
+			return nil, fmt.Errorf("eval: a shape to choose from: %w", err)
+		}
+		logs = append(logs, features.TaskLogs(nil, tasks[i]))
 	}
 	var out []NextShapes
 	for pi, p := range d.Platforms {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
 )
 
@@ -105,5 +106,25 @@ func TestNextShapesForUnfit(t *testing.T) {
 	}
 	if len(ns.Unfit) != 1 || ns.Unfit[0].Shape != unfit || !strings.Contains(ns.Unfit[0].Reason, "local memory 82240 bytes") {
 		t.Errorf("unfit %+v, want %s for its local memory", ns.Unfit, unfit)
+	}
+}
+
+// TestNextShapesForSpec: a spec kernel's shapes to choose from answer to
+// problem_size_I too, and are checked against the spec.
+func TestNextShapesForSpec(t *testing.T) {
+	spec, err := datasets.ReadSpec("../examples/transpose/transpose.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := eval.Options{Kernel: spec.Name, Spec: spec}
+	got, err := eval.NextShapesFor("../datasets/data", opt, "nvidia-h200", []string{"problem_size_0=100000,problem_size_1=10"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := got[0].Shapes; len(s) != 1 || s[0].Shape != "width=100000,height=10" {
+		t.Errorf("suggested %+v, want width=100000,height=10", s)
+	}
+	if _, err := eval.NextShapesFor("../datasets/data", opt, "", []string{"width=0,height=10"}, 1); err == nil {
+		t.Error("a shape the spec refuses was taken")
 	}
 }

@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -121,4 +122,33 @@ func ShapeLines(text string) []string {
 		}
 	}
 	return out
+}
+
+// AliasProblemSizes rewrites the fields problem_size_I of text ("k=v,...;
+// ..."), Kernel Tuner's name of a problem's I-th size, as names[I], so
+// that a spec kernel's shapes answer to both; a name that is itself
+// problem_size_I keeps its field.
+func AliasProblemSizes(names []string, text string) string {
+	alias := map[string]string{}
+	for i, n := range names {
+		if a := fmt.Sprintf("problem_size_%d", i); a != n && !slices.Contains(names, a) {
+			alias[a] = n
+		}
+	}
+	if len(alias) == 0 || !strings.Contains(text, "problem_size_") {
+		return text
+	}
+	shapes := strings.Split(text, ";")
+	for si, shape := range shapes {
+		fields := strings.Split(shape, ",")
+		for i, f := range fields {
+			if k, v, ok := strings.Cut(f, "="); ok {
+				if n, ok := alias[strings.TrimSpace(k)]; ok {
+					fields[i] = n + "=" + v
+				}
+			}
+		}
+		shapes[si] = strings.Join(fields, ",")
+	}
+	return strings.Join(shapes, ";")
 }

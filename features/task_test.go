@@ -228,3 +228,23 @@ func FuzzShapeLines(f *testing.F) {
 		}
 	})
 }
+
+func TestAliasProblemSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		names []string
+		in    string
+		want  string
+	}{
+		{"renamed", []string{"width", "height"}, "problem_size_0=10, problem_size_1=20;height=5,problem_size_0=7", "width=10,height=20;height=5,width=7"},
+		{"names kept", []string{"width", "height"}, "width=10,height=20", "width=10,height=20"},
+		{"a name that is an alias keeps its field", []string{"n", "problem_size_0"}, "problem_size_0=3,n=4", "problem_size_0=3,n=4"},
+		{"beyond the names", []string{"n"}, "problem_size_1=3", "problem_size_1=3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := AliasProblemSizes(tc.names, tc.in); got != tc.want {
+				t.Errorf("AliasProblemSizes(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -75,12 +74,7 @@ func newPickJSON(shape string, p runtime.Pick, took time.Duration) pickJSON {
 func chooseOne(w io.Writer, ch *runtime.Chooser, text string, top int, asJSON bool) error {
 	// A spec kernel's problem sizes answer to problem_size_I too.
 	names := ch.TaskNames()
-	for i, n := range names {
-		if alias := fmt.Sprintf("problem_size_%d", i); alias != n && !slices.Contains(names, alias) {
-			text = replaceKey(text, alias, n)
-		}
-	}
-	task, err := features.ParseTask(names, text)
+	task, err := features.ParseTask(names, features.AliasProblemSizes(names, text))
 	if err != nil {
 		return fmt.Errorf("choose: %w", err)
 	}

@@ -128,7 +128,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if next.n != 0 || next.from != "" || next.device != "" {
-		return runNextShapes(data, opt, kr, kernel, next, asJSON, os.Stdin, stdout, progressTo(fs, stderr))
+		return runNextShapes(data, opt, kr, next, asJSON, os.Stdin, stdout, progressTo(fs, stderr))
 	}
 	progress := newReporter(progressTo(fs, stderr), "eval")
 	defer progress.Close()

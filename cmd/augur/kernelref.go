@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
@@ -89,17 +88,10 @@ func printWarnings(w io.Writer, k *datasets.Kernel) {
 	}
 }
 
-// parseShapes reads --shapes for k: "name=value,...;...". A spec kernel's
-// problem sizes also answer to problem_size_I when the spec names them.
+// parseShapes reads --shapes for k: "name=value,...;...", a problem size
+// answering to problem_size_I too (features.AliasProblemSizes).
 func parseShapes(k *datasets.Kernel, text string) ([]features.Task, error) {
-	if k.FromSpec() {
-		for i, n := range k.TaskNames {
-			if alias := fmt.Sprintf("problem_size_%d", i); alias != n {
-				text = replaceKey(text, alias, n)
-			}
-		}
-	}
-	return features.ParseTasks(k.TaskNames, text)
+	return features.ParseTasks(k.TaskNames, features.AliasProblemSizes(k.TaskNames, text))
 }
 
 // parseShape is parseShapes for one shape.
@@ -112,19 +104,4 @@ func parseShape(k *datasets.Kernel, text string) (features.Task, error) {
 		return nil, fmt.Errorf("%w: want one shape, got %d", features.ErrSyntax, len(ts))
 	}
 	return ts[0], nil
-}
-
-// replaceKey renames the key old of "k=v" fields to new.
-func replaceKey(text, old, new string) string {
-	var shapes []string
-	for _, shape := range strings.Split(text, ";") {
-		fields := strings.Split(shape, ",")
-		for i, f := range fields {
-			if k, v, ok := strings.Cut(f, "="); ok && strings.TrimSpace(k) == old {
-				fields[i] = new + "=" + v
-			}
-		}
-		shapes = append(shapes, strings.Join(fields, ","))
-	}
-	return strings.Join(shapes, ";")
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 )
@@ -19,37 +18,16 @@ type nextShapesFlags struct {
 }
 
 // runNextShapes is 'augur eval --next-shapes'.
-func runNextShapes(data string, opt eval.Options, kr kernelRef, kernel *datasets.Kernel, f nextShapesFlags, asJSON bool, stdin io.Reader, stdout, progress io.Writer) error {
+func runNextShapes(data string, opt eval.Options, kr kernelRef, f nextShapesFlags, asJSON bool, stdin io.Reader, stdout, progress io.Writer) error {
 	switch {
 	case f.n < 1:
 		return usagef("eval: --next-shapes must be at least 1, got %d", f.n)
 	case f.from == "":
 		return usagef("eval: --next-shapes needs --from: the shapes to choose from")
 	}
-	text, err := readShapeList(f.from, stdin)
+	pool, err := readShapeList(f.from, stdin)
 	if err != nil {
 		return err
-	}
-	var pool []string
-	if kernel != nil {
-		// Checked against the kernel, so that no shape collect would refuse
-		// is suggested; a spec's problem_size_I names read too.
-		tasks, err := parseShapes(kernel, text)
-		if err != nil {
-			return fmt.Errorf("eval: --from: %w", err)
-		}
-		for _, t := range tasks {
-			if err := kernel.CheckTask(t); err != nil {
-				return fmt.Errorf("eval: --from: %w", err)
-			}
-			pool = append(pool, features.FormatTask(kernel.TaskNames, t))
-		}
-	} else {
-		for _, s := range strings.Split(text, ";") {
-			if s = strings.TrimSpace(s); s != "" {
-				pool = append(pool, s)
-			}
-		}
 	}
 	fmt.Fprintf(progress, "eval: choosing %d of %d shapes\n", f.n, len(pool))
 	out, err := eval.NextShapesFor(data, opt, f.device, pool, f.n)
@@ -67,11 +45,11 @@ func runNextShapes(data string, opt eval.Options, kr kernelRef, kernel *datasets
 }
 
 // readShapeList reads --from: shapes separated by ';', "-" for standard
-// input, or a file; in a file or on standard input, one or more a line,
-// blank lines and '#' comments skipped. It returns them separated by ';'.
-func readShapeList(from string, stdin io.Reader) (string, error) {
+// input, or a file (features.ShapeLines: one or more a line, blank lines
+// and '#' comments skipped).
+func readShapeList(from string, stdin io.Reader) ([]string, error) {
 	if strings.Contains(from, "=") {
-		return from, nil
+		return features.ShapeLines(from), nil
 	}
 	var (
 		b   []byte
@@ -83,13 +61,13 @@ func readShapeList(from string, stdin io.Reader) (string, error) {
 		b, err = os.ReadFile(from)
 	}
 	if err != nil {
-		return "", fmt.Errorf("eval: --from: %w", err)
+		return nil, fmt.Errorf("eval: --from: %w", err)
 	}
 	shapes := features.ShapeLines(string(b))
 	if len(shapes) == 0 {
-		return "", fmt.Errorf("eval: --from %s holds no shapes", from)
+		return nil, fmt.Errorf("eval: --from %s holds no shapes", from)
 	}
-	return strings.Join(shapes, ";"), nil
+	return shapes, nil
 }
 
 // writeNextShapes prints each device's suggestions and the collect

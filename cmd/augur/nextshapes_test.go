@@ -60,7 +60,7 @@ func TestReadShapeList(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := readShapeList(tc.from, strings.NewReader(tc.stdin))
-			if err != nil || got != tc.want {
+			if err != nil || strings.Join(got, ";") != tc.want {
 				t.Errorf("readShapeList = %q, %v; want %q", got, err, tc.want)
 			}
 		})
