@@ -18,6 +18,9 @@ type NextShapes struct {
 	// configuration of.
 	Measured int         `json:"measured_shapes"`
 	Shapes   []NextShape `json:"shapes"`
+	// New says the data holds no row of the device: its shapes were
+	// chosen from the pool alone.
+	New bool `json:"new_device,omitempty"`
 	// Unfit are the shapes of the pool the device cannot run the
 	// kernel's reference configuration of, as far as its recorded limits
 	// tell (local memory, work-group size...): collect skips such a shape,
@@ -59,7 +62,9 @@ type NextShape struct {
 // random, on average over 39 (kernel, device, count) cases, better in 22
 // (bench/RESULTS.md, session 33). Pool shapes the device measured are
 // never suggested, nor those the device cannot run the kernel's reference
-// configuration of (NextShapes.Unfit). Options.Kernel, Spec, Derived,
+// configuration of (NextShapes.Unfit). A device the data lacks gets a
+// first set: the medoid of pool, then farthest first from it, with its
+// limits unknown. Options.Kernel, Spec, Derived,
 // GroupParams and Tasks apply.
 func NextShapesFor(dir string, opt Options, device string, pool []string, n int) ([]NextShapes, error) {
 	if n < 1 {
@@ -103,42 +108,54 @@ func NextShapesFor(dir string, opt Options, device string, pool []string, n int)
 				measured = append(measured, s.Task)
 			}
 		}
-		var have features.LogShapes
-		for _, t := range measured {
-			have = append(have, features.TaskLogs(nil, t))
-		}
 		ns := NextShapes{Platform: p.Slug(), Measured: len(measured)}
 		var fit []int // indices into pool
-		var fitLogs features.LogShapes
 		for i, t := range tasks {
 			if err := referenceRuns(k, t, p); err != nil && !seen[t.Key()] {
 				ns.Unfit = append(ns.Unfit, UnfitShape{Shape: features.FormatTask(d.TaskNames, t), Reason: err.Error()})
 				continue
 			}
-			fit, fitLogs = append(fit, i), append(fitLogs, logs[i])
+			fit = append(fit, i)
 		}
-		chosen, _ := have.FarthestFirst(fitLogs, n)
-		near := append([]features.Task(nil), measured...)
-		for _, c := range chosen {
-			i := fit[c]
-			s := NextShape{Shape: features.FormatTask(d.TaskNames, tasks[i])}
-			if j := have.NearestOne(logs[i]); j >= 0 {
-				s.Nearest = features.FormatTask(d.TaskNames, near[j])
-				s.Doublings = features.LogDistance(logs[i], have[j]) / math.Ln2
-			}
-			ns.Shapes = append(ns.Shapes, s)
-			have, near = append(have, logs[i]), append(near, tasks[i])
-		}
+		ns.Shapes = farthestFirst(d.TaskNames, measured, tasks, logs, fit, n)
 		out = append(out, ns)
 	}
 	if len(out) == 0 {
-		var names []string
-		for _, p := range d.Platforms {
-			names = append(names, p.Slug())
+		// A device with no data: the shapes alone decide, and its limits
+		// are not known.
+		fit := make([]int, len(tasks))
+		for i := range fit {
+			fit[i] = i
 		}
-		return nil, fmt.Errorf("eval: no device %q in %s's data (it has %s)", device, opt.Kernel, strings.Join(names, ", "))
+		out = append(out, NextShapes{Platform: device, New: true, Shapes: farthestFirst(d.TaskNames, nil, tasks, logs, fit, n)})
 	}
 	return out, nil
+}
+
+// farthestFirst suggests n of the pool shapes fit (indices into tasks,
+// whose logs are logs), farthest first from measured and each other.
+func farthestFirst(names []string, measured, tasks []features.Task, logs features.LogShapes, fit []int, n int) []NextShape {
+	var have, fitLogs features.LogShapes
+	for _, t := range measured {
+		have = append(have, features.TaskLogs(nil, t))
+	}
+	for _, i := range fit {
+		fitLogs = append(fitLogs, logs[i])
+	}
+	chosen, _ := have.FarthestFirst(fitLogs, n)
+	near := append([]features.Task(nil), measured...)
+	var out []NextShape
+	for _, c := range chosen {
+		i := fit[c]
+		s := NextShape{Shape: features.FormatTask(names, tasks[i])}
+		if j := have.NearestOne(logs[i]); j >= 0 {
+			s.Nearest = features.FormatTask(names, near[j])
+			s.Doublings = features.LogDistance(logs[i], have[j]) / math.Ln2
+		}
+		out = append(out, s)
+		have, near = append(have, logs[i]), append(near, tasks[i])
+	}
+	return out
 }
 
 // referenceRuns returns why device p cannot run k's reference

@@ -59,7 +59,6 @@ func TestNextShapesForErrors(t *testing.T) {
 		{"n", "", pool, 0, "at least 1"},
 		{"no pool", "", nil, 1, "no shapes"},
 		{"bad shape", "", []string{"width=512"}, 1, "filter_w"},
-		{"device", "gtx-680", pool, 1, "no device \"gtx-680\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := eval.NextShapesFor("../testdata/h200", eval.Options{Kernel: "conv2d"}, tc.device, tc.pool, tc.n)
@@ -126,5 +125,30 @@ func TestNextShapesForSpec(t *testing.T) {
 	}
 	if _, err := eval.NextShapesFor("../datasets/data", opt, "", []string{"width=0,height=10"}, 1); err == nil {
 		t.Error("a shape the spec refuses was taken")
+	}
+}
+
+// TestNextShapesForNewDevice: a device the data lacks gets the pool's
+// medoid first, then the shape farthest from it.
+func TestNextShapesForNewDevice(t *testing.T) {
+	pool := []string{
+		"width=512,height=512,filter_w=5,filter_h=5",
+		"width=1024,height=1024,filter_w=5,filter_h=5",
+		"width=2048,height=2048,filter_w=5,filter_h=5",
+		"width=8192,height=8192,filter_w=5,filter_h=5",
+	}
+	got, err := eval.NextShapesFor("../testdata/h200", eval.Options{Kernel: "conv2d"}, "gtx-680", pool, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !got[0].New || got[0].Platform != "gtx-680" || got[0].Measured != 0 {
+		t.Fatalf("got %+v, want one new device gtx-680", got)
+	}
+	var shapes []string
+	for _, s := range got[0].Shapes {
+		shapes = append(shapes, s.Shape)
+	}
+	if want := []string{pool[1], pool[3]}; !slices.Equal(shapes, want) {
+		t.Errorf("suggested %q, want %q", shapes, want)
 	}
 }

@@ -88,7 +88,11 @@ func writeNextShapes(w io.Writer, out []eval.NextShapes, kernelFlag string, aske
 			fmt.Fprintf(w, "%s (%d shapes measured): no shape to choose from is left to measure\n", ns.Platform, ns.Measured)
 			continue
 		}
-		fmt.Fprintf(w, "%s (%d shapes measured): measure next, in this order (each the farthest from the measured shapes and those above it):\n", ns.Platform, ns.Measured)
+		if ns.New {
+			fmt.Fprintf(w, "%s (no data of this device; check its name if it should have some): measure first, in this order (the middle of the shapes, then each the farthest from those above it):\n", ns.Platform)
+		} else {
+			fmt.Fprintf(w, "%s (%d shapes measured): measure next, in this order (each the farthest from the measured shapes and those above it):\n", ns.Platform, ns.Measured)
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		var shapes []string
 		for j, s := range ns.Shapes {
