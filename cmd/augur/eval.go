@@ -21,7 +21,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		opt                  eval.Options
 		t3                   table3Flags
 	)
-	fs := flags("eval", "--data DIR --kernel NAME|--spec FILE [--json] [--plots DIR] [--holdout shapes [--pool|--pool-figures]|device=NAME] [--table3]", stderr)
+	fs := flags("eval", "--data DIR --kernel NAME|--spec FILE [--json] [--plots DIR] [--holdout shapes [--pool|--pool-figures]|device=NAME] [--table3] [--pick-curve] [--next-shapes N --from SHAPES]", stderr)
 	fs.StringVar(&data, "data", "", "dataset directory (collected or imported)")
 	var kr kernelRef
 	addKernelFlags(fs, &kr, "kernel whose data to evaluate")
@@ -60,7 +60,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var next nextShapesFlags
 	fs.IntVar(&next.n, "next-shapes", 0, "instead: suggest this many shapes of --from to measure next on each device, each the farthest from the shapes it measured and those suggested before it")
 	fs.StringVar(&next.from, "from", "", "with --next-shapes: the shapes to choose from, separated by ';' (name=value,... as --shapes takes them), or a file of them, one a line ('#' comments), or '-' for standard input")
-	fs.StringVar(&next.device, "device", "", "with --next-shapes: only this device (slug or name)")
+	fs.StringVar(&next.device, "device", "", "with --next-shapes: only this device (slug or name); a device the data lacks gets a first set")
 	fs.Float64Var(&opt.Zeta, "zeta", 0, "stand-in log-speedup of failed configurations with --invalid zeta (0: ln 0.1)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
