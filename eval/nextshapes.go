@@ -57,10 +57,10 @@ type NextShape struct {
 // finds nearest shapes). Held-out picks fall with the distance to the
 // nearest training shape (on the shipped data, 95.6% of the best under
 // 0.75 doublings, 92.9% at 1.25 to 2). The rule beat random shapes there,
-// modestly: models trained on 3, 6 or 10 shapes chosen so (from a random
+// modestly: models trained on 3 to 10 shapes chosen so (from a random
 // first) picked for the other shapes 1.2 points better than models trained
-// on as many shapes drawn at random, on average over 39 (kernel, device,
-// count) cases, better in 22 (bench/RESULTS.md, session 33). Pool shapes
+// on as many shapes drawn at random, on average over 41 (kernel, device,
+// count) cases, better in 24 (bench/RESULTS.md, session 33). Pool shapes
 // the device measured are never suggested, nor those the device cannot run
 // the kernel's reference configuration of (NextShapes.Unfit). A device the
 // data lacks gets a first set: the medoid of pool, then farthest first
