@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/augur-tuning/augur/collect"
 	"github.com/augur-tuning/augur/collect/record"
@@ -24,7 +25,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	addKernelFlags(fs, &kr, "kernel family")
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
 	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
-	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';' (default: the kernel's own list); repeats are measured once")
+	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';', or a file of them, one or more a line ('#' comments) (default: the kernel's own list); repeats are measured once")
 	fs.StringVar(&sample, "sample", "random:100", "configurations per shape: all (in a seeded order), random:N (the same N for every shape), random-each:N (N drawn anew for each shape: together they cover more of the space, at the cost of more builds), refine:K (after a sampled run: the configurations one parameter away from each shape's K fastest recorded, that the shape has not measured), grid (the kernel's hand-chosen points, e.g. fbcorr's 73), or none (no first pass: with --confirm, time again what --out already holds)")
 	fs.IntVar(&opt.Repeats, "repeats", collect.DefaultRepeats, "timed runs per configuration, after the warm-up (>= 1)")
 	fs.DurationVar(&opt.WarmUp, "warm-up", collect.DefaultWarmUp, "device time each configuration runs untimed, back to back, before its timed runs (its verified first run included; 0: the first run only)")
@@ -63,7 +64,12 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if shapes != "" {
-		if opt.Tasks, err = parseShapes(k, shapes); err != nil {
+		// Not standard input: the measuring child processes read --shapes again.
+		list, err := readShapes("collect: --shapes", shapes, nil)
+		if err != nil {
+			return err
+		}
+		if opt.Tasks, err = parseShapes(k, strings.Join(list, ";")); err != nil {
 			return fmt.Errorf("collect: --shapes: %w", err)
 		}
 	}

@@ -25,7 +25,7 @@ func runNextShapes(data string, opt eval.Options, kr kernelRef, f nextShapesFlag
 	case f.from == "":
 		return usagef("eval: --next-shapes needs --from: the shapes to choose from")
 	}
-	pool, err := readShapeList(f.from, stdin)
+	pool, err := readShapes("eval: --from", f.from, stdin)
 	if err != nil {
 		return err
 	}
@@ -44,28 +44,33 @@ func runNextShapes(data string, opt eval.Options, kr kernelRef, f nextShapesFlag
 	return writeNextShapes(stdout, out, ref, f.n)
 }
 
-// readShapeList reads --from: shapes separated by ';', "-" for standard
-// input, or a file (features.ShapeLines: one or more a line, blank lines
-// and '#' comments skipped).
-func readShapeList(from string, stdin io.Reader) ([]string, error) {
-	if strings.Contains(from, "=") {
-		return features.ShapeLines(from), nil
+// readShapes reads a list of shapes given as a flag's value: shapes
+// separated by ';' (a value with '='), "-" for standard input when stdin
+// is not nil, or a file; a file or standard input holds them one or more
+// a line, blank lines and '#' comments skipped (features.ShapeLines).
+// flag names the flag in errors ("eval: --from").
+func readShapes(flag, value string, stdin io.Reader) ([]string, error) {
+	if strings.Contains(value, "=") {
+		return features.ShapeLines(value), nil
 	}
 	var (
 		b   []byte
 		err error
 	)
-	if from == "-" {
+	switch {
+	case value == "-" && stdin != nil:
 		b, err = io.ReadAll(stdin)
-	} else {
-		b, err = os.ReadFile(from)
+	case value == "-":
+		return nil, fmt.Errorf("%s: '-' (standard input) is not read here: give the shapes or a file of them", flag)
+	default:
+		b, err = os.ReadFile(value)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("eval: --from: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	shapes := features.ShapeLines(string(b))
 	if len(shapes) == 0 {
-		return nil, fmt.Errorf("eval: --from %s holds no shapes", from)
+		return nil, fmt.Errorf("%s %s holds no shapes", flag, value)
 	}
 	return shapes, nil
 }

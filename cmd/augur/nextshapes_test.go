@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/augur-tuning/augur/collect"
 )
 
 func TestEvalNextShapes(t *testing.T) {
@@ -50,7 +53,7 @@ func TestEvalNextShapes(t *testing.T) {
 	}
 }
 
-func TestReadShapeList(t *testing.T) {
+func TestReadShapes(t *testing.T) {
 	for _, tc := range []struct {
 		name, from, stdin, want string
 	}{
@@ -59,10 +62,52 @@ func TestReadShapeList(t *testing.T) {
 		{"no final newline", "-", "a=1", "a=1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := readShapeList(tc.from, strings.NewReader(tc.stdin))
+			got, err := readShapes("test", tc.from, strings.NewReader(tc.stdin))
 			if err != nil || strings.Join(got, ";") != tc.want {
-				t.Errorf("readShapeList = %q, %v; want %q", got, err, tc.want)
+				t.Errorf("readShapes = %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestShapesFromFile: collect reads --shapes from a file (what 'eval
+// --next-shapes' lists can be kept in one), and refuses '-', which its
+// measuring children could not read again.
+func TestShapesFromFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shapes.txt")
+	os.WriteFile(file, []byte("# two\nwidth=64,height=32\nproblem_size_0=48,problem_size_1=16 # a spec's own names too\n"), 0o644)
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("width=64\n"), 0o644)
+	const spec = "../../examples/transpose/transpose.json"
+	for _, tc := range []struct {
+		name, shapes, want string
+	}{
+		{"standard input", "-", "'-' (standard input) is not read here"},
+		{"no such file", filepath.Join(dir, "nope.txt"), "nope.txt: no such file"},
+		{"a bad shape in the file", bad, "lacks height"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := run(context.Background(), []string{"collect", "--spec", spec, "--out", filepath.Join(dir, "x"), "--shapes", tc.shapes}, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error = %v, want one with %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := collect.ListDevices(); err != nil {
+		t.Skipf("no OpenCL device: %v", err)
+	}
+	out := filepath.Join(dir, "data")
+	var errb bytes.Buffer
+	args := []string{"collect", "--spec", spec, "--out", out, "--shapes", file, "--sample", "random:2", "--repeats", "1", "--programs-per-process", "0"}
+	if err := run(context.Background(), args, io.Discard, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	var got bytes.Buffer
+	if err := run(context.Background(), []string{"eval", "--data", out, "--spec", spec, "--next-shapes", "1", "--from", "width=64,height=32;width=48,height=16", "--quiet"}, &got, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.String(), "(2 shapes measured): no shape to choose from is left to measure") {
+		t.Errorf("the file's two shapes were not both measured:\n%s", got.String())
 	}
 }

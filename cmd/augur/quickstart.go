@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/augur-tuning/augur/tune"
 )
@@ -15,7 +16,7 @@ func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer)
 	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
 	fs.IntVar(&opt.TrainSample, "train-sample", 0, "random configurations per training shape (0: 300)")
 	fs.IntVar(&opt.HoldoutSample, "test-sample", 0, "random configurations compared per test shape (0: 300)")
-	shapes := fs.String("shapes", "", "training shapes separated by ';' (default: five shapes of the family sized for a CPU device)")
+	shapes := fs.String("shapes", "", "training shapes separated by ';', or a file of them (default: five shapes of the family sized for a CPU device)")
 	testShapes := fs.String("test-shapes", "", "shapes the model never sees, on which its picks are compared with the best of a random sample, separated by ';' (default: two shapes of the family sized for a CPU device)")
 	// eval's --holdout is a mode; quickstart's were these shapes.
 	deprecatedAlias(fs, "holdout", "test-shapes", stderr)
@@ -37,12 +38,20 @@ func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer)
 		opt.Spec = k
 	}
 	if *shapes != "" {
-		if opt.TrainShapes, err = parseShapes(k, *shapes); err != nil {
+		list, err := readShapes("quickstart: --shapes", *shapes, nil)
+		if err != nil {
+			return err
+		}
+		if opt.TrainShapes, err = parseShapes(k, strings.Join(list, ";")); err != nil {
 			return fmt.Errorf("quickstart: --shapes: %w", err)
 		}
 	}
 	if *testShapes != "" {
-		if opt.HoldoutShapes, err = parseShapes(k, *testShapes); err != nil {
+		list, err := readShapes("quickstart: --test-shapes", *testShapes, nil)
+		if err != nil {
+			return err
+		}
+		if opt.HoldoutShapes, err = parseShapes(k, strings.Join(list, ";")); err != nil {
 			return fmt.Errorf("quickstart: --test-shapes: %w", err)
 		}
 	}
