@@ -10,6 +10,9 @@
 // ones, by leaving each device of the training data out and scoring the
 // runtime's picks for it; 'augur train' calls it, and
 // Evaluate's held-out device uses it as a user's bundle would.
+// PickCurve and NextShapesFor say what to measure next: whether more
+// shapes or more configurations a shape would raise the picks most, and
+// which shapes of a list.
 // FitFirstStage and FailureForest are the two-stage tuner's models of one
 // shape (the speed of what runs, and what fails), shared by Evaluate's
 // replays of the tuner and 'augur tune' on a device.
