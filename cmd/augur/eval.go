@@ -78,8 +78,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opt.Kernel = name
 	opt.Tasks = taskSpaceOf
 	warnLeftovers(stderr, data)
-	// Table 3 is stencil's default report, unless a holdout is asked for.
-	if t3.on || opt.Kernel == "stencil" && holdout == "" {
+	wantNext := next.n != 0 || next.from != "" || next.device != ""
+	// Table 3 is stencil's default report, unless a holdout or the next
+	// shapes are asked for.
+	if t3.on || opt.Kernel == "stencil" && holdout == "" && !wantNext {
 		return runTable3(data, opt.Kernel, t3, opt.Seed, asJSON, stdout, progressTo(fs, stderr))
 	}
 	if opt.Invalid, err = train.ParseInvalid(*invalid); err != nil {
@@ -127,7 +129,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := evalFeatures(&opt, kernel, *derived, smaller); err != nil {
 		return err
 	}
-	if next.n != 0 || next.from != "" || next.device != "" {
+	if wantNext {
 		return runNextShapes(data, opt, kr, next, asJSON, os.Stdin, stdout, progressTo(fs, stderr))
 	}
 	progress := newReporter(progressTo(fs, stderr), "eval")

@@ -111,3 +111,17 @@ func TestShapesFromFile(t *testing.T) {
 		t.Errorf("the file's two shapes were not both measured:\n%s", got.String())
 	}
 }
+
+// TestEvalNextShapesStencil: --next-shapes answers for stencil, whose
+// default report is Table 3.
+func TestEvalNextShapesStencil(t *testing.T) {
+	var out bytes.Buffer
+	args := []string{"eval", "--data", "../../testdata/stencil-pocl", "--kernel", "stencil", "--quiet",
+		"--next-shapes", "1", "--from", "pattern=0,dims=1,radius=1,orient=0,nx=128,ny=128,nz=128"}
+	if err := run(context.Background(), args, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "measure next") || strings.Contains(out.String(), "Table 3") {
+		t.Errorf("want the next shapes, not Table 3:\n%s", out.String())
+	}
+}
