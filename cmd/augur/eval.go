@@ -79,9 +79,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opt.Tasks = taskSpaceOf
 	warnLeftovers(stderr, data)
 	wantNext := next.n != 0 || next.from != "" || next.device != ""
-	// Table 3 is stencil's default report, unless a holdout or the next
-	// shapes are asked for.
-	if t3.on || opt.Kernel == "stencil" && holdout == "" && !wantNext {
+	// Table 3 is stencil's default report, unless a holdout, the pick
+	// curve or the next shapes are asked for.
+	if t3.on || opt.Kernel == "stencil" && holdout == "" && !wantNext && !*pickCurve {
 		return runTable3(data, opt.Kernel, t3, opt.Seed, asJSON, stdout, progressTo(fs, stderr))
 	}
 	if opt.Invalid, err = train.ParseInvalid(*invalid); err != nil {
