@@ -208,9 +208,12 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	if err != nil {
 		sum.note(opt.Log, "could not recover every file of an earlier run: %v", err)
 	}
-	done, refs, bad, err := recorded(dir, k.Version())
+	done, refs, others, bad, err := recorded(dir, k.Version())
 	if err != nil {
 		return nil, errors.Join(err, e.close())
+	}
+	if others > 0 {
+		sum.note(opt.Log, "%d earlier files in %s hold another version of %s (collected before the kernel or its spec changed): they are kept, nothing of them is resumed, and train and eval with this kernel read only this version's files", others, dir, k.Name)
 	}
 	for _, b := range bad {
 		sum.note(opt.Log, "skipping an unreadable dataset file; its pairs are measured again: %v", b)
@@ -640,19 +643,21 @@ func Meta(k *datasets.Kernel, p features.Platform) record.Meta {
 }
 
 // recorded reads the files of earlier runs in dir and returns the pairs
-// they hold for kernel version version and the reference time of each task.
+// they hold for kernel version version, the reference time of each task
+// and how many files hold another version.
 // A file that cannot be read is skipped, and its error returned in bad:
 // its pairs are then measured again, which costs time but loses nothing,
 // while refusing would stop every later run on one damaged file.
-func recorded(dir, version string) (map[string]bool, map[features.TaskKey]float64, []error, error) {
+func recorded(dir, version string) (done map[string]bool, refs map[features.TaskKey]float64, others int, bad []error, err error) {
 	files, bad, err := record.ReadDirSkip(dir)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("collect: resume from %s: %w", dir, err)
+		return nil, nil, 0, nil, fmt.Errorf("collect: resume from %s: %w", dir, err)
 	}
-	done := map[string]bool{}
-	refs := map[features.TaskKey]float64{}
+	done = map[string]bool{}
+	refs = map[features.TaskKey]float64{}
 	for _, f := range files {
 		if f.Meta.KernelVersion != version {
+			others++
 			continue
 		}
 		for _, r := range f.Rows {
@@ -664,7 +669,7 @@ func recorded(dir, version string) (map[string]bool, map[features.TaskKey]float6
 			}
 		}
 	}
-	return done, refs, bad, nil
+	return done, refs, others, bad, nil
 }
 
 // duplicate is a shape given more than once.

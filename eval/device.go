@@ -111,7 +111,7 @@ func deviceTargets(d *train.Data, groups []*group, space *features.Space, opt Op
 	if opt.Test == "" {
 		return heldTargets{held: held, targets: groups, target: held, plat: d.Platforms[held]}, nil
 	}
-	test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, Tasks: opt.Tasks})
+	test, err := train.LoadWith(opt.Test, opt.Kernel, opt.loadOptions(false))
 	if err != nil {
 		return heldTargets{}, fmt.Errorf("eval: test data: %w", err)
 	}

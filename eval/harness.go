@@ -198,6 +198,9 @@ type Report struct {
 	// Noise is the split-half noise ceiling of the judged shapes (and the
 	// held-out picks re-judged by it); nil where no shape has repeats.
 	Noise *NoiseReport `json:"noise_ceiling,omitempty"`
+	// OtherVersions are the data's files left out for holding another
+	// version of the spec kernel (train.Data.OtherVersions).
+	OtherVersions []string `json:"other_versions,omitempty"`
 }
 
 // ShapeInfo describes one (platform, task) of the data.
@@ -518,6 +521,21 @@ func (o *Options) attach(b *features.Bundle) error {
 	return o.Spec.Attach(b)
 }
 
+// loadOptions are the options the evaluation reads data with: invalid
+// rows at Zeta, the kernel's derived features and task space, and only the
+// files of a spec kernel's version (Options.Spec); its work-group
+// parameters with groups (training data; not held-out test data).
+func (o *Options) loadOptions(groups bool) train.LoadOptions {
+	lo := train.LoadOptions{Invalid: train.InvalidZeta, Zeta: o.Zeta, Derived: o.Derived, Tasks: o.Tasks}
+	if groups {
+		lo.GroupParams = o.GroupParams
+	}
+	if o.Spec != nil {
+		lo.KernelVersion = o.Spec.Version()
+	}
+	return lo
+}
+
 // step passes done of total to Steps, if any.
 func (o *Options) step(done, total int, stage string) {
 	if o.Steps != nil {
@@ -540,7 +558,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
 	}
-	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams, Tasks: opt.Tasks})
+	all, err := train.LoadWith(dir, opt.Kernel, opt.loadOptions(true))
 	if err != nil {
 		return nil, err // train and record name themselves
 	}
@@ -555,7 +573,7 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		}
 	}
 	d := all.Subset(okRows)
-	rep := &Report{Kernel: opt.Kernel, Rows: all.Len()}
+	rep := &Report{Kernel: opt.Kernel, Rows: all.Len(), OtherVersions: all.OtherVersions}
 	groups := groupRows(all, space)
 	rep.Shapes = shapeInfos(all, groups, space)
 	// The holdouts' cheap refusals come before the costly parts.
@@ -790,7 +808,7 @@ func shapeHoldout(hd *train.Data, groups []*group, space *features.Space, opt Op
 	}
 	targets, tdata := groups, hd
 	if opt.Test != "" {
-		test, err := train.LoadWith(opt.Test, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, Tasks: opt.Tasks})
+		test, err := train.LoadWith(opt.Test, opt.Kernel, opt.loadOptions(false))
 		if err != nil {
 			return nil, fmt.Errorf("eval: test data: %w", err)
 		}

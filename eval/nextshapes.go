@@ -76,7 +76,7 @@ func NextShapesFor(dir string, opt Options, device string, pool []string, n int)
 	if err := opt.defaults(); err != nil {
 		return nil, err
 	}
-	d, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams, Tasks: opt.Tasks})
+	d, err := train.LoadWith(dir, opt.Kernel, opt.loadOptions(true))
 	if err != nil {
 		return nil, err // train and record name themselves
 	}

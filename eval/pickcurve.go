@@ -89,7 +89,7 @@ func PickCurve(dir string, opt Options, co PickCurveOptions) ([]PickCurvePoint, 
 	if co.Draws < 0 {
 		return nil, fmt.Errorf("eval: PickCurveOptions.Draws must be >= 0, got %d", co.Draws)
 	}
-	all, err := train.LoadWith(dir, opt.Kernel, train.LoadOptions{Invalid: train.InvalidZeta, Zeta: opt.Zeta, Derived: opt.Derived, GroupParams: opt.GroupParams, Tasks: opt.Tasks})
+	all, err := train.LoadWith(dir, opt.Kernel, opt.loadOptions(true))
 	if err != nil {
 		return nil, err // train and record name themselves
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"iter"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -46,6 +47,9 @@ type Data struct {
 	// Platforms are the devices the rows come from, in the order their
 	// files were read; Sample.Platform indexes it.
 	Platforms []features.Platform
+	// OtherVersions are the files left out for holding another kernel
+	// version than LoadOptions.KernelVersion.
+	OtherVersions []string
 }
 
 // Sample is what a row of Data was measured on and how long it took.
@@ -231,6 +235,12 @@ type LoadOptions struct {
 	// Tasks gives the task space to check each file's shapes against
 	// (record.ReadOptions.Tasks); nil checks none.
 	Tasks func(record.Meta) record.TaskChecker
+	// KernelVersion, when set, reads only the files of this kernel
+	// version (a spec kernel's datasets.Kernel.Version) and leaves out,
+	// counting them in Data.OtherVersions, those collected before the
+	// kernel or its spec changed. Empty: every file must be of one
+	// version.
+	KernelVersion string
 }
 
 // zeta checks o and returns the target of invalid rows under InvalidZeta.
@@ -257,7 +267,8 @@ func Load(dir, kernel string) (*Data, error) {
 }
 
 // LoadWith reads every dataset file under dir/<kernel>/, recursively. All
-// files must agree on the kernel version, task names, parameters,
+// files must agree on the kernel version (or those of another version than
+// LoadOptions.KernelVersion are left out), task names, parameters,
 // constraints and reference configuration, or the error names the file that
 // differs. Ok rows whose log-speedup is unknown (no reference time) are
 // left out.
@@ -290,14 +301,24 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	// The files are read one at a time, so that one file's rows are alive
 	// beside the training set; the feature vectors are encoded at the end,
 	// once every file has described its device.
-	for fi, path := range paths {
+	versions := map[string]bool{}
+	for _, path := range paths {
 		meta, rows, err := record.ReadFileWith(path, record.ReadOptions{Tasks: opt.Tasks})
 		if err != nil {
 			return nil, err // record names itself and the file
 		}
-		if err := l.addFile(fi, record.File{Path: path, Meta: meta}, rows); err != nil {
+		if opt.KernelVersion != "" && meta.KernelVersion != opt.KernelVersion {
+			d.OtherVersions = append(d.OtherVersions, path)
+			versions[meta.KernelVersion] = true
+			continue
+		}
+		if err := l.addFile(l.first.Path == "", record.File{Path: path, Meta: meta}, rows); err != nil {
 			return nil, err
 		}
+	}
+	if len(d.OtherVersions) == len(paths) {
+		return nil, fmt.Errorf("train: none of the %d files under %s is of kernel version %s (they hold %s): the kernel or its spec changed since they were collected; collect again",
+			len(paths), filepath.Join(dir, kernel), opt.KernelVersion, strings.Join(slices.Sorted(maps.Keys(versions)), ", "))
 	}
 	if d.Len() == 0 {
 		return nil, fmt.Errorf("train: no usable rows in %d files under %s", len(paths), filepath.Join(dir, kernel))
@@ -319,10 +340,11 @@ type loader struct {
 	repeats []int
 }
 
-// addFile adds the rows of file f, the fi'th read, to the training set.
-func (l *loader) addFile(fi int, f record.File, rows []record.Row) error {
+// addFile adds the rows of file f, the first read when first, to the
+// training set.
+func (l *loader) addFile(first bool, f record.File, rows []record.Row) error {
 	d, meta := l.d, f.Meta
-	if fi == 0 {
+	if first {
 		l.first = f
 		d.KernelVersion, d.TaskNames, d.Params = meta.KernelVersion, meta.TaskNames, meta.Params
 		d.Constraints, d.Reference = meta.Constraints, meta.Reference
@@ -471,7 +493,8 @@ func agree(f, first record.File, kernel string) error {
 	case a.Kernel != kernel:
 		return fmt.Errorf("train: %s holds kernel %q, want %q", f.Path, a.Kernel, kernel)
 	case a.KernelVersion != b.KernelVersion:
-		what = fmt.Sprintf("kernel version %q", a.KernelVersion)
+		return fmt.Errorf("train: %s has kernel version %q, unlike %s (%q): the kernel or its spec changed between collections; read one version (a spec names its own) or move the other's files away",
+			f.Path, a.KernelVersion, first.Path, b.KernelVersion)
 	case !slices.Equal(a.TaskNames, b.TaskNames):
 		what = fmt.Sprintf("task names %v", a.TaskNames)
 	case !slices.EqualFunc(a.Params, b.Params, func(p, q features.Param) bool {

@@ -390,6 +390,51 @@ func TestLoadMismatch(t *testing.T) {
 	}
 }
 
+// A spec kernel's data may hold files collected before the kernel or its
+// spec changed: LoadOptions.KernelVersion reads only its own version's.
+func TestLoadKernelVersion(t *testing.T) {
+	dir := t.TempDir()
+	writeSynth(t, dir, synthPlatform("A GPU", 16), 5, 50) // version v1
+	meta := synthMeta(synthPlatform("B GPU", 16))
+	meta.KernelVersion = "v2"
+	sub := filepath.Join(dir, "synth", "b-gpu")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := record.NewWriter(filepath.Join(sub, "run.arrow"), meta, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		version string
+		others  int    // files left out
+		err     string // "" when it loads
+	}{
+		{"", 0, "changed between collections"},
+		{"v1", 1, ""},
+		{"v3", 2, "none of the 2 files"},
+	}
+	for _, tt := range tests {
+		d, err := LoadWith(dir, "synth", LoadOptions{KernelVersion: tt.version})
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("version %q: err = %v, want one saying %q", tt.version, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("version %q: %v", tt.version, err)
+		}
+		if len(d.OtherVersions) != tt.others || d.KernelVersion != tt.version || len(d.Platforms) != 1 {
+			t.Errorf("version %q: %d files left out, version %q, %d platforms; want %d, %q, 1",
+				tt.version, len(d.OtherVersions), d.KernelVersion, len(d.Platforms), tt.others, tt.version)
+		}
+	}
+}
+
 func TestCrossValidateGroups(t *testing.T) {
 	// The same (task, config) on two platforms must land in one fold.
 	d := &Data{Features: []string{"x"}}

@@ -75,6 +75,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if err := kr.needSpec("eval", data); err != nil {
+		return err
+	}
 	opt.Kernel = name
 	opt.Tasks = taskSpaceOf
 	warnLeftovers(stderr, data)
@@ -143,6 +146,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err // eval's errors carry the package prefix
 	}
+	warnOtherVersions(stderr, rep.Kernel, rep.OtherVersions)
 	if plots != "" {
 		if err := writeEvalPlots(plots, rep); err != nil {
 			return fmt.Errorf("eval: %w", err)

@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 )
@@ -71,6 +73,29 @@ func (r kernelRef) dataName(cmd string) (string, *datasets.Kernel, error) {
 	return r.name, k, nil
 }
 
+// needSpec refuses --kernel NAME for data under dir that collect measured
+// from a spec (a kernel augur does not know by name, rows of source
+// "collect"): without the spec the model would lose the kernel's derived
+// features and the bundle its launch plan. Imported data, which has no
+// spec, passes.
+func (r kernelRef) needSpec(cmd, dir string) error {
+	if r.spec != "" {
+		return nil
+	}
+	if _, err := datasets.Lookup(r.name); err == nil {
+		return nil
+	}
+	paths, err := record.Files(filepath.Join(dir, r.name))
+	if err != nil || len(paths) == 0 {
+		return nil // the loader reports it
+	}
+	meta, _, err := record.ReadFile(paths[0])
+	if err != nil || meta.Source != "collect" {
+		return nil
+	}
+	return usagef("%s: %s is not one of augur's kernels, and its data under %s were collected from a spec: pass --spec FILE, the spec they were collected with", cmd, r.name, dir)
+}
+
 // readSpec reads --spec and prints its warnings.
 func (r kernelRef) readSpec() (*datasets.Kernel, error) {
 	k, err := datasets.ReadSpec(r.spec)
@@ -104,4 +129,13 @@ func parseShape(k *datasets.Kernel, text string) (features.Task, error) {
 		return nil, fmt.Errorf("%w: want one shape, got %d", features.ErrSyntax, len(ts))
 	}
 	return ts[0], nil
+}
+
+// warnOtherVersions says which files the load left out for holding another
+// version of the spec kernel (collected before it changed).
+func warnOtherVersions(w io.Writer, kernel string, files []string) {
+	if n := len(files); n > 0 {
+		fmt.Fprintf(w, "augur: warning: left out %d of the files under the data directory, of another version of %s than the spec's (collected before the kernel or its spec changed), such as %s\n",
+			n, kernel, files[0])
+	}
 }

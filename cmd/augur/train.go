@@ -81,6 +81,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := kr.needSpec("train", data); err != nil {
+		return err
+	}
 	opt.Kernel = name
 	warnLeftovers(stderr, data)
 	set := map[string]bool{}
@@ -124,6 +127,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	warnOtherVersions(stderr, d.Kernel, d.OtherVersions)
 	if err := addWisdom(d, *wisdom, stderr); err != nil {
 		return err
 	}
@@ -237,6 +241,9 @@ func loadFlags(opt *train.Options, kernel *datasets.Kernel, data string, derive 
 		} else if opt.Load.GroupParams, err = datasets.GroupParams(opt.Kernel); err != nil {
 			return fmt.Errorf("train: --smaller-groups: %w", err)
 		}
+	}
+	if kernel != nil && kernel.FromSpec() {
+		opt.Load.KernelVersion = kernel.Version()
 	}
 	if k := kernel; k != nil && k.Derived != nil {
 		if len(derive) > 0 {

@@ -317,3 +317,23 @@ func TestTrainFixed(t *testing.T) {
 		})
 	}
 }
+
+// Data that collect measured from a spec is refused under --kernel NAME:
+// the model would lose the spec's derived features and the bundle its
+// launch plan.
+func TestSpecDataNeedsSpec(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.augur")
+	for _, args := range [][]string{
+		{"train", "--data", "../../datasets/data", "--kernel", "rowsum", "--out", out},
+		{"eval", "--data", "../../datasets/data", "--kernel", "rowsum"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), "pass --spec FILE") {
+			t.Errorf("%s: err = %v, want one asking for --spec", args[0], err)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused train wrote its --out file")
+	}
+}

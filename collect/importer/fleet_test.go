@@ -142,3 +142,44 @@ func TestImportOtherVersion(t *testing.T) {
 		t.Errorf("same version, another device: %v", err)
 	}
 }
+
+// An import with a spec that augur's spec reader reads whole (its kernel
+// file beside it) records the spec kernel's version, so that train and
+// eval --spec read the rows. The cache's times are made up: plumbing only.
+func TestImportSpecKernelVersion(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "vadd.json")
+	os.WriteFile(filepath.Join(dir, "vadd.cl"), []byte(`__kernel void vadd(__global float *c, __global const float *a, int n) {
+	int i = get_global_id(0) * tile;
+	for (int t = 0; t < tile; t++) if (i + t < n) c[i + t] = 2.0f * a[i + t];
+}`), 0o644)
+	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {"TuningParameters": [
+		{"Name": "block_size_x", "Values": "[32, 64]", "Default": 32}, {"Name": "tile", "Values": "[1, 2]", "Default": 1}]},
+	"KernelSpecification": {"Language": "OpenCL", "KernelName": "vadd", "KernelFile": "vadd.cl",
+		"GlobalSize": {"X": "ProblemSize[0]"}, "LocalSize": {"X": "block_size_x"}, "GridDivX": ["block_size_x", "tile"],
+		"ProblemSize": [4096], "Arguments": [
+		{"Name": "c", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "Output": 1},
+		{"Name": "a", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "FillType": "Random"},
+		{"Name": "n", "Type": "int32", "MemoryType": "Scalar", "FillValue": "ProblemSize[0]"}]}}`), 0o644)
+	cache := filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "NVIDIA RTX A4000", "problem_size": [4096],
+		"tune_params_keys": ["block_size_x", "tile"], "tune_params": {"block_size_x": [32, 64], "tile": [1, 2]}, "cache": {
+		"32,1": {"block_size_x": 32, "tile": 1, "time": 4, "times": [4]},
+		"64,1": {"block_size_x": 64, "tile": 1, "time": 2, "times": [2]},
+		"64,2": {"block_size_x": 64, "tile": 2, "time": 3, "times": [3]}}}`), 0o644)
+	k, err := datasets.ReadSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: k.Name, Spec: spec, Out: filepath.Join(dir, "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, _, err := record.ReadFile(sum.Files[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.KernelVersion != k.Version() {
+		t.Errorf("imported kernel version %s, want the spec kernel's %s", meta.KernelVersion, k.Version())
+	}
+}

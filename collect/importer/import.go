@@ -241,6 +241,9 @@ func Import(opt Options) (*Summary, error) {
 		}
 		sets = append(sets, d)
 	}
+	if opt.Spec != "" {
+		specVersion(opt.Spec, sets)
+	}
 	if err := checkVersions(filepath.Join(opt.Out, opt.Kernel), sets); err != nil {
 		return nil, err
 	}
@@ -820,6 +823,31 @@ func PlatformOf(device string) features.Platform {
 	}
 	return p
 }
+
+// specVersion gives the datasets the kernel version that augur's spec
+// reader gives the spec at path (datasets.Kernel.Version, which hashes
+// the kernel's source and spec too), so that train, eval and tune --spec
+// read the imported rows. It leaves the datasets' own version (of the
+// space alone) where the spec does not read as a kernel (its source
+// missing, say) or describes another space than the import made.
+func specVersion(path string, sets []*dataset) {
+	k, err := datasets.ReadSpec(path)
+	if err != nil {
+		return
+	}
+	for _, d := range sets {
+		m := d.meta
+		if !slices.Equal(m.TaskNames, k.TaskNames) || !slices.Equal(m.Constraints, k.Space.Constraints) ||
+			!m.Reference.Equal(k.Reference) || !slices.EqualFunc(m.Params, k.Space.Params, sameParam) {
+			return
+		}
+	}
+	for _, d := range sets {
+		d.meta.KernelVersion = k.Version()
+	}
+}
+
+func sameParam(p, q features.Param) bool { return p.Name == q.Name && slices.Equal(p.Values, q.Values) }
 
 // checkVersions refuses an import into a kernel directory that holds data
 // of another kernel version (another space, constraints, task features or
