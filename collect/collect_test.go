@@ -502,7 +502,7 @@ func TestCheckSampleAllHuge(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprint(s.Len())) || !strings.Contains(err.Error(), "random:N") {
 		t.Errorf("Check(Sample all) = %v, want an error naming the %d configurations and random:N", err, s.Len())
 	}
-	if err := Check(k, Options{Sample: "random:10"}); err != nil && strings.Contains(err.Error(), "Sample") {
+	if err := Check(k, Options{Sample: "random:10"}); err != nil && strings.Contains(err.Error(), "sample \"") {
 		t.Errorf("Check(random:10) = %v", err)
 	}
 }

@@ -81,7 +81,7 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 		return nil, err
 	}
 	if opt.Device >= len(devs) {
-		return nil, fmt.Errorf("collect: Device must be in [0, %d], got %d", len(devs)-1, opt.Device)
+		return nil, fmt.Errorf("collect: no device %d: the OpenCL devices are 0 to %d (augur devices lists them)", opt.Device, len(devs)-1)
 	}
 	plat := devs[opt.Device]
 	dir := filepath.Join(outDir, k.Name, plat.Slug())

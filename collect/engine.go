@@ -118,7 +118,7 @@ func openEngine(k *datasets.Kernel, opt Options) (*engine, error) {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
 	if opt.Device >= len(devs) {
-		return nil, fmt.Errorf("collect: Device must be in [0, %d], got %d", len(devs)-1, opt.Device)
+		return nil, fmt.Errorf("collect: no device %d: the OpenCL devices are 0 to %d (augur devices lists them)", opt.Device, len(devs)-1)
 	}
 	dev := devs[opt.Device]
 	sess, err := dev.Open()

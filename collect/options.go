@@ -258,5 +258,5 @@ func parseSample(text string) (sampling, error) {
 			}
 		}
 	}
-	return sampling{}, fmt.Errorf("collect: Sample must be \"all\", \"grid\", \"random:N\", \"random-each:N\" or \"refine:K\" with N, K >= 1, got %q", text)
+	return sampling{}, fmt.Errorf("collect: sample %q: want all, grid, random:N, random-each:N or refine:K, with N, K >= 1", text)
 }

@@ -56,12 +56,30 @@ type t1Spec struct {
 			Values  json.RawMessage
 			Default json.RawMessage
 		}
-		Conditions []struct {
-			Expression string
-		}
+		Conditions []t1Condition
 	}
 	KernelSpecification t1Kernel
 	Augur               *SpecExtension
+}
+
+// t1Condition is a condition of a T1 spec's ConfigurationSpace: an object
+// with its Expression (T1's form) or the expression alone, a string (as
+// Kernel Tuner's restrictions are written).
+type t1Condition struct {
+	Expression string
+}
+
+// UnmarshalJSON reads either form.
+func (c *t1Condition) UnmarshalJSON(raw []byte) error {
+	if len(raw) > 0 && raw[0] == '"' {
+		return json.Unmarshal(raw, &c.Expression)
+	}
+	var obj struct{ Expression string }
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return fmt.Errorf("a condition is an object with an Expression or an expression string, got %s", raw)
+	}
+	c.Expression = obj.Expression
+	return nil
 }
 
 // t1Kernel is a T1 file's KernelSpecification.
@@ -151,6 +169,9 @@ func ReadSpec(path string) (*Kernel, error) {
 	f, err := decodeSpec(path, data)
 	if err != nil {
 		return nil, err
+	}
+	if _, err := unknownFields(data); err != nil {
+		return nil, fmt.Errorf("%w %s: %w", ErrSpec, path, err)
 	}
 	ks := &f.KernelSpecification
 	if ks.KernelFile == "" {
@@ -321,6 +342,8 @@ type specBuilder struct {
 	// names given Kernel Tuner's defaults, warned of once.
 	warnings  []string
 	defaulted map[string]bool
+	// noDefault names the parameters that have no Default.
+	noDefault []string
 }
 
 // fail returns the one-line error of a field.
@@ -333,6 +356,15 @@ func (b *specBuilder) fail(field, format string, a ...any) error {
 // newSpecKernel builds the Kernel of a decoded spec.
 func newSpecKernel(file string, raw []byte, f *t1Spec, source string, files map[string][]byte) (*Kernel, error) {
 	b := &specBuilder{file: file, f: f, ks: &f.KernelSpecification, ext: f.Augur, files: files, defaulted: map[string]bool{}}
+	// A spec read from a file refuses a misspelt Augur field (ReadSpec);
+	// one a bundle carries is read as it was trained, with a warning.
+	unknown, err := unknownFields(raw)
+	if err != nil {
+		unknown = append(unknown, err.Error())
+	}
+	for _, u := range unknown {
+		b.warnings = append(b.warnings, file+": "+u)
+	}
 	if b.ext == nil {
 		b.ext = &SpecExtension{}
 	}
@@ -461,6 +493,8 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 					d = 0
 					b.warnings = append(b.warnings, fmt.Sprintf("%s: %s.Default %s is not among the Values; %s, the first, serves", b.file, field, t, ch.Labels[0]))
 				}
+			} else {
+				b.noDefault = append(b.noDefault, tp.Name)
 			}
 			params = append(params, features.Param{Name: tp.Name, Values: values})
 			sk.params = append(sk.params, tp.Name)
@@ -483,6 +517,8 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 				return bad(field+".Default", "%s is not one integer", tp.Default)
 			}
 			d = ds[0]
+		} else {
+			b.noDefault = append(b.noDefault, tp.Name)
 		}
 		if !slices.Contains(values, d) {
 			// Kernel Tuner does not use the defaults; some published
@@ -507,7 +543,18 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 	}
 	space, err := features.NewSpace(params, constraints)
 	if err != nil {
-		return bad("ConfigurationSpace", "%v", err)
+		field := "ConfigurationSpace"
+		for i, c := range constraints { // which condition, when one alone fails
+			if _, err1 := features.NewSpace(params, []string{c}); err1 != nil {
+				field = fmt.Sprintf("ConfigurationSpace.Conditions[%d]", i)
+				break
+			}
+		}
+		return bad(field, "%v", err)
+	}
+	if len(b.noDefault) > 0 {
+		b.warnings = append(b.warnings, fmt.Sprintf("%s: no Default for %s: the reference configuration, which every configuration is verified against and timed beside, takes their first values; give each parameter the Default a portable kernel would use",
+			b.file, strings.Join(b.noDefault, ", ")))
 	}
 	if broken := space.Broken(ref); broken >= 0 {
 		// Nor need the defaults meet the conditions: the nearest valid
@@ -540,11 +587,14 @@ func (b *specBuilder) compile(field string, raw json.RawMessage, names []string)
 	if len(src) > maxSpecExprLen {
 		return nil, bad(field, "expression of %d bytes, the limit is %d", len(src), maxSpecExprLen)
 	}
+	for _, m := range problemSizeRef.FindAllStringSubmatch(src, -1) {
+		if i, err := strconv.Atoi(m[1]); err != nil || i >= len(sk.taskNames) {
+			return nil, bad(field, "%q: %s is out of range: ProblemSize has %d entries", src, m[0], len(sk.taskNames))
+		}
+	}
+	written := src
 	src = problemSizeRef.ReplaceAllStringFunc(src, func(m string) string {
 		i, _ := strconv.Atoi(problemSizeRef.FindStringSubmatch(m)[1])
-		if i >= len(sk.taskNames) {
-			return m // left unknown: the compile below names it
-		}
 		return sk.taskNames[i]
 	})
 	// Kernel Tuner's thread-block names stand for its defaults (256, 1, 1)
@@ -569,7 +619,7 @@ func (b *specBuilder) compile(field string, raw json.RawMessage, names []string)
 		if len(names) == len(sk.taskNames) {
 			msg += " (this field may use the problem sizes only)"
 		}
-		return nil, bad(field, "%q: %s", src, msg)
+		return nil, bad(field, "%q: %s", written, msg)
 	}
 	return &sizeExpr{field: field, src: src, calc: calc}, nil
 }

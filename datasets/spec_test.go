@@ -545,8 +545,8 @@ func TestElemHalf(t *testing.T) {
 // the source nor a size names (as a Kernel Tuner script's parameter meant
 // for another kernel), and its absence for one named only in a size.
 func TestSpecUnusedParameter(t *testing.T) {
-	spec := `{"ConfigurationSpace": {"TuningParameters": [{"Name": "WG", "Type": "int", "Values": "[8, 16]"},
-		{"Name": "UNROLL", "Type": "int", "Values": "[0, 1, 8]"}, {"Name": "ONE", "Type": "int", "Values": "[1]"}]},
+	spec := `{"ConfigurationSpace": {"TuningParameters": [{"Name": "WG", "Type": "int", "Values": "[8, 16]", "Default": 8},
+		{"Name": "UNROLL", "Type": "int", "Values": "[0, 1, 8]", "Default": 1}, {"Name": "ONE", "Type": "int", "Values": "[1]", "Default": 1}]},
 	"KernelSpecification": {"Language": "OpenCL", "KernelName": "k", "KernelFile": "k.cl", "ProblemSize": [100],
 		"GlobalSize": {"X": "ProblemSize[0]"}, "LocalSize": {"X": "WG"},
 		"Arguments": [{"Name": "out", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "Output": 1}]}}`
@@ -870,5 +870,45 @@ func TestParamLabels(t *testing.T) {
 	}
 	if got := datasets.BundleConditions(bc); !slices.Equal(got, []string{"MODE != 'fast' or B == 16"}) {
 		t.Errorf("conditions %q, want the spec's as written", got)
+	}
+}
+
+// TestSpecConditionForms reads conditions written as T1's objects and as
+// Kernel Tuner's strings, and names the condition an unknown name is in
+// and a ProblemSize index out of range.
+func TestSpecConditionForms(t *testing.T) {
+	const base = `{"ConfigurationSpace": {"TuningParameters": [{"Name": "WG", "Type": "int", "Values": "[8, 16, 32]", "Default": 8}],
+		"Conditions": %COND%},
+	"KernelSpecification": {"Language": "OpenCL", "KernelName": "k", "KernelFile": "k.cl", "ProblemSize": [100],
+		"GlobalSize": {"X": "%GX%"}, "LocalSize": {"X": "WG"},
+		"Arguments": [{"Name": "out", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "Output": 1}]}}`
+	tests := []struct {
+		name, cond, gx string
+		valid          int    // valid configurations; 0 when an error
+		err            string // the error holds it
+	}{
+		{"object", `[{"Expression": "WG <= 16"}]`, "ProblemSize[0]", 2, ""},
+		{"string", `["WG <= 16", "WG != 8"]`, "ProblemSize[0]", 1, ""},
+		{"unknown name", `["WG <= 16", {"Expression": "WG * FOO <= 100"}]`, "ProblemSize[0]", 0, "Conditions[1]"},
+		{"neither", `[5]`, "ProblemSize[0]", 0, "an object with an Expression or an expression string"},
+		{"size out of range", `[]`, "ProblemSize[3]", 0, "ProblemSize[3] is out of range: ProblemSize has 1 entries"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := strings.NewReplacer("%COND%", tt.cond, "%GX%", tt.gx).Replace(base)
+			k, err := datasets.ParseSpec("k.json", []byte(spec), "__kernel void k(__global float* out) { out[0] = WG; }", nil)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want one holding %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := k.Space.Len(); n != tt.valid {
+				t.Errorf("%d valid configurations, want %d", n, tt.valid)
+			}
+		})
 	}
 }

@@ -484,6 +484,9 @@ func ReadBundle(data []byte) (*Bundle, error) {
 	if b.Format > BundleFormat {
 		return nil, newerFormat(data)
 	}
+	if b.Format == 0 && len(b.Models) == 0 {
+		return nil, fmt.Errorf("%w: not a model bundle (JSON without a bundle's format and models; augur train writes bundles)", ErrSyntax)
+	}
 	if b.Format != BundleFormat {
 		return nil, fmt.Errorf("%w: bundle format %d, this augur reads %d (train the bundle again)", ErrSyntax, b.Format, BundleFormat)
 	}

@@ -85,7 +85,7 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	if opt.Device < 0 || opt.Device >= len(devs) {
-		return nil, fmt.Errorf("tune: TopOptions.Device must be in [0, %d], got %d", len(devs)-1, opt.Device)
+		return nil, fmt.Errorf("tune: no device %d: the OpenCL devices are 0 to %d (augur devices lists them)", opt.Device, len(devs)-1)
 	}
 	plat := devs[opt.Device]
 	ch, err := runtime.FromBundle(b, runtime.Options{Platform: &plat})

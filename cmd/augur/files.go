@@ -1,15 +1,56 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // checkWritable refuses to clobber an existing file unless forced, before
 // any long work starts.
 func checkWritable(path string, force bool) error {
-	if _, err := os.Stat(path); err == nil && !force {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return fmt.Errorf("%s is a directory; name the file to write", path)
+	case err == nil && !force:
 		return fmt.Errorf("%s exists; pass --force to overwrite it", path)
 	}
-	return nil
+	// The file is written beside its final name and renamed: the directory
+	// must exist and take new files.
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".augur-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// unwrapPath drops an *fs.PathError's operation and temporary file name,
+// keeping its cause ("permission denied"), for a message that names the
+// user's path instead.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// checkOutDir makes the dataset directory dir if needed and checks that
+// files can be created in it, before any measurement: a command that
+// measured for minutes must not fail on its --out at the end.
+func checkOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".augur-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, unwrapPath(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -139,12 +139,14 @@ func flags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 // error and not silently ignored. Help asked for goes to stdout; usage
 // after a mistake stays on the flag set's output (stderr).
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	// A mistake is one line (the usage would bury it); help goes to stdout.
+	fs.SetOutput(io.Discard)
 	helpTo(fs, args, stdout)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return usageError{fmt.Errorf("%s: %w", fs.Name(), err)}
+		return usagef("%s: %v (augur %s --help lists the flags)", fs.Name(), err, fs.Name())
 	}
 	if fs.NArg() > 0 {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))

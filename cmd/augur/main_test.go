@@ -41,7 +41,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"choose", "--model", bundle, "--shape", "width=64,height=64,filter_w=3,filter_h=3,depth=3"}, `"depth"`},
 		{[]string{"choose", "--model", bundle, "--shape", "width=64,height=64,filter_w=3,filter_h=3", "extra"}, `unexpected argument "extra"`},
 		{[]string{"collect", "--kernel", "nosuch", "--out", dir}, `unknown kernel "nosuch"`},
-		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "some"}, "Sample"},
+		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "some"}, "sample \"some\""},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--sample", "none"}, "--sample none measures nothing"},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shapes", "width=7,height=64,filter_w=3,filter_h=3"}, "width"},
 		{[]string{"collect", "--kernel", "conv2d", "--out", dir, "--shard", "3/3"}, `shard "3/3": want I/N with N >= 1 and 0 <= I < N`},
@@ -107,13 +107,17 @@ func TestHelp(t *testing.T) {
 			t.Errorf("%v: the usage reports a panic:\n%s", args, out.String())
 		}
 	}
-	// A mistake prints the usage on stderr, not stdout.
+	// A mistake is one line that names it and where the flags are listed,
+	// not the usage, which would bury it.
 	var out, errOut bytes.Buffer
-	if err := run(context.Background(), []string{"train", "--no-such-flag"}, &out, &errOut); err == nil {
+	err := run(context.Background(), []string{"train", "--no-such-flag"}, &out, &errOut)
+	if err == nil {
 		t.Fatal("unknown flag accepted")
 	}
-	if out.Len() != 0 || !strings.Contains(errOut.String(), "usage: augur train") {
-		t.Errorf("after a mistake: stdout %q, stderr %q; want the usage on stderr", out.String(), errOut.String())
+	if msg := err.Error(); out.Len() != 0 || errOut.Len() != 0 || strings.Contains(msg, "\n") ||
+		!strings.Contains(msg, "no-such-flag") || !strings.Contains(msg, "augur train --help") || exitStatus(err) != exitUsage {
+		t.Errorf("after a mistake: error %q (status %d), stdout %q, stderr %q; want one line naming the flag and --help, status 2, nothing printed",
+			msg, exitStatus(err), out.String(), errOut.String())
 	}
 }
 

@@ -41,7 +41,7 @@ func runNextShapes(data string, opt eval.Options, kr kernelRef, f nextShapesFlag
 	if kr.spec != "" {
 		ref = "--spec " + kr.spec
 	}
-	return writeNextShapes(stdout, out, ref, f.n)
+	return writeNextShapes(stdout, out, ref+" --out "+data, f.n)
 }
 
 // readShapes reads a list of shapes given as a flag's value: shapes
@@ -76,8 +76,8 @@ func readShapes(flag, value string, stdin io.Reader) ([]string, error) {
 }
 
 // writeNextShapes prints each device's suggestions and the collect
-// command that measures them.
-func writeNextShapes(w io.Writer, out []eval.NextShapes, kernelFlag string, asked int) error {
+// command that measures them (collectFlags: its kernel and --out).
+func writeNextShapes(w io.Writer, out []eval.NextShapes, collectFlags string, asked int) error {
 	for i, ns := range out {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -114,7 +114,7 @@ func writeNextShapes(w io.Writer, out []eval.NextShapes, kernelFlag string, aske
 		if len(ns.Shapes) < asked {
 			fmt.Fprintf(w, "  (%d asked: the other shapes to choose from are measured or cannot run)\n", asked)
 		}
-		fmt.Fprintf(w, "  augur collect %s --device %s --shapes '%s'\n", kernelFlag, ns.Platform, strings.Join(shapes, ";"))
+		fmt.Fprintf(w, "  augur collect %s --device %s --shapes '%s'\n", collectFlags, ns.Platform, strings.Join(shapes, ";"))
 	}
 	return nil
 }

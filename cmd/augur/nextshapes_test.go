@@ -24,7 +24,7 @@ func TestEvalNextShapes(t *testing.T) {
 		want string // in the text, or in the error when fail
 		fail bool
 	}{
-		{"a list", []string{"--next-shapes", "1", "--from", "width=100,height=100,filter_w=5,filter_h=5;width=2048,height=2048,filter_w=5,filter_h=5"}, "  1  width=100,height=100,filter_w=5,filter_h=5  4.75 doublings from width=1024,height=1024,filter_w=5,filter_h=5\n  augur collect --kernel conv2d --device nvidia-h200 --shapes 'width=100,height=100,filter_w=5,filter_h=5'\n", false},
+		{"a list", []string{"--next-shapes", "1", "--from", "width=100,height=100,filter_w=5,filter_h=5;width=2048,height=2048,filter_w=5,filter_h=5"}, "  1  width=100,height=100,filter_w=5,filter_h=5  4.75 doublings from width=1024,height=1024,filter_w=5,filter_h=5\n  augur collect --kernel conv2d --out ../../testdata/h200 --device nvidia-h200 --shapes 'width=100,height=100,filter_w=5,filter_h=5'\n", false},
 		{"a file with comments", []string{"--next-shapes", "2", "--from", file}, "--shapes 'width=100,height=100,filter_w=5,filter_h=5;width=8192,height=8192,filter_w=5,filter_h=5'", false},
 		{"json", []string{"--next-shapes", "1", "--from", file, "--json"}, `"nearest": "width=1024,height=1024,filter_w=5,filter_h=5"`, false},
 		{"fewer left than asked", []string{"--next-shapes", "3", "--from", "width=1024,height=1024,filter_w=5,filter_h=5;width=100,height=100,filter_w=5,filter_h=5"}, "(3 asked: the other shapes to choose from are measured or cannot run)", false},

@@ -48,6 +48,11 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if !(opt.Threshold >= 0 && opt.Threshold < 1) {
 		return fmt.Errorf("tune: --threshold must be in (0, 1), or 0 for the default; got %g", opt.Threshold)
 	}
+	if opt.Out != "" {
+		if err := checkOutDir(opt.Out); err != nil {
+			return fmt.Errorf("tune: --out: %w", err)
+		}
+	}
 	k, err := kr.kernel("tune")
 	if err != nil {
 		return err
