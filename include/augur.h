@@ -57,10 +57,20 @@ const char *augur_last_error(void);
 
 /* Opens a chooser as *opt says (see augur_open_options) and writes its
  * handle to *out. Errors: AUGUR_ERR_ARG (NULL opt or out, both or neither
- * of path and bundle), AUGUR_ERR_IO, AUGUR_ERR_BUNDLE (not a bundle, or
- * damaged; a bad platform_json), AUGUR_ERR_VERSION, AUGUR_ERR_DEVICE (a
- * device named or described that no model of the bundle serves: libaugur
- * never answers it silently with the reference), AUGUR_ERR_UNSUPPORTED. */
+ * of path and bundle, a bad platform_json or trusted_keys_pem),
+ * AUGUR_ERR_IO, AUGUR_ERR_BUNDLE (not a bundle, or damaged),
+ * AUGUR_ERR_VERSION, AUGUR_ERR_DEVICE (a device named or described that no
+ * model of the bundle serves: libaugur never answers it silently with the
+ * reference), AUGUR_ERR_UNSUPPORTED, AUGUR_ERR_UNTRUSTED (with trusted
+ * keys: unsigned, signed by none of them, or changed since). Wisdom lines
+ * that do not parse, or hold another kernel version or device, are
+ * skipped.
+ *
+ * libaugur holds a Go runtime, which does not survive fork(2): open and
+ * call choosers in the process that loaded the library, or in a child
+ * started by exec (Python: multiprocessing's "spawn" or "forkserver"); a
+ * forked child's calls may hang. Two copies of libaugur cannot be loaded
+ * in one process. */
 int augur_open(const augur_open_options *opt, augur_handle *out);
 
 /* augur_open of a bundle file for the device named device (NULL: none). */
@@ -129,12 +139,20 @@ int augur_candidates(augur_handle h, const int64_t *shape, int32_t n, int32_t k,
 /* Records a measurement, time_ns nanoseconds, of configuration
  * config[0..nconf) on the shape, in the chooser's wisdom file: from then
  * on augur_choose answers that shape with its fastest recorded
- * configuration (source "wisdom"), here and in every process sharing the
- * file. Errors: AUGUR_ERR_NO_WISDOM (opened without wisdom_path),
- * AUGUR_ERR_SHAPE, AUGUR_ERR_CONFIG (wrong length or outside the space),
- * AUGUR_ERR_ARG (time not positive and finite), AUGUR_ERR_IO. */
+ * configuration (source "wisdom"). Another chooser on the same file, in
+ * this process or another, sees the record at its next augur_record or
+ * augur_refresh. A record whose configuration is outside the space (one
+ * written by hand, say) is passed over. Errors: AUGUR_ERR_NO_WISDOM
+ * (opened without wisdom_path), AUGUR_ERR_SHAPE, AUGUR_ERR_CONFIG (wrong
+ * length or outside the space), AUGUR_ERR_ARG (time not positive and
+ * finite), AUGUR_ERR_IO. */
 int augur_record(augur_handle h, const int64_t *shape, int32_t n,
 		 const int64_t *config, int32_t nconf, double time_ns);
+
+/* Reads the records that other choosers and processes appended to the
+ * chooser's wisdom file since it last read it, so that augur_choose
+ * answers from them. Errors: AUGUR_ERR_NO_WISDOM, AUGUR_ERR_IO. */
+int augur_refresh(augur_handle h);
 
 #ifdef __cplusplus
 }

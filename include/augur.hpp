@@ -58,7 +58,7 @@ inline std::vector<std::string> split(const std::string &s) {
 struct Pick {
 	std::vector<std::string> names; // the parameters' names, in config order
 	std::vector<int64_t> config;
-	std::string source; // "model:<slug>", "fleet", "table", "wisdom", "copy:<slug>", "reference"
+	std::string source; // "model:<slug>", "fleet", "table", "wisdom", "copy:<slug>", "near", "fixed", "reference" (augur_config.source)
 	double log_speedup = 0;
 	double outside_octaves = 0;
 	bool clamped = false; // the pick's prediction was clamped to the model's training range
@@ -182,6 +182,10 @@ public:
 		detail::check(augur_record(h_, shape.data(), static_cast<int32_t>(shape.size()), config.data(),
 					   static_cast<int32_t>(config.size()), time_ns));
 	}
+
+	// refresh reads the records other choosers and processes appended to
+	// the wisdom file since this one last read it.
+	void refresh() const { detail::check(augur_refresh(h_)); }
 
 	// handle returns the C handle, for calls the wrapper lacks.
 	augur_handle handle() const { return h_; }

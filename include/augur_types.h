@@ -34,7 +34,7 @@ extern "C" {
 #define AUGUR_ERR_HANDLE 2       /* no open chooser has this handle */
 #define AUGUR_ERR_IO 3           /* a file could not be read or written */
 #define AUGUR_ERR_BUNDLE 4       /* not a bundle, or a damaged one */
-#define AUGUR_ERR_VERSION 5      /* the bundle (or wisdom) is of another kernel version */
+#define AUGUR_ERR_VERSION 5      /* the bundle is of another kernel version */
 #define AUGUR_ERR_DEVICE 6       /* the bundle has no model for the device */
 #define AUGUR_ERR_SHAPE 7        /* the kernel does not take this shape */
 #define AUGUR_ERR_CONFIG 8       /* a configuration outside the tuning space */
@@ -66,7 +66,9 @@ typedef struct augur_config {
 	 * (a model trained on one shape, asked another: that shape's best),
 	 * "fixed" (one configuration the model serves at every new shape, as
 	 * it picked better than the model on held-out shapes) or "reference"
-	 * (the kernel's reference configuration). */
+	 * (the kernel's reference configuration). A source longer than
+	 * AUGUR_SOURCE_MAX - 1 bytes (a long device slug) is cut to fit and
+	 * ends in "...". */
 	char source[AUGUR_SOURCE_MAX];
 	/* The model's predicted ln(t_reference / t) at the shape: its
 	 * prediction for the pick less its prediction for the reference

@@ -79,6 +79,11 @@ func cShape(shape *C.int64_t, n C.int32_t, what string) ([]int64, error) {
 
 // putPick writes p into the caller's structs.
 func putPick(p runtime.Pick, out *C.augur_config, plan *C.augur_plan) error {
+	// What can fail is checked first, so that a failure leaves the
+	// caller's structs as they were.
+	if plan != nil && len(p.Plan.BuildOptions)+1 > len(plan.build_options) {
+		return failf(statusTruncated, "build options is %d bytes, the struct holds %d", len(p.Plan.BuildOptions), len(plan.build_options)-1)
+	}
 	out.n = C.int32_t(len(p.Config))
 	for i, v := range p.Config {
 		out.values[i] = C.int64_t(v)
@@ -89,7 +94,9 @@ func putPick(p runtime.Pick, out *C.augur_config, plan *C.augur_plan) error {
 	if p.Clamped {
 		out.clamped = 1
 	}
-	if err := putString(&out.source[0], len(out.source), p.Source, "source "+p.Source); err != nil {
+	// The source is a label: one longer than the struct holds (a long
+	// device slug) is cut, never an error that loses the pick.
+	if err := putString(&out.source[0], len(out.source), cut(p.Source, len(out.source)-1), "source"); err != nil {
 		return err
 	}
 	if plan == nil {
@@ -102,6 +109,14 @@ func putPick(p runtime.Pick, out *C.augur_config, plan *C.augur_plan) error {
 	}
 	plan.local_mem_bytes = C.int64_t(p.Plan.LocalMemBytes)
 	return putString(&plan.build_options[0], len(plan.build_options), p.Plan.BuildOptions, "build options")
+}
+
+// cut returns s, or its first bytes and "..." in at most n bytes.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
 }
 
 //export augur_version
@@ -336,4 +351,14 @@ func augur_record(h C.augur_handle, shape *C.int64_t, n C.int32_t, config *C.int
 	}
 	cfg := unsafe.Slice((*int64)(unsafe.Pointer(config)), int(nconf))
 	return report(c.record(s, cfg, float64(timeNs)))
+}
+
+//export augur_refresh
+func augur_refresh(h C.augur_handle) (rc C.int) {
+	defer guard("augur_refresh", &rc)
+	c, err := lib.get(int64(h))
+	if err != nil {
+		return report(err)
+	}
+	return report(c.refresh())
 }

@@ -342,6 +342,18 @@ func (c *handle) record(shape, config []int64, timeNs float64) error {
 	return nil
 }
 
+// refresh reads the records other choosers and processes appended to the
+// handle's wisdom file since it last read it.
+func (c *handle) refresh() error {
+	if c.wisdom == nil {
+		return failf(statusNoWisdom, "refresh: chooser opened without a wisdom file")
+	}
+	if err := c.wisdom.Refresh(); err != nil {
+		return fail(statusIO, err)
+	}
+	return nil
+}
+
 // config converts a C configuration into a features.Config of the space;
 // op names the call in errors.
 func (c *handle) config(op string, config []int64) (features.Config, error) {

@@ -253,6 +253,26 @@ func TestJoinNames(t *testing.T) {
 	}
 }
 
+// TestCutSource checks the cut of a source label that the struct cannot
+// hold (a long device slug): it fits, with its end marked, and a label
+// that fits is kept whole.
+func TestCutSource(t *testing.T) {
+	long := "model:pocl-cpu-pthread-sapphirerapids-intel-r-xeon-r-platinum-8480c"
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"fleet", 63, "fleet"},
+		{long[:63], 63, long[:63]},
+		{long, 63, long[:60] + "..."},
+	} {
+		if got := cut(tt.in, tt.n); got != tt.want || len(got) > tt.n {
+			t.Errorf("cut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
 // TestOpenTrusted opens a signed bundle with the signer's key, and refuses
 // it with another key, without a signature, and when changed.
 func TestOpenTrusted(t *testing.T) {

@@ -211,7 +211,7 @@ func (c *Chooser) ranked(t features.Task, k, n int) []scored {
 	}
 	vals, oks := make([]float64, len(c.knownList)), make([]bool, len(c.knownList))
 	c.model.Scorer(t).ScoreBatchAbove(c.knownList, vals, oks, floor)
-	top := make([]scored, 0, n+1)
+	top := make([]scored, 0, min(n, len(c.knownList))+1)
 	for i, cfg := range c.knownList {
 		v := vals[i]
 		if !oks[i] || v < floor || (len(top) == n && cmp.Compare(v, top[n-1].v) <= 0) || !c.runs(t, cfg) {

@@ -252,3 +252,22 @@ func BenchmarkCandidates(b *testing.B) {
 		}
 	}
 }
+
+// TestCandidatesHugeK asks for far more candidates than the space holds:
+// the answer is every candidate there is, not a buffer sized by k.
+func TestCandidatesHugeK(t *testing.T) {
+	data, _ := os.ReadFile(testBundle)
+	ch, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := features.Task{1000, 1000, 5, 5}
+	all, err := ch.Candidates(shape, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge, err := ch.Candidates(shape, 1<<40)
+	if err != nil || len(huge) != len(all) || len(all) < 2 {
+		t.Errorf("k = 2^40: %d candidates (%v), k = 2^20: %d; want the same, at least 2", len(huge), err, len(all))
+	}
+}

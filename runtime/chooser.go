@@ -791,7 +791,7 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 		// The generation first: a record that arrives after it makes
 		// the pick below one not to cache.
 		gen = c.opt.Wisdom.gen.Load()
-		if cfg, _, ok := c.opt.Wisdom.Best(t); ok && c.space.Valid(cfg) {
+		if cfg, ok := c.opt.Wisdom.bestValid(t, c.space.Valid); ok {
 			wise = cfg
 		}
 	}

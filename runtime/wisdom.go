@@ -169,6 +169,35 @@ func (w *Wisdom) Best(shape features.Task) (features.Config, float64, bool) {
 	return w.records[i].Config.Clone(), w.records[i].TimeNs, true
 }
 
+// bestValid is Best among the records whose configuration valid accepts
+// (the Chooser's space): a record outside it, such as one written for
+// another build of the kernel's space, must not hide the valid ones.
+func (w *Wisdom) bestValid(shape features.Task, valid func(features.Config) bool) (features.Config, bool) {
+	if len(shape) > features.MaxTaskLen {
+		return nil, false
+	}
+	key := shape.Key()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	i, ok := w.best[key]
+	if !ok {
+		return nil, false
+	}
+	if r := w.records[i]; len(r.Shape) == len(shape) && valid(r.Config) {
+		return r.Config.Clone(), true // the fastest is valid: the usual case
+	}
+	best := -1
+	for j, r := range w.records {
+		if len(r.Shape) == len(shape) && r.Shape.Key() == key && valid(r.Config) && (best < 0 || r.TimeNs < w.records[best].TimeNs) {
+			best = j
+		}
+	}
+	if best < 0 {
+		return nil, false
+	}
+	return w.records[best].Config.Clone(), true
+}
+
 // Records returns a copy of every record in the store, in file order.
 func (w *Wisdom) Records() []WisdomRecord {
 	w.mu.Lock()

@@ -328,3 +328,42 @@ func TestChooseWisdom(t *testing.T) {
 		t.Errorf("after Refresh: %v from %q, want %v from wisdom", p.Config, p.Source, cands[1].Config)
 	}
 }
+
+// TestChooseWisdomSkipsInvalid records, straight into the store, a faster
+// configuration outside the bundle's space beside a valid one: the pick is
+// the valid one, not the model's.
+func TestChooseWisdomSkipsInvalid(t *testing.T) {
+	data, _ := os.ReadFile(testBundle)
+	plain, err := runtime.New(data, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := runtime.OpenWisdom(filepath.Join(t.TempDir(), "w"), runtime.WisdomOptions{KernelVersion: plain.KernelVersion()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ch, err := runtime.New(data, runtime.Options{Wisdom: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := features.Task{1000, 1000, 5, 5}
+	cands, err := ch.Candidates(shape, 2)
+	if err != nil || len(cands) < 2 {
+		t.Fatalf("candidates: %v, %v", cands, err)
+	}
+	valid := cands[1].Config
+	invalid := valid.Clone()
+	invalid[0] = 17 // no parameter value of the space
+	for _, r := range []struct {
+		cfg features.Config
+		ns  float64
+	}{{valid, 5000}, {invalid, 1}} {
+		if err := w.Record(shape, r.cfg, r.ns); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, _ := ch.ChoosePick(shape); p.Source != runtime.SourceWisdom || !p.Config.Equal(valid) {
+		t.Errorf("pick %v from %q, want the valid recorded %v from wisdom", p.Config, p.Source, valid)
+	}
+}

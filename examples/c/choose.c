@@ -1,6 +1,6 @@
 // choose asks libaugur for the configuration and launch plan of one shape:
 //
-//	cc -Iinclude examples/c/choose.c -Lbin -laugur -Wl,-rpath,bin -o choose
+//	cc -Iinclude examples/c/choose.c -Lbin -laugur -Wl,-rpath,'$ORIGIN/bin' -o choose
 //	./choose testdata/conv2d-pocl.augur 1920 1080 5 5
 //
 // The arguments are a bundle and the shape's values, in the order the
@@ -30,7 +30,12 @@ int main(int argc, char **argv) {
 	printf("libaugur %s, shape: %s\n", augur_version(), names);
 
 	int64_t shape[AUGUR_MAX_SHAPE];
-	int n = argc - 2 < AUGUR_MAX_SHAPE ? argc - 2 : AUGUR_MAX_SHAPE;
+	int n = argc - 2;
+	if (n > AUGUR_MAX_SHAPE) {
+		fprintf(stderr, "choose: %d shape values; a shape has at most %d\n", n, AUGUR_MAX_SHAPE);
+		augur_close(h);
+		return 1;
+	}
 	for (int i = 0; i < n; i++) {
 		shape[i] = strtoll(argv[i + 2], NULL, 10);
 	}

@@ -1,7 +1,7 @@
 // choose asks libaugur, through the RAII wrapper augur.hpp, for the
 // configuration and launch plan of one shape, and for the model's top 3:
 //
-//	c++ -std=c++11 -Iinclude examples/cpp/choose.cpp -Lbin -laugur -Wl,-rpath,bin -o choose
+//	c++ -std=c++11 -Iinclude examples/cpp/choose.cpp -Lbin -laugur -Wl,-rpath,'$ORIGIN/bin' -o choose
 //	./choose testdata/conv2d-pocl.augur 1920 1080 5 5
 #include <cstdlib>
 #include <iostream>

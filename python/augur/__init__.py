@@ -18,6 +18,9 @@ augur checkout the package sits in.
 
 import ctypes
 import json
+import math
+import numbers
+import operator
 import os
 
 __all__ = ["Chooser", "Error", "library_path", "version"]
@@ -25,6 +28,8 @@ __all__ = ["Chooser", "Error", "library_path", "version"]
 MAX_PARAMS = 64
 SOURCE_MAX = 64
 BUILD_OPTIONS_MAX = 1024
+# The most picks candidates() returns: it allocates k result structs.
+MAX_CANDIDATES = 4096
 
 ERR_ARG = 1
 ERR_HANDLE = 2
@@ -107,13 +112,16 @@ def library_path():
 
 
 _lib = None
+_pid = None  # the process that loaded libaugur
 
 
 def _load():
-    global _lib
+    global _lib, _pid
     if _lib is not None:
+        _alive()
         return _lib
     lib = ctypes.CDLL(library_path())
+    _pid = os.getpid()
     h = ctypes.c_int64
     i32 = ctypes.c_int32
     p64 = ctypes.POINTER(ctypes.c_int64)
@@ -131,9 +139,10 @@ def _load():
     lib.augur_candidates.argtypes = [
         h, p64, i32, i32, ctypes.POINTER(_Config), ctypes.POINTER(_Plan), ctypes.POINTER(i32)]
     lib.augur_record.argtypes = [h, p64, i32, p64, i32, ctypes.c_double]
+    lib.augur_refresh.argtypes = [h]
     for f in (lib.augur_open, lib.augur_close, lib.augur_shape_names, lib.augur_param_names,
               lib.augur_plan_value_names, lib.augur_param_labels, lib.augur_plan_value,
-              lib.augur_choose, lib.augur_candidates, lib.augur_record):
+              lib.augur_choose, lib.augur_candidates, lib.augur_record, lib.augur_refresh):
         f.restype = ctypes.c_int
     _lib = lib
     return lib
@@ -144,6 +153,33 @@ def _check(rc):
         raise Error(rc, _lib.augur_last_error().decode("utf-8", "replace"))
 
 
+def _alive():
+    """Refuses a process forked after libaugur loaded: the Go runtime inside
+    libaugur does not survive fork (a call can hang), so a child must load
+    it afresh."""
+    if _pid is not None and os.getpid() != _pid:
+        raise Error(ERR_UNSUPPORTED, "augur: this process was forked after libaugur was loaded, and the Go runtime "
+                    "inside it does not survive fork: start workers with multiprocessing's 'spawn' or 'forkserver' "
+                    "method, or load augur only in the workers")
+
+
+def _int(what, v, code):
+    """Returns v as a C int64: an integer, or a float with no fraction
+    (a numpy array's values too); anything else raises Error(code)."""
+    if not isinstance(v, bool):
+        try:
+            n = operator.index(v)
+        except TypeError:
+            n = None
+            if isinstance(v, numbers.Real) and math.isfinite(v) and float(v).is_integer():
+                n = int(v)
+        if n is not None:
+            if -(1 << 63) <= n < (1 << 63):
+                return n
+            raise Error(code, "augur: %s is %d, beyond a 64-bit integer" % (what, n))
+    raise Error(code, "augur: %s is %r, not an integer" % (what, v))
+
+
 def version():
     """Returns libaugur's version."""
     return _load().augur_version().decode()
@@ -151,6 +187,17 @@ def version():
 
 def _encode(s):
     return None if s is None else os.fsencode(s)
+
+
+def _path(what, p):
+    """Returns path p for C: a str, bytes or os.PathLike without a NUL."""
+    try:
+        b = os.fsencode(p)
+    except TypeError:
+        raise Error(ERR_ARG, "augur: %s is %r, not a path" % (what, p)) from None
+    if b"\0" in b:
+        raise Error(ERR_ARG, "augur: %s path %r holds a NUL byte" % (what, p))
+    return b
 
 
 class Chooser:
@@ -176,22 +223,29 @@ class Chooser:
     """
 
     def __init__(self, bundle, device=None, wisdom=None, trusted_keys=None, signature=None):
+        self._h = 0
         lib = _load()
         opt = _OpenOptions()
         self._keep = None
         if isinstance(bundle, (bytes, bytearray)):
             self._keep = ctypes.create_string_buffer(bytes(bundle), len(bundle))
-            opt.bundle = ctypes.cast(self._keep, ctypes.c_void_p)
+            # addressof, not cast: a cast ties the buffer into a reference
+            # cycle that only the cyclic collector frees.
+            opt.bundle = ctypes.addressof(self._keep)
             opt.bundle_len = len(bundle)
         else:
-            opt.path = _encode(bundle)
+            opt.path = _path("bundle", bundle)
         if isinstance(device, dict):
             opt.platform_json = json.dumps(device).encode()
         elif isinstance(device, str) and device.lstrip().startswith(("{", "[")):
             opt.platform_json = device.encode()
-        elif device is not None:
+        elif isinstance(device, str):
             opt.device = device.encode()
-        opt.wisdom_path = _encode(wisdom)
+        elif device is not None:
+            raise Error(ERR_ARG, "augur: device is %r: give its name or slug (a str) or its features (a dict)" % (device,))
+        opt.wisdom_path = None if wisdom is None else _path("wisdom", wisdom)
+        if isinstance(trusted_keys, (str, bytes, os.PathLike)):
+            trusted_keys = [trusted_keys]
         if trusted_keys:
             pems = []
             for k in trusted_keys:
@@ -250,14 +304,22 @@ class Chooser:
     def _number(self, name, v):
         labels = self.param_labels.get(name)
         if labels is None or isinstance(v, int) and not isinstance(v, bool) and v not in labels:
-            return int(v)
+            return _int("config value %s" % name, v, ERR_CONFIG)
         try:
             return labels.index(float(v) if isinstance(labels[0], float) else v)
         except (ValueError, TypeError):
             raise Error(ERR_CONFIG, "augur: record: %s is %r, not one of %s" % (
                 name, v, ", ".join(repr(l) for l in labels))) from None
 
+    def _handle(self):
+        _alive()
+        if not self._h:
+            raise Error(ERR_HANDLE, "augur: the chooser is closed")
+        return self._h
+
     def _shape(self, shape, kwargs):
+        if isinstance(shape, dict) and not kwargs:
+            shape, kwargs = None, shape
         if shape is not None and kwargs:
             raise TypeError("augur: give the shape as a sequence or by name, not both")
         if shape is None:
@@ -268,7 +330,8 @@ class Chooser:
                     ", ".join(self.shape_names),
                     "; unknown: " + ", ".join(extra) if extra else "; missing: " + ", ".join(missing)))
             shape = [kwargs[n] for n in self.shape_names]
-        values = [int(v) for v in shape]
+        names = self.shape_names
+        values = [_int("shape value %s" % (names[i] if i < len(names) else i), v, ERR_SHAPE) for i, v in enumerate(shape)]
         return (ctypes.c_int64 * max(len(values), 1))(*values), len(values)
 
     def _pick(self, c, p, shape, n):
@@ -305,20 +368,25 @@ class Chooser:
         ("build_options", "dims", "global", "local", "local_mem_bytes", and
         "values": what the configuration sets each argument of
         plan_value_names to, a scalar's value or a local buffer's bytes)."""
+        h = self._handle()
         arr, n = self._shape(shape, named)
         c, p = _Config(), _Plan()
-        _check(_lib.augur_choose(self._h, arr, n, ctypes.byref(c), ctypes.byref(p)))
+        _check(_lib.augur_choose(h, arr, n, ctypes.byref(c), ctypes.byref(p)))
         return self._pick(c, p, arr, n)
 
     def candidates(self, k, shape=None, **named):
         """Returns up to k picks (dicts as choose returns), the model's best
         distinct configurations known to run on the device, choose's pick
-        first: measure them once and record() the times."""
+        first: measure them once and record() the times. k above
+        MAX_CANDIDATES counts as MAX_CANDIDATES."""
+        h = self._handle()
+        k = _int("candidates: k", k, ERR_ARG)
         if k < 1:
             raise Error(ERR_ARG, "augur: candidates: k must be >= 1, got %d" % k)
         arr, n = self._shape(shape, named)
+        k = min(k, MAX_CANDIDATES)  # the structs are allocated here, k of each
         cs, ps, count = (_Config * k)(), (_Plan * k)(), ctypes.c_int32()
-        _check(_lib.augur_candidates(self._h, arr, n, k, cs, ps, ctypes.byref(count)))
+        _check(_lib.augur_candidates(h, arr, n, k, cs, ps, ctypes.byref(count)))
         return [self._pick(cs[i], ps[i], arr, n) for i in range(count.value)]
 
     def record(self, shape, config, time_ns):
@@ -327,25 +395,31 @@ class Chooser:
         param_names order, its values as choose gives them (or a string or
         float parameter's number, its label's place in param_labels),
         time_ns in nanoseconds."""
-        if isinstance(shape, dict):
-            arr, n = self._shape(None, shape)
-        else:
-            arr, n = self._shape(shape, {})
+        h = self._handle()
+        arr, n = self._shape(shape, {})
         if isinstance(config, dict):
             missing = [p for p in self.param_names if p not in config]
             if missing or len(config) != len(self.param_names):
                 raise Error(ERR_CONFIG, "augur: record: config needs exactly %s" % ", ".join(self.param_names))
             config = [config[p] for p in self.param_names]
-        values = [self._number(self.param_names[i], v) if i < len(self.param_names) else int(v)
+        values = [self._number(self.param_names[i], v) if i < len(self.param_names) else _int("config value", v, ERR_CONFIG)
                   for i, v in enumerate(config)]
         carr = (ctypes.c_int64 * max(len(values), 1))(*values)
-        _check(_lib.augur_record(self._h, arr, n, carr, len(values), float(time_ns)))
+        if isinstance(time_ns, bool) or not isinstance(time_ns, numbers.Real):
+            raise Error(ERR_ARG, "augur: record: time_ns is %r, not a number" % (time_ns,))
+        _check(_lib.augur_record(h, arr, n, carr, len(values), float(time_ns)))
+
+    def refresh(self):
+        """Reads the records other choosers and processes appended to the
+        wisdom file since this one last read it (record() reads them too)."""
+        _check(_lib.augur_refresh(self._handle()))
 
     def close(self):
         """Closes the chooser and its wisdom file; closing twice is a no-op."""
         if self._h:
             h, self._h = self._h, 0
-            _check(_lib.augur_close(h))
+            if os.getpid() == _pid:  # a forked child only forgets it
+                _check(_lib.augur_close(h))
 
     def __enter__(self):
         return self
@@ -356,7 +430,7 @@ class Chooser:
 
     def __del__(self):
         try:
-            if getattr(self, "_h", 0):
+            if getattr(self, "_h", 0) and os.getpid() == _pid:
                 _lib.augur_close(self._h)
         except Exception:
             pass

@@ -94,6 +94,71 @@ class ChooserTest(unittest.TestCase):
         self.assertEqual(e.exception.code, augur.ERR_SHAPE)
         self.assertIn("shape has 3 values, want 4", str(e.exception))
 
+    def test_shape_values(self):
+        # A value that is not a 64-bit integer raises, never wraps or
+        # truncates into another shape; integral floats (a numpy array's)
+        # and a dict pass.
+        bad = [
+            ("wraps past 2**64", dict(SHAPE, width=2**64 + 1920)),
+            ("past int64", dict(SHAPE, width=2**63)),
+            ("fraction", dict(SHAPE, filter_w=5.9)),
+            ("text", dict(SHAPE, width="1920")),
+            ("bool", dict(SHAPE, filter_w=True)),
+            ("nan", dict(SHAPE, width=float("nan"))),
+            ("none", dict(SHAPE, width=None)),
+        ]
+        for name, shape in bad:
+            with self.subTest(name):
+                with self.assertRaises(augur.Error) as e:
+                    self.chooser.choose(**shape)
+                self.assertEqual(e.exception.code, augur.ERR_SHAPE)
+        want = self.chooser.choose(**SHAPE)
+        self.assertEqual(self.chooser.choose(dict(SHAPE, width=1920.0)), want)
+        self.assertEqual(self.chooser.choose([1920, 1080, 5, 5]), want)
+
+    def test_closed(self):
+        c = augur.Chooser(POCL)
+        c.close()
+        with self.assertRaises(augur.Error) as e:
+            c.choose(**SHAPE)
+        self.assertEqual(e.exception.code, augur.ERR_HANDLE)
+        self.assertIn("closed", str(e.exception))
+
+    def test_bad_arguments(self):
+        with self.assertRaises(augur.Error) as e:
+            augur.Chooser(POCL, device=b"x")
+        self.assertEqual(e.exception.code, augur.ERR_ARG)
+        with self.assertRaises(augur.Error) as e:
+            augur.Chooser(POCL + "\0x")
+        self.assertEqual(e.exception.code, augur.ERR_ARG)
+        with self.assertRaises(augur.Error) as e:
+            self.chooser.candidates(2.5, **SHAPE)
+        self.assertEqual(e.exception.code, augur.ERR_ARG)
+        self.assertGreaterEqual(len(self.chooser.candidates(10**12, **SHAPE)), 2)
+
+    def test_forked_child(self):
+        # The Go runtime in libaugur does not survive fork: a forked child
+        # gets an error at once, not a hang.
+        if not hasattr(os, "fork"):
+            self.skipTest("no fork")
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                augur.Chooser(POCL)
+            except augur.Error as e:
+                code = 0 if e.code == augur.ERR_UNSUPPORTED and "fork" in str(e) else 2
+            except BaseException:
+                code = 3
+            os.write(w, bytes([code]))
+            os._exit(0)
+        os.close(w)
+        got = os.read(r, 1)
+        os.close(r)
+        os.waitpid(pid, 0)
+        self.assertEqual(got, b"\x00", "the forked child did not get the fork error")
+
     def test_candidates(self):
         top = self.chooser.candidates(5, **SHAPE)
         self.assertEqual(len(top), 5)
@@ -184,6 +249,22 @@ class OpenTest(unittest.TestCase):
 
 
 class WisdomTest(unittest.TestCase):
+    def test_refresh(self):
+        # A record by another chooser on the same file reaches this one at
+        # its refresh().
+        path = os.path.join(tempfile.mkdtemp(), "w.jsonl")
+        with augur.Chooser(POCL, wisdom=path) as a, augur.Chooser(POCL, wisdom=path) as b:
+            cand = a.candidates(2, **SHAPE)[1]
+            a.record(SHAPE, cand["config"], 1.0)
+            self.assertEqual(a.choose(**SHAPE)["source"], "wisdom")
+            self.assertNotEqual(b.choose(**SHAPE)["source"], "wisdom")
+            b.refresh()
+            got = b.choose(**SHAPE)
+            self.assertEqual((got["source"], got["config"]), ("wisdom", cand["config"]))
+        with augur.Chooser(POCL) as plain, self.assertRaises(augur.Error) as e:
+            plain.refresh()
+        self.assertEqual(e.exception.code, augur.ERR_NO_WISDOM)
+
     def test_record_then_choose(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "conv2d.wisdom")
