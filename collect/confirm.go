@@ -60,15 +60,16 @@ const DriftWarn = 0.03
 // the earlier one (train.LoadWith), so targets and scores rest on the
 // confirmed medians. Rows already timed with Repeats or more are not
 // timed again, so Confirm resumes like Run.
+//
+// Confirm checks co first (Check), before any measurement.
 func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options, co ConfirmOptions) (*Summary, error) {
 	began := time.Now()
 	ropt, _, err := opt.resolve()
 	if err != nil {
 		return nil, err
 	}
-	if co.Top < 0 || co.Repeats < 0 || co.Repeats > MaxRepeats || !(co.MaxCV >= 0) || co.Anchors < 0 {
-		return nil, fmt.Errorf("collect: ConfirmOptions.Top must be >= 0, Repeats in [0, %d], MaxCV >= 0 and Anchors >= 0, got %d, %d, %g and %d",
-			MaxRepeats, co.Top, co.Repeats, co.MaxCV, co.Anchors)
+	if err := co.Check(); err != nil {
+		return nil, err
 	}
 	if co.Top == 0 {
 		co.Top = 10
@@ -277,4 +278,14 @@ func measureBothWays(ctx context.Context, k *datasets.Kernel, task features.Task
 		}
 	}
 	return rows, nil
+}
+
+// Check reports what is wrong with co, so that a caller can refuse it
+// before a first pass that may take hours.
+func (co ConfirmOptions) Check() error {
+	if co.Top < 0 || co.Repeats < 0 || co.Repeats > MaxRepeats || !(co.MaxCV >= 0) || co.Anchors < 0 {
+		return fmt.Errorf("collect: the second pass's count (ConfirmOptions.Top) must be >= 0, its repeats in [0, %d], its CV limit and anchors >= 0, got %d, %d, %g and %d",
+			MaxRepeats, co.Top, co.Repeats, co.MaxCV, co.Anchors)
+	}
+	return nil
 }

@@ -532,6 +532,8 @@ func (o *Options) loadOptions(groups bool) train.LoadOptions {
 	}
 	if o.Spec != nil {
 		lo.KernelVersion = o.Spec.Version()
+	} else if k, err := datasets.Lookup(o.Kernel); err == nil {
+		lo.TaskNames = k.TaskNames
 	}
 	return lo
 }

@@ -451,6 +451,11 @@ func WriteBundleFile(path string, b *Bundle) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	// A bundle is shipped and read by other users: CreateTemp's 0600 is
+	// a temporary file's mode, not a bundle's.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
 }
 

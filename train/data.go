@@ -235,6 +235,10 @@ type LoadOptions struct {
 	// Tasks gives the task space to check each file's shapes against
 	// (record.ReadOptions.Tasks); nil checks none.
 	Tasks func(record.Meta) record.TaskChecker
+	// TaskNames, when set, are the kernel's task features (a kernel
+	// family's, whose derived features read them by position): a file of
+	// other task names is an error naming it. nil checks none.
+	TaskNames []string
 	// KernelVersion, when set, reads only the files of this kernel
 	// version (a spec kernel's datasets.Kernel.Version) and leaves out,
 	// counting them in Data.OtherVersions, those collected before the
@@ -306,6 +310,9 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 		meta, rows, err := record.ReadFileWith(path, record.ReadOptions{Tasks: opt.Tasks})
 		if err != nil {
 			return nil, err // record names itself and the file
+		}
+		if opt.TaskNames != nil && !slices.Equal(meta.TaskNames, opt.TaskNames) {
+			return nil, fmt.Errorf("train: %s holds shapes of %v, not kernel %s's %v: data of another kernel under its name", path, meta.TaskNames, kernel, opt.TaskNames)
 		}
 		if opt.KernelVersion != "" && meta.KernelVersion != opt.KernelVersion {
 			d.OtherVersions = append(d.OtherVersions, path)

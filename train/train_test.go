@@ -417,6 +417,9 @@ func TestLoadKernelVersion(t *testing.T) {
 		{"v1", 1, ""},
 		{"v3", 2, "none of the 2 files"},
 	}
+	if _, err := LoadWith(dir, "synth", LoadOptions{KernelVersion: "v1", TaskNames: []string{"n"}}); err == nil || !strings.Contains(err.Error(), "data of another kernel") {
+		t.Errorf("files of other task names than the kernel's: err = %v", err)
+	}
 	for _, tt := range tests {
 		d, err := LoadWith(dir, "synth", LoadOptions{KernelVersion: tt.version})
 		if tt.err != "" {

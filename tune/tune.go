@@ -3,6 +3,7 @@ package tune
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -104,6 +105,9 @@ type TuneResult struct {
 	// its error model stopped it before the budget.
 	Prior   string
 	Stopped bool
+	// BestIsReference says that no configuration measured beat the
+	// reference (Best is the reference configuration).
+	BestIsReference bool
 	// Failed is the number of configurations measured, both stages, that
 	// failed on the device (status other than ok); Passed the number the
 	// stages passed over, unmeasured, as predicted to fail
@@ -141,8 +145,11 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	}
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
 	devs, err := collect.ListDevices()
-	if err != nil || opt.Device >= len(devs) {
-		return nil, fmt.Errorf("tune: device %d: %v", opt.Device, err)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	if opt.Device < 0 || opt.Device >= len(devs) {
+		return nil, fmt.Errorf("tune: no device %d: the OpenCL devices are 0 to %d (augur devices lists them)", opt.Device, len(devs)-1)
 	}
 	plat := devs[opt.Device]
 	enc := features.NewEncoder(k.TaskNames, k.Space).WithDerived(k.Derived)
@@ -165,11 +172,14 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 	first, err := fs.draw(valid, rng.Perm(len(valid)), pruned, opt.Budget, func(cs []features.Config) ([]record.Row, error) {
 		return collect.Measure(ctx, k, t, cs, copt)
 	})
+	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(valid), Runnable: runnable, TaskNames: k.TaskNames, Space: k.Space, Kernel: k, PlatformSlug: plat.Slug()}
+	if ctx.Err() != nil {
+		return res.stop(ctx, opt.Out, k, plat, fs.rows)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	order := slices.DeleteFunc(first.Order, func(i int) bool { return pruned != nil && pruned[i] })
-	res := &TuneResult{Task: t, FirstStage: first.Measured, SpaceSize: len(valid), Runnable: runnable, TaskNames: k.TaskNames, Space: k.Space, Kernel: k, PlatformSlug: plat.Slug()}
 	res.RefNs = fs.refNs
 	if fs.d.Len() < 2 {
 		return nil, fmt.Errorf("tune: only %d of %d first-stage configurations ran; nothing to learn from", fs.d.Len(), first.Measured)
@@ -197,32 +207,66 @@ func Tune(ctx context.Context, k *datasets.Kernel, t features.Task, opt TuneOpti
 		fails: fs.fails, threshold: cmp.Or(opt.Threshold, 0.1), limit: limit}
 	st, err := search.SecondStage{Threshold: opt.Threshold, Sigma: fit.Sigma, Budget: limit, Random: random, Failures: fs.fails}.Run(ranked, fs.best, fs.bestC,
 		func(c features.Config) bool { return fs.seen[k.Space.Format(c)] }, bm.measure)
-	if err != nil {
-		return nil, fmt.Errorf("tune: %w", err)
-	}
 	res.SecondStage, res.Passed = len(bm.cache), first.Passed+st.Passed
 	for _, r := range bm.all {
 		if r.Status != record.StatusOK {
 			res.Failed++
 		}
 	}
-	best := st.LogSpeedup
-	res.Best = st.Best
+	if ctx.Err() != nil {
+		res.Wall = time.Since(start)
+		return res.stop(ctx, opt.Out, k, plat, bm.all)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
 	// A batch measures ahead of the stage, which may stop before it asks
-	// for every configuration measured: the answer is the best of them all.
-	for _, r := range bm.cache {
-		if v, err := rowScore(r); err == nil && (v > best || v == best && res.Best == nil) {
-			res.Best, best = r.Config, v
-		}
-	}
-	if res.Best != nil {
-		res.BestNs = res.RefNs / math.Exp(best)
-	}
+	// for every configuration measured: the answer is the best of them
+	// all, the reference among them.
+	res.setBest(k, bm.all)
 	if err := res.write(opt.Out, k, plat, bm.all); err != nil {
 		return nil, err
 	}
 	res.Wall = time.Since(start)
 	return res, nil
+}
+
+// ErrInterrupted is Tune's error when its context was cancelled (an
+// interrupt): its result then holds the best of what it measured, and
+// TuneOptions.Out the measurements.
+var ErrInterrupted = errors.New("tune: interrupted")
+
+// stop ends an interrupted Tune: the best of rows so far, rows written
+// to out, and ErrInterrupted.
+func (res *TuneResult) stop(ctx context.Context, out string, k *datasets.Kernel, plat features.Platform, rows []record.Row) (*TuneResult, error) {
+	res.setBest(k, rows)
+	if err := res.write(out, k, plat, rows); err != nil {
+		return nil, err
+	}
+	return res, fmt.Errorf("%w after %d measured configurations (%v): the best so far is above", ErrInterrupted, len(dedupe(rows)), context.Cause(ctx))
+}
+
+// setBest sets the result's answer to the measured row of the highest
+// log-speedup among rows, each over the reference timed in the same
+// session (so that the sessions' drift does not decide), and its times to
+// that row's measured times: never a configuration slower than another
+// measured one, the reference included.
+func (res *TuneResult) setBest(k *datasets.Kernel, rows []record.Row) {
+	best := math.Inf(-1)
+	for _, r := range rows {
+		v, err := rowScore(r)
+		if err != nil || !(v > best) {
+			continue
+		}
+		best = v
+		res.Best, res.BestNs, res.RefNs = r.Config, r.TimeNs, r.RefTimeNs
+	}
+	// Every session timed the reference beside its configurations: when
+	// none beat it, the reference is the answer.
+	if best <= 0 && !math.IsInf(best, -1) {
+		res.Best, res.BestNs = k.Reference.Clone(), res.RefNs
+	}
+	res.BestIsReference = res.Best != nil && res.Best.Equal(k.Reference)
 }
 
 // twoStageDefaults fills the two-stage tuner's zero options for a space of
@@ -392,6 +436,9 @@ func (bm *batchMeasurer) worth(c features.Config) bool {
 // measure returns c's score, measuring it with the batch it starts when
 // it was not measured yet.
 func (bm *batchMeasurer) measure(c features.Config) (float64, error) {
+	if err := bm.ctx.Err(); err != nil {
+		return 0, err // interrupted: the stage stops here
+	}
 	space := bm.k.Space
 	key := space.Format(c)
 	if r, ok := bm.cache[key]; ok {
@@ -465,7 +512,7 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	if opt.Device < 0 || opt.Device >= len(devs) {
-		return nil, fmt.Errorf("tune: device %d: have %d devices", opt.Device, len(devs))
+		return nil, fmt.Errorf("tune: no device %d: the OpenCL devices are 0 to %d (augur devices lists them)", opt.Device, len(devs)-1)
 	}
 	plat := devs[opt.Device]
 	// A bundle trained with the measured platform features scores the
@@ -495,6 +542,9 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 	copt := collect.Options{Device: opt.Device, Repeats: opt.Repeats, Seed: opt.Seed}
 	var all []record.Row
 	measure := func(idx []int) ([]float64, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err // interrupted: the search stops here
+		}
 		batch := make([]features.Config, len(idx))
 		for j, i := range idx {
 			batch[j] = valid[i]
@@ -521,14 +571,15 @@ func tunePrior(ctx context.Context, k *datasets.Kernel, t features.Task, opt Tun
 	}
 	threshold := opt.Threshold
 	st, err := search.PriorSearch{Batch: opt.Batch, Threshold: threshold, Budget: opt.Budget, Seed: opt.Seed}.Run(ps, refit, measure)
+	if ctx.Err() != nil {
+		res.Wall = time.Since(start)
+		return res.stop(ctx, opt.Out, k, plat, all)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	res.SecondStage, res.Stopped = len(st.Order), st.StopAt > 0
-	if st.Best >= 0 {
-		res.Best = valid[st.Best]
-		res.BestNs = res.RefNs / math.Exp(st.LogSpeedup)
-	}
+	res.setBest(k, all)
 	if err := res.write(opt.Out, k, plat, all); err != nil {
 		return nil, err
 	}
@@ -575,8 +626,11 @@ func (r *TuneResult) String() string {
 		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%; %d within the device's limits): %d at random, %d in the order %s predicted; %d failed, %d passed over as predicted to fail\n",
 			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Runnable, r.FirstStage, r.SecondStage, r.Learner, r.Failed, r.Passed)
 	}
-	if r.Best != nil {
-		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms (%.2fx)\n", formatConfig(r.Kernel, r.Space, r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
+	switch {
+	case r.BestIsReference:
+		fmt.Fprintf(&b, "best: the reference configuration %s, %.4f ms: no configuration measured beat it\n", formatConfig(r.Kernel, r.Space, r.Best), r.RefNs/1e6)
+	case r.Best != nil:
+		fmt.Fprintf(&b, "best %s: %.4f ms, reference %.4f ms timed beside it (%.2fx)\n", formatConfig(r.Kernel, r.Space, r.Best), r.BestNs/1e6, r.RefNs/1e6, r.RefNs/r.BestNs)
 	}
 	if r.Path != "" {
 		fmt.Fprintf(&b, "measurements in %s\n", r.Path)

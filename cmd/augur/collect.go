@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -63,6 +64,11 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	for name, v := range map[string]string{"shapes": shapes, "sample": sample} {
+		if v == "" && visited(fs, name) {
+			return usagef("collect: --%s is empty", name)
+		}
+	}
 	if shapes != "" {
 		// Not standard input: the measuring child processes read --shapes again.
 		list, err := readShapes("collect: --shapes", shapes, nil)
@@ -79,6 +85,20 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		if co.Also, err = judgedConfigs(*picks, k, opt.Device); err != nil {
 			return err
+		}
+	}
+	if err := co.Check(); err != nil {
+		return usageError{err}
+	}
+	if co.Top == 0 {
+		var without []string
+		fs.Visit(func(f *flag.Flag) {
+			if strings.HasPrefix(f.Name, "confirm-") {
+				without = append(without, "--"+f.Name)
+			}
+		})
+		if len(without) > 0 {
+			return usagef("collect: %s needs --confirm N: it sets the second pass", strings.Join(without, ", "))
 		}
 	}
 	confirmOnly := sample == "none"

@@ -101,6 +101,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// The options read 0 as their default; on the command line a 0 is a
+	// mistake, not a request for the default.
+	if opt.Seeds < 1 || opt.TwoStageSeeds < 1 {
+		return usagef("eval: --seeds and --two-stage-seeds must be >= 1, got %d and %d", opt.Seeds, opt.TwoStageSeeds)
+	}
 	if set["trees"] || set["depth"] || set["lr"] || set["min-leaf"] {
 		if set["learner"] && opt.Learner != "gbrt" {
 			return fmt.Errorf("eval: --trees, --depth, --lr and --min-leaf need --learner gbrt")

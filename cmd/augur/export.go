@@ -84,7 +84,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if foldBy != "" {
 			by = strings.Split(foldBy, ",")
 		}
-		if err := cd.WriteCSVFile(out, by); err != nil {
+		if err := writeWhole(out, func(tmp string) error { return cd.WriteCSVFile(tmp, by) }); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s: %d (shape, device) groups of %s, %d features, %d platforms\n", out, cd.Len(), target, len(cd.Features), len(cd.Platforms))
@@ -92,7 +92,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else if foldBy != "" {
 		return fmt.Errorf("export: --fold-by needs --target")
 	}
-	if err := d.WriteCSVFile(out); err != nil {
+	if err := writeWhole(out, d.WriteCSVFile); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d rows, %d features, %d platforms\n", out, d.Len(), len(d.Features), len(d.Platforms))

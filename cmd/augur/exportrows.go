@@ -11,17 +11,16 @@ import (
 // new file out as CSV (record.WriteCSVDir) and returns the rows and files
 // written. A failed export removes what it wrote.
 func exportRows(data, kernel, out string) (rows, files int, err error) {
-	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer func() {
+	err = writeWhole(out, func(tmp string) error {
+		f, err := os.Create(tmp)
+		if err != nil {
+			return err
+		}
+		rows, files, err = record.WriteCSVDir(f, data, filepath.Join(data, kernel), record.ReadOptions{Tasks: taskSpaceOf})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		if err != nil {
-			os.Remove(out)
-		}
-	}()
-	return record.WriteCSVDir(f, data, filepath.Join(data, kernel), record.ReadOptions{Tasks: taskSpaceOf})
+		return err
+	})
+	return rows, files, err
 }

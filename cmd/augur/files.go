@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 )
 
 // checkWritable refuses to clobber an existing file unless forced, before
@@ -53,4 +55,39 @@ func checkOutDir(dir string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// writeWhole has write fill a temporary file beside path and renames it to
+// path once write succeeds, so that an interrupted or failed export leaves
+// no file that looks complete; the temporary file is removed on failure.
+func writeWhole(path string, write func(tmp string) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".partial-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+	}
+	tmp := f.Name()
+	f.Close()
+	os.Remove(tmp) // a name no other file has; write creates it (some refuse an existing file)
+	// An interrupt or termination removes the partial file first.
+	sig, done := make(chan os.Signal, 1), make(chan struct{})
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	defer close(done)
+	go func() {
+		select {
+		case <-sig:
+			os.Remove(tmp)
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	if err := write(tmp); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil { // CreateTemp's is 0600
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
 }

@@ -52,6 +52,9 @@ func TestImportErrors(t *testing.T) {
 		{[]string{"import", "--from", "t4", t4Results, "--bogus"}, "flag provided but not defined"},
 		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--platforms", filepath.Join(dir, "nope.csv"), t4Results}, "nope.csv"},
 		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--set", "bz", t4Results}, `--set "bz", want name=integer`},
+		// Another tuner's kernel under a family's name would be read with
+		// the family's shapes and derived features.
+		{[]string{"import", "--from", "t4", "--kernel", "conv2d", "--out", dir, "--device", "x", t4Results}, "conv2d is one of augur's kernel families"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -15,7 +15,13 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// A command that stops cleanly on an interrupt (keeping what it
+	// measured) gets it through ctx; any other is ended by it, as Unix
+	// commands are: its outputs are written whole or not at all.
+	ctx, stop := context.Background(), func() {}
+	if len(os.Args) > 1 && handlesInterrupt(os.Args[1]) {
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+	}
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if errors.Is(err, flag.ErrHelp) {
@@ -70,26 +76,40 @@ func oneLine(err error) string {
 type command struct {
 	name, summary string
 	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	// interrupts marks a command that stops cleanly when ctx is
+	// cancelled by an interrupt; the others are ended by it.
+	interrupts bool
+}
+
+// handlesInterrupt reports whether the command name stops cleanly on an
+// interrupt (command.interrupts).
+func handlesInterrupt(name string) bool {
+	for _, c := range commands() {
+		if c.name == name {
+			return c.interrupts
+		}
+	}
+	return false
 }
 
 func commands() []command {
 	return []command{
-		{"devices", "list the OpenCL devices and their features", runDevices},
-		{"kernels", "list the kernel families and their tuning spaces", runKernels},
-		{"collect", "measure configurations of a kernel on a device into Arrow files", runCollect},
-		{"import", "import other tuners' measurements into Arrow files", runImport},
-		{"train", "train a surrogate model bundle from collected data", runTrain},
-		{"choose", "choose a configuration for a shape from a model bundle", runChoose},
-		{"export", "export a kernel's training rows as CSV for other tools", runExport},
-		{"inspect", "summarize a model bundle and its models' feature importances", runInspect},
-		{"tune", "tune one shape on a device with the two-stage tuner", runTune},
-		{"eval", "evaluate models, strategies and the two-stage tuner on recorded data", runEval},
-		{"quickstart", "collect, train and choose end to end on the first device", runQuickstart},
-		{"keygen", "write a new key pair for signing bundles", runKeygen},
-		{"sign", "sign a model bundle (a detached BUNDLE.sig)", runSign},
-		{"recover", "make the rows of interrupted collects readable again", runRecover},
-		{"verify", "check dataset files: checksums, rows against their space, duplicates", runVerify},
-		{"version", "print augur's version, commit, Go version and bundle format", runVersion},
+		{"devices", "list the OpenCL devices and their features", runDevices, true},
+		{"kernels", "list the kernel families and their tuning spaces", runKernels, false},
+		{"collect", "measure configurations of a kernel on a device into Arrow files", runCollect, true},
+		{"import", "import other tuners' measurements into Arrow files", runImport, false},
+		{"train", "train a surrogate model bundle from collected data", runTrain, false},
+		{"choose", "choose a configuration for a shape from a model bundle", runChoose, false},
+		{"export", "export a kernel's training rows as CSV for other tools", runExport, false},
+		{"inspect", "summarize a model bundle and its models' feature importances", runInspect, false},
+		{"tune", "tune one shape on a device with the two-stage tuner", runTune, true},
+		{"eval", "evaluate models, strategies and the two-stage tuner on recorded data", runEval, false},
+		{"quickstart", "collect, train and choose end to end on the first device", runQuickstart, true},
+		{"keygen", "write a new key pair for signing bundles", runKeygen, false},
+		{"sign", "sign a model bundle (a detached BUNDLE.sig)", runSign, false},
+		{"recover", "make the rows of interrupted collects readable again", runRecover, false},
+		{"verify", "check dataset files: checksums, rows against their space, duplicates", runVerify, true},
+		{"version", "print augur's version, commit, Go version and bundle format", runVersion, false},
 	}
 }
 
@@ -152,6 +172,13 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
 	return nil
+}
+
+// visited reports whether the flag name was given.
+func visited(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // required returns an error naming the first empty flag among names.

@@ -242,8 +242,11 @@ func loadFlags(opt *train.Options, kernel *datasets.Kernel, data string, derive 
 			return fmt.Errorf("train: --smaller-groups: %w", err)
 		}
 	}
-	if kernel != nil && kernel.FromSpec() {
+	switch {
+	case kernel != nil && kernel.FromSpec():
 		opt.Load.KernelVersion = kernel.Version()
+	case kernel != nil:
+		opt.Load.TaskNames = kernel.TaskNames
 	}
 	if k := kernel; k != nil && k.Derived != nil {
 		if len(derive) > 0 {

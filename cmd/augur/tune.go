@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -42,6 +43,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := required(fs, "shape"); err != nil {
 		return err
 	}
+	if opt.Repeats < 1 {
+		return usagef("tune: --repeats must be >= 1, got %d", opt.Repeats)
+	}
 	if opt.Max < 0 || opt.Max == 1 {
 		return fmt.Errorf("tune: --max must be 0 (no cap) or at least 2, got %d", opt.Max)
 	}
@@ -74,12 +78,14 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opt.Progress = progress
 	res, err := tune.Tune(ctx, k, t, opt)
 	progress.Close()
-	if err != nil {
+	if res == nil {
 		return err // it names its package
 	}
+	// An interrupted tuner's answer is the best so far: printed, then
+	// the interruption as the error.
 	if *asJSON {
-		return writeTuneJSON(stdout, res)
+		return errors.Join(writeTuneJSON(stdout, res), err)
 	}
 	fmt.Fprintln(stdout, res)
-	return nil
+	return err
 }

@@ -16,12 +16,14 @@ type tuneJSON struct {
 	// parameters' by their texts (datasets.Kernel.NamedConfig).
 	Config map[string]any `json:"config,omitempty"`
 	// BestNs and RefNs are the best configuration's and the reference's
-	// median times in nanoseconds.
-	BestNs      float64 `json:"best_ns"`
-	RefNs       float64 `json:"ref_ns"`
-	FirstStage  int     `json:"first_stage"`
-	SecondStage int     `json:"second_stage"`
-	SpaceSize   int     `json:"space_size"`
+	// median times in nanoseconds, timed in one session; BestIsReference
+	// says no configuration measured beat the reference.
+	BestNs          float64 `json:"best_ns"`
+	RefNs           float64 `json:"ref_ns"`
+	BestIsReference bool    `json:"best_is_reference,omitempty"`
+	FirstStage      int     `json:"first_stage"`
+	SecondStage     int     `json:"second_stage"`
+	SpaceSize       int     `json:"space_size"`
 	// Learner is the two-stage tuner's first-stage model (the setting
 	// train's selection chose on its measurements).
 	Learner     string  `json:"learner,omitempty"`
@@ -33,7 +35,7 @@ type tuneJSON struct {
 
 // writeTuneJSON writes r as one JSON object.
 func writeTuneJSON(w io.Writer, r *tune.TuneResult) error {
-	j := tuneJSON{Shape: features.FormatTask(r.TaskNames, r.Task), Device: r.PlatformSlug, BestNs: r.BestNs, RefNs: r.RefNs,
+	j := tuneJSON{Shape: features.FormatTask(r.TaskNames, r.Task), Device: r.PlatformSlug, BestNs: r.BestNs, RefNs: r.RefNs, BestIsReference: r.BestIsReference,
 		FirstStage: r.FirstStage, SecondStage: r.SecondStage, SpaceSize: r.SpaceSize, Learner: r.Learner, Prior: r.Prior, Stopped: r.Stopped,
 		Path: r.Path, WallSeconds: r.Wall.Seconds()}
 	switch {

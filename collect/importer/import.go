@@ -309,6 +309,10 @@ func (o Options) check() error {
 		return fmt.Errorf("importer: Files is empty, want at least one input file")
 	case o.Kernel == "" || o.Kernel != filepath.Base(o.Kernel) || o.Kernel == "." || o.Kernel == "..":
 		return fmt.Errorf("importer: Kernel must be a plain name (a directory under Out), got %q", o.Kernel)
+	case builtIn(o.Kernel):
+		// Its data would be read with that family's shape, space and
+		// derived features, which another tuner's kernel does not have.
+		return fmt.Errorf("importer: %s is one of augur's kernel families (augur kernels); import under another name", o.Kernel)
 	case o.Out == "":
 		return fmt.Errorf("importer: Out is empty, want the dataset directory")
 	case o.From == FromT4 && o.Device == "":
@@ -822,6 +826,12 @@ func PlatformOf(device string) features.Platform {
 		p.Vendor = "Intel"
 	}
 	return p
+}
+
+// builtIn reports whether name is one of augur's kernel families.
+func builtIn(name string) bool {
+	_, err := datasets.Lookup(name)
+	return err == nil
 }
 
 // specVersion gives the datasets the kernel version that augur's spec

@@ -63,7 +63,10 @@ func (c *Check) String() string {
 		state = fmt.Sprintf("BAD: %d bad rows, first: %s", c.BadRows, c.Problems[0])
 	}
 	checked := "checksums ok"
-	if !c.Verified {
+	switch {
+	case c.Err != nil && !c.Verified:
+		checked = "not read through" // the checksums were not reached, or failed
+	case !c.Verified:
 		checked = "unverified (no checksums)"
 	}
 	return fmt.Sprintf("%s: %d rows, %d batches, %d duplicates, %d bad rows, %s: %s",
