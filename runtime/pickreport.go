@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -49,7 +50,11 @@ func (p Pick) Report(took time.Duration) PickReport {
 // took, how long Choose took.
 func (c *Chooser) WritePick(w io.Writer, p Pick, took time.Duration) error {
 	fmt.Fprintf(w, "config:            %s\n", c.Format(p.Config))
-	fmt.Fprintf(w, "predicted speedup: %.3fx over the reference (%s)\n", math.Exp(p.LogSpeedup), c.Format(c.Reference()))
+	// A pick measured rather than predicted (a nearby shape's best) may
+	// come with no prediction: none is printed rather than 1x.
+	if p.LogSpeedup != 0 || p.Config.Equal(c.Reference()) || p.Source != SourceNear {
+		fmt.Fprintf(w, "predicted speedup: %.3fx over the reference (%s)\n", math.Exp(p.LogSpeedup), c.Format(c.Reference()))
+	}
 	fmt.Fprintf(w, "source:            %s\n", p.Source)
 	if p.Fixed != "" {
 		fmt.Fprintf(w, "classifier fixed:  %s\n", p.Fixed)
@@ -65,7 +70,7 @@ func (c *Chooser) WritePick(w io.Writer, p Pick, took time.Duration) error {
 	if p.Clamped {
 		fmt.Fprintf(w, "warning:           the model's prediction lies outside the speedups of its training data and was clamped to them; it extrapolates or is damaged\n")
 	}
-	if p.OutsideOctaves > 0 {
+	if p.OutsideOctaves > 0 && (p.Source == SourceFleet || strings.HasPrefix(p.Source, "model:")) {
 		fmt.Fprintf(w, "warning:           the shape lies %.1f octaves outside the training shapes; the model extrapolates\n", p.OutsideOctaves)
 	}
 	if p.Plan.BuildOptions != "" {

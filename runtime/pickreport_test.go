@@ -121,3 +121,29 @@ func TestWritePickExpected(t *testing.T) {
 		}
 	}
 }
+
+// TestWritePickExtrapolates: the warning that the model extrapolates is
+// for a pick the model made, not one measured at the shape.
+func TestWritePickExtrapolates(t *testing.T) {
+	ch, p := testPick(t)
+	p.OutsideOctaves = 2
+	for _, tc := range []struct {
+		source string
+		warn   bool
+	}{
+		{"model:some-gpu", true},
+		{runtime.SourceFleet, true},
+		{runtime.SourceWisdom, false},
+		{"table", false},
+		{runtime.SourceNear, false},
+	} {
+		p.Source = tc.source
+		var b bytes.Buffer
+		if err := ch.WritePick(&b, p, time.Microsecond); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "the model extrapolates"); got != tc.warn {
+			t.Errorf("source %s: warns %v, want %v:\n%s", tc.source, got, tc.warn, b.String())
+		}
+	}
+}

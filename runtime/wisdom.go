@@ -83,8 +83,14 @@ func OpenWisdom(path string, opt WisdomOptions) (*Wisdom, error) {
 		f.Close()
 		return nil, fmt.Errorf("runtime: wisdom %s: %w", path, err)
 	}
-	err = w.catchUp()
+	parsed, damaged, err := w.read()
 	unlockFile(f)
+	if err == nil && parsed == 0 && damaged > 1 {
+		// Not a wisdom file (a bundle or a CSV given by mistake): records
+		// appended to it would damage it further. One damaged line alone
+		// may be the torn first record of a writer that died.
+		err = fmt.Errorf("runtime: wisdom %s: none of its %d lines is a wisdom record: not a wisdom file", path, damaged)
+	}
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -242,16 +248,23 @@ func (w *Wisdom) shapesSince(gen uint64) []features.TaskKey {
 // of the file. Every writer holds the exclusive lock while it writes, so a
 // last line without its newline is a torn one, not one being written.
 func (w *Wisdom) catchUp() error {
+	_, _, err := w.read()
+	return err
+}
+
+// read is catchUp, returning how many lines parsed as records and how
+// many did not.
+func (w *Wisdom) read() (parsed, damaged int, err error) {
 	st, err := w.f.Stat()
 	if err != nil {
-		return fmt.Errorf("runtime: wisdom %s: %w", w.path, err)
+		return 0, 0, fmt.Errorf("runtime: wisdom %s: %w", w.path, err)
 	}
 	if st.Size() <= w.offset {
-		return nil
+		return 0, 0, nil
 	}
 	buf := make([]byte, st.Size()-w.offset)
 	if _, err := w.f.ReadAt(buf, w.offset); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("runtime: wisdom %s: %w", w.path, err)
+		return 0, 0, fmt.Errorf("runtime: wisdom %s: %w", w.path, err)
 	}
 	start := w.offset
 	w.offset += int64(len(buf))
@@ -265,8 +278,12 @@ func (w *Wisdom) catchUp() error {
 			continue
 		}
 		r, err := features.ParseWisdomLine(line)
+		if err == nil {
+			parsed++
+		}
 		switch {
 		case err != nil:
+			damaged++
 			w.warn("runtime: wisdom %s: byte %d: skipped a damaged line: %v", w.path, at, err)
 		case r.KernelVersion != w.opt.KernelVersion:
 			otherVersion++
@@ -282,7 +299,7 @@ func (w *Wisdom) catchUp() error {
 	if otherDevice > 0 {
 		w.warn("runtime: wisdom %s: skipped %d records of other devices than %s", w.path, otherDevice, w.opt.Device)
 	}
-	return nil
+	return parsed, damaged, nil
 }
 
 // add keeps r, under w.mu.

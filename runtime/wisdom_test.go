@@ -198,6 +198,21 @@ func TestWisdomFile(t *testing.T) {
 	}
 }
 
+// TestWisdomNotAWisdomFile: a file of several lines none of which is a
+// record (a bundle or a CSV given by mistake) is refused, and left as it
+// was.
+func TestWisdomNotAWisdomFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rows.csv")
+	text := "shape,config,time\n1,2,3\n"
+	os.WriteFile(path, []byte(text), 0o644)
+	if _, err := runtime.OpenWisdom(path, runtime.WisdomOptions{KernelVersion: "v"}); err == nil || !strings.Contains(err.Error(), "not a wisdom file") {
+		t.Errorf("err = %v, want one saying it is not a wisdom file", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != text {
+		t.Errorf("the file changed: %q", got)
+	}
+}
+
 func TestWisdomErrors(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := runtime.OpenWisdom(filepath.Join(dir, "w"), runtime.WisdomOptions{}); err == nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/augur-tuning/augur/collect"
@@ -129,7 +130,10 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 		}
 		res.Candidates = append(res.Candidates, c)
 	}
-	if res.RefNs > 0 {
+	// The reference, timed beside the candidates, is recorded too, unless
+	// it is a candidate and so recorded above.
+	refIsCandidate := slices.ContainsFunc(configs, func(c features.Config) bool { return c.Equal(k.Reference) })
+	if res.RefNs > 0 && !refIsCandidate {
 		if err := w.Record(t, k.Reference, res.RefNs); err != nil {
 			return nil, fmt.Errorf("tune: %w", err)
 		}

@@ -32,7 +32,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Var(&set, "set", "name=value: the value of a spec parameter the files lack (repeatable)")
 	fs.StringVar(&taskParams, "task-params", "", "comma-separated single-valued parameters to record as task features, e.g. filter_width,filter_height")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
-	asJSON := fs.Bool("json", false, "print the summary as one JSON object (Files: Input, Path, Platform, Counts, Reference, Best...)")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON object: files, each with input, path, platform, counts, reference, ref_time_ns, best, best_time_ns, ...")
 	files, err := parseFiles(fs, args, stdout)
 	if err != nil {
 		return err

@@ -79,46 +79,47 @@ type Options struct {
 
 // Summary reports what Import wrote, one entry per input file.
 type Summary struct {
-	Files []FileSummary
+	Files []FileSummary `json:"files"`
 }
 
 // FileSummary reports the import of one input file.
 type FileSummary struct {
 	// Input is the file read and Path the dataset file written.
-	Input, Path string
-	Platform    features.Platform
+	Input    string            `json:"input"`
+	Path     string            `json:"path"`
+	Platform features.Platform `json:"platform"`
 	// Counts are the rows written, by status.
-	Counts map[record.Status]int
+	Counts map[record.Status]int `json:"counts"`
 	// Violations counts the configurations left out because they are not
 	// in the space (a value out of a parameter's domain or a constraint
 	// broken); Violation describes the first.
-	Violations int
-	Violation  string
+	Violations int    `json:"violations"`
+	Violation  string `json:"violation,omitempty"`
 	// Reference is the configuration log-speedups are taken against,
 	// written out as "name=value,...", and RefTimeNs the time used for
 	// it: its median time, or, when RefFromMedian, the median over the
 	// ok rows because the reference failed or was not measured.
-	Reference     string
-	RefTimeNs     float64
-	RefFromMedian bool
+	Reference     string  `json:"reference"`
+	RefTimeNs     float64 `json:"ref_time_ns"`
+	RefFromMedian bool    `json:"ref_from_median"`
 	// Best is the fastest ok configuration ("name=value,...") and
 	// BestTimeNs its median time; empty and zero when no row is ok.
-	Best       string
-	BestTimeNs float64
+	Best       string  `json:"best,omitempty"`
+	BestTimeNs float64 `json:"best_time_ns"`
 	// MeanOnly counts the ok rows written without runs because the file
 	// gives only their mean time (Measurement.MeanOnly); String names
 	// them when there are any.
-	MeanOnly int
+	MeanOnly int `json:"mean_only"`
 	// Labels are the values that the rows' numbers of string and float
 	// parameters stand for, by parameter (0 the first): the spec's order,
 	// or the file's. A bundle trained on the rows knows only the numbers.
-	Labels map[string][]string `json:",omitempty"`
+	Labels map[string][]string `json:"labels,omitempty"`
 	// Warning says, in one line, what was imported with less than the
 	// file could have given: a device the device table (Options.Platforms)
 	// lacks, whose platform features are left unknown. Empty when none.
 	// String leaves it out, so that a caller can print it apart (augur
 	// import writes it to stderr).
-	Warning string
+	Warning string `json:"warning,omitempty"`
 }
 
 // Rows is the number of rows written.
