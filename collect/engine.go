@@ -428,7 +428,7 @@ func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
 			if p.isRef && r.Status != record.StatusOK {
 				p.task.failed = true
 				e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s failed: %s: %s",
-					features.FormatTask(e.k.TaskNames, p.task.shape), e.k.FormatConfig(p.config), r.Status, r.Error))
+					features.FormatTask(e.k.TaskNames, p.task.shape), e.k.FormatConfig(p.config), r.Status, excerpt(firstLines(r.Error, 3))))
 			}
 			if !p.outputsOnly {
 				if err := e.emit(p.slot, r); err != nil {
@@ -714,9 +714,11 @@ func statusOf(err error) record.Status {
 // firstLines keeps the first n lines of s, joined by " | ": a build log's
 // first lines name the fault.
 func firstLines(s string, n int) string {
-	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
+	var lines []string
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" && len(lines) < n {
+			lines = append(lines, line)
+		}
 	}
 	return strings.Join(lines, " | ")
 }

@@ -803,10 +803,14 @@ func twoStageMax(all *train.Data, groups []*group, space *features.Space, opt Op
 // Choose from models trained on all of hd for the test data's fully
 // recorded shapes.
 func shapeHoldout(hd *train.Data, groups []*group, space *features.Space, opt Options) (*HoldoutReport, error) {
+	shapes := map[features.TaskKey]bool{}
+	for _, g := range groups {
+		shapes[g.task.Key()] = true
+	}
 	if opt.HoldoutOf != "" {
-		opt.say("leave-one-shape-out Choose on the shapes of %s, of %d", opt.HoldoutOf, len(groups))
+		opt.say("leave-one-shape-out Choose on the shapes of %s, of %d shapes (%d shape and device pairs)", opt.HoldoutOf, len(shapes), len(groups))
 	} else {
-		opt.say("leave-one-shape-out Choose on %d shapes", len(groups))
+		opt.say("leave-one-shape-out Choose on %d shapes (%d shape and device pairs)", len(shapes), len(groups))
 	}
 	targets, tdata := groups, hd
 	if opt.Test != "" {
@@ -1400,7 +1404,7 @@ func prefit(d, test *train.Data, groups []*group, opt Options) (map[*group]holdo
 			jobs = append(jobs, job{g, rows})
 		}
 	}
-	const stage = "leave-one-shape-out Choose: shapes held out"
+	const stage = "leave-one-shape-out Choose: held-out models fitted"
 	fits := make([]holdoutFit, len(jobs))
 	errs := make([]error, len(jobs))
 	var mu sync.Mutex

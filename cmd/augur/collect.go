@@ -25,7 +25,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flags("collect", "--kernel NAME|--spec FILE --out DIR [--device N|NAME] [--shapes 'k=v,...;...'] [--sample all|random:N|random-each:N|refine:K|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N] [--where EXPR]", stderr)
 	addKernelFlags(fs, &kr, "kernel family")
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
-	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
+	addDeviceFlag(fs, &opt.Device, "device to measure on")
 	fs.StringVar(&shapes, "shapes", "", "shapes separated by ';', or a file of them, one or more a line ('#' comments) (default: the kernel's own list); repeats are measured once")
 	fs.StringVar(&sample, "sample", "random:100", "configurations per shape: all (in a seeded order), random:N (the same N for every shape), random-each:N (N drawn anew for each shape: together they cover more of the space, at the cost of more builds), refine:K (after a sampled run: the configurations one parameter away from each shape's K fastest recorded, that the shape has not measured), grid (the kernel's hand-chosen points, e.g. fbcorr's 73), or none (no first pass: with --confirm, time again what --out already holds)")
 	fs.IntVar(&opt.Repeats, "repeats", collect.DefaultRepeats, "timed runs per configuration, after the warm-up (>= 1)")
@@ -57,7 +57,8 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := collectLimits(&opt, co, *shard, compression, perProcess, growthMiB, maxGrowthMiB); err != nil {
 		return err
 	}
-	if perProcess > 0 && (opt.MaxPrograms > 0 || opt.MaxGrowthBytes > 0) {
+	child := perProcess > 0 && (opt.MaxPrograms > 0 || opt.MaxGrowthBytes > 0)
+	if child {
 		kr.warn = io.Discard // a child: its supervisor warned once
 	}
 	k, err := kr.kernel("collect")
@@ -110,7 +111,13 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	opt.Progress = progressTo(fs, stderr)
 	opt.Log = stderr
-	ctx, stop := collect.StopOnSignals(ctx, stderr)
+	// A measuring child hears the interrupt too; its supervisor says
+	// what happens, once.
+	sigOut := stderr
+	if child {
+		sigOut = io.Discard
+	}
+	ctx, stop := collect.StopOnSignals(ctx, sigOut)
 	defer stop()
 	if confirmOnly {
 		return confirm(ctx, k, out, opt, co, stdout)

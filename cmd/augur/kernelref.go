@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
@@ -86,6 +89,10 @@ func (r kernelRef) needSpec(cmd, dir string) error {
 		return nil
 	}
 	paths, err := record.Files(filepath.Join(dir, r.name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: no data of kernel %q under %s (augur's kernels: %s; data collected from a spec is read with --spec)",
+			cmd, r.name, dir, strings.Join(datasets.Names(), ", "))
+	}
 	if err != nil || len(paths) == 0 {
 		return nil // the loader reports it
 	}

@@ -127,7 +127,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("no command given")
 	}
 	switch args[0] {
-	case "-h", "--help", "-help", "help":
+	case "help":
+		if len(args) > 1 { // augur help CMD: the command's flags
+			return run(ctx, []string{args[1], "--help"}, stdout, stderr)
+		}
+		usage(stdout)
+		return flag.ErrHelp
+	case "-h", "--help", "-help":
 		usage(stdout)
 		return flag.ErrHelp
 	case "--version", "-version":
@@ -234,8 +240,8 @@ func (a aliasValue) Set(s string) error {
 type deviceFlag struct{ index *int }
 
 func (f deviceFlag) String() string {
-	if f.index == nil {
-		return ""
+	if f.index == nil || *f.index < 0 {
+		return "" // -1 is "every device", which the usage says
 	}
 	return strconv.Itoa(*f.index)
 }

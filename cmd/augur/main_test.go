@@ -107,6 +107,11 @@ func TestHelp(t *testing.T) {
 			t.Errorf("%v: the usage reports a panic:\n%s", args, out.String())
 		}
 	}
+	// augur help CMD is CMD --help.
+	var hOut, hErr bytes.Buffer
+	if err := run(context.Background(), []string{"help", "train"}, &hOut, &hErr); !errors.Is(err, flag.ErrHelp) || !strings.HasPrefix(hOut.String(), "usage: augur train") {
+		t.Errorf("augur help train: error %v, output %q; want train's usage", err, hOut.String())
+	}
 	// A mistake is one line that names it and where the flags are listed,
 	// not the usage, which would bury it.
 	var out, errOut bytes.Buffer

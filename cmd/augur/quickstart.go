@@ -13,7 +13,7 @@ func runQuickstart(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var opt tune.QuickstartOptions
 	fs := flags("quickstart", "[--kernel NAME|--spec FILE] [--out DIR] [--device N|NAME] [--shapes S] [--test-shapes S]", stderr)
 	fs.StringVar(&opt.Out, "out", "augur-quickstart", "directory for the collected data and the model")
-	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
+	addDeviceFlag(fs, &opt.Device, "device to measure on")
 	fs.IntVar(&opt.TrainSample, "train-sample", 0, "random configurations per training shape (0: 300)")
 	fs.IntVar(&opt.HoldoutSample, "test-sample", 0, "random configurations compared per test shape (0: 300)")
 	shapes := fs.String("shapes", "", "training shapes separated by ';', or a file of them (default: five shapes of the family sized for a CPU device)")

@@ -76,7 +76,7 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--learner", "rf", "--lr", "0.3"}, "--lr applies to --learner gbrt only"},
 		{[]string{"--learner", "svm"}, "Options.Model"},
 		{[]string{"--lr", "2"}, "GBRTOptions.LearningRate"},
-		{[]string{"--kernel", "convolution", "--smaller-groups"}, "--smaller-groups: datasets: unknown kernel \"convolution\""},
+		{[]string{"--kernel", "convolution", "--smaller-groups"}, "no data of kernel \"convolution\" under ../../testdata/data (augur's kernels: conv2d,"},
 		{[]string{"--learner", "rf", "--depth", "40"}, "ForestOptions.MaxDepth"},
 		{[]string{"--select-repeats", "0"}, "--select-repeats must be >= 1, got 0"},
 		{[]string{"--folds", "0"}, "--folds must be >= 1 (1 skips cross-validation), got 0"},

@@ -27,7 +27,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&opt.Threshold, "threshold", 0, "two-stage: stop when the chance that the next configuration beats the best falls below this (0: 0.1); with --prior: the chance that any beats it by 1% (0: 0.05)")
 	fs.IntVar(&opt.Batch, "batch", 0, "configurations measured per device session, and with --prior between refits (0: 8)")
 	fs.StringVar(&opt.Out, "out", "", "dataset directory for every measurement (empty: keep nothing)")
-	addDeviceFlag(fs, &opt.Device, "device to measure on (default 0)")
+	addDeviceFlag(fs, &opt.Device, "device to measure on")
 	fs.IntVar(&opt.Repeats, "repeats", 5, "timed runs per configuration")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed")
 	fs.IntVar(&top, "top", 0, "measure the K best candidates of --model's model for the device (runtime Candidates) once each and append them, with the reference, to --wisdom; no tuner runs")

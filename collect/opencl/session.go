@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 	"unsafe"
@@ -97,6 +98,9 @@ type Program struct {
 	// LocalMemBytes is CL_KERNEL_LOCAL_MEM_SIZE: the local memory the
 	// kernel uses, in bytes.
 	LocalMemBytes int64
+	// NumArgs is CL_KERNEL_NUM_ARGS: the arguments the kernel takes; 0
+	// when the driver would not say.
+	NumArgs int
 }
 
 // Release frees the kernel and the program. It is safe to call twice.
@@ -113,7 +117,8 @@ func (p *Program) Release() {
 
 // Build compiles source with the compiler options and creates the kernel
 // named entry. Any failure is an *Error of Kind BuildFailed, with the build
-// log in Error.Log when the compiler produced one.
+// log in Error.Log when the compiler produced one (a compiler's temporary
+// file names, as PoCL's, read "<source>").
 func (s *Session) Build(source, options, entry string) (*Program, error) {
 	prog, err := s.ctx.CreateProgramWithSource([]string{source})
 	if err != nil {
@@ -124,7 +129,7 @@ func (s *Session) Build(source, options, entry string) (*Program, error) {
 		e := &Error{Kind: BuildFailed, Op: "build", Err: err}
 		var be cl.BuildError
 		if errors.As(err, &be) {
-			e.Log = string(be)
+			e.Log = tempSource.ReplaceAllString(strings.Trim(string(be), " \t\r\n\x00"), "<source>")
 			if e.Log == "" {
 				e.Log = "build failed with an empty log"
 			}
@@ -144,6 +149,9 @@ func (s *Session) Build(source, options, entry string) (*Program, error) {
 	if p.LocalMemBytes, err = kernelLocalMem(k, s.dev.dev); err != nil {
 		p.Release()
 		return nil, &Error{Kind: BuildFailed, Op: "query kernel local memory", Err: err}
+	}
+	if n, err := k.NumArgs(); err == nil {
+		p.NumArgs = n
 	}
 	return p, nil
 }
@@ -668,6 +676,10 @@ func (s *Session) RunBatch(ctx context.Context, p *Program, a *Args, l datasets.
 	if lim := s.dev.info.LocalMemBytes; p.LocalMemBytes > lim {
 		return dst, &Error{Kind: ResourceLimit, Op: fmt.Sprintf("kernel uses %d bytes of local memory, device has %d", p.LocalMemBytes, lim)}
 	}
+	if p.NumArgs > 0 && len(a.vals) != p.NumArgs {
+		// The driver would say only "invalid kernel args".
+		return dst, &Error{Kind: LaunchFailed, Op: fmt.Sprintf("the kernel takes %d arguments, %d are given (a spec gives them in KernelSpecification.Arguments)", p.NumArgs, len(a.vals))}
+	}
 	for i, v := range a.vals {
 		var err error
 		if r, ok := v.(rawScalar); ok {
@@ -877,3 +889,8 @@ func elapsed(ev *cl.Event) (int64, error) {
 	}
 	return end - start, nil
 }
+
+// tempSource matches the temporary file a compiler names the source by in
+// its log (PoCL: .../kcache/tempfile_XXXX.cl), which means nothing to the
+// kernel's author.
+var tempSource = regexp.MustCompile(`(?:/[^\s:]*)?/tempfile_\w+\.cl`)
