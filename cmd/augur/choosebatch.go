@@ -75,6 +75,9 @@ func chooseOne(w io.Writer, ch *runtime.Chooser, text string, top int, asJSON bo
 	// A spec kernel's problem sizes answer to problem_size_I too.
 	names := ch.TaskNames()
 	task, err := features.ParseTask(names, features.AliasProblemSizes(names, text))
+	if err != nil && strings.Contains(text, ";") {
+		return usagef("choose: --shape takes one shape, name=value separated by ','; --shapes takes several, separated by ';'")
+	}
 	if err != nil {
 		return fmt.Errorf("choose: %w", err)
 	}

@@ -112,8 +112,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		opt.Learner = "gbrt"
 	}
+	switch opt.Learner {
+	case "auto", "gbrt", "rf":
+	default:
+		return usagef("eval: --learner must be auto, gbrt or rf, got %q", opt.Learner)
+	}
 	if opt.HoldoutOnly && !opt.Holdout && opt.HoldoutDevice == "" {
 		return usagef("eval: --holdout-only needs --holdout")
+	}
+	if opt.HoldoutOf != "" && !opt.Holdout {
+		return usagef("eval: --holdout-of needs --holdout shapes")
 	}
 	if *holdoutShapes != "" {
 		if !opt.Holdout {

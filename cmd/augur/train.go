@@ -91,6 +91,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := classifierFlags(&opt, set, *target, *foldBy, *regressor); err != nil {
 		return err
 	}
+	if *maxCost < -1 {
+		return usagef("train: --max-cost must be -1 (no bound), 0 (the default) or a positive cost, got %d", *maxCost)
+	}
 	if err := learnerFlags(&opt, g, set, invalid, *selectBudget, *maxCost); err != nil {
 		return err
 	}
