@@ -50,6 +50,9 @@ extern "C" {
 /* augur's version ("0.1.0"), a static string. */
 const char *augur_version(void);
 
+/* The AUGUR_ABI this library was built with (augur_types.h). */
+int augur_abi(void);
+
 /* The message of the last failed call on this thread (thread-local, like
  * errno): valid until the thread's next failed call; "" when none failed.
  * Calls that succeed leave it as it was. */

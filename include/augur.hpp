@@ -205,13 +205,24 @@ private:
 		}
 	}
 
+	// abi refuses a libaugur built with other structs than this header's.
+	static void abi() {
+		if (augur_abi() != AUGUR_ABI) {
+			throw Error(AUGUR_ERR_UNSUPPORTED, "libaugur has ABI " + std::to_string(augur_abi()) +
+								   ", this header AUGUR_ABI " + std::to_string(AUGUR_ABI) +
+								   ": rebuild against the library's own header");
+		}
+	}
+
 	static augur_handle open_file(const std::string &path, const std::string &device) {
+		abi();
 		augur_handle h = 0;
 		detail::check(augur_open_file(path.c_str(), device.empty() ? nullptr : device.c_str(), &h));
 		return h;
 	}
 
 	static augur_handle open(const augur_open_options &opt) {
+		abi();
 		augur_handle h = 0;
 		detail::check(augur_open(&opt, &h));
 		return h;

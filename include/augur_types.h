@@ -15,6 +15,13 @@
 extern "C" {
 #endif
 
+/* The layout of the structs below and the functions' signatures: a new
+ * number whenever one changes. A program built with this header checks
+ * augur_abi() == AUGUR_ABI against the library it loads (the Python
+ * package does), so that an older or newer libaugur is refused rather
+ * than writing past the caller's structs. */
+#define AUGUR_ABI 1
+
 /* The most parameters a kernel may have for libaugur; a bundle with more is
  * refused at open (AUGUR_ERR_UNSUPPORTED). */
 #define AUGUR_MAX_PARAMS 64

@@ -122,6 +122,9 @@ func cut(s string, n int) string {
 //export augur_version
 func augur_version() *C.char { return versionC }
 
+//export augur_abi
+func augur_abi() C.int { return C.AUGUR_ABI }
+
 //export augur_open
 func augur_open(opt *C.augur_open_options, out *C.augur_handle) (rc C.int) {
 	defer guard("augur_open", &rc)

@@ -25,6 +25,9 @@ import os
 
 __all__ = ["Chooser", "Error", "library_path", "version"]
 
+# The layout of the structs below (augur_types.h's AUGUR_ABI): a library of
+# another is refused at load.
+ABI = 1
 MAX_PARAMS = 64
 SOURCE_MAX = 64
 BUILD_OPTIONS_MAX = 1024
@@ -127,6 +130,15 @@ def _load():
     p64 = ctypes.POINTER(ctypes.c_int64)
     lib.augur_version.restype = ctypes.c_char_p
     lib.augur_version.argtypes = []
+    try:
+        abi = lib.augur_abi
+    except AttributeError:
+        abi = None
+    if abi is not None:
+        abi.restype, abi.argtypes = ctypes.c_int, []
+    if abi is None or abi() != ABI:
+        raise OSError("augur: %s has ABI %s, this package reads ABI %d: rebuild it (make lib) from the same "
+                      "checkout as this package" % (library_path(), "unknown" if abi is None else abi(), ABI))
     lib.augur_last_error.restype = ctypes.c_char_p
     lib.augur_last_error.argtypes = []
     lib.augur_open.argtypes = [ctypes.POINTER(_OpenOptions), ctypes.POINTER(h)]

@@ -5,6 +5,8 @@ checkout this package sits in)."""
 import hashlib
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import threading
 import unittest
@@ -135,6 +137,15 @@ class ChooserTest(unittest.TestCase):
             self.chooser.candidates(2.5, **SHAPE)
         self.assertEqual(e.exception.code, augur.ERR_ARG)
         self.assertGreaterEqual(len(self.chooser.candidates(10**12, **SHAPE)), 2)
+
+    def test_abi_mismatch(self):
+        # A library of other structs than the package's is refused at load,
+        # not used to write past them.
+        code = ("import augur\naugur.ABI = 99\naugur._lib = None\n"
+                "try:\n    augur._load()\nexcept OSError as e:\n    print('refused' if 'ABI' in str(e) else e)\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=os.path.join(HERE, "..")))
+        self.assertEqual(out.stdout.strip(), "refused", out.stderr)
 
     def test_forked_child(self):
         # The Go runtime in libaugur does not survive fork: a forked child
