@@ -39,7 +39,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var kr kernelRef
 	addKernelFlags(fs, &kr, "kernel family whose data to train on")
 	fs.StringVar(&out, "out", "", "model bundle to write (refuses to overwrite unless --force)")
-	fs.StringVar(&opt.Model, "learner", "auto", "learner: auto (the setting whose picks on held-out shapes are best, on held-out configurations with one shape; see README), gbrt (gradient-boosted trees) or rf (random forest)")
+	fs.StringVar(&opt.Model, "learner", "auto", "learner: auto (the setting whose picks on held-out shapes are best, on held-out configurations with one shape), gbrt (gradient-boosted trees) or rf (random forest). The report names auto's settings: gbrt-dD-tT-lrR-minM (boosted trees of depth D, T trees, learning rate R, leaves of at least M rows), rf-dD-tT-minM (a random forest), top-... and topa-... (boosted trees whose loss weights the fast configurations, topa anchored at each shape's fastest), rankN-mixX-... (LambdaRank over each shape's configurations, NDCG at N), bagN-... (N bagged boosted models, averaged), A+B (A and B averaged)")
 	var derive multiFlag
 	fs.Var(&derive, "derive", "a derived feature 'name = expression' over the task features and parameters, for kernels augur has no definitions for (repeatable)")
 	selectBudget := fs.Duration("select-budget", 0, "with --learner auto: wall time the selection may spend, skipping the candidates it has not reached; makes the model chosen depend on the machine's speed and load (0: no bound, every candidate scored, the same bundle on any machine)")
