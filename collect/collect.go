@@ -304,7 +304,6 @@ type runFile struct {
 	wopt  record.WriterOptions
 	sum   *Summary
 	shard Shard
-	name  string
 	w     *record.Writer
 }
 

@@ -61,12 +61,6 @@ func fbcorrParamsOf(c features.Config) fbcorrParams {
 	return fbcorrParams{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]}
 }
 
-// fbcorrParamNames are the names of fbcorr's parameters, in Config order.
-var fbcorrParamNames = [...]string{
-	"block_h", "block_w", "n_filter_r", "n_output_4s", "spill",
-	"imul_fast", "pad_shared", "use_tex1d", "maxrreg", "fast_math",
-}
-
 // Fbcorr returns the filterbank correlation of Bergstra, Pinto and Cox
 // (2012, sections 3 to 5): an R x C image of depth D correlated ("valid")
 // with F filters of H x W x D, giving (R-H+1) x (C-W+1) x F.

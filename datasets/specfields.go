@@ -36,7 +36,7 @@ func unknownFields(data []byte) (warnings []string, err error) {
 		var ext map[string]json.RawMessage
 		if json.Unmarshal(raw, &ext) == nil {
 			if bad := unknown(ext, fieldNames(reflect.TypeFor[SpecExtension]())); len(bad) > 0 {
-				return nil, fmt.Errorf("Augur has no field %q (it has %s)", bad[0], strings.Join(fieldNames(reflect.TypeFor[SpecExtension]()), ", "))
+				return nil, fmt.Errorf("the Augur object has no field %q (it has %s)", bad[0], strings.Join(fieldNames(reflect.TypeFor[SpecExtension]()), ", "))
 			}
 		}
 	}

@@ -30,7 +30,7 @@ func TestSpecUnknownFields(t *testing.T) {
 		{"misspelt kernel field", map[string]string{"%KS%": `"GlobalSise": {"X": "1"},`}, "KernelSpecification.GlobalSise is not a field", ""},
 		{"misspelt argument field", map[string]string{"%ARG%": `, "Outptu": 1`}, "KernelSpecification.Arguments[0].Outptu", ""},
 		{"misspelt top section", map[string]string{"%TOP%": `"Augurr": {},`}, "Augurr is not a field", ""},
-		{"misspelt Augur field", map[string]string{"%TOP%": `"Augur": {"ProblemSizeName": ["n"]},`}, "", `Augur has no field "ProblemSizeName"`},
+		{"misspelt Augur field", map[string]string{"%TOP%": `"Augur": {"ProblemSizeName": ["n"]},`}, "", `Augur object has no field "ProblemSizeName"`},
 		{"case differs", map[string]string{"%KS%": `"kernelfile": "k.cl",`}, "", ""},
 		{"no default", map[string]string{"%DEF%": `"Type": "int"`}, "no Default for WG", ""},
 	}

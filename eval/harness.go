@@ -131,7 +131,9 @@ type Options struct {
 	// folds this many times (train.SelectOptions.Repeats); 0 means once.
 	SelectRepeats int
 	// Derived computes the kernel's derived features (datasets); nil
-	// trains without them.
+	// trains without them, as augur eval does only with --derived=false:
+	// set datasets.Lookup(Kernel).Derived, or a spec kernel's, to
+	// evaluate what augur train would ship.
 	Derived features.Deriver
 	// GroupParams are the kernel's work-group parameters
 	// (train.LoadOptions.GroupParams), to train as 'augur train

@@ -8,8 +8,10 @@
 //	data, _ := os.ReadFile("conv2d.augur")
 //	b, err := features.ReadBundle(data)
 //	if err != nil { ... }
-//	m, err := predict.Load(b, "", nil)          // the only model, or the fleet model
+//	// the only model, or the fleet model, with the kernel's derived features
+//	m, err := predict.Load(b, "", datasets.Deriver(b.Kernel))
 //	if err != nil { ... }
+//	space, _ := b.Space()
 //	task := features.Task{1024, 768, 5, 5}
 //	speedup := math.Exp(m.Predict(task, b.Reference)) // 1.0 for a perfect model
 //	ranked := m.Rank(task, space.All())               // fastest first

@@ -117,7 +117,10 @@ func pick(b *features.Bundle, name string) (*features.Model, error) {
 		}
 	}
 	if name == "" {
-		if len(b.Models) == 1 {
+		switch len(b.Models) {
+		case 0:
+			return nil, fmt.Errorf("%w: the bundle has no models", ErrNoModel)
+		case 1:
 			return &b.Models[0], nil
 		}
 		for i := range b.Models {

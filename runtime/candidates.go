@@ -55,9 +55,11 @@ func (c *Chooser) Candidates(t features.Task, k int) ([]Pick, error) {
 	if err != nil {
 		return nil, err
 	}
+	// No more candidates than raw configurations: k near MaxInt must not
+	// overflow the counts below.
+	k = min(k, c.space.RawSize())
 	out := make([]Pick, 1, min(k, 64))
-	out[0] = *first
-	out[0].Config = first.Config.Clone()
+	out[0] = first.clone()
 	if k == 1 || c.model == nil {
 		return out, nil
 	}

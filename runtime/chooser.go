@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"sync"
@@ -40,7 +41,10 @@ type Options struct {
 	// measured features too: a Platform without them (0, not measured)
 	// looks to that model like the unmeasured devices of its training
 	// data, if it had any. Bundles written before the measured features
-	// take the queried ones only.
+	// take the queried ones only. Its limits (MaxWorkGroupSize,
+	// MaxWorkItemSizes, LocalMemBytes) keep picks runnable on the device;
+	// one without them (MaxWorkGroupSize 0, a name alone) leaves that to
+	// the limits of the model's own device. The Chooser keeps a copy.
 	Platform *features.Platform
 	// Starts is how many of the bundle's grid shapes nearest the asked
 	// shape lend their best configurations as starting points, and how
@@ -442,10 +446,22 @@ func (c *Chooser) keepToOwnLimits(b *features.Bundle, pool *features.PoolChoice)
 	}
 }
 
+// maxStarts bounds Options.Starts: far more grid shapes than a bundle
+// holds, and a bound on what Candidates allocates for them.
+const maxStarts = 1 << 12
+
 // withDefaults checks opt and fills in its zero values.
 func (opt Options) withDefaults() (Options, error) {
 	if opt.Starts < 0 || opt.Steps < 0 || opt.CacheSize < 0 {
 		return opt, fmt.Errorf("runtime: Starts, Steps and CacheSize must be >= 0, got %d, %d, %d", opt.Starts, opt.Steps, opt.CacheSize)
+	}
+	if opt.Starts > maxStarts {
+		return opt, fmt.Errorf("runtime: Starts must be at most %d (a bundle's grid holds fewer shapes), got %d", maxStarts, opt.Starts)
+	}
+	if opt.Platform != nil {
+		// The Chooser keeps its own copy: the caller may reuse theirs.
+		p := *opt.Platform
+		opt.Platform = &p
 	}
 	switch opt.Unseen {
 	case "", features.UnseenFleet, features.UnseenCopy:
@@ -486,8 +502,10 @@ func shapeRange(shapes []features.Task) (lo, hi []float64) {
 func (ch *Chooser) useEntry(entry *features.Model, opt Options) {
 	// The device's limits keep picks runnable where the training data
 	// cannot vouch for them: a device the model never measured.
+	// A Platform without limits (a name alone, built by hand) cannot
+	// say what runs: the model's own device's limits serve, if any.
 	switch {
-	case opt.Platform != nil:
+	case opt.Platform != nil && opt.Platform.MaxWorkGroupSize > 0:
 		ch.device = opt.Platform
 	case entry.Platform != nil:
 		ch.device = entry.Platform
@@ -759,9 +777,16 @@ func (c *Chooser) ChoosePick(t features.Task) (Pick, error) {
 	if err != nil {
 		return Pick{}, err
 	}
+	return p.clone(), nil
+}
+
+// clone returns a copy of p that shares nothing with it (the cache's
+// pick): its configuration and its plan's values are the caller's own.
+func (p *Pick) clone() Pick {
 	out := *p
 	out.Config = p.Config.Clone()
-	return out, nil
+	out.Plan.Values = maps.Clone(p.Plan.Values)
+	return out
 }
 
 // pick returns the cached pick of t, computing it when new. It is the
@@ -899,6 +924,9 @@ func (c *Chooser) checkShape(t features.Task) error {
 func (c *Chooser) Predict(t features.Task, cfg features.Config) (float64, error) {
 	if c.model == nil {
 		return 0, fmt.Errorf("runtime: Predict: no model fits the device (source %q)", c.source)
+	}
+	if err := c.checkShape(t); err != nil {
+		return 0, err
 	}
 	if err := c.model.Check(t, cfg); err != nil {
 		return 0, err // it names its package

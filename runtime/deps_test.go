@@ -7,7 +7,7 @@ import (
 )
 
 // TestNoHeavyDependencies keeps the packages a library links for Choose free
-// of cgo, OpenCL, Arrow and the training code and libraries (ARCHITECTURE.md).
+// of cgo, OpenCL, Arrow and the training code and libraries.
 func TestNoHeavyDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.CgoFiles}}",
 		"github.com/augur-tuning/augur/features", "github.com/augur-tuning/augur/search",

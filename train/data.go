@@ -214,7 +214,9 @@ type LoadOptions struct {
 	// exceeds it (their target is mostly noise); 0 keeps every row.
 	MaxCV float64
 	// Derived computes derived features added to every row (the kernel
-	// family's, from datasets, or expressions); nil adds none.
+	// family's, from datasets, or expressions); nil adds none, and the
+	// model then sees the raw features alone (augur train always sets
+	// the kernel's: see Train).
 	Derived features.Deriver
 	// GroupParams are the kernel's work-group parameters
 	// (datasets.Kernel.GroupParams): the model's starting points are also

@@ -7,7 +7,7 @@ import (
 )
 
 // TestUpstreamOnly keeps train upstream of the bundle's consumers: data
-// moves one way (ARCHITECTURE.md), so of augur's packages train may import
+// moves one way, so of augur's packages train may import
 // only the shared vocabulary, the dataset reader and the LightGBM format;
 // whatever needs the runtime's picks (the bundle's policy for a device it
 // has no model of) lives in eval.

@@ -164,6 +164,13 @@ func (r *Report) String() string {
 
 // Train loads the datasets of opt.Kernel under dir and trains on them as
 // TrainData does. It checks opt before it loads anything.
+//
+// It trains on what opt.Load gives it: to train as `augur train` does, set
+// opt.Load.Derived to the kernel's derived features (datasets.Lookup(k)
+// .Derived for a family, the spec kernel's Derived for a spec), and
+// opt.Load.TaskNames (a family's) or opt.Load.KernelVersion (a spec's
+// Version); without them the model trains on the raw features alone,
+// which picks worse, and the bundle records no derived features.
 func Train(dir string, opt Options) (*features.Bundle, *Report, error) {
 	if err := opt.Check(); err != nil {
 		return nil, nil, err
@@ -209,6 +216,9 @@ func prepare(opt Options) (fitter, int, error) {
 // more platforms, a fleet model on all rows, cross-validates each, and
 // returns them in a bundle with a report.
 func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
+	if d == nil || d.Len() == 0 {
+		return nil, nil, errors.New("train: no rows to train on")
+	}
 	fit, folds, err := prepare(opt)
 	if err != nil {
 		return nil, nil, err

@@ -46,7 +46,7 @@ func main() {
 		rowsOf[kk] = append(rowsOf[kk], i)
 	}
 	opt := train.Options{Kernel: *kname, Model: "auto", Seed: 1}
-	var lm, lc, lb []float64
+	var lm, lc []float64
 	tried := map[int]int{}
 	for _, tr := range order {
 		if tried[tr.p] >= *maxTrain {
@@ -97,7 +97,6 @@ func main() {
 			sc += math.Log(best / copyT)
 			lm = append(lm, math.Log(best/pickT))
 			lc = append(lc, math.Log(best/copyT))
-			lb = append(lb, 0)
 			n++
 		}
 		if n > 0 {

@@ -5,6 +5,9 @@
 // binds the image and sizes the local tile as the pick's plan says.
 //
 //	go run ./examples/boxfilter --model boxfilter.augur --width 1920 --height 1080 --radius 3
+//
+// with a bundle trained on the example's spec (augur train --spec examples/boxfilter/boxfilter.json
+// --data datasets/data --out boxfilter.augur).
 package main
 
 import (

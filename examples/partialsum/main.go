@@ -6,6 +6,9 @@
 // (Augur.Verify "sum").
 //
 //	go run ./examples/partialsum --model partialsum.augur --n 5000000
+//
+// with a bundle trained on the example's spec (augur train --spec examples/partialsum/partialsum.json
+// --data datasets/data --out partialsum.augur).
 package main
 
 import (

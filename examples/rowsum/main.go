@@ -4,7 +4,7 @@
 // to build and launch the kernel comes from Pick.Plan (build options,
 // global and local sizes); the kernel's arguments are its own business.
 //
-//	go run ./examples/rowsum --model rowsum.augur --cols 30000 --rows 300
+//	go run ./examples/rowsum --model testdata/rowsum-h200.augur --cols 30000 --rows 300
 package main
 
 import (

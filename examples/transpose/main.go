@@ -4,7 +4,7 @@
 // to build and launch the kernel comes from Pick.Plan (build options,
 // global and local sizes); the kernel's arguments are its own business.
 //
-//	go run ./examples/transpose --model transpose.augur --width 1920 --height 1080
+//	go run ./examples/transpose --model testdata/transpose-h200.augur --width 1920 --height 1080
 package main
 
 import (

@@ -196,12 +196,8 @@ func appendLine[T any](b []byte, key string, vals []T, app func([]byte, T) []byt
 // appendInt appends v in decimal.
 func appendInt[T int | int8 | int32](b []byte, v T) []byte { return strconv.AppendInt(b, int64(v), 10) }
 
-// appendFloat appends v in the shortest form that parses back to v, as
-// ftoa writes it.
+// appendFloat appends v in the shortest form that parses back to v.
 func appendFloat(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'g', -1, 64) }
-
-// ftoa writes v in the shortest form that parses back to v.
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func join[T any](vs []T, f func(T) string) []string {
 	s := make([]string, len(vs))
