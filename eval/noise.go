@@ -90,7 +90,7 @@ type NoiseReport struct {
 	// (bench/RESULTS.md, session 22).
 	PicksFewerRuns int `json:"picks_fewer_runs,omitempty"`
 	// OptimaOnce counts the shapes whose recorded optimum was timed with
-	// no more runs than most of the shape's rows: nothing timed it again
+	// no more runs than the shape's least-timed rows: nothing timed it again
 	// (collect.Confirm). The fastest of many first timings is partly
 	// luck, and it judges every pick: the Xeon's 8 whole spaces (3 runs a
 	// row) re-timed had their recorded optima at 86-90% of the re-timed
@@ -442,7 +442,7 @@ func noiseCeiling(dir string, space *features.Space, h *HoldoutReport, opt Optio
 		rep.RowsDrawn += sp.Drawn
 		ns := NoiseShape{Platform: s.platform, Shape: s.shape, Configs: len(s.times), Pct: oracle, RecordedBestPct: scores[0],
 			BestRuns: s.times[judged[0]].Repeats}
-		if ns.BestRuns <= medianRepeats(s.times) {
+		if ns.BestRuns <= minRepeats(s.times) {
 			rep.OptimaOnce++
 		}
 		logO += math.Log(oracle)
@@ -478,13 +478,15 @@ func noiseCeiling(dir string, space *features.Space, h *HoldoutReport, opt Optio
 }
 
 // medianRepeats is the median of the rows' timed runs.
-func medianRepeats(ts []Timing) int {
-	r := make([]int, len(ts))
-	for i, t := range ts {
-		r[i] = t.Repeats
+// minRepeats is the fewest runs a row of ts was timed with: a first
+// pass's count, which a row timed again exceeds (most rows may have been
+// timed again, after several second passes).
+func minRepeats(ts []Timing) int {
+	least := ts[0].Repeats
+	for _, t := range ts[1:] {
+		least = min(least, t.Repeats)
 	}
-	slices.Sort(r)
-	return r[len(r)/2]
+	return least
 }
 
 func argminTiming(ts []Timing) int {
