@@ -106,7 +106,9 @@ func (w *Wisdom) Device() string { return w.opt.Device }
 
 // Record appends a measurement of cfg on shape, in nanoseconds, to the
 // file and the store. A Chooser using the store forgets its cached pick of
-// shape.
+// shape. The store knows no space: Chooser.Record checks the shape and
+// the configuration against the kernel first, and a Chooser passes over a
+// record outside its space.
 func (w *Wisdom) Record(shape features.Task, cfg features.Config, timeNs float64) error {
 	r := WisdomRecord{KernelVersion: w.opt.KernelVersion, Device: w.opt.Device, Shape: slices.Clone(shape), Config: cfg.Clone(), TimeNs: timeNs}
 	line, err := features.AppendWisdomLine(nil, r)
