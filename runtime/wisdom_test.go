@@ -254,25 +254,31 @@ func TestWisdomErrors(t *testing.T) {
 
 func nan() float64 { z := 0.0; return z / z }
 
-// TestChooseWisdom checks that Choose answers from the wisdom, and that a
-// record of a shape replaces that shape's cached pick, also under
-// concurrent Choose calls.
-func TestChooseWisdom(t *testing.T) {
+// wiseChooser opens the test bundle plain and with a new wisdom file at
+// path, which the test's end closes.
+func wiseChooser(t *testing.T) (plain, wise *runtime.Chooser, w *runtime.Wisdom, path string) {
+	t.Helper()
 	data, _ := os.ReadFile(testBundle)
 	plain, err := runtime.New(data, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "w")
-	w, err := runtime.OpenWisdom(path, runtime.WisdomOptions{KernelVersion: plain.KernelVersion()})
-	if err != nil {
+	path = filepath.Join(t.TempDir(), "w")
+	if w, err = runtime.OpenWisdom(path, runtime.WisdomOptions{KernelVersion: plain.KernelVersion()}); err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	ch, err := runtime.New(data, runtime.Options{Wisdom: w})
-	if err != nil {
+	t.Cleanup(func() { w.Close() })
+	if wise, err = runtime.New(data, runtime.Options{Wisdom: w}); err != nil {
 		t.Fatal(err)
 	}
+	return plain, wise, w, path
+}
+
+// TestChooseWisdom checks that Choose answers from the wisdom, and that a
+// record of a shape replaces that shape's cached pick, also under
+// concurrent Choose calls.
+func TestChooseWisdom(t *testing.T) {
+	plain, ch, w, path := wiseChooser(t)
 	shape, other := features.Task{1024, 768, 5, 5}, features.Task{640, 480, 3, 3}
 	before, _ := ch.ChoosePick(shape)
 	otherBefore, _ := ch.ChoosePick(other)
@@ -348,20 +354,7 @@ func TestChooseWisdom(t *testing.T) {
 // configuration outside the bundle's space beside a valid one: the pick is
 // the valid one, not the model's.
 func TestChooseWisdomSkipsInvalid(t *testing.T) {
-	data, _ := os.ReadFile(testBundle)
-	plain, err := runtime.New(data, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := runtime.OpenWisdom(filepath.Join(t.TempDir(), "w"), runtime.WisdomOptions{KernelVersion: plain.KernelVersion()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	ch, err := runtime.New(data, runtime.Options{Wisdom: w})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ch, w, _ := wiseChooser(t)
 	shape := features.Task{1000, 1000, 5, 5}
 	cands, err := ch.Candidates(shape, 2)
 	if err != nil || len(cands) < 2 {
