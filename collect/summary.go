@@ -25,8 +25,8 @@ func (s *Summary) String() string {
 	if path == "" {
 		path = "(nothing new)"
 	}
-	line := fmt.Sprintf("%s on %s: %d rows [%s], %d already recorded, %d programs, wall %s, device busy %.1f%%",
-		path, s.Platform.Slug(), s.Rows(), strings.Join(parts, ", "), s.Skipped, s.Programs,
+	line := fmt.Sprintf("%s on %s: %s [%s], %d already recorded, %s, wall %s, device busy %.1f%%",
+		path, s.Platform.Slug(), count(s.Rows(), "row"), strings.Join(parts, ", "), s.Skipped, count(s.Programs, "program"),
 		s.Wall.Round(time.Millisecond), s.BusyPercent())
 	if s.Counts[record.StatusOK] > 0 && s.Spread.Median() > 0 {
 		line += fmt.Sprintf(", timings vary by %.1f%% (median row)", 100*s.Spread.Median())
@@ -35,7 +35,15 @@ func (s *Summary) String() string {
 		line += fmt.Sprintf(", %d random rows re-timed at %.3fx their first timings (median)", len(s.Shift), m)
 	}
 	if len(s.TaskErrors) > 0 {
-		line += fmt.Sprintf("; %d shapes skipped: %s", len(s.TaskErrors), strings.Join(s.TaskErrors, "; "))
+		line += fmt.Sprintf("; %s skipped: %s", count(len(s.TaskErrors), "shape"), strings.Join(s.TaskErrors, "; "))
 	}
 	return line
+}
+
+// count writes n and noun, plural but for 1: "1 row", "3 rows".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
