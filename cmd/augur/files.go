@@ -22,10 +22,18 @@ func checkWritable(path string, force bool) error {
 	}
 	// The file is written beside its final name and renamed: the directory
 	// must exist and take new files.
-	dir := filepath.Dir(path)
+	if err := probeDir(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return nil
+}
+
+// probeDir checks that files can be created in dir, by creating and
+// removing one; the error is the cause alone ("permission denied").
+func probeDir(dir string) error {
 	f, err := os.CreateTemp(dir, ".augur-check-*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		return unwrapPath(err)
 	}
 	f.Close()
 	return os.Remove(f.Name())
@@ -49,12 +57,10 @@ func checkOutDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".augur-check-*")
-	if err != nil {
-		return fmt.Errorf("cannot write in %s: %w", dir, unwrapPath(err))
+	if err := probeDir(dir); err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
 	}
-	f.Close()
-	return os.Remove(f.Name())
+	return nil
 }
 
 // writeWhole has write fill a temporary file beside path and renames it to
