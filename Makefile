@@ -3,13 +3,25 @@
 GO ?= go
 export CGO_CFLAGS ?= -O2 -g -DCL_TARGET_OPENCL_VERSION=300
 
-.PHONY: deps build test quickstart bench fuzz fuzz-short clean lib
+.PHONY: deps build test quickstart bench fuzz fuzz-short clean lib install install-files uninstall
+
+# Where `make install` puts augur (DESTDIR is prefixed to each, for staging).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+# Where build and lib write, and install-files copies from.
+BUILT ?= bin
+# libaugur's soname carries the ABI of its structs (include/augur_types.h),
+# so that a caller built against one ABI never loads another.
+AUGUR_ABI := $(shell sed -n 's/^.define AUGUR_ABI \([0-9][0-9]*\).*/\1/p' include/augur_types.h)
+VERSION := $(shell sed -n 's/^const Version = "\(.*\)"/\1/p' features/version.go)
 
 deps:
 	@./scripts/opencl-deps.sh
 
 build: deps
-	$(GO) build -o bin/augur ./cmd/augur
+	$(GO) build -o $(BUILT)/augur ./cmd/augur
 
 # Every fuzz target's seed corpus runs as a test here, and then the short
 # fuzzing pass, counted in executions so that it cannot fail by chance
@@ -24,13 +36,38 @@ test: deps
 # beside them; callers include include/augur.h instead, copied here with
 # augur_types.h and augur.hpp so that bin/ is self-contained.
 lib:
-	$(GO) build -buildmode=c-shared -o bin/libaugur.so ./libaugur
-	$(GO) build -buildmode=c-archive -o bin/libaugur.a ./libaugur
-	mkdir -p bin/include
-	cp include/augur.h include/augur_types.h include/augur.hpp bin/include/
+	$(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,-soname,libaugur.so.$(AUGUR_ABI)' -o $(BUILT)/libaugur.so ./libaugur
+	$(GO) build -buildmode=c-archive -o $(BUILT)/libaugur.a ./libaugur
+	mkdir -p $(BUILT)/include
+	cp include/augur.h include/augur_types.h include/augur.hpp $(BUILT)/include/
+
+# The command, libaugur (shared, with its soname link, and static), the
+# headers and a pkg-config file (augur.pc), under PREFIX: C and C++ callers
+# then build with `pkg-config --cflags --libs augur`, and the Python
+# package finds the library without AUGUR_LIB once the loader's cache
+# knows it (run ldconfig after installing into a system directory).
+install: build lib
+	@$(MAKE) --no-print-directory install-files
+
+install-files:
+	@test -n "$(AUGUR_ABI)" || { echo "install: no AUGUR_ABI in include/augur_types.h"; exit 1; }
+	@for f in augur libaugur.so libaugur.a; do test -f $(BUILT)/$$f || { echo "install: $(BUILT)/$$f is missing: run make build lib"; exit 1; }; done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
+	install -m 0755 $(BUILT)/augur $(DESTDIR)$(BINDIR)/augur
+	install -m 0755 $(BUILT)/libaugur.so $(DESTDIR)$(LIBDIR)/libaugur.so.$(AUGUR_ABI)
+	ln -sf libaugur.so.$(AUGUR_ABI) $(DESTDIR)$(LIBDIR)/libaugur.so
+	install -m 0644 $(BUILT)/libaugur.a $(DESTDIR)$(LIBDIR)/libaugur.a
+	install -m 0644 include/augur.h include/augur_types.h include/augur.hpp $(DESTDIR)$(INCLUDEDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' libaugur/augur.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/augur.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/augur $(DESTDIR)$(LIBDIR)/libaugur.so $(DESTDIR)$(LIBDIR)/libaugur.so.$(AUGUR_ABI) \
+		$(DESTDIR)$(LIBDIR)/libaugur.a $(DESTDIR)$(LIBDIR)/pkgconfig/augur.pc \
+		$(DESTDIR)$(INCLUDEDIR)/augur.h $(DESTDIR)$(INCLUDEDIR)/augur_types.h $(DESTDIR)$(INCLUDEDIR)/augur.hpp
 
 quickstart: build
-	./bin/augur quickstart
+	$(BUILT)/augur quickstart
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./runtime ./predict ./train

@@ -13,7 +13,8 @@ extension, no OpenCL and no Arrow. ::
 
 libaugur is looked for in the AUGUR_LIB environment variable (the library's
 path), then next to this package, then in the ``bin/`` directory of the
-augur checkout the package sits in.
+augur checkout the package sits in, then by its soname (``libaugur.so.1``
+for ABI 1) where the dynamic loader looks: ``make install`` puts it there.
 """
 
 import ctypes
@@ -96,7 +97,9 @@ class _OpenOptions(ctypes.Structure):
 
 
 def library_path():
-    """Returns the path of the libaugur.so that this package loads."""
+    """Returns the path of the libaugur.so that this package loads, or its
+    soname (libaugur.so.ABI) for the dynamic loader to find when neither
+    AUGUR_LIB, the package's directory nor the checkout's bin/ holds it."""
     env = os.environ.get("AUGUR_LIB")
     if env:
         return env
@@ -107,11 +110,20 @@ def library_path():
     ):
         if os.path.exists(path):
             return os.path.normpath(path)
-    raise OSError(
-        "augur: libaugur.so not found: set AUGUR_LIB to its path, copy it next to "
-        + here
-        + ", or run `make lib` in the augur checkout"
-    )
+    return "libaugur.so.%d" % ABI
+
+
+def _open_library(path):
+    try:
+        return ctypes.CDLL(path)
+    except OSError as e:
+        if os.sep in path:
+            raise
+        here = os.path.dirname(os.path.abspath(__file__))
+        raise OSError(
+            "augur: libaugur not found (%s): set AUGUR_LIB to its path, copy libaugur.so next to %s, "
+            "run `make lib` in the augur checkout, or `make install` it (and ldconfig)" % (e, here)
+        ) from None
 
 
 _lib = None
@@ -123,7 +135,7 @@ def _load():
     if _lib is not None:
         _alive()
         return _lib
-    lib = ctypes.CDLL(library_path())
+    lib = _open_library(library_path())
     _pid = os.getpid()
     h = ctypes.c_int64
     i32 = ctypes.c_int32
