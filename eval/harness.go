@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -179,6 +180,20 @@ type Options struct {
 	// shapes' fits), before the first and after each; nil: no count. Its
 	// signature is train.Options.Progress's.
 	Steps func(done, total int, stage string)
+	// Context, when not nil, cancels the evaluation: every model it fits
+	// stops at its next tree (train.Options.Context), each stage ends at
+	// its next shape, and Evaluate returns an error that wraps the
+	// context's (errors.Is(err, context.Canceled)) and no report. nil
+	// means never cancelled.
+	Context context.Context
+}
+
+// cancelled returns the context's error once opt's Context is cancelled.
+func (opt Options) cancelled() error {
+	if opt.Context == nil {
+		return nil
+	}
+	return opt.Context.Err()
 }
 
 // Report is everything Evaluate measured. Percentages of best are
@@ -559,6 +574,14 @@ func (o *Options) say(format string, args ...any) {
 // leave-one-shape-out Choose, and the split-half noise ceiling of the
 // judged shapes where their rows have repeats (Report.Noise).
 func Evaluate(dir string, opt Options) (*Report, error) {
+	rep, err := evaluate(dir, opt)
+	if opt.cancelled() != nil {
+		return nil, fmt.Errorf("eval: %w", context.Cause(opt.Context))
+	}
+	return rep, err
+}
+
+func evaluate(dir string, opt Options) (*Report, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
 	}
@@ -588,6 +611,9 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 		rng := rand.New(rand.NewPCG(opt.Seed, 0xe7a1))
 		opt.say("learning curve on %d measured rows", d.Len())
 		rep.LearningCurve = deviceCurves(d, opt, rng)
+		if err := opt.cancelled(); err != nil {
+			return nil, err
+		}
 		if rep.TwoStageMax, err = twoStageMax(all, groups, space, opt); err != nil {
 			return nil, err
 		}
@@ -600,6 +626,9 @@ func Evaluate(dir string, opt Options) (*Report, error) {
 	hd := d
 	if opt.Invalid == train.InvalidZeta {
 		hd = all
+	}
+	if err := opt.cancelled(); err != nil {
+		return nil, err
 	}
 	if opt.Holdout {
 		if rep.Holdout, err = shapeHoldout(hd, groups, space, opt); err != nil {
@@ -721,6 +750,9 @@ func heldOut(d *train.Data, groups []*group, opt Options) ([]*group, error) {
 func deviceCurves(d *train.Data, opt Options, rng *rand.Rand) []CurvePoint {
 	var out []CurvePoint
 	for pi, p := range d.Platforms {
+		if opt.cancelled() != nil {
+			break
+		}
 		var rows []int
 		for i, s := range d.Samples() {
 			if s.Platform == pi {
@@ -754,6 +786,9 @@ func tuners(all *train.Data, groups []*group, space *features.Space, opt Options
 	}
 	var two []TwoStageResult
 	for _, g := range complete {
+		if err := opt.cancelled(); err != nil {
+			return nil, nil, err
+		}
 		for _, t := range opt.Thresholds {
 			r, err := twoStage(all, space, g, t, opt)
 			if err != nil {
@@ -1664,6 +1699,6 @@ func bootstrap95(n int, seed uint64, stat func(draw func() int) float64) [2]floa
 // which model eval trains, and so its figures, do not depend on the
 // machine's load.
 func trainOptions(opt Options) train.Options {
-	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed,
+	return train.Options{Kernel: opt.Kernel, Model: opt.Learner, GBRT: opt.GBRT, Seed: opt.Seed, Context: opt.Context,
 		Select: train.SelectOptions{NoConsensus: opt.NoRule, NoFixed: opt.NoFixed, Repeats: opt.SelectRepeats}}
 }

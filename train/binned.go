@@ -2,6 +2,7 @@ package train
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -299,6 +300,26 @@ type fitBuffers struct {
 	y, target    []float64
 	order, spare []int32
 	rows         []int
+	// done, when closed, stops the fits the buffers are lent to at
+	// their next tree (Options.Context); nil never does.
+	done <-chan struct{}
+}
+
+// errStopped is what a fit returns when its buffers' done is closed; the
+// run that closed it reports its context's error instead.
+var errStopped = errors.New("train: stopped")
+
+// stopped reports whether the fits lent f must stop.
+func (f *fitBuffers) stopped() bool {
+	if f == nil || f.done == nil {
+		return false
+	}
+	select {
+	case <-f.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // dropBoosting lets the collector have the buffers that only boosting

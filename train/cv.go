@@ -48,6 +48,11 @@ func (c CV) Stats() map[string]float64 {
 // and each fold is predicted by a model fitted to the others. Two folds
 // are fitted at a time; the figures do not depend on the order.
 func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error) {
+	return crossValidate(d, folds, learner, seed, nil)
+}
+
+// crossValidate is CrossValidate with its fits stopped when done closes.
+func crossValidate(d *Data, folds int, learner Learner, seed uint64, done <-chan struct{}) (CV, error) {
 	if folds == 0 {
 		folds = 5
 	}
@@ -69,7 +74,7 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := &fitBuffers{}
+			buf := &fitBuffers{done: done}
 			var x []float64
 			for k := range next {
 				train := reuse(&buf.rows, d.Len())[:0]
@@ -109,8 +114,8 @@ func CrossValidate(d *Data, folds int, learner Learner, seed uint64) (CV, error)
 
 // crossValidateAtMost is CrossValidate on at most maxRows of d's rows
 // (atMostRows: an even share of every shape's rows when d has more).
-func crossValidateAtMost(d *Data, maxRows, folds int, learner Learner, seed uint64) (CV, error) {
-	return CrossValidate(atMostRows(d, maxRows), folds, learner, seed)
+func crossValidateAtMost(d *Data, maxRows, folds int, learner Learner, seed uint64, done <-chan struct{}) (CV, error) {
+	return crossValidate(atMostRows(d, maxRows), folds, learner, seed, done)
 }
 
 // errFewPairs is assignFolds' error for data of fewer distinct (task,

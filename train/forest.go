@@ -162,6 +162,9 @@ func fitForest(s fitSet, opts ForestOptions) (*Forest, error) {
 	b.g.splitCols = sampleSize(len(b.perm), opts.ColSample)
 	trees := make([]lightgbm.Tree, 0, opts.Trees)
 	for range opts.Trees {
+		if s.buf.stopped() {
+			return nil, errStopped
+		}
 		// The partition's scratch (n rows) is free until the tree grows:
 		// it counts the draws.
 		bootstrap(b.rows[:m], b.scratch, rng)

@@ -243,6 +243,9 @@ func fitGBRT(s fitSet, opts GBRTOptions) (*Ensemble, error) {
 	predV := make([]float64, len(yv))
 	bestLoss, bestTrees := math.Inf(1), 0
 	for k := 0; k < opts.Trees; k++ {
+		if s.buf.stopped() {
+			return nil, errStopped
+		}
 		base := 0.0
 		if k == 0 {
 			base = mean

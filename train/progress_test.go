@@ -1,6 +1,8 @@
 package train_test
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -40,5 +42,38 @@ func TestTrainProgress(t *testing.T) {
 		if !strings.Contains(steps[i].what, want) {
 			t.Errorf("step %d = %q, want it to mention %q", i, steps[i].what, want)
 		}
+	}
+}
+
+// TestTrainContext cancels training runs at each of their steps (and
+// before the first): the run must return the context's error, and no
+// bundle. Each fit of the step cancelled in stops at its next tree.
+func TestTrainContext(t *testing.T) {
+	d, err := train.Load("../testdata/data", "conv2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{-1, 0, 1, 2, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if at < 0 {
+			cancel()
+		}
+		opt := train.Options{Kernel: "conv2d", Folds: 2, Context: ctx, Progress: func(done, _ int, _ string) {
+			if done == at {
+				cancel()
+			}
+		}}
+		opt.Select.Candidates = train.DefaultCandidates(1)[:2]
+		b, _, err := train.TrainData(d, opt)
+		if !errors.Is(err, context.Canceled) || b != nil {
+			t.Errorf("cancelled at step %d: bundle %v, error %v; want none and context.Canceled", at, b != nil, err)
+		}
+		cancel()
+	}
+	// A context never cancelled changes nothing.
+	opt := train.Options{Kernel: "conv2d", Folds: 2, Context: context.Background()}
+	opt.Select.Candidates = train.DefaultCandidates(1)[:2]
+	if _, _, err := train.TrainData(d, opt); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -134,6 +134,8 @@ type SelectOptions struct {
 	// Progress, when not nil, hears of each candidate as its scoring
 	// starts: done of total candidates are finished.
 	Progress ProgressFunc
+	// done stops the candidates' fits (Options.Context).
+	done <-chan struct{}
 }
 
 // PickScore is what one candidate achieved on held-out shapes.
@@ -275,7 +277,7 @@ func Select(d *Data, opt SelectOptions) (Candidate, Selection, error) {
 func scoreDeals(d *Data, cands []Candidate, deals [][][]int, groups func([][]int) [][]int, maxCost int, budget time.Duration, workers int, opt SelectOptions, heldOut string) (Selection, [][][]float64, error) {
 	pool := make(chan *fitBuffers, workers)
 	for range workers {
-		pool <- &fitBuffers{}
+		pool <- &fitBuffers{done: opt.done}
 	}
 	start := time.Now()
 	var sel Selection

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -49,6 +50,29 @@ type Options struct {
 	// held-out folds, a cross-validation, a fit); a step can take from
 	// milliseconds to a minute. nil means quiet.
 	Progress ProgressFunc
+	// Context, when not nil, cancels the run: its fits stop at their next
+	// tree, and the run returns an error that wraps the context's
+	// (errors.Is(err, context.Canceled)). nil means the run is never
+	// cancelled.
+	Context context.Context
+}
+
+// done returns the channel that cancels opt's run: nil (never) without a
+// Context.
+func (opt Options) done() <-chan struct{} {
+	if opt.Context == nil {
+		return nil
+	}
+	return opt.Context.Done()
+}
+
+// stoppedBy returns err, or the context's error when opt's Context was
+// cancelled: a fit it stopped reports that, whatever it failed with.
+func (opt Options) stoppedBy(err error) error {
+	if err != nil && opt.Context != nil && opt.Context.Err() != nil {
+		return fmt.Errorf("train: %w", context.Cause(opt.Context))
+	}
+	return err
 }
 
 // ProgressFunc receives the progress of a long run: done of total steps
@@ -216,6 +240,14 @@ func prepare(opt Options) (fitter, int, error) {
 // more platforms, a fleet model on all rows, cross-validates each, and
 // returns them in a bundle with a report.
 func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
+	b, rep, err := trainData(d, opt)
+	if err = opt.stoppedBy(err); err != nil {
+		return nil, nil, err
+	}
+	return b, rep, nil
+}
+
+func trainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 	if d == nil || d.Len() == 0 {
 		return nil, nil, errors.New("train: no rows to train on")
 	}
@@ -256,6 +288,9 @@ func TrainData(d *Data, opt Options) (*features.Bundle, *Report, error) {
 		total++
 	}
 	for i, j := range jobs {
+		if opt.Context != nil && opt.Context.Err() != nil {
+			return nil, nil, opt.Context.Err()
+		}
 		fit.progress = func(done, _ int, step string) {
 			opt.Progress.report(i*per+done, total, "model "+j.name+": "+step)
 		}
@@ -309,6 +344,8 @@ type fitter struct {
 	// defaultFolds is set when Options.Folds was 0: data too small for
 	// the 5 folds is then fitted without cross-validation.
 	defaultFolds bool
+	// done stops the fits (Options.Context); nil never does.
+	done <-chan struct{}
 }
 
 // candidates is the number of candidate settings the selection tries.
@@ -348,6 +385,8 @@ func newFitter(opt Options) (fitter, error) {
 	}
 	f.cvRows = opt.Select.MaxRows
 	f.defaultFolds = opt.Folds == 0
+	f.done = opt.done()
+	f.sel.done = f.done
 	zeta, err := opt.Load.zeta()
 	if err != nil {
 		return f, err
@@ -381,7 +420,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	if folds > 1 {
 		f.progress.report(step, 0, fmt.Sprintf("%d-fold cross-validation", folds))
 		var err error
-		if cv, err = crossValidateAtMost(d, f.cvRows, folds, learner, seed); err != nil {
+		if cv, err = crossValidateAtMost(d, f.cvRows, folds, learner, seed, f.done); err != nil {
 			if !f.defaultFolds || !errors.Is(err, errFewPairs) {
 				return features.Model{}, ModelReport{}, err
 			}
@@ -390,7 +429,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 	}
 	f.progress.report(step+1, 0, fmt.Sprintf("fitting %s on %d rows", kind, d.Len()))
 	start := time.Now()
-	r, err := fitRowsWith(learner, d, nil, &fitBuffers{}) // a blend's second model reuses the first's buffers
+	r, err := fitRowsWith(learner, d, nil, &fitBuffers{done: f.done}) // a blend's second model reuses the first's buffers
 	if err != nil {
 		return features.Model{}, ModelReport{}, err
 	}
@@ -467,7 +506,7 @@ func FitBundle(d *Data, opt Options, name string, platform *features.Platform) (
 	}
 	m, mr, err := fit.model(d, 1, opt.Seed)
 	if err != nil {
-		return nil, ModelReport{}, fmt.Errorf("train: %w", err)
+		return nil, ModelReport{}, opt.stoppedBy(fmt.Errorf("train: %w", err))
 	}
 	m.Name, m.Platform, mr.Name = name, platform, name
 	b := newBundle(d)
@@ -486,7 +525,8 @@ func FitFleetBundle(d *Data, opt Options) (*features.Bundle, ModelReport, error)
 	if err != nil {
 		return nil, ModelReport{}, err
 	}
-	return fit.fleetBundle(d)
+	b, mr, err := fit.fleetBundle(d)
+	return b, mr, opt.stoppedBy(err)
 }
 
 // RefitFleetBundle fits a fleet model on d with the learner that fitted
@@ -581,13 +621,13 @@ func FitRegressor(d *Data, opt Options) (Regressor, string, error) {
 	if fit.auto {
 		c, _, err := Select(d, fit.sel)
 		if err != nil {
-			return nil, "", err
+			return nil, "", opt.stoppedBy(err)
 		}
 		learner, name = c.Learner, c.Name
 	}
-	r, err := FitRows(learner, d, nil)
+	r, err := fitRowsWith(learner, d, nil, &fitBuffers{done: fit.done})
 	if err != nil {
-		return nil, "", fmt.Errorf("train: %w", err)
+		return nil, "", opt.stoppedBy(fmt.Errorf("train: %w", err))
 	}
 	return r, name, nil
 }
