@@ -78,7 +78,17 @@ type HoldoutResult struct {
 	// fastest of the sample) timed again, twice, with three times the
 	// repeats; ChosenMs and BestMs are the means of their two medians.
 	Confirmed int
+	// PassSpread is how far the two confirming passes' medians of one
+	// configuration lie apart, as % of their mean: the median over the
+	// confirmed configurations. On a quiet machine it is small; when it is
+	// not far below 100 - PctOfBest, the percentage is that uncertain.
+	PassSpread float64
 }
+
+// noisySpread is the PassSpread above which WriteTable warns that the
+// timings were too noisy to judge the pick by: a choice, a gap of 5% being
+// what the quickstart's 90% target leaves of slack twice over.
+const noisySpread = 5.0
 
 // confirmTop is how many of the sample's fastest configurations a
 // held-out shape times again.
@@ -372,6 +382,7 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 	// minimum would favour whichever of many configurations was luckiest.
 	best := make([]float64, len(confirm))
 	sum := make([]float64, len(confirm))
+	var passes [2][]float64
 	// A shuffled order, then its reverse: the chosen configuration sits
 	// wherever chance puts it.
 	perm := rand.New(rand.NewPCG(opt.Seed, taskSeed(t))).Perm(len(confirm))
@@ -387,10 +398,13 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 		if err != nil {
 			return h, nil, fmt.Errorf("tune: %w", err)
 		}
+		passes[pass] = make([]float64, len(confirm))
 		for j, r := range again {
 			sum[perm[j]] += ms(r) / 2
+			passes[pass][perm[j]] = ms(r)
 		}
 	}
+	h.PassSpread = passSpread(passes[0], passes[1])
 	copy(best, sum)
 	if best[0] < math.Inf(1) {
 		h.ChosenMs = best[0]
@@ -398,6 +412,25 @@ func measureHoldout(ctx context.Context, k *datasets.Kernel, ch *runtime.Chooser
 		h.Confirmed = len(confirm)
 	}
 	return h, rows, nil
+}
+
+// passSpread returns the median over configurations timed in both passes
+// of |a - b| as % of their mean; 0 when none was.
+func passSpread(a, b []float64) float64 {
+	var d []float64
+	for i := range a {
+		if !math.IsInf(a[i], 0) && !math.IsInf(b[i], 0) && a[i]+b[i] > 0 {
+			d = append(d, 200*math.Abs(a[i]-b[i])/(a[i]+b[i]))
+		}
+	}
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	if len(d)%2 == 1 {
+		return d[len(d)/2]
+	}
+	return (d[len(d)/2-1] + d[len(d)/2]) / 2
 }
 
 // holdoutOrder returns chosen, ref and sample in the order rng shuffles
@@ -439,17 +472,23 @@ func writeRows(path string, meta record.Meta, rows []record.Row) error {
 func (r *QuickstartResult) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "device: %s (%s, %s)\n", r.Device.Slug(), r.Device.Name, r.Device.DriverVersion)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "shape\treference ms\tchosen ms\tbest ms\tchosen % of best\tfirst pass %\tbest of\tchoose latency\t")
+	fmt.Fprintln(tw, "shape\treference ms\tchosen ms\tbest ms\tchosen % of best\tfirst pass %\tbest of\tpasses differ\tchoose latency\t")
 	for _, h := range r.Holdout {
 		of := fmt.Sprintf("%d random", h.Measured)
 		if h.Exhaustive {
 			of = fmt.Sprintf("all %d", h.Measured)
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%.1f%%\t%.1f%%\t%s\t%s\t\n", features.FormatTask(r.TaskNames, h.Task),
-			h.RefMs, h.ChosenMs, h.BestMs, h.PctOfBest(), h.FirstPassPct, of, h.ChooseTime.Round(time.Microsecond))
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%.1f%%\t%.1f%%\t%s\t%.1f%%\t%s\t\n", features.FormatTask(r.TaskNames, h.Task),
+			h.RefMs, h.ChosenMs, h.BestMs, h.PctOfBest(), h.FirstPassPct, of, h.PassSpread, h.ChooseTime.Round(time.Microsecond))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, h := range r.Holdout {
+		if h.PassSpread > noisySpread {
+			fmt.Fprintf(w, "note: on %s the two confirming passes differ by %.1f%% (median configuration): the machine was busy or its clock varied, and the %% of best is uncertain by about as much; run again on a quiet machine\n",
+				features.FormatTask(r.TaskNames, h.Task), h.PassSpread)
+		}
 	}
 	fmt.Fprintf(w, "data: %s  model: %s  wall: %s\n", r.DataDir, r.Bundle, r.Wall.Round(time.Second))
 	return nil
