@@ -3,7 +3,7 @@
 GO ?= go
 export CGO_CFLAGS ?= -O2 -g -DCL_TARGET_OPENCL_VERSION=300
 
-.PHONY: deps build test quickstart bench fuzz fuzz-short clean lib install install-files uninstall
+.PHONY: deps build test quickstart bench fuzz fuzz-short clean lib install install-files uninstall wheel
 
 # Where `make install` puts augur (DESTDIR is prefixed to each, for staging).
 PREFIX ?= /usr/local
@@ -12,6 +12,7 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 # Where build and lib write, and install-files copies from.
 BUILT ?= bin
+PYTHON ?= python3
 # libaugur's soname carries the ABI of its structs (include/augur_types.h),
 # so that a caller built against one ABI never loads another.
 AUGUR_ABI := $(shell sed -n 's/^.define AUGUR_ABI \([0-9][0-9]*\).*/\1/p' include/augur_types.h)
@@ -60,6 +61,17 @@ install-files:
 	install -m 0644 include/augur.h include/augur_types.h include/augur.hpp $(DESTDIR)$(INCLUDEDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' libaugur/augur.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/augur.pc
+
+# The Python package as a wheel with libaugur inside ($(BUILT)/dist): pip
+# installs it anywhere, no AUGUR_LIB or checkout needed. Built offline from
+# the system's setuptools and wheel (--no-build-isolation), from a copy of
+# python/ so that the checkout gains no build directories.
+wheel: lib
+	rm -rf $(BUILT)/wheel-src
+	cp -r python $(BUILT)/wheel-src
+	cp $(BUILT)/libaugur.so $(BUILT)/wheel-src/augur/
+	cd $(BUILT)/wheel-src && $(PYTHON) -m pip wheel --quiet --no-build-isolation --no-deps -w $(abspath $(BUILT))/dist .
+	rm -rf $(BUILT)/wheel-src
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/augur $(DESTDIR)$(LIBDIR)/libaugur.so $(DESTDIR)$(LIBDIR)/libaugur.so.$(AUGUR_ABI) \
