@@ -277,6 +277,9 @@ func finish(partial, path string, opt WriterOptions, mem memory.Allocator) (Reco
 	if _, err := os.Stat(path); err == nil {
 		return res, fmt.Errorf("record: %s: %w (data left in %s)", path, fs.ErrExist, partial)
 	}
+	if err := checkDamage(partial, mem); err != nil {
+		return res, err
+	}
 	s, err := openPartial(partial, mem)
 	if err != nil {
 		return res, err
@@ -371,6 +374,45 @@ func finish(partial, path string, opt WriterOptions, mem memory.Allocator) (Reco
 	return res, publish(compact, path)
 }
 
+// checkDamage reads the partial stream at partial to its end and, when it
+// is damaged inside (stream.damaged) rather than torn at its end by a
+// killed writer, moves it aside to a free *.damaged name and returns an
+// error naming both: its rows are neither recovered nor removed, and the
+// directory's next Recover or collect goes on without it.
+func checkDamage(partial string, mem memory.Allocator) error {
+	s, err := openPartial(partial, mem)
+	if err != nil {
+		return err
+	}
+	rows := 0
+	for {
+		r, ok := s.next()
+		if !ok {
+			break
+		}
+		rows += len(r)
+	}
+	damaged, unread, tail := s.damaged(), s.unread(), s.tail
+	if s.dec == nil {
+		unread = s.size
+	}
+	s.release()
+	if !damaged {
+		return nil
+	}
+	aside := strings.TrimSuffix(partial, ".arrow"+partialSuffix) + ".damaged"
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(aside); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		aside = fmt.Sprintf("%s.damaged-%d", strings.TrimSuffix(partial, ".arrow"+partialSuffix), i)
+	}
+	if err := os.Rename(partial, aside); err != nil {
+		return fmt.Errorf("record: %s is damaged (%s) and could not be moved aside: %w", partial, tail, err)
+	}
+	return fmt.Errorf("record: %s is damaged inside, not just cut short: %d rows read, then %s, with %d bytes after; kept as %s, nothing recovered from it", partial, rows, tail, unread, aside)
+}
+
 // batchHashes returns the checksums of the batches of batchRows rows that
 // finish writes from the partial stream at partial, of their rows and of
 // their timed runs: a first pass over the stream, so that the checksums
@@ -423,6 +465,45 @@ type stream struct {
 	eof   bool
 	rows  []Row
 	file  *os.File // closed by release when openPartial opened it
+	// size, in and br tell how many of the stream's bytes were never
+	// read (unread).
+	size int64
+	in   *countingReader
+	br   *bufio.Reader
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// unread returns the bytes of the stream beyond the point where reading
+// stopped.
+func (s *stream) unread() int64 {
+	return s.size - (s.in.n - int64(s.br.Buffered()))
+}
+
+// damagedAfter is the most bytes an unreadable stream may leave unread and
+// still be a writer's torn last row (a row's message is a few hundred
+// bytes; a killed writer leaves at most one, partly written, at the end).
+// More unread bytes are damage inside the stream, whose file Recover keeps.
+const damagedAfter = 4096
+
+// damaged reports whether reading stopped before the stream's end for a
+// reason other than a torn last message: a non-empty file without a
+// readable schema, or more than damagedAfter bytes left unread.
+func (s *stream) damaged() bool {
+	if s.size == 0 {
+		return false
+	}
+	return s.dec == nil || (s.tail != "" && s.unread() > damagedAfter)
 }
 
 // arrowMagic opens the random-access file format. Writers of earlier
@@ -432,8 +513,9 @@ var arrowMagic = []byte("ARROW1\x00\x00")
 
 // openStream opens the stream in r, a file of size bytes.
 func openStream(r io.Reader, size int64, mem memory.Allocator) (s *stream) {
-	s = &stream{}
-	br := bufio.NewReader(r)
+	in := &countingReader{r: r}
+	br := bufio.NewReader(in)
+	s = &stream{size: size, in: in, br: br}
 	if head, err := br.Peek(len(arrowMagic)); err == nil && bytes.Equal(head, arrowMagic) {
 		br.Discard(len(arrowMagic))
 	}
