@@ -474,6 +474,24 @@ func ReadBundleFile(path string) (*Bundle, error) {
 	return b, nil
 }
 
+// notBundle says why data, which did not parse as JSON, is no bundle: cut
+// short (a bundle is one JSON object), or not JSON at all (another file).
+func notBundle(data []byte, err error) string {
+	trimmed := bytes.TrimSpace(data)
+	var syn *json.SyntaxError
+	switch {
+	case len(trimmed) == 0:
+		return "not a model bundle: the file is empty"
+	case trimmed[0] == '{' && (errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "unexpected end of JSON input"):
+		return fmt.Sprintf("a truncated model bundle: its JSON ends after %d bytes (copied or written in part?)", len(data))
+	case trimmed[0] != '{':
+		return "not a model bundle (augur train writes one JSON object; this file does not start with '{')"
+	case errors.As(err, &syn):
+		return fmt.Sprintf("a damaged model bundle: JSON syntax error at byte %d: %v", syn.Offset, err)
+	}
+	return "bundle: " + err.Error()
+}
+
 // ReadBundle parses a bundle and checks its format version and that its
 // feature names match its task features and parameters. A bundle that
 // declares more than the limits allow (MaxParams and the others beside it)
@@ -484,7 +502,7 @@ func ReadBundle(data []byte) (*Bundle, error) {
 		if err := newerFormat(data); err != nil {
 			return nil, err // a newer layout may not parse as this one
 		}
-		return nil, fmt.Errorf("%w: bundle: %v", ErrSyntax, err)
+		return nil, fmt.Errorf("%w: %s", ErrSyntax, notBundle(data, err))
 	}
 	if b.Format > BundleFormat {
 		return nil, newerFormat(data)

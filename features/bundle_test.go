@@ -344,3 +344,26 @@ func TestBundleFixed(t *testing.T) {
 		})
 	}
 }
+
+// TestReadBundleNotABundle checks that files which are no bundle get a
+// message saying what they are: empty, cut short, another kind of file,
+// or damaged JSON.
+func TestReadBundleNotABundle(t *testing.T) {
+	whole, err := os.ReadFile("../testdata/conv2d-h200.augur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"empty", "  \n", "the file is empty"},
+		{"cut short", string(whole[:len(whole)/2]), "a truncated model bundle"},
+		{"another file", "ARROW1\x00\x00...", "does not start with '{'"},
+		{"damaged", `{"format": 2,, "models": []}`, "a damaged model bundle: JSON syntax error at byte"},
+	} {
+		_, err := features.ReadBundle([]byte(c.data))
+		if !errors.Is(err, features.ErrSyntax) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrSyntax saying %q", c.name, err, c.want)
+		}
+	}
+}

@@ -61,6 +61,9 @@ func runChoose(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("choose: %w", err)
 	}
+	if o.trust.sig != "" && o.trust.keys == "" {
+		return fmt.Errorf("choose: --signature is checked against --trusted-keys only; give both, or neither")
+	}
 	if opt.TrustedKeys, opt.Signature, err = o.trust.load(o.model); err != nil {
 		return fmt.Errorf("choose: %w", err)
 	}

@@ -94,7 +94,17 @@ func (t *trustOptions) load(model string) (keys []ed25519.PublicKey, sig []byte,
 	if errors.Is(err, fs.ErrNotExist) && t.sig == "" {
 		return keys, nil, nil
 	}
-	return keys, sig, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.sig != "" {
+		// Named on the command line: a file that is no signature is a
+		// mistake to report, not an unsigned bundle.
+		if _, err := features.ParseSignature(sig); err != nil {
+			return nil, nil, fmt.Errorf("--signature %s: %w", t.sig, err)
+		}
+	}
+	return keys, sig, nil
 }
 
 // signatureState describes a bundle's signature in one line, checked
