@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
@@ -51,6 +53,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	opt := record.VerifyOptions{Tasks: taskSpaceOf}
 	var files []verifyFile
+	var checks []*record.Check
 	nBad := 0
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
@@ -67,8 +70,22 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			nBad++
 		}
 		files = append(files, f)
+		checks = append(checks, c)
 		if !asJSON {
 			fmt.Fprintln(stdout, c)
+		}
+	}
+	for _, c := range record.Misplaced(checks) {
+		i := slices.Index(checks, c)
+		family := filepath.Base(filepath.Dir(filepath.Dir(c.Path)))
+		msg := fmt.Sprintf("holds kernel %q in the directory of kernel %q, whose files train, eval and export read: move it under %s's own directory", c.Meta.Kernel, family, c.Meta.Kernel)
+		if files[i].OK {
+			nBad++
+		}
+		files[i].OK = false
+		files[i].Problems = append(files[i].Problems, msg)
+		if !asJSON {
+			fmt.Fprintf(stdout, "%s: BAD: %s\n", c.Path, msg)
 		}
 	}
 	if asJSON {

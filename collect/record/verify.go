@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/augur-tuning/augur/features"
@@ -89,6 +90,10 @@ func Verify(path string, opt VerifyOptions) *Check {
 		opt.MaxProblems = 10
 	}
 	c := &Check{Path: path}
+	if strings.HasSuffix(path, ".arrow"+partialSuffix) {
+		c.Err = fmt.Errorf("record: %s is the stream of a collect that was interrupted (or is running), not a dataset file: `augur recover --data DIR` makes it one", path)
+		return c
+	}
 	var (
 		space    *features.Space
 		spaceErr error
@@ -161,4 +166,27 @@ func newSpace(m *Meta) (*features.Space, error) {
 		return nil, err
 	}
 	return features.NewSpace(m.Params, m.Constraints)
+}
+
+// Misplaced returns the checks of files that lie in a family directory
+// named after another kernel (DIR/NAME/DEVICE/FILE.arrow holding a kernel
+// other than NAME) where some other checked file holds kernel NAME: train,
+// eval and export read a family's files from that directory and refuse
+// them. The rest of a file's checks cannot see this; one alone, or a
+// directory not laid out by family, has nothing to compare with.
+func Misplaced(checks []*Check) []*Check {
+	held := map[string]bool{}
+	for _, c := range checks {
+		if c.Meta.Kernel != "" {
+			held[c.Meta.Kernel] = true
+		}
+	}
+	var out []*Check
+	for _, c := range checks {
+		family := filepath.Base(filepath.Dir(filepath.Dir(c.Path)))
+		if c.Meta.Kernel != "" && c.Meta.Kernel != family && held[family] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
