@@ -56,6 +56,9 @@ type Summary struct {
 	// Shift holds, for Confirm's random rows (ConfirmOptions.Anchors),
 	// each new time over its first, in the order timed; nil for Run.
 	Shift []float64
+	// Second is set on Confirm's summary: a second pass counts neither
+	// its programs nor the device's busy time, which String leaves out.
+	Second bool
 }
 
 // ShiftMedian is the median of Shift, or 0 when it is empty.

@@ -100,7 +100,7 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 		plat = plat.FillMeasured(f.Meta.Platform)
 	}
 	order, byShape := latestRows(files, k.Version())
-	sum := &Summary{Platform: plat, Counts: map[record.Status]int{}}
+	sum := &Summary{Platform: plat, Counts: map[record.Status]int{}, Second: true}
 	// An interrupted pass reports its time too.
 	defer func() { sum.Wall = time.Since(began) }()
 	var w *record.Writer
@@ -157,7 +157,7 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 			return sum, fmt.Errorf("collect: %w", err)
 		}
 	}
-	if note := driftNote(len(sum.Shift), sum.ShiftMedian()); note != "" {
+	if note := driftNote(len(sum.Shift), sum.ShiftMedian(), plat.Type != "gpu"); note != "" {
 		sum.Notes = append(sum.Notes, note)
 		if opt.Log != nil {
 			fmt.Fprintln(opt.Log, note)
@@ -169,8 +169,10 @@ func Confirm(ctx context.Context, k *datasets.Kernel, outDir string, opt Options
 // driftNote warns when n random rows re-timed at a median shift (new time
 // over first) beyond DriftWarn: the device runs faster or slower than at the
 // first pass. It is empty when no row was re-timed or the shift is within
-// DriftWarn.
-func driftNote(n int, shift float64) string {
+// DriftWarn. On a CPU device (cpu) the likelier cause is other work on the
+// host, which the note names; from fewer than 3 rows it says the shift is
+// one or two rows' say.
+func driftNote(n int, shift float64, cpu bool) string {
 	if n == 0 || shift <= 0 || math.Abs(shift-1) <= DriftWarn {
 		return ""
 	}
@@ -178,7 +180,14 @@ func driftNote(n int, shift float64) string {
 	if shift < 1 {
 		pace = "faster"
 	}
-	return fmt.Sprintf("collect: confirm: %d random rows ran %.2fx their first timings (median): the device runs %s than when first measured, so the re-timed rows sit on another scale than the rest of their shapes; confirm on the same machine soon after collecting", n, shift, pace)
+	note := fmt.Sprintf("collect: confirm: %s ran %.2fx their first timings (median): the device runs %s than when first measured, so the re-timed rows sit on another scale than the rest of their shapes; confirm on the same machine soon after collecting", count(n, "random row"), shift, pace)
+	if cpu {
+		note = fmt.Sprintf("collect: confirm: %s ran %.2fx their first timings (median): on a CPU device that is most often other work on the host, then or now; confirm while the host is idle, soon after collecting", count(n, "random row"), shift)
+	}
+	if n < 3 {
+		note += fmt.Sprintf(" (from %s only: more --confirm-anchors tell more)", count(n, "row"))
+	}
+	return note
 }
 
 // shapeRows are one shape's rows, each configuration's latest.

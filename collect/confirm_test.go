@@ -229,16 +229,19 @@ func TestDriftNote(t *testing.T) {
 	for _, c := range []struct {
 		n     int
 		shift float64
+		cpu   bool
 		want  string // a word the note must hold; empty: no note
 	}{
-		{0, 0.5, ""},
-		{8, 0, ""},
-		{8, 1.02, ""},
-		{8, 0.98, ""},
-		{64, 0.903, "runs faster"},
-		{64, 1.10, "runs slower"},
+		{0, 0.5, false, ""},
+		{8, 0, false, ""},
+		{8, 1.02, false, ""},
+		{8, 0.98, true, ""},
+		{64, 0.903, false, "runs faster"},
+		{64, 1.10, false, "runs slower"},
+		{64, 1.10, true, "other work on the host"},
+		{1, 0.51, true, "(from 1 row only"},
 	} {
-		got := driftNote(c.n, c.shift)
+		got := driftNote(c.n, c.shift, c.cpu)
 		if c.want == "" {
 			if got != "" {
 				t.Errorf("driftNote(%d, %v) = %q, want none", c.n, c.shift, got)

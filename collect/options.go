@@ -243,6 +243,13 @@ func (o Options) resolve() (Options, sampling, error) {
 	return o, s, err
 }
 
+// CheckSample reports whether text is a sampling plan Options.Sample
+// accepts, before any device or data is touched.
+func CheckSample(text string) error {
+	_, err := parseSample(text)
+	return err
+}
+
 func parseSample(text string) (sampling, error) {
 	switch text {
 	case "all":

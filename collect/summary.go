@@ -28,11 +28,15 @@ func (s *Summary) String() string {
 	line := fmt.Sprintf("%s on %s: %s [%s], %d already recorded, %s, wall %s, device busy %.1f%%",
 		path, s.Platform.Slug(), count(s.Rows(), "row"), strings.Join(parts, ", "), s.Skipped, count(s.Programs, "program"),
 		s.Wall.Round(time.Millisecond), s.BusyPercent())
+	if s.Second {
+		line = fmt.Sprintf("%s on %s: %s [%s], wall %s", path, s.Platform.Slug(), count(s.Rows(), "row"), strings.Join(parts, ", "),
+			s.Wall.Round(time.Millisecond))
+	}
 	if s.Counts[record.StatusOK] > 0 && s.Spread.Median() > 0 {
 		line += fmt.Sprintf(", timings vary by %.1f%% (median row)", 100*s.Spread.Median())
 	}
 	if m := s.ShiftMedian(); m > 0 {
-		line += fmt.Sprintf(", %d random rows re-timed at %.3fx their first timings (median)", len(s.Shift), m)
+		line += fmt.Sprintf(", %s re-timed at %.3fx their first timings (median)", count(len(s.Shift), "random row"), m)
 	}
 	if len(s.TaskErrors) > 0 {
 		line += fmt.Sprintf("; %s skipped: %s", count(len(s.TaskErrors), "shape"), strings.Join(s.TaskErrors, "; "))

@@ -33,6 +33,8 @@ trap 'rm -rf "$fill"' EXIT
 if [ -d "$out" ]; then
 	cp -r "$out/." "$fill/"
 fi
+echo "collect-prefilled: building the programs with $n fill processes (their rows are thrown away)..." >&2
+start=$SECONDS
 pids=()
 for ((i = 0; i < n; i++)); do
 	"$augur" collect "$@" --repeats 1 --warm-up 0 --shapes "$fill_shapes" --shard "$i/$n" --out "$fill" \
@@ -45,5 +47,7 @@ for i in "${!pids[@]}"; do
 		tail -n 5 "$fill/fill-$i.log" >&2
 		exit 1
 	fi
+	echo "collect-prefilled: fill shard $i/$n done: $(tail -n 1 "$fill/fill-$i.log")" >&2
 done
+echo "collect-prefilled: programs built in $((SECONDS - start)) s; timing with one process" >&2
 exec "$augur" collect "$@" --out "$out"

@@ -20,6 +20,10 @@ kernel=${1:?usage: sbatch --array=0-N-1 collect-slurm.sh KERNEL OUT_DIR [collect
 out=${2:?usage: sbatch --array=0-N-1 collect-slurm.sh KERNEL OUT_DIR [collect flags...]}
 shift 2
 augur=${AUGUR:-augur}
+if [ -z "${SLURM_ARRAY_TASK_ID:-}" ] || [ -z "${SLURM_ARRAY_TASK_COUNT:-}" ]; then
+	echo "collect-slurm.sh: not a task of a job array: run it with sbatch --array=0-N-1 collect-slurm.sh KERNEL OUT_DIR [collect flags...]" >&2
+	exit 2
+fi
 
 # Slurm sends SIGTERM before a pre-emption or the time limit; collect then
 # stops between two configurations and keeps every row it measured.

@@ -52,6 +52,17 @@ func ParseTask(names []string, text string) (Task, error) {
 	for i, n := range names {
 		v, ok := kv[n]
 		if !ok {
+			var unknown []string
+			for k := range kv {
+				if !slices.Contains(names, k) {
+					unknown = append(unknown, strconv.Quote(k))
+				}
+			}
+			if len(unknown) > 0 {
+				// A misspelt name: say which, not only what is missing.
+				slices.Sort(unknown)
+				return nil, fmt.Errorf("%w: shape %q lacks %s and names %s, no shape feature (want %s)", ErrSyntax, text, n, strings.Join(unknown, ", "), strings.Join(names, ","))
+			}
 			return nil, fmt.Errorf("%w: shape %q lacks %s (want %s)", ErrSyntax, text, n, strings.Join(names, ","))
 		}
 		t[i] = v

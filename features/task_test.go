@@ -36,6 +36,15 @@ func TestParseTask(t *testing.T) {
 	}
 }
 
+// TestParseTaskMisspelt checks that a misspelt name is named, not only
+// the name it stands for.
+func TestParseTaskMisspelt(t *testing.T) {
+	_, err := ParseTask(names, "widht=1024,height=768,filter_w=5,filter_h=3")
+	if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), `lacks width and names "widht"`) {
+		t.Errorf("ParseTask with a misspelt name: %v", err)
+	}
+}
+
 func TestParseTasks(t *testing.T) {
 	got, err := ParseTasks(names, "width=64,height=64,filter_w=3,filter_h=3;width=128,height=32,filter_w=7,filter_h=7;")
 	if err != nil || len(got) != 2 || got[1][0] != 128 {

@@ -288,7 +288,10 @@ func LoadWith(dir, kernel string, opt LoadOptions) (*Data, error) {
 	}
 	paths, err := record.Files(filepath.Join(dir, kernel))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("train: no dataset files under %s: %w", filepath.Join(dir, kernel), err)
+		if filepath.Base(filepath.Clean(dir)) == kernel {
+			return nil, fmt.Errorf("train: no dataset files under %s: the data directory is the one that holds %s/, not %s/ itself (%w)", filepath.Join(dir, kernel), kernel, kernel, fs.ErrNotExist)
+		}
+		return nil, fmt.Errorf("train: no dataset files under %s (no such directory; the data directory holds one directory a kernel): %w", filepath.Join(dir, kernel), fs.ErrNotExist)
 	}
 	if err != nil {
 		return nil, err // record names itself

@@ -53,7 +53,7 @@ func runChoose(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("choose: --device %d: %w", n, err)
 		}
 		if n < 0 || n >= len(devs) {
-			return fmt.Errorf("choose: --device must be in [0, %d], got %d", len(devs)-1, n)
+			return noDevice("choose", n, len(devs))
 		}
 		opt.Device, opt.Platform = devs[n].Slug(), &devs[n]
 	}

@@ -22,7 +22,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		perProcess, growthMiB, maxGrowthMiB int
 		opt                                 collect.Options
 	)
-	fs := flags("collect", "--kernel NAME|--spec FILE --out DIR [--device N|NAME] [--shapes 'k=v,...;...'] [--sample all|random:N|random-each:N|refine:K|grid] [--repeats R] [--seed S] [--timeout D] [--compression zstd|none] [--shard I/N] [--where EXPR]", stderr)
+	fs := flags("collect", "--kernel NAME|--spec FILE --out DIR [--device N|NAME] [--shapes 'k=v,...;...'|FILE] [--sample all|random:N|random-each:N|refine:K|grid|none] [--repeats R] [--seed S] [--timeout D] [--warm-up D] [--confirm N [--confirm-repeats R] [--confirm-anchors A] [--confirm-picks FILE]] [--compression zstd|none] [--shard I/N] [--where EXPR] [--programs-per-process N] [--memory-per-process MIB] [--quiet]", stderr)
 	addKernelFlags(fs, &kr, "kernel family")
 	fs.StringVar(&out, "out", "", "dataset directory; files go to DIR/<kernel>/<device>/")
 	addDeviceFlag(fs, &opt.Device, "device to measure on")
@@ -55,7 +55,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if err := collectLimits(&opt, co, *shard, compression, perProcess, growthMiB, maxGrowthMiB); err != nil {
-		return err
+		return usageError{err}
 	}
 	child := perProcess > 0 && (opt.MaxPrograms > 0 || opt.MaxGrowthBytes > 0)
 	if child {
@@ -77,12 +77,12 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		if opt.Tasks, err = parseShapes(k, strings.Join(list, ";")); err != nil {
-			return fmt.Errorf("collect: --shapes: %w", err)
+			return usageError{fmt.Errorf("collect: --shapes: %w", err)}
 		}
 	}
 	if *picks != "" {
 		if co.Top == 0 {
-			return fmt.Errorf("collect: --confirm-picks needs --confirm N: it adds to the second pass")
+			return usagef("collect: --confirm-picks needs --confirm N: it adds to the second pass")
 		}
 		if co.Also, err = judgedConfigs(*picks, k, opt.Device); err != nil {
 			return err
@@ -104,9 +104,12 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	confirmOnly := sample == "none"
 	if confirmOnly && co.Top == 0 {
-		return fmt.Errorf("collect: --sample none measures nothing by itself: add --confirm N to time each recorded shape's N fastest configurations again")
+		return usagef("collect: --sample none measures nothing by itself: add --confirm N to time each recorded shape's N fastest configurations again")
 	}
 	if !confirmOnly {
+		if collect.CheckSample(sample) != nil {
+			return usagef("collect: --sample %q: want all, grid, random:N, random-each:N, refine:K (N, K >= 1), or none with --confirm", sample)
+		}
 		opt.Sample = sample
 	}
 	opt.Progress = progressTo(fs, stderr)
@@ -146,8 +149,11 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func confirm(ctx context.Context, k *datasets.Kernel, out string, opt collect.Options, co collect.ConfirmOptions, stdout io.Writer) error {
 	opt.MaxPrograms, opt.MaxGrowthBytes = 0, 0 // the second pass builds few programs
 	csum, err := collect.Confirm(ctx, k, out, opt, co)
-	if csum != nil && csum.Path != "" {
+	switch {
+	case csum != nil && csum.Path != "":
 		fmt.Fprintf(stdout, "confirmed: %s\n", csum)
+	case err == nil:
+		fmt.Fprintf(stdout, "confirmed nothing: no shape asked has rows left to time again under %s (each is confirmed once; --shapes names the shapes, by default %s's own)\n", out, k.Name)
 	}
 	return err
 }
@@ -202,7 +208,7 @@ func judgedConfigs(path string, k *datasets.Kernel, device int) (map[features.Ta
 		return nil, err
 	}
 	if device >= len(devs) {
-		return nil, fmt.Errorf("collect: --device must be in [0, %d], got %d", len(devs)-1, device)
+		return nil, noDevice("collect", device, len(devs))
 	}
 	also, err := eval.ReadJudged(path, devs[device].Slug(), k)
 	if err != nil {

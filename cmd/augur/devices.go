@@ -30,7 +30,7 @@ func runDevices(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("devices: %w", err)
 	}
 	if device < -1 || device >= len(devs) {
-		return fmt.Errorf("devices: --device must be in [0, %d] or -1, got %d", len(devs)-1, device)
+		return noDevice("devices", device, len(devs))
 	}
 	index := make([]int, len(devs))
 	for i := range index {

@@ -43,8 +43,8 @@ func TestDevicesErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"devices", "--device", "99"}, "--device must be in [0, "},
-		{[]string{"devices", "--device", "-2"}, "--device must be in [0, "},
+		{[]string{"devices", "--device", "99"}, "--device 99: no such device"},
+		{[]string{"devices", "--device", "-2"}, "--device -2: no such device"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -29,7 +29,7 @@ func runKernels(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("kernels: %w", err)
 		}
 		if device >= len(devs) {
-			return fmt.Errorf("kernels: --device must be in [0, %d], got %d", len(devs)-1, device)
+			return noDevice("kernels", device, len(devs))
 		}
 		plat = &devs[device]
 	}

@@ -61,6 +61,12 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
+// noDevice is the usage error of a --device index beyond the n devices
+// the machine has, worded as every command words it.
+func noDevice(cmd string, index, n int) error {
+	return usagef("%s: --device %d: no such device; the OpenCL devices are 0 to %d (augur devices lists them)", cmd, index, n-1)
+}
+
 // usagef returns a usageError with the message fmt.Errorf gives.
 func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
@@ -249,7 +255,8 @@ func (f deviceFlag) String() string {
 func (f deviceFlag) Set(s string) error {
 	i, err := collect.DeviceIndex(s)
 	if err != nil {
-		return err
+		// The flag package names the command and the flag already.
+		return errors.New(strings.TrimPrefix(err.Error(), "collect: "))
 	}
 	*f.index = i
 	return nil
