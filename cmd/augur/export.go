@@ -65,9 +65,10 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := os.Stat(out); err == nil {
 		return fmt.Errorf("export: %s exists; remove it first", out)
 	}
-	if k := spec; k != nil && target != "" {
-		// The classifier's groups carry the kernel's task-only derived
-		// features, as 'augur train --target' gives them.
+	if k := spec; k != nil {
+		// The rows carry the kernel's derived features, as 'augur train'
+		// gives them to its models; the classifier's groups their
+		// task-only ones, as 'augur train --target' does.
 		opt.Derived = k.Derived
 	}
 	opt.Tasks = taskSpaceOf

@@ -604,7 +604,7 @@ func (p *plan) rows(src source, task features.Task, refTime float64) func(emit f
 			if err != nil {
 				return nil // counted as a violation by the first reading
 			}
-			r := record.Row{Task: task, Config: c, Status: m.Status, Error: m.Error, LogSpeedup: math.NaN(), RefTimeNs: refTime}
+			r := record.Row{Task: task, Config: c, Status: m.Status, Error: m.Error, LogSpeedup: math.NaN(), RefTimeNs: refTime, CompileMs: m.CompileMs}
 			if m.Status == record.StatusOK {
 				t := timingOf(m)
 				r.TimeNs, r.TimeMinNs, r.TimeCV, r.Repeats, r.Runs = t.median, t.minimum, t.cv, t.repeats, t.runs

@@ -54,6 +54,10 @@ type Measurement struct {
 	MeanOnly bool
 	// Error is the tuner's failure string for a failed configuration.
 	Error string
+	// CompileMs is the build time the file gives (Kernel Tuner's
+	// compile_time, T4's times.compilation_time), in milliseconds; 0 when
+	// it gives none.
+	CompileMs float64
 }
 
 // Kernel Tuner's failure strings, kept in the time field of a cache entry,
@@ -422,7 +426,14 @@ func (e *ktEntry) measurement(m *Measurement, keys []string, labels map[string][
 		}
 		m.Config[j] = n
 	}
-	m.TimesMs, m.Error, m.Status, m.MeanOnly = m.TimesMs[:0], "", "", false
+	m.TimesMs, m.Error, m.Status, m.MeanOnly, m.CompileMs = m.TimesMs[:0], "", "", false, 0
+	for _, f := range e.fields {
+		if f.name == "compile_time" && f.num {
+			if v, err := strconv.ParseFloat(f.text, 64); err == nil && v > 0 && !math.IsInf(v, 0) {
+				m.CompileMs = v
+			}
+		}
+	}
 	if !e.hasTime {
 		return errors.New("lacks time")
 	}

@@ -47,7 +47,7 @@ func TestReadKernelTuner(t *testing.T) {
 		ProblemSize: []int{4096, 4096},
 		Params:      []features.Param{{Name: "bx", Values: []int{16, 32}}, {Name: "by", Values: []int{1, 2}}},
 		Measurements: []Measurement{
-			{Config: features.Config{16, 1}, Status: record.StatusOK, TimesMs: []float64{3, 2, 2.5}},
+			{Config: features.Config{16, 1}, Status: record.StatusOK, TimesMs: []float64{3, 2, 2.5}, CompileMs: 800},
 			{Config: features.Config{32, 1}, Status: record.StatusLaunchError, Error: "RuntimeFailedConfig"},
 			{Config: features.Config{16, 2}, Status: record.StatusCompileError, Error: "CompilationFailedConfig"},
 			{Config: features.Config{32, 2}, Status: record.StatusPruned, Error: "InvalidConfig"},

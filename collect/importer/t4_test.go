@@ -63,6 +63,10 @@ func TestReadT4(t *testing.T) {
 	if got := res.Measurements[1].TimesMs[0]; got < 1 || got > 1.1 {
 		t.Errorf("best configuration's first run %v ms, want about 1.0 ms", got)
 	}
+	// The build time comes along (times.compilation_time).
+	if got := res.Measurements[0].CompileMs; got != 834.356 {
+		t.Errorf("first measurement's CompileMs = %v, want the file's 834.356", got)
+	}
 }
 
 func TestReadT4Units(t *testing.T) {
