@@ -211,9 +211,15 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	if err != nil {
 		sum.note(opt.Log, "could not recover every file of an earlier run: %v", err)
 	}
-	done, refs, others, bad, err := recorded(dir, k.Version())
+	done, refs, others, bad, plans, err := recorded(dir, k.Version())
 	if err != nil {
 		return nil, errors.Join(err, e.close())
+	}
+	plan := opt.plan()
+	if opt.Shard.Count > 1 {
+		if other := slices.IndexFunc(plans, func(p string) bool { return p != plan }); other >= 0 {
+			sum.note(opt.Log, "files in %s were collected with %q, this shard with %q: shards of one collection need the same sample, seed and number of shards, or their rows cover the space unevenly", dir, plans[other], plan)
+		}
 	}
 	if others > 0 {
 		sum.note(opt.Log, "%d earlier files in %s hold another version of %s (collected before the kernel or its spec changed): they are kept, nothing of them is resumed, and train and eval with this kernel read only this version's files", others, dir, k.Name)
@@ -227,7 +233,9 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 		return nil, errors.Join(err, e.close())
 	}
 
-	out := &runFile{dir: dir, meta: Meta(k, e.plat), wopt: wopt, sum: sum, shard: opt.Shard}
+	meta := Meta(k, e.plat)
+	meta.Plan = plan
+	out := &runFile{dir: dir, meta: meta, wopt: wopt, sum: sum, shard: opt.Shard}
 	e.sink = out.write
 
 	runErr := e.run(ctx, shapes, configs, wants, done, refs, opt.Shard, &sum.Skipped)
@@ -650,10 +658,10 @@ func Meta(k *datasets.Kernel, p features.Platform) record.Meta {
 // A file that cannot be read is skipped, and its error returned in bad:
 // its pairs are then measured again, which costs time but loses nothing,
 // while refusing would stop every later run on one damaged file.
-func recorded(dir, version string) (done map[string]bool, refs map[features.TaskKey]float64, others int, bad []error, err error) {
+func recorded(dir, version string) (done map[string]bool, refs map[features.TaskKey]float64, others int, bad []error, plans []string, err error) {
 	files, bad, err := record.ReadDirSkip(dir)
 	if err != nil {
-		return nil, nil, 0, nil, fmt.Errorf("collect: resume from %s: %w", dir, err)
+		return nil, nil, 0, nil, nil, fmt.Errorf("collect: resume from %s: %w", dir, err)
 	}
 	done = map[string]bool{}
 	refs = map[features.TaskKey]float64{}
@@ -661,6 +669,9 @@ func recorded(dir, version string) (done map[string]bool, refs map[features.Task
 		if f.Meta.KernelVersion != version {
 			others++
 			continue
+		}
+		if f.Meta.Plan != "" && !slices.Contains(plans, f.Meta.Plan) {
+			plans = append(plans, f.Meta.Plan)
 		}
 		for _, r := range f.Rows {
 			done[pairKey(r.Task, r.Config)] = true
@@ -671,7 +682,7 @@ func recorded(dir, version string) (done map[string]bool, refs map[features.Task
 			}
 		}
 	}
-	return done, refs, others, bad, nil
+	return done, refs, others, bad, plans, nil
 }
 
 // duplicate is a shape given more than once.

@@ -243,6 +243,13 @@ func (o Options) resolve() (Options, sampling, error) {
 	return o, s, err
 }
 
+// plan describes how o chooses the rows (record.Meta.Plan): its sample,
+// seed and number of shards; not the shard's index, which differs between
+// the shards of one collection.
+func (o Options) plan() string {
+	return fmt.Sprintf("sample=%s seed=%d shards=%d", o.Sample, o.Seed, max(o.Shard.Count, 1))
+}
+
 // CheckSample reports whether text is a sampling plan Options.Sample
 // accepts, before any device or data is touched.
 func CheckSample(text string) error {

@@ -147,6 +147,21 @@ func TestRunShards(t *testing.T) {
 		if sum.Rows() != 0 || sum.Path != "" {
 			t.Errorf("resumed shard %v wrote %d rows to %q, want none", o.Shard, sum.Rows(), sum.Path)
 		}
+		if len(sum.Notes) != 0 {
+			t.Errorf("resumed shard %v with the same plan: notes %q, want none", o.Shard, sum.Notes)
+		}
+	}
+	// A shard run with another seed or shard count than the files it
+	// joins is warned of.
+	for _, o := range []Options{{Seed: 2, Shard: Shard{Index: 0, Count: n}}, {Seed: 1, Shard: Shard{Index: 0, Count: n + 1}}} {
+		o.Sample, o.Repeats, o.Workers, o.NoBench = opt.Sample, opt.Repeats, opt.Workers, true
+		sum, err := Run(context.Background(), k, shared, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(sum.Notes, func(n string) bool { return strings.Contains(n, "shards of one collection need the same sample") }) {
+			t.Errorf("seed %d, shard %v: notes %q, want the plans' mismatch", o.Seed, o.Shard, sum.Notes)
+		}
 	}
 	entries, _ := os.ReadDir(filepath.Join(shared, "scale"))
 	if len(entries) != 1 {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 func TestMisplaced(t *testing.T) {
@@ -34,5 +36,27 @@ func TestVerifyPartial(t *testing.T) {
 	c := Verify(filepath.Join(t.TempDir(), "run.arrow"+partialSuffix), VerifyOptions{})
 	if c.OK() || !strings.Contains(c.Err.Error(), "augur recover") {
 		t.Errorf("Verify of a partial stream: %v, want an error pointing at augur recover", c.Err)
+	}
+}
+
+// TestMetaPlan checks that a file's collection plan is written and read
+// back, that a file without one reads as "", and that the plan is outside
+// the metadata checksum (the file verifies either way).
+func TestMetaPlan(t *testing.T) {
+	for _, plan := range []string{"sample=random:4 seed=7 shards=2", ""} {
+		path := filepath.Join(t.TempDir(), "run.arrow")
+		m := testMeta()
+		m.Plan = plan
+		writeFile(t, memory.DefaultAllocator, path, m, 0, testRows()[:2])
+		got, _, err := ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Plan != plan {
+			t.Errorf("Plan read back as %q, want %q", got.Plan, plan)
+		}
+		if c := Verify(path, VerifyOptions{}); !c.OK() || !c.Verified {
+			t.Errorf("plan %q: Verify = %v", plan, c)
+		}
 	}
 }

@@ -30,6 +30,12 @@ type Meta struct {
 	// Source says where the rows came from: "collect", or
 	// "import:kerneltuner" and the like for converted data.
 	Source string
+	// Plan is how collect chose the rows ("sample=random:100 seed=1
+	// shards=4"), so that shards of one collection can be told from rows of
+	// another; "" for imported files and files written before it existed.
+	// It is not covered by the metadata checksum: it informs, nothing
+	// reads rows by it.
+	Plan string
 }
 
 // The fixed columns that follow the task and parameter columns, in order.
@@ -62,6 +68,7 @@ const (
 	keyConstraints   = "constraints"
 	keyReference     = "reference"
 	keySource        = "source"
+	keyPlan          = "collect_plan"
 )
 
 // Column positions of the fixed columns, counted from the first of them.
@@ -169,6 +176,9 @@ func encodeMeta(meta Meta) (arrow.Metadata, error) {
 	if ref == nil {
 		ref = features.Config{}
 	}
+	if meta.Plan != "" {
+		keys, vals = append(keys, keyPlan), append(vals, meta.Plan)
+	}
 	for _, kv := range []struct {
 		key string
 		v   any
@@ -208,6 +218,7 @@ func decodeMeta(md arrow.Metadata) (Meta, error) {
 			return Meta{}, err
 		}
 	}
+	m.Plan, _ = md.GetValue(keyPlan) // optional
 	created, err := get(keyCreated)
 	if err != nil {
 		return Meta{}, err
