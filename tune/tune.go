@@ -620,7 +620,7 @@ func (r *TuneResult) String() string {
 		if r.Stopped {
 			stop = "the error model"
 		}
-		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%) from the ranking of %s and at random; stopped by %s\n",
+		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%) in the fleet prior's order (its source: %s) and at random; stopped by %s\n",
 			total, r.SpaceSize, 100*float64(total)/float64(r.SpaceSize), r.Prior, stop)
 	} else {
 		fmt.Fprintf(&b, "measured %d of %d configurations (%.2f%%; %d within the device's limits): %d at random, %d in the order %s predicted; %d failed, %d passed over as predicted to fail\n",
