@@ -83,13 +83,21 @@ func OpenWisdom(path string, opt WisdomOptions) (*Wisdom, error) {
 		f.Close()
 		return nil, fmt.Errorf("runtime: wisdom %s: %w", path, err)
 	}
-	parsed, damaged, err := w.read()
+	var warned bytes.Buffer
+	warn := w.opt.Warn
+	w.opt.Warn = &warned // held until the file is known to be wisdom
+	parsed, damaged, notJSON, err := w.read()
+	w.opt.Warn = warn
 	unlockFile(f)
-	if err == nil && parsed == 0 && damaged > 1 {
+	if err == nil && parsed == 0 && (damaged > 1 || notJSON == 1 && endsWithNewline(f)) {
 		// Not a wisdom file (a bundle or a CSV given by mistake): records
 		// appended to it would damage it further. One damaged line alone
-		// may be the torn first record of a writer that died.
+		// may be the torn first record of a writer that died, or a record
+		// of another augur: a whole line of no JSON object is neither.
 		err = fmt.Errorf("runtime: wisdom %s: none of its %d lines is a wisdom record: not a wisdom file", path, damaged)
+	}
+	if err == nil && warn != nil {
+		warn.Write(warned.Bytes())
 	}
 	if err != nil {
 		f.Close()
@@ -250,23 +258,23 @@ func (w *Wisdom) shapesSince(gen uint64) []features.TaskKey {
 // of the file. Every writer holds the exclusive lock while it writes, so a
 // last line without its newline is a torn one, not one being written.
 func (w *Wisdom) catchUp() error {
-	_, _, err := w.read()
+	_, _, _, err := w.read()
 	return err
 }
 
-// read is catchUp, returning how many lines parsed as records and how
-// many did not.
-func (w *Wisdom) read() (parsed, damaged int, err error) {
+// read is catchUp, returning how many lines parsed as records, how many
+// did not, and how many of those are no JSON object at all.
+func (w *Wisdom) read() (parsed, damaged, notJSON int, err error) {
 	st, err := w.f.Stat()
 	if err != nil {
-		return 0, 0, fmt.Errorf("runtime: wisdom %s: %w", w.path, err)
+		return 0, 0, 0, fmt.Errorf("runtime: wisdom %s: %w", w.path, err)
 	}
 	if st.Size() <= w.offset {
-		return 0, 0, nil
+		return 0, 0, 0, nil
 	}
 	buf := make([]byte, st.Size()-w.offset)
 	if _, err := w.f.ReadAt(buf, w.offset); err != nil && !errors.Is(err, io.EOF) {
-		return 0, 0, fmt.Errorf("runtime: wisdom %s: %w", w.path, err)
+		return 0, 0, 0, fmt.Errorf("runtime: wisdom %s: %w", w.path, err)
 	}
 	start := w.offset
 	w.offset += int64(len(buf))
@@ -285,8 +293,14 @@ func (w *Wisdom) read() (parsed, damaged int, err error) {
 		}
 		switch {
 		case err != nil:
-			damaged++
-			w.warn("runtime: wisdom %s: byte %d: skipped a damaged line: %v", w.path, at, err)
+			// The first few by place; a file of thousands (a bundle given
+			// by mistake) is refused at open, one line.
+			if !bytes.HasPrefix(bytes.TrimSpace(line), []byte{'{'}) {
+				notJSON++
+			}
+			if damaged++; damaged <= maxDamagedWarnings {
+				w.warn("runtime: wisdom %s: byte %d: skipped a damaged line: %v", w.path, at, err)
+			}
 		case r.KernelVersion != w.opt.KernelVersion:
 			otherVersion++
 		case w.opt.Device != "" && r.Device != "" && r.Device != w.opt.Device:
@@ -295,14 +309,31 @@ func (w *Wisdom) read() (parsed, damaged int, err error) {
 			w.add(r)
 		}
 	}
+	if damaged > maxDamagedWarnings && parsed > 0 {
+		w.warn("runtime: wisdom %s: skipped %d damaged lines in all", w.path, damaged)
+	}
 	if otherVersion > 0 {
 		w.warn("runtime: wisdom %s: skipped %d records of another kernel version than %s", w.path, otherVersion, w.opt.KernelVersion)
 	}
 	if otherDevice > 0 {
 		w.warn("runtime: wisdom %s: skipped %d records of other devices than %s", w.path, otherDevice, w.opt.Device)
 	}
-	return parsed, damaged, nil
+	return parsed, damaged, notJSON, nil
 }
+
+// endsWithNewline reports whether f's last byte is a newline.
+func endsWithNewline(f *os.File) bool {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return false
+	}
+	var b [1]byte
+	_, err = f.ReadAt(b[:], st.Size()-1)
+	return err == nil && b[0] == '\n'
+}
+
+// maxDamagedWarnings is how many damaged lines read warns of one by one.
+const maxDamagedWarnings = 3
 
 // add keeps r, under w.mu.
 func (w *Wisdom) add(r WisdomRecord) {

@@ -202,14 +202,23 @@ func TestWisdomFile(t *testing.T) {
 // record (a bundle or a CSV given by mistake) is refused, and left as it
 // was.
 func TestWisdomNotAWisdomFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rows.csv")
-	text := "shape,config,time\n1,2,3\n"
-	os.WriteFile(path, []byte(text), 0o644)
-	if _, err := runtime.OpenWisdom(path, runtime.WisdomOptions{KernelVersion: "v"}); err == nil || !strings.Contains(err.Error(), "not a wisdom file") {
-		t.Errorf("err = %v, want one saying it is not a wisdom file", err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != text {
-		t.Errorf("the file changed: %q", got)
+	for _, text := range []string{
+		"shape,config,time\n1,2,3\n",
+		"hello\n", // one whole line, no JSON: no torn record either
+		strings.Repeat("not a record\n", 3000),
+	} {
+		path := filepath.Join(t.TempDir(), "rows.csv")
+		os.WriteFile(path, []byte(text), 0o644)
+		var warn bytes.Buffer
+		if _, err := runtime.OpenWisdom(path, runtime.WisdomOptions{KernelVersion: "v", Warn: &warn}); err == nil || !strings.Contains(err.Error(), "not a wisdom file") {
+			t.Errorf("%.20q: err = %v, want one saying it is not a wisdom file", text, err)
+		}
+		if warn.Len() != 0 {
+			t.Errorf("%.20q: %d bytes of warnings beside the error, want none", text, warn.Len())
+		}
+		if got, _ := os.ReadFile(path); string(got) != text {
+			t.Errorf("the file changed: %.40q", got)
+		}
 	}
 }
 
