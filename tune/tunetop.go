@@ -110,25 +110,42 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 		configs[i] = c.Config
 	}
 	say(opt.Progress, "tune: measuring the top %d candidates of %s on %s", len(configs), ch.Source(), plat.Slug())
-	rows, err := collect.Measure(ctx, k, t, configs, collect.Options{Device: opt.Device, Repeats: opt.Repeats})
-	if err != nil {
-		return nil, fmt.Errorf("tune: %w", err)
-	}
 	res := &TopResult{Task: t, PlatformSlug: plat.Slug(), Space: k.Space, Kernel: k}
-	for i, r := range rows {
-		c := TopCandidate{Config: r.Config, Status: r.Status, Source: cands[min(i, len(cands)-1)].Source}
-		res.RefNs = r.RefTimeNs
-		if r.Status == record.StatusOK && r.TimeNs > 0 {
-			c.TimeNs = r.TimeNs
-			if err := w.Record(t, r.Config, r.TimeNs); err != nil {
-				return nil, fmt.Errorf("tune: %w", err)
-			}
-			res.Recorded++
-			if res.Best == nil || r.TimeNs < res.BestNs {
-				res.Best, res.BestNs = r.Config, r.TimeNs
-			}
+	// In batches, each recorded as soon as it is measured: an interrupt
+	// keeps every batch done, and a line a batch tells how far it got.
+	var interrupted error
+	for start := 0; start < len(configs); start += topBatch {
+		end := min(start+topBatch, len(configs))
+		rows, err := collect.Measure(ctx, k, t, configs[start:end], collect.Options{Device: opt.Device, Repeats: opt.Repeats})
+		if err != nil && ctx.Err() != nil && start > 0 {
+			interrupted = fmt.Errorf("%w after %d of %d candidates (%v): the best so far is above, and in the wisdom", ErrInterrupted, start, len(configs), context.Cause(ctx))
+			break
 		}
-		res.Candidates = append(res.Candidates, c)
+		if err != nil {
+			return nil, fmt.Errorf("tune: %w", err)
+		}
+		for i, r := range rows {
+			c := TopCandidate{Config: r.Config, Status: r.Status, Source: cands[start+i].Source}
+			if res.RefNs == 0 && r.RefTimeNs > 0 {
+				// The first batch's timing: the least of one a batch
+				// would be a luckier draw than any candidate's one.
+				res.RefNs = r.RefTimeNs
+			}
+			if r.Status == record.StatusOK && r.TimeNs > 0 {
+				c.TimeNs = r.TimeNs
+				if err := w.Record(t, r.Config, r.TimeNs); err != nil {
+					return nil, fmt.Errorf("tune: %w", err)
+				}
+				res.Recorded++
+				if res.Best == nil || r.TimeNs < res.BestNs {
+					res.Best, res.BestNs = r.Config, r.TimeNs
+				}
+			}
+			res.Candidates = append(res.Candidates, c)
+		}
+		if len(configs) > topBatch {
+			say(opt.Progress, "tune: measured %d of %d candidates", end, len(configs))
+		}
 	}
 	// The reference, timed beside the candidates, is recorded too, unless
 	// it is a candidate and so recorded above.
@@ -140,11 +157,15 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 		res.Recorded++
 	}
 	if res.Best == nil {
-		return res, fmt.Errorf("tune: none of the %d candidates ran on %s", len(cands), plat.Slug())
+		return res, errors.Join(interrupted, fmt.Errorf("tune: none of the %d candidates ran on %s", len(res.Candidates), plat.Slug()))
 	}
 	res.preferReference(k.Reference)
-	return res, w.Close()
+	return res, errors.Join(w.Close(), interrupted)
 }
+
+// topBatch is how many candidates TuneTop measures in one device session
+// (each times the reference beside them, as the two-stage tuner's do).
+const topBatch = 16
 
 // preferReference makes ref, the reference configuration, the best when
 // it was measured faster than every candidate that ran: it is in the

@@ -168,10 +168,11 @@ func TestTuneTop(t *testing.T) {
 	if err != nil || p.Source != runtime.SourceWisdom {
 		t.Errorf("pick from %q (%v), want wisdom", p.Source, err)
 	}
-	for _, bad := range [][]string{{"--top", "2"}, {"--top", "0", "--model", bundle, "--wisdom", wisdom}} {
+	for _, bad := range [][]string{{"--top", "2"}, {"--top", "0", "--model", bundle, "--wisdom", wisdom},
+		{"--wisdom", wisdom, "--max", "2"}, {"--top", "2", "--model", bundle, "--wisdom", wisdom, "--max", "3", "--out", t.TempDir()}} {
 		err := run(context.Background(), append([]string{"tune", "--kernel", "conv2d", "--shape", "width=32,height=32,filter_w=3,filter_h=3"}, bad...), io.Discard, io.Discard)
-		if err == nil {
-			t.Errorf("tune %v: no error", bad)
+		if exitStatus(err) != exitUsage {
+			t.Errorf("tune %v: %v, want a usage error", bad, err)
 		}
 	}
 }

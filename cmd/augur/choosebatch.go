@@ -182,12 +182,12 @@ func chooseMany(w io.Writer, r io.Reader, ch *runtime.Chooser, shapes string, to
 }
 
 // runTuneTop is `augur tune --top K --model BUNDLE --wisdom FILE`.
-func runTuneTop(ctx context.Context, k *datasets.Kernel, t features.Task, model, wisdom string, opt tune.TopOptions, progress, stdout io.Writer) error {
+func runTuneTop(ctx context.Context, k *datasets.Kernel, t features.Task, model, wisdom string, opt tune.TopOptions, progress, stdout io.Writer, asJSON bool) error {
 	switch {
+	case model == "" || wisdom == "" || opt.K == 0:
+		return usagef("tune: measuring a model's candidates needs --model BUNDLE, --top K and --wisdom FILE together")
 	case opt.K < 1:
-		return usagef("tune: --top must be >= 1 with --model and --wisdom, got %d", opt.K)
-	case model == "" || wisdom == "":
-		return usagef("tune: --top needs --model BUNDLE and --wisdom FILE")
+		return usagef("tune: --top must be >= 1, got %d", opt.K)
 	}
 	b, err := features.ReadBundleFile(model)
 	if err != nil {
@@ -195,6 +195,9 @@ func runTuneTop(ctx context.Context, k *datasets.Kernel, t features.Task, model,
 	}
 	opt.Wisdom, opt.Progress = wisdom, progress
 	res, err := tune.TuneTop(ctx, k, b, t, opt)
+	if res != nil && asJSON {
+		return errors.Join(writeTopJSON(stdout, res), err)
+	}
 	if res != nil {
 		fmt.Fprintln(stdout, res)
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/tune"
@@ -18,7 +20,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	)
 	var prior, model, wisdom string
 	var top int
-	fs := flags("tune", "--kernel NAME|--spec FILE --shape 'k=v,...' [--prior BUNDLE] [--budget N] [--max N] [--threshold T] [--out DIR] [--device N|NAME]", stderr)
+	fs := flags("tune", "--kernel NAME|--spec FILE --shape 'k=v,...' [--prior BUNDLE] [--budget N] [--max N] [--threshold T] [--batch N] [--out DIR] [--device N|NAME] [--repeats R] [--seed S] [--json]\n       augur tune --kernel NAME|--spec FILE --shape 'k=v,...' --model BUNDLE --top K --wisdom FILE [--device N|NAME] [--repeats R] [--json]", stderr)
 	addKernelFlags(fs, &kr, "kernel family")
 	fs.StringVar(&shape, "shape", "", "the shape to tune for")
 	fs.StringVar(&prior, "prior", "", "model bundle whose ranking for this device the fleet-prior tuner starts from (its fleet model for a device it has no model of); empty: the two-stage tuner")
@@ -33,7 +35,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&top, "top", 0, "measure the K best candidates of --model's model for the device (runtime Candidates) once each and append them, with the reference, to --wisdom; no tuner runs")
 	fs.StringVar(&model, "model", "", "with --top: the model bundle whose candidates are measured")
 	fs.StringVar(&wisdom, "wisdom", "", "with --top: the wisdom file (JSON lines) the measurements are appended to")
-	asJSON := fs.Bool("json", false, "print one JSON object: shape, device, config, best_ns, ref_ns, first_stage, second_stage, space_size, learner (the two-stage tuner's first-stage model), prior, path")
+	asJSON := fs.Bool("json", false, "print one JSON object: shape, device, config, best_ns, ref_ns, first_stage, second_stage, space_size, learner (the two-stage tuner's first-stage model), prior, path; with --top: shape, device, config, best_ns, ref_ns, recorded, candidates")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -66,7 +68,20 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("tune: --shape: %w", err)
 	}
 	if top != 0 || model != "" || wisdom != "" {
-		return runTuneTop(ctx, k, t, model, wisdom, tune.TopOptions{Device: opt.Device, K: top, Repeats: opt.Repeats}, progressTo(fs, stderr), stdout)
+		if model == "" || wisdom == "" || top == 0 {
+			return usagef("tune: measuring a model's candidates needs --model BUNDLE, --top K and --wisdom FILE together")
+		}
+		var unused []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "prior", "budget", "max", "threshold", "batch", "out", "seed":
+				unused = append(unused, "--"+f.Name)
+			}
+		})
+		if len(unused) > 0 {
+			return usagef("tune: %s: not with --top, which measures a model's candidates and runs no tuner", strings.Join(unused, ", "))
+		}
+		return runTuneTop(ctx, k, t, model, wisdom, tune.TopOptions{Device: opt.Device, K: top, Repeats: opt.Repeats}, progressTo(fs, stderr), stdout, *asJSON)
 	}
 	if prior != "" {
 		if opt.Prior, err = features.ReadBundleFile(prior); err != nil {

@@ -49,3 +49,34 @@ func writeTuneJSON(w io.Writer, r *tune.TuneResult) error {
 	}
 	return json.NewEncoder(w).Encode(j)
 }
+
+// topJSON is tune --top --json's object.
+type topJSON struct {
+	Shape           string         `json:"shape"`
+	Device          string         `json:"device"`
+	Config          map[string]any `json:"config,omitempty"`
+	BestNs          float64        `json:"best_ns"`
+	RefNs           float64        `json:"ref_ns"`
+	BestIsReference bool           `json:"best_is_reference"`
+	Recorded        int            `json:"recorded"`
+	Candidates      []topCandJSON  `json:"candidates"`
+}
+
+type topCandJSON struct {
+	Config map[string]any `json:"config"`
+	Source string         `json:"source"`
+	Status string         `json:"status"`
+	TimeNs float64        `json:"time_ns,omitempty"`
+}
+
+func writeTopJSON(w io.Writer, r *tune.TopResult) error {
+	j := topJSON{Shape: features.FormatTask(r.Kernel.TaskNames, r.Task), Device: r.PlatformSlug, BestNs: r.BestNs, RefNs: r.RefNs,
+		BestIsReference: r.BestIsReference, Recorded: r.Recorded, Candidates: []topCandJSON{}}
+	if r.Best != nil {
+		j.Config = r.Kernel.NamedConfig(r.Best)
+	}
+	for _, c := range r.Candidates {
+		j.Candidates = append(j.Candidates, topCandJSON{Config: r.Kernel.NamedConfig(c.Config), Source: c.Source, Status: string(c.Status), TimeNs: c.TimeNs})
+	}
+	return json.NewEncoder(w).Encode(j)
+}
