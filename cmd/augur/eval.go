@@ -82,6 +82,27 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opt.Tasks = taskSpaceOf
 	warnLeftovers(stderr, data)
 	wantNext := next.n != 0 || next.from != "" || next.device != ""
+	// The reports that replace the default one exclude each other and the
+	// holdouts; each check comes before the work, as --plots' directory.
+	switch {
+	case wantNext && next.n == 0:
+		return usagef("eval: --from and --device need --next-shapes N")
+	case wantNext && (*pickCurve || t3.on || holdout != ""):
+		return usagef("eval: --next-shapes is a report of its own: not with --pick-curve, --table3 or --holdout")
+	case *pickCurve && (t3.on || holdout != ""):
+		return usagef("eval: --pick-curve is a report of its own: not with --table3 or --holdout")
+	case t3.on && holdout != "":
+		return usagef("eval: --table3 is a report of its own: not with --holdout")
+	case t3.classifier != "" && !t3.on && opt.Kernel != "stencil":
+		return usagef("eval: --classifier goes with --table3")
+	case t3.on && opt.Kernel != "stencil" && opt.Kernel != "conv2d":
+		return usagef("eval: --table3 replays the grouped heuristics of stencil and conv2d only, not %s", opt.Kernel)
+	}
+	if plots != "" {
+		if st, err := os.Stat(plots); err == nil && !st.IsDir() {
+			return usagef("eval: --plots %s is a file; give a directory (made if missing)", plots)
+		}
+	}
 	// Table 3 is stencil's default report, unless a holdout, the pick
 	// curve or the next shapes are asked for.
 	if t3.on || opt.Kernel == "stencil" && holdout == "" && !wantNext && !*pickCurve {

@@ -30,7 +30,7 @@ func TestEvalNextShapes(t *testing.T) {
 		{"fewer left than asked", []string{"--next-shapes", "3", "--from", "width=1024,height=1024,filter_w=5,filter_h=5;width=100,height=100,filter_w=5,filter_h=5"}, "(3 asked: the other shapes to choose from are measured or cannot run)", false},
 		{"all measured", []string{"--next-shapes", "1", "--from", "width=1024,height=1024,filter_w=5,filter_h=5"}, "no shape to choose from is left to measure", false},
 		{"no --from", []string{"--next-shapes", "3"}, "--next-shapes needs --from", true},
-		{"no count", []string{"--from", file}, "--next-shapes must be at least 1", true},
+		{"no count", []string{"--from", file}, "--from and --device need --next-shapes N", true},
 		{"no such file", []string{"--next-shapes", "1", "--from", filepath.Join(dir, "nope.txt")}, "nope.txt: no such file", true},
 		{"empty file", []string{"--next-shapes", "1", "--from", empty}, "holds no shapes", true},
 		{"a shape the kernel refuses", []string{"--next-shapes", "1", "--from", "width=100,height=100,filter_w=4,filter_h=5"}, "filter", true},

@@ -17,7 +17,7 @@ func TestEvalTable3(t *testing.T) {
 	}{
 		{"text", []string{"--kernel", "conv2d", "--table3"}, "compile time (s)", false},
 		{"small sample", []string{"--kernel", "conv2d", "--table3", "--random", "5"}, "random sampling of 5 configurations", false},
-		{"no roles", []string{"--kernel", "median", "--table3"}, `no roles for the grouped heuristics: "median"`, true},
+		{"no roles", []string{"--kernel", "median", "--table3"}, "stencil and conv2d only, not median", true},
 		{"negative sample", []string{"--kernel", "conv2d", "--table3", "--random", "-1"}, "RandomSample", true},
 		{"held technique", []string{"--kernel", "conv2d", "--table3", "--technique", "2"}, "heuristics hold LS at 2 on every shape", false},
 		{"technique not a value", []string{"--kernel", "conv2d", "--table3", "--technique", "local"}, "--technique must be best or an integer", true},

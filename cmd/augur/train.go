@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,20 +90,27 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if err := classifierFlags(&opt, set, *target, *foldBy, *regressor); err != nil {
-		return err
+		return usageError{err}
+	}
+	if !slices.Contains([]string{"auto", "gbrt", "rf"}, opt.Model) {
+		which := "--learner"
+		if *target != "" {
+			which = "--regressor"
+		}
+		return usagef("train: %s must be auto, gbrt or rf, got %q", which, opt.Model)
 	}
 	if *maxCost < -1 {
 		return usagef("train: --max-cost must be -1 (no bound), 0 (the default) or a positive cost, got %d", *maxCost)
 	}
 	if err := learnerFlags(&opt, g, set, invalid, *selectBudget, *maxCost); err != nil {
-		return err
+		return usageError{err}
 	}
 	if err := selectRepeatsFlag(&opt.Select, *selectRepeats, set, opt.Model); err != nil {
-		return err
+		return usageError{err}
 	}
 	if opt.Folds < 1 {
 		// Options.Folds 0 means the default of 5, not what --folds 0 says.
-		return fmt.Errorf("train: --folds must be >= 1 (1 skips cross-validation), got %d", opt.Folds)
+		return usagef("train: --folds must be >= 1 (1 skips cross-validation), got %d", opt.Folds)
 	}
 	if !set["folds"] {
 		opt.Folds = 0 // the default: none for data of fewer than 5 configurations
@@ -131,6 +139,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	warnOtherVersions(stderr, d.Kernel, d.OtherVersions)
+	if t := opt.Classify.Target; t != "" && !slices.ContainsFunc(d.Params, func(p features.Param) bool { return p.Name == t }) {
+		var names []string
+		for _, p := range d.Params {
+			names = append(names, p.Name)
+		}
+		return usagef("train: --target %q is no parameter of %s (its parameters: %s)", t, d.Kernel, strings.Join(names, ", "))
+	}
 	if err := addWisdom(d, *wisdom, stderr); err != nil {
 		return err
 	}

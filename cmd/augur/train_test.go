@@ -74,7 +74,7 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--zeta", "-1"}, "--zeta needs --invalid zeta"},
 		{[]string{"--invalid", "zeta", "--zeta", "0.5"}, "LoadOptions.Zeta"},
 		{[]string{"--learner", "rf", "--lr", "0.3"}, "--lr applies to --learner gbrt only"},
-		{[]string{"--learner", "svm"}, "Options.Model"},
+		{[]string{"--learner", "svm"}, `--learner must be auto, gbrt or rf, got "svm"`},
 		{[]string{"--lr", "2"}, "GBRTOptions.LearningRate"},
 		{[]string{"--kernel", "convolution", "--smaller-groups"}, "no data of kernel \"convolution\" under ../../testdata/data (augur's kernels: conv2d,"},
 		{[]string{"--learner", "rf", "--depth", "40"}, "ForestOptions.MaxDepth"},
@@ -153,7 +153,7 @@ func TestTrainTarget(t *testing.T) {
 		want string
 	}{
 		{[]string{"--learner", "rf"}, "--learner names the classifier's learner"},
-		{[]string{"--target", "NOPE"}, "no parameter \"NOPE\""},
+		{[]string{"--target", "NOPE"}, "--target \"NOPE\" is no parameter"},
 		{[]string{"--fold-by", "depth"}, "fold key \"depth\""},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
