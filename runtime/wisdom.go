@@ -313,7 +313,7 @@ func (w *Wisdom) read() (parsed, damaged, notJSON int, err error) {
 		w.warn("runtime: wisdom %s: skipped %d damaged lines in all", w.path, damaged)
 	}
 	if otherVersion > 0 {
-		w.warn("runtime: wisdom %s: skipped %d records of another kernel version than %s", w.path, otherVersion, w.opt.KernelVersion)
+		w.warn("runtime: wisdom %s: skipped %d records of another kernel, or another version of it, than %s", w.path, otherVersion, w.opt.KernelVersion)
 	}
 	if otherDevice > 0 {
 		w.warn("runtime: wisdom %s: skipped %d records of other devices than %s", w.path, otherDevice, w.opt.Device)

@@ -129,11 +129,16 @@ func writeModelSummary(w io.Writer, m features.Model, format func(features.Confi
 	trees := strings.Count(m.LightGBM, "\nTree=")
 	fmt.Fprintf(w, "\nmodel %s: %s, %d trees, %d training rows, fitted in %.2f s\n", m.Name, m.Kind, trees, m.TrainRows, m.FitSeconds)
 	if m.Learner != "" {
-		on := "held-out shapes"
-		if _, ok := m.Stats["holdout_folds"]; ok {
-			on = "held-out folds of the one shape's configurations"
+		_, shapes := m.Stats["holdout_shapes"]
+		_, folds := m.Stats["holdout_folds"]
+		switch {
+		case shapes:
+			fmt.Fprintf(w, "learner: %s, chosen by its picks on held-out shapes\n", m.Learner)
+		case folds:
+			fmt.Fprintf(w, "learner: %s, chosen by its picks on held-out folds of the one shape's configurations\n", m.Learner)
+		default:
+			fmt.Fprintf(w, "learner: %s, the first candidate: too few rows to hold any out and choose\n", m.Learner)
 		}
-		fmt.Fprintf(w, "learner: %s, chosen by its picks on %s\n", m.Learner, on)
 	}
 	if c := m.Consensus; c != nil {
 		fmt.Fprintf(w, "pick: the model's first %d configurations re-ranked by their speed at the %d nearest of %d training shapes\n",

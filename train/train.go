@@ -126,6 +126,12 @@ func (r *Report) String() string {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "model\trows\ttrees\tfit_s\tcv_folds\tcv_mre_time\tcv_rmse_log_speedup\tcv_spearman\tcv_shapes\t")
 	for _, m := range r.Models {
+		if m.CV.Folds == 0 {
+			// No cross-validation: no figures, rather than zeros that
+			// read as a perfect model.
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t0\t-\t-\t-\t-\t\n", m.Name, m.Rows, m.Trees, m.FitSeconds)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%d\t%.3f\t%.3f\t%.3f\t%d\t\n", m.Name, m.Rows, m.Trees, m.FitSeconds,
 			m.CV.Folds, m.CV.MRETime, m.CV.RMSELogSpeedup, m.CV.Spearman, m.CV.Shapes)
 	}
@@ -447,7 +453,7 @@ func (f fitter) model(d *Data, folds int, seed uint64) (features.Model, ModelRep
 		}
 		m.Options[features.OptionSmallerGroups] = 1
 	}
-	if folds > 1 {
+	if folds > 1 && cv.Folds > 0 {
 		m.Stats = cv.Stats()
 	}
 	if sel != nil {
