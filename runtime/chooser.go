@@ -133,6 +133,11 @@ type Pick struct {
 	// pick at 0.483x: 1.03x over the reference, not 0.483x). Rank
 	// candidates by it; the times themselves are measured.
 	LogSpeedup float64
+	// MeasuredNs is Config's fastest time recorded in the wisdom, for a
+	// pick from it (SourceWisdom), and RefMeasuredNs the reference's at
+	// the same shape when the wisdom holds one (augur tune --top records
+	// it beside the candidates); 0 otherwise.
+	MeasuredNs, RefMeasuredNs float64
 	// Model is the bundle model that chose; "" when none did.
 	Model string
 	// Source says why that model: "model:<slug>" for a device's own model
@@ -826,6 +831,8 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 		if c.model != nil {
 			p.LogSpeedup, p.Clamped = c.model.PredictClamped(t, wise)
 		}
+		p.MeasuredNs, _ = c.opt.Wisdom.fastest(t, wise)
+		p.RefMeasuredNs, _ = c.opt.Wisdom.fastest(t, c.bundle.Reference)
 	case hit:
 		p = Pick{Config: measured.Clone(), Model: c.source, OutsideOctaves: c.outside(t)}
 		if c.model != nil {

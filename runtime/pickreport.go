@@ -26,6 +26,10 @@ type PickReport struct {
 	// Clamped is Pick.Clamped: the prediction lay outside the model's
 	// training range and predicted_speedup is the range's end.
 	Clamped bool `json:"clamped,omitempty"`
+	// MeasuredNs and RefMeasuredNs are Pick's: a wisdom pick's recorded
+	// time and the reference's beside it.
+	MeasuredNs    float64 `json:"measured_ns,omitempty"`
+	RefMeasuredNs float64 `json:"ref_measured_ns,omitempty"`
 }
 
 // Report returns p as a PickReport; took is how long Choose took.
@@ -39,7 +43,8 @@ func (p Pick) Report(took time.Duration) PickReport {
 			named[n] = p.Config[i]
 		}
 	}
-	return PickReport{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds(), p.Fixed, p.Clamped}
+	return PickReport{named, math.Exp(p.LogSpeedup), p.Source, p.OutsideOctaves, p.ExpectedPct, took.Nanoseconds(), p.Fixed, p.Clamped,
+		p.MeasuredNs, p.RefMeasuredNs}
 }
 
 // WritePick writes p, a pick of c, as `augur choose` prints it: the
@@ -54,6 +59,13 @@ func (c *Chooser) WritePick(w io.Writer, p Pick, took time.Duration) error {
 	// come with no prediction: none is printed rather than 1x.
 	if p.LogSpeedup != 0 || p.Config.Equal(c.Reference()) || p.Source != SourceNear {
 		fmt.Fprintf(w, "predicted speedup: %.3fx over the reference (%s)\n", math.Exp(p.LogSpeedup), c.Format(c.Reference()))
+	}
+	if p.MeasuredNs > 0 {
+		fmt.Fprintf(w, "measured:          %.4f ms (the wisdom's fastest record)", p.MeasuredNs/1e6)
+		if p.RefMeasuredNs > 0 {
+			fmt.Fprintf(w, ", %.3fx over the reference's %.4f ms there", p.RefMeasuredNs/p.MeasuredNs, p.RefMeasuredNs/1e6)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "source:            %s\n", p.Source)
 	if p.Fixed != "" {

@@ -214,6 +214,21 @@ func (w *Wisdom) bestValid(shape features.Task, valid func(features.Config) bool
 	return w.records[best].Config.Clone(), true
 }
 
+// fastest returns the fastest time recorded for cfg at shape; false when
+// none is.
+func (w *Wisdom) fastest(shape features.Task, cfg features.Config) (float64, bool) {
+	key := shape.Key()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t, ok := 0.0, false
+	for _, r := range w.records {
+		if len(r.Shape) == len(shape) && r.Shape.Key() == key && r.Config.Equal(cfg) && (!ok || r.TimeNs < t) {
+			t, ok = r.TimeNs, true
+		}
+	}
+	return t, ok
+}
+
 // Records returns a copy of every record in the store, in file order.
 func (w *Wisdom) Records() []WisdomRecord {
 	w.mu.Lock()

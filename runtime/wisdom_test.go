@@ -327,6 +327,17 @@ func TestChooseWisdom(t *testing.T) {
 	if after.Source != runtime.SourceWisdom || !after.Config.Equal(cands[2].Config) {
 		t.Errorf("after the records: %v from %q, want %v from wisdom", after.Config, after.Source, cands[2].Config)
 	}
+	// The pick carries its recorded time, and the reference's once the
+	// wisdom holds one.
+	if after.MeasuredNs != 100 || after.RefMeasuredNs != 0 {
+		t.Errorf("measured %g, reference %g; want 100 and none", after.MeasuredNs, after.RefMeasuredNs)
+	}
+	if err := ch.Record(shape, ch.Reference(), 400); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := ch.ChoosePick(shape); p.MeasuredNs != 100 || p.RefMeasuredNs != 400 {
+		t.Errorf("measured %g, reference %g; want 100 and 400", p.MeasuredNs, p.RefMeasuredNs)
+	}
 	if p, _ := ch.ChoosePick(other); p.Source != otherBefore.Source || !p.Config.Equal(otherBefore.Config) {
 		t.Errorf("another shape's pick changed: %v from %q", p.Config, p.Source)
 	}

@@ -96,6 +96,10 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 	if ch.Source() == runtime.SourceReference {
 		return nil, fmt.Errorf("tune: the bundle has no model for %s and no fleet model", plat.Slug())
 	}
+	if src := ch.Source(); strings.HasPrefix(src, "model:") && src != "model:"+plat.Slug() {
+		// As augur choose warns: the candidates are another device's.
+		say(opt.Progress, "tune: warning: the bundle has no model of %s; its %s ranks the candidates, learnt on that device", plat.Slug(), src)
+	}
 	cands, err := ch.Candidates(t, opt.K)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
