@@ -27,6 +27,21 @@ func headerABI(t *testing.T) string {
 	return string(m[1])
 }
 
+// canMake skips a test that runs the Makefile's library targets where
+// they cannot run (no C compiler, cgo off, no make) or take too long
+// (-short).
+func canMake(t *testing.T) {
+	t.Helper()
+	compiler(t, false)
+	cgoOn(t)
+	if testing.Short() {
+		t.Skip("-short: building the libraries takes a while")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make on PATH")
+	}
+}
+
 func runMake(t *testing.T, args ...string) {
 	t.Helper()
 	if b, err := exec.Command("make", append([]string{"-s", "-C", ".."}, args...)...).CombinedOutput(); err != nil {
@@ -40,14 +55,7 @@ func runMake(t *testing.T, args ...string) {
 // the library by its soname (libaugur.so.ABI), and `make uninstall` must
 // leave no file behind.
 func TestInstall(t *testing.T) {
-	compiler(t, false)
-	cgoOn(t)
-	if testing.Short() {
-		t.Skip("-short: building the libraries takes a while")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make on PATH")
-	}
+	canMake(t)
 	abi := headerABI(t)
 	built := t.TempDir()
 	// The command is installed as it is; this test is about the library.

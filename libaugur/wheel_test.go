@@ -32,14 +32,7 @@ func wheelPython(t *testing.T) string {
 // library must come from inside the installed package, and the wheel must
 // be tagged for the platform, not as pure Python.
 func TestWheel(t *testing.T) {
-	compiler(t, false)
-	cgoOn(t)
-	if testing.Short() {
-		t.Skip("-short: building the library takes a while")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make on PATH")
-	}
+	canMake(t)
 	py := wheelPython(t)
 	built := t.TempDir()
 	runMake(t, "wheel", "BUILT="+built, "PYTHON="+py)
