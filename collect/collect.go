@@ -653,8 +653,9 @@ func Meta(k *datasets.Kernel, p features.Platform) record.Meta {
 }
 
 // recorded reads the files of earlier runs in dir and returns the pairs
-// they hold for kernel version version, the reference time of each task
-// and how many files hold another version.
+// they hold for kernel version version, the reference time of each task,
+// how many files hold another version, and the distinct collection plans
+// (record.Meta.Plan) of this version's files.
 // A file that cannot be read is skipped, and its error returned in bad:
 // its pairs are then measured again, which costs time but loses nothing,
 // while refusing would stop every later run on one damaged file.
