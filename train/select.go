@@ -193,8 +193,9 @@ type Selection struct {
 // they were not trained on: the shapes of d are split into folds, each
 // candidate is fitted on all folds but one and scored by the top-1 pick of
 // each held-out shape (PickScore). The winner has the highest geometric mean;
-// a candidate within 0.5 points of it that costs less wins instead, so
-// that Choose stays fast when depth buys little. Candidates whose learners
+// the cheapest candidate within 0.5 points of it wins instead (of equally
+// cheap ones, the higher score), so that Choose stays fast when depth buys
+// little. Candidates whose learners
 // need each row's (shape, device) group (TopOptions, RankOptions) are
 // given GroupColumns(d). Data of one shape is scored on folds of its
 // configurations instead (selectOne).
@@ -394,8 +395,9 @@ func blendPreds(preds [][][]float64, pair [2]int) [][]float64 {
 	return out
 }
 
-// chooseScore returns the index of the scored candidate with the highest
-// geometric mean, or of a cheaper one within 0.5 points of it.
+// chooseScore returns the index of the cheapest scored candidate within
+// 0.5 points of the highest geometric mean; of equally cheap ones, the
+// one that scored highest (the first listed on equal scores).
 func chooseScore(scores []PickScore) int {
 	best := -1
 	for i, s := range scores {
@@ -405,7 +407,11 @@ func chooseScore(scores []PickScore) int {
 	}
 	chosen := best
 	for i, s := range scores {
-		if s.Skipped == "" && s.PctGeomean >= scores[best].PctGeomean-0.5 && s.Cost < scores[chosen].Cost {
+		if s.Skipped != "" || s.PctGeomean < scores[best].PctGeomean-0.5 {
+			continue
+		}
+		c := scores[chosen]
+		if s.Cost < c.Cost || s.Cost == c.Cost && s.PctGeomean > c.PctGeomean {
 			chosen = i
 		}
 	}
