@@ -33,11 +33,13 @@ test: deps
 	@$(MAKE) --no-print-directory fuzz-short
 
 # libaugur for C, C++ and Python callers (include/augur.h, python/): the
-# shared and static libraries. Go also writes its own headers (libaugur.h)
+# shared library, with a link of its soname's name (libaugur.so.ABI, what a
+# program linked against it loads), and the static one. Go also writes its own headers (libaugur.h)
 # beside them; callers include include/augur.h instead, copied here with
 # augur_types.h and augur.hpp so that bin/ is self-contained.
 lib:
 	$(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,-soname,libaugur.so.$(AUGUR_ABI)' -o $(BUILT)/libaugur.so ./libaugur
+	ln -sf libaugur.so $(BUILT)/libaugur.so.$(AUGUR_ABI)
 	$(GO) build -buildmode=c-archive -o $(BUILT)/libaugur.a ./libaugur
 	mkdir -p $(BUILT)/include
 	cp include/augur.h include/augur_types.h include/augur.hpp $(BUILT)/include/

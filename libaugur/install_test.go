@@ -180,3 +180,53 @@ func installedPython(t *testing.T, lib, abi string) {
 		t.Errorf("without the library the package should say how to install it: %v\n%s", err, out)
 	}
 }
+
+// TestExampleCommands builds each example with the command its first
+// comment gives, in a checkout laid out as `make lib` leaves it (bin/
+// holding the libraries), and runs it: the command must work as written,
+// the executable finding the library by its soname through the rpath.
+func TestExampleCommands(t *testing.T) {
+	canMake(t)
+	for _, src := range []string{"examples/c/choose.c", "examples/cpp/choose.cpp"} {
+		t.Run(filepath.Base(filepath.Dir(src)), func(t *testing.T) {
+			compiler(t, strings.HasSuffix(src, ".cpp"))
+			text, err := os.ReadFile(filepath.Join("..", src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var build string
+			for _, line := range strings.Split(string(text), "\n") {
+				if l := strings.TrimPrefix(line, "//\t"); l != line && strings.Contains(l, " -o choose") {
+					build = l
+					break
+				}
+			}
+			if build == "" {
+				t.Fatalf("%s: no build command in its comment", src)
+			}
+			root := t.TempDir()
+			runMake(t, "lib", "BUILT="+filepath.Join(root, "bin"))
+			for _, d := range []string{"include", "examples"} {
+				abs, err := filepath.Abs(filepath.Join("..", d))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(abs, filepath.Join(root, d)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command("sh", "-c", build)
+			cmd.Dir = root
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", build, err, b)
+			}
+			bundle, err := filepath.Abs(poclBundle)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out := run(t, filepath.Join(root, "choose"), bundle, "1920", "1080", "5", "5"); !strings.Contains(out, wantPick[0]) {
+				t.Errorf("output lacks %q:\n%s", wantPick[0], out)
+			}
+		})
+	}
+}
