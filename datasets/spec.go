@@ -222,30 +222,62 @@ func ParseSpec(name string, spec []byte, source string, files map[string][]byte)
 	return newSpecKernel(name, spec, f, source, files)
 }
 
+// jsonWhere is err, a JSON decoder's, with the line and column it stopped
+// at where it says the byte offset.
+func jsonWhere(data []byte, err error) string {
+	var off int64
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	default:
+		return err.Error()
+	}
+	off = min(max(off, 0), int64(len(data)))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	// The offset is just past the byte the decoder stopped at.
+	col := max(int(off)-bytes.LastIndexByte(data[:off], '\n')-1, 1)
+	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+}
+
 func decodeSpec(name string, data []byte) (*t1Spec, error) {
 	var f t1Spec
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%w %s: not a JSON T1 spec: %v", ErrSpec, name, err)
+		return nil, fmt.Errorf("%w %s: not a JSON T1 spec: %s", ErrSpec, name, jsonWhere(data, err))
 	}
 	ks := &f.KernelSpecification
+	// A field found missing may be one spelt wrong: name those too.
+	missing := func(what string) error {
+		w, _ := unknownFields(data)
+		for k := range w {
+			w[k] = strings.TrimSuffix(w[k], "; ignored")
+		}
+		if len(w) > 0 {
+			what += " (" + strings.Join(w, "; ") + ")"
+		}
+		return fmt.Errorf("%w %s: %s", ErrSpec, name, what)
+	}
 	switch {
 	case len(f.ConfigurationSpace.TuningParameters) == 0:
-		return nil, fmt.Errorf("%w %s: ConfigurationSpace.TuningParameters is missing or empty: not a T1 spec", ErrSpec, name)
+		return nil, missing("ConfigurationSpace.TuningParameters is missing or empty: not a T1 spec")
 	case ks.Language == "":
-		return nil, fmt.Errorf("%w %s: KernelSpecification.Language is missing: not a T1 spec", ErrSpec, name)
+		return nil, missing("KernelSpecification.Language is missing: not a T1 spec")
 	case ks.Language != "OpenCL":
 		return nil, fmt.Errorf("%w %s: KernelSpecification.Language is %q; augur runs OpenCL kernels only (augur import reads other languages' results)", ErrSpec, name, ks.Language)
 	case ks.KernelName == "":
-		return nil, fmt.Errorf("%w %s: KernelSpecification.KernelName is missing", ErrSpec, name)
+		return nil, missing("KernelSpecification.KernelName is missing")
 	case len(ks.GlobalSize) == 0 || len(ks.GlobalSize["X"]) == 0:
-		return nil, fmt.Errorf("%w %s: KernelSpecification.GlobalSize.X is missing", ErrSpec, name)
+		return nil, missing("KernelSpecification.GlobalSize.X is missing")
 	case len(ks.LocalSize) == 0 || len(ks.LocalSize["X"]) == 0:
-		return nil, fmt.Errorf("%w %s: KernelSpecification.LocalSize.X is missing", ErrSpec, name)
+		return nil, missing("KernelSpecification.LocalSize.X is missing")
 	case len(ks.ProblemSize) == 0:
-		return nil, fmt.Errorf("%w %s: KernelSpecification.ProblemSize is missing: it is the default shape", ErrSpec, name)
+		return nil, missing("KernelSpecification.ProblemSize is missing: it is the default shape")
 	case len(ks.Arguments) == 0:
-		return nil, fmt.Errorf("%w %s: KernelSpecification.Arguments is missing", ErrSpec, name)
+		return nil, missing("KernelSpecification.Arguments is missing")
 	case len(ks.Arguments) > maxSpecArgs:
 		return nil, fmt.Errorf("%w %s: KernelSpecification.Arguments has %d entries, the limit is %d", ErrSpec, name, len(ks.Arguments), maxSpecArgs)
 	case len(f.ConfigurationSpace.TuningParameters) > maxSpecParams:
@@ -560,6 +592,13 @@ func (b *specBuilder) space() (*features.Space, features.Config, error) {
 		// Nor need the defaults meet the conditions: the nearest valid
 		// configuration serves.
 		near, ok := space.NearestValid(ref)
+		none := true
+		if !ok {
+			space.Each(func(features.Config) bool { none = false; return false })
+		}
+		if !ok && none {
+			return bad("ConfigurationSpace.Conditions", "the conditions leave no valid configuration of the %d the parameters' values make", space.RawSize())
+		}
 		if !ok {
 			return bad("ConfigurationSpace.TuningParameters[].Default", "the defaults %s break the condition %s, and no valid configuration is near them", space.Format(ref), f.ConfigurationSpace.Conditions[broken].Expression)
 		}

@@ -213,6 +213,14 @@ func TestReadSpecErrors(t *testing.T) {
 		{"no kernel file", func(m map[string]any) { delete(kernelSpec(m), "KernelFile") }, "KernelSpecification.KernelFile is missing"},
 		{"kernel file absent", func(m map[string]any) { kernelSpec(m)["KernelFile"] = "nope.cl" }, "KernelSpecification.KernelFile: open"},
 		{"no parameters", func(m map[string]any) { delete(m, "ConfigurationSpace") }, "ConfigurationSpace.TuningParameters is missing"},
+		{"a required field misspelt", func(m map[string]any) {
+			ks := kernelSpec(m)
+			ks["LocalSze"] = ks["LocalSize"]
+			delete(ks, "LocalSize")
+		}, "LocalSize.X is missing (KernelSpecification.LocalSze is not a field augur or the T1 format knows (misspelt?))"},
+		{"conditions that leave nothing", func(m map[string]any) {
+			m["ConfigurationSpace"].(map[string]any)["Conditions"] = []any{map[string]any{"Expression": "TILE_X > 100000"}}
+		}, "ConfigurationSpace.Conditions: the conditions leave no valid configuration of the"},
 		{"unknown name", func(m map[string]any) { kernelSpec(m)["GlobalSize"].(map[string]any)["X"] = "ProblemSize[0] * TILE_Q" }, "KernelSpecification.GlobalSize.X"},
 		{"problem size out of range", func(m map[string]any) { kernelSpec(m)["GlobalSize"].(map[string]any)["X"] = "ProblemSize[7]" }, "KernelSpecification.GlobalSize.X"},
 		{"syntax", func(m map[string]any) { kernelSpec(m)["LocalSize"].(map[string]any)["X"] = "TILE_X +* 2" }, "KernelSpecification.LocalSize.X"},
@@ -910,5 +918,19 @@ func TestSpecConditionForms(t *testing.T) {
 				t.Errorf("%d valid configurations, want %d", n, tt.valid)
 			}
 		})
+	}
+}
+
+// TestReadSpecSyntaxWhere: a spec that is not JSON is refused with the
+// line and column where the decoder stopped.
+func TestReadSpecSyntaxWhere(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k.json")
+	if err := os.WriteFile(path, []byte("{\n  \"General\": {},,\n  \"KernelSpecification\": {}\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := datasets.ReadSpec(path)
+	if err == nil || !strings.Contains(err.Error(), "line 2, column 17: invalid character ','") {
+		t.Errorf("ReadSpec = %v, want the line and column of the stray comma", err)
 	}
 }

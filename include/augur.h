@@ -36,7 +36,8 @@
  *    augur_shape_names and augur_param_names.
  *  - A pick is cached per shape: the first call for a shape searches the
  *    model (tens of microseconds to a few milliseconds), later ones cost a
- *    look-up.
+ *    look-up. A chooser remembers 4,096 shapes; a new shape beyond them
+ *    replaces one at random.
  */
 #ifndef AUGUR_H
 #define AUGUR_H
@@ -64,7 +65,8 @@ const char *augur_last_error(void);
  * AUGUR_ERR_IO, AUGUR_ERR_BUNDLE (not a bundle, or damaged),
  * AUGUR_ERR_VERSION, AUGUR_ERR_DEVICE (a device named or described that no
  * model of the bundle serves: libaugur never answers it silently with the
- * reference), AUGUR_ERR_UNSUPPORTED, AUGUR_ERR_UNTRUSTED (with trusted
+ * reference, nor with the own model of another device, a bundle's only
+ * model; open with no device to use that model anyway), AUGUR_ERR_UNSUPPORTED, AUGUR_ERR_UNTRUSTED (with trusted
  * keys: unsigned, signed by none of them, or changed since). Wisdom lines
  * that do not parse, or hold another kernel version or device, are
  * skipped.

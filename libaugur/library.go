@@ -168,9 +168,11 @@ func (l *library) open(opt openOptions) (int64, error) {
 	}
 	h := &handle{}
 	if opt.WisdomPath != "" {
-		device := ropt.Device
-		if device == "" && ropt.Platform != nil {
-			device = ropt.Platform.Slug()
+		// Records carry the device's slug, whatever name it was opened
+		// by, as augur choose and tune read and write them.
+		device, err := runtime.WisdomDevice(b, ropt)
+		if err != nil {
+			return 0, fail(statusDevice, err)
 		}
 		w, err := runtime.OpenWisdom(opt.WisdomPath, runtime.WisdomOptions{KernelVersion: b.KernelVersion, Device: device})
 		if err != nil {
@@ -186,6 +188,12 @@ func (l *library) open(opt openOptions) (int64, error) {
 		}
 		err = failf(statusDevice, "open: bundle has no model for device %q (it has %s); a device with no model of its own needs its features (platform_json) and a bundle with a fleet model",
 			deviceName(opt.Device, ropt.Platform), strings.Join(names, ", "))
+	}
+	if err == nil && ch.OtherDevice() != "" {
+		// A library has no terminal to warn on: picks learnt on other
+		// hardware are refused, not served in silence.
+		err = failf(statusDevice, "open: bundle has no model for device %q; its only model is of %s: open with no device to use it anyway",
+			deviceName(opt.Device, ropt.Platform), ch.OtherDevice())
 	}
 	if err == nil && len(ch.ParamNames()) > maxParams {
 		err = failf(statusUnsupported, "open: kernel %s has %d parameters, libaugur takes at most %d", b.Kernel, len(ch.ParamNames()), maxParams)

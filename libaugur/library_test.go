@@ -51,6 +51,11 @@ func TestOpenErrors(t *testing.T) {
 		// has no features for the fleet model.
 		{"unknown device", openOptions{Path: fleetBundle, Device: "Some Future GPU"}, statusDevice, `no device "Some Future GPU"`},
 		{"wisdom dir", openOptions{Path: poclBundle, WisdomPath: t.TempDir()}, statusIO, "wisdom"},
+		// A CPU's only model is not served to a GPU in silence.
+		{"another device's model", openOptions{Path: poclBundle, Device: "nvidia-h200"}, statusDevice, "its only model is of pocl-cpu"},
+		{"another device's model, described", openOptions{Path: "../testdata/conv2d-h200.augur", PlatformJSON: `{"name":"NVIDIA H100 80GB HBM3","type":"gpu"}`}, statusDevice, "open with no device"},
+		// The fleet model with no device named: whose records?
+		{"fleet wisdom, no device", openOptions{Path: fleetBundle, WisdomPath: filepath.Join(t.TempDir(), "w.jsonl")}, statusDevice, "name the device"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -184,6 +189,38 @@ func TestRecord(t *testing.T) {
 	c2, _ := l2.get(h2)
 	if err := c2.record(shape, ref, 1000); codeOf(err) != statusNoWisdom {
 		t.Errorf("record without wisdom: %v", err)
+	}
+}
+
+// TestRecordDeviceNames: a record carries the device's slug whatever name
+// the chooser was opened with, so that choosers opened by the device's
+// name, its slug, or none (the bundle's only model) share the records.
+func TestRecordDeviceNames(t *testing.T) {
+	const bundle = "../testdata/conv2d-h200.augur"
+	path := filepath.Join(t.TempDir(), "w.jsonl")
+	ref := []int64{8, 8, 1, 1, 0, 1, 0, 0}
+	l := newLibrary()
+	h, err := l.open(openOptions{Path: bundle, Device: "NVIDIA H200", WisdomPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := l.get(h)
+	if err := c.record(shape, ref, 1000); err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(text), `"device":"nvidia-h200"`) {
+		t.Errorf("record %s (%v), want the device's slug nvidia-h200", text, err)
+	}
+	for _, device := range []string{"nvidia-h200", "NVIDIA H200", ""} {
+		h, err := l.open(openOptions{Path: bundle, Device: device, WisdomPath: path})
+		if err != nil {
+			t.Fatalf("%q: %v", device, err)
+		}
+		c, _ := l.get(h)
+		if p, err := c.choose(shape); err != nil || p.Source != "wisdom" {
+			t.Errorf("opened as %q: %v, source %q; want the record (wisdom)", device, err, p.Source)
+		}
 	}
 }
 

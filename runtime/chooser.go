@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -55,8 +56,8 @@ type Options struct {
 	// tries every one-parameter change of the best configuration so far
 	// and stops when none helps; 0 means 1.
 	Steps int
-	// CacheSize bounds the shapes remembered; when full, the cache is
-	// emptied. 0 means 4096.
+	// CacheSize bounds the shapes remembered; when full, a new shape's
+	// pick replaces a remembered one at random. 0 means 4096.
 	CacheSize int
 	// IgnoreClassifier makes the Chooser search every parameter even when
 	// the bundle has a classifier (Bundle.Classifiers), to compare.
@@ -282,6 +283,7 @@ type Chooser struct {
 	classKnown    map[int]bool
 
 	signer string // KeyID of the trusted key that signed the bundle; "" unchecked
+	other  string // OtherDevice
 
 	mu    sync.RWMutex
 	cache map[features.TaskKey]*Pick // a pointer keeps the cached look-up to one word
@@ -353,6 +355,15 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		return nil, err
 	}
 	ch.source = source
+	if entry != nil && entry.Name != SourceFleet && opt.Model == "" && (opt.Device != "" || opt.Platform != nil) {
+		device, slug := opt.Device, ""
+		if opt.Platform != nil {
+			device, slug = cmp.Or(device, opt.Platform.Name), opt.Platform.Slug()
+		}
+		if !modelOf(entry, device, slug) {
+			ch.other = entry.Name
+		}
+	}
 	ch.table = measuredTable(b, entry, plat, opt, space)
 	if entry == nil {
 		return ch, nil
@@ -647,8 +658,7 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 		if e == fleetEntry {
 			continue
 		}
-		if strings.EqualFold(e.Name, device) || (slug != "" && e.Name == slug) ||
-			(e.Platform != nil && (strings.EqualFold(e.Platform.Name, device) || (slug != "" && e.Platform.Slug() == slug))) {
+		if modelOf(e, device, slug) {
 			if e.Pool != nil && e.Pool.Fleet && fleetEntry != nil && e.Platform != nil {
 				// Training found the fleet model, scored with the
 				// device's features, picks better on its shapes.
@@ -669,6 +679,21 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 	}
 	return nil, nil, SourceReference, nil, nil
 }
+
+// modelOf reports whether e is the own model of the device named device
+// (a model name or a device name, either case) or of platform slug slug
+// ("" for none).
+func modelOf(e *features.Model, device, slug string) bool {
+	return strings.EqualFold(e.Name, device) || (slug != "" && e.Name == slug) ||
+		(e.Platform != nil && (strings.EqualFold(e.Platform.Name, device) || (slug != "" && e.Platform.Slug() == slug)))
+}
+
+// OtherDevice returns the name of the device whose own model answers when
+// Options named another device (Device or Platform) and the bundle's only
+// model serves it: its picks were learnt on other hardware. "" when the
+// device named has its own model, when none was named, and when the fleet
+// model or Options.Model answers.
+func (c *Chooser) OtherDevice() string { return c.other }
 
 // Space returns the tuning space of the bundle's kernel.
 func (c *Chooser) Space() *features.Space { return c.space }
@@ -877,7 +902,13 @@ func (c *Chooser) pick(t features.Task) (*Pick, error) {
 	}
 	c.mu.Lock()
 	if len(c.cache) >= c.opt.CacheSize {
-		clear(c.cache)
+		// One shape out, at random (a map's iteration starts anywhere):
+		// a caller cycling through a few more shapes than the cache holds
+		// still finds most of them, where emptying it found none.
+		for k := range c.cache {
+			delete(c.cache, k)
+			break
+		}
 	}
 	if c.opt.Wisdom == nil || gen == c.wisdomGen {
 		c.cache[key] = &p

@@ -112,6 +112,25 @@ func BenchmarkChoose(b *testing.B) {
 			}
 		}
 	})
+	b.Run("cycling-past-the-cache", func(b *testing.B) {
+		// A caller cycling through 5% more shapes than the cache holds
+		// (4,096): each call after the first round a look-up or, for about
+		// one shape in twenty, a search.
+		ch := newChooser(b)
+		const n = 4300
+		for i := range n {
+			if _, err := ch.Choose(features.Task{64 + i, 64, 5, 5}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		i := 0
+		for b.Loop() {
+			i++
+			if _, err := ch.Choose(features.Task{64 + i%n, 64, 5, 5}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("cached-into", func(b *testing.B) {
 		ch := newChooser(b)
 		s := features.Task{1920, 1080, 5, 5}

@@ -66,6 +66,27 @@ type Wisdom struct {
 	gen atomic.Uint64
 }
 
+// WisdomDevice returns the device a Chooser of b with opt answers for, as
+// WisdomOptions.Device wants it: the slug of the platform that Options
+// names or that the fleet model is scored with, or the name of the
+// device's own model, whatever name or case Options.Device used. A fleet
+// model with no device named serves no one device: an error, as records
+// of every device would mix.
+func WisdomDevice(b *features.Bundle, opt Options) (string, error) {
+	e, plat, _, _, err := selectModel(b, opt)
+	switch {
+	case err != nil:
+		return "", err
+	case plat != nil:
+		return plat.Slug(), nil
+	case opt.Platform != nil:
+		return opt.Platform.Slug(), nil
+	case e != nil && e.Name != SourceFleet:
+		return e.Name, nil
+	}
+	return "", fmt.Errorf("runtime: wisdom records are of one device: name the device (Options.Device or Platform); the bundle serves no device by default")
+}
+
 // OpenWisdom opens the wisdom file at path, creating it when missing, and
 // reads the records it holds.
 func OpenWisdom(path string, opt WisdomOptions) (*Wisdom, error) {

@@ -96,9 +96,9 @@ func TuneTop(ctx context.Context, k *datasets.Kernel, b *features.Bundle, t feat
 	if ch.Source() == runtime.SourceReference {
 		return nil, fmt.Errorf("tune: the bundle has no model for %s and no fleet model", plat.Slug())
 	}
-	if src := ch.Source(); strings.HasPrefix(src, "model:") && src != "model:"+plat.Slug() {
+	if m := ch.OtherDevice(); m != "" {
 		// As augur choose warns: the candidates are another device's.
-		say(opt.Progress, "tune: warning: the bundle has no model of %s; its %s ranks the candidates, learnt on that device", plat.Slug(), src)
+		say(opt.Progress, "tune: warning: the bundle has no model of %s; its model of %s ranks the candidates, learnt on that device", plat.Slug(), m)
 	}
 	cands, err := ch.Candidates(t, opt.K)
 	if err != nil {

@@ -96,7 +96,7 @@ func runChoose(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		// bundle cannot serve.
 		return fmt.Errorf("choose: %s has no model for device %q and no fleet model to serve it; use --use MODEL to choose with one of its models anyway", o.model, o.device)
 	}
-	warnOtherDevice(stderr, ch, o.device, o.use, opt)
+	warnOtherDevice(stderr, ch, o.device)
 	if o.shapes != "" {
 		return chooseMany(stdout, os.Stdin, ch, o.shapes, o.top)
 	}
@@ -135,10 +135,8 @@ func openChooseWisdom(path string, ch *runtime.Chooser, opt runtime.Options, std
 // warnOtherDevice warns when the device asked for is answered by another
 // device's own model (a bundle's only model serves any device): its picks
 // were learnt on other hardware.
-func warnOtherDevice(w io.Writer, ch *runtime.Chooser, device, use string, opt runtime.Options) {
-	m, own := strings.CutPrefix(ch.Source(), "model:")
-	if device == "" || use != "" || !own || m == opt.Device || opt.Platform != nil && m == opt.Platform.Slug() {
-		return
+func warnOtherDevice(w io.Writer, ch *runtime.Chooser, device string) {
+	if m := ch.OtherDevice(); m != "" {
+		fmt.Fprintf(w, "augur: warning: the bundle has no model of %s; its model of %s answers, learnt on that device\n", device, m)
 	}
-	fmt.Fprintf(w, "augur: warning: the bundle has no model of %s; its model of %s answers, learnt on that device\n", device, m)
 }

@@ -104,6 +104,30 @@ func TestChooseCLI(t *testing.T) {
 	}
 }
 
+// TestChooseOtherDeviceWarning: choose warns when another device's only
+// model answers, and only then: the device's own model named by its
+// name, its slug or in another case is no other device.
+func TestChooseOtherDeviceWarning(t *testing.T) {
+	const shape = "width=1920,height=1080,filter_w=5,filter_h=5"
+	for _, tt := range []struct {
+		device string
+		warn   bool
+	}{
+		{"nvidia-h200", false},
+		{"NVIDIA H200", false},
+		{"nvidia H200", false},
+		{"NVIDIA H100 80GB HBM3", true},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), []string{"choose", "--model", "../../testdata/conv2d-h200.augur", "--device", tt.device, "--shape", shape}, &stdout, &stderr); err != nil {
+			t.Fatalf("%s: %v\n%s", tt.device, err, stderr.String())
+		}
+		if got := strings.Contains(stderr.String(), "its model of nvidia-h200 answers"); got != tt.warn {
+			t.Errorf("--device %q: warned %v, want %v:\n%s", tt.device, got, tt.warn, stderr.String())
+		}
+	}
+}
+
 func TestChooseMany(t *testing.T) {
 	data := "width=1920,height=1080,filter_w=5,filter_h=5\n# a comment\n\nwidth=640,height=480,filter_w=3,filter_h=3\n"
 	var out bytes.Buffer

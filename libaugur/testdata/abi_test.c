@@ -73,8 +73,12 @@ int main(int argc, char **argv) {
 	EXPECT(augur_open_bytes(NULL, 10, NULL, &h), AUGUR_ERR_ARG);
 	EXPECT(augur_open_bytes("not a bundle", 12, NULL, &h), AUGUR_ERR_BUNDLE);
 	EXPECT(augur_open_bytes("{\"format\":1,", 12, NULL, &h), AUGUR_ERR_BUNDLE);
-	EXPECT(augur_open_file(bundle_path, "nvidia-a100-pcie-40gb", &h), AUGUR_OK); // the only model serves
-	EXPECT(augur_close(h), AUGUR_OK);
+	// The bundle's only model is a CPU's: not served silently to a GPU.
+	EXPECT(augur_open_file(bundle_path, "nvidia-a100-pcie-40gb", &h), AUGUR_ERR_DEVICE);
+	if (strstr(augur_last_error(), "open with no device") == NULL) {
+		fprintf(stderr, "FAIL line %d: message %s\n", __LINE__, augur_last_error());
+		failures++;
+	}
 	EXPECT(augur_open_platform_json(bundle_path, "{not json", &h), AUGUR_ERR_ARG);
 	EXPECT(augur_open_platform_json(bundle_path, "[]", &h), AUGUR_ERR_ARG);
 
