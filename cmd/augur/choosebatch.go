@@ -79,7 +79,7 @@ func chooseOne(w io.Writer, ch *runtime.Chooser, text string, top int, asJSON bo
 		return usagef("choose: --shape takes one shape, name=value separated by ','; --shapes takes several, separated by ';'")
 	}
 	if err != nil {
-		return fmt.Errorf("choose: %w", err)
+		return usagef("choose: --shape: %w", err) // how it was called, as collect's --shapes
 	}
 	start := time.Now()
 	p, err := ch.ChoosePick(task)

@@ -28,6 +28,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"inspect", "--model", bundle, "extra"}, exitUsage},                   // stray argument
 		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", "d"}, exitUsage}, // no files
 		{[]string{"eval", "--data", "d", "--kernel", "conv2d", "--holdout", "x"}, exitUsage},
+		{[]string{"choose", "--model", bundle, "--shape", "100000"}, exitUsage}, // a shape without names
 		{[]string{"choose", "--model", "nope.augur", "--shape", "width=1"}, exitFailure},
 		{[]string{"inspect", "--model", "main.go"}, exitFailure},
 	}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -64,6 +66,9 @@ func readShapes(flag, value string, stdin io.Reader) ([]string, error) {
 		return nil, fmt.Errorf("%s: '-' (standard input) is not read here: give the shapes or a file of them", flag)
 	default:
 		b, err = os.ReadFile(value)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, usagef("%s %q is neither shapes (name=value,...;...) nor a file: %w", flag, value, err)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)

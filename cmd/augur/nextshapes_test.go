@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -67,6 +68,16 @@ func TestReadShapes(t *testing.T) {
 				t.Errorf("readShapes = %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadShapesNeither: a value that is neither shapes nor a file (a
+// shape without its names) is a usage error that says both.
+func TestReadShapesNeither(t *testing.T) {
+	_, err := readShapes("collect: --shapes", "100000", nil)
+	var u usageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), `"100000" is neither shapes (name=value,...;...) nor a file: open 100000: no such file`) {
+		t.Errorf("readShapes = %v, want a usage error naming both readings", err)
 	}
 }
 
