@@ -55,11 +55,22 @@ PARAM_STRING = 2
 
 
 class Error(Exception):
-    """A failed libaugur call; ``code`` is its AUGUR_ERR_* return code."""
+    """A failed libaugur call, or an argument refused before the call;
+    ``code`` is its AUGUR_ERR_* code (augur.ERR_SHAPE, ...) and str() the
+    message. It pickles with both, so an error raised in a multiprocessing
+    worker reaches the parent as itself."""
 
     def __init__(self, code, message):
         super().__init__(message)
         self.code = code
+
+    def __reduce__(self):
+        # Exception's own reduce rebuilds from args, which hold the message
+        # alone: Error(message) would miss the code.
+        return type(self), (self.code, str(self))
+
+    def __repr__(self):
+        return "%s(%r, %r)" % (type(self).__name__, self.code, str(self))
 
 
 class _Config(ctypes.Structure):

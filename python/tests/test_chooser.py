@@ -2,9 +2,12 @@
 AUGUR_TESTDATA the repository's testdata directory (both default to the
 checkout this package sits in)."""
 
+import concurrent.futures
 import hashlib
 import json
+import multiprocessing
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -25,6 +28,31 @@ SHAPE = dict(width=1920, height=1080, filter_w=5, filter_h=5)
 # A signature of conv2d-pocl.augur by signer.pub's key ('augur sign'), and
 # another key that did not sign it.
 KEYS = os.path.join(HERE, "testdata")
+
+
+def choose_width(width):
+    """Chooses for SHAPE at width in a worker process."""
+    with augur.Chooser(POCL) as chooser:
+        return chooser.choose(**dict(SHAPE, width=width))
+
+
+class ErrorTest(unittest.TestCase):
+    def test_pickle(self):
+        e = pickle.loads(pickle.dumps(augur.Error(augur.ERR_SHAPE, "augur: x")))
+        self.assertIs(type(e), augur.Error)
+        self.assertEqual((e.code, str(e)), (augur.ERR_SHAPE, "augur: x"))
+        self.assertEqual(repr(e), "Error(7, 'augur: x')")
+
+    def test_spawn_worker(self):
+        # docs/python.md sends workers to spawn: an error raised in one
+        # must reach the parent as itself, not break the pool.
+        ctx = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
+            self.assertEqual(pool.submit(choose_width, 1920).result(timeout=120)["plan"]["dims"], 2)
+            with self.assertRaises(augur.Error) as e:
+                pool.submit(choose_width, "wide").result(timeout=120)
+        self.assertEqual(e.exception.code, augur.ERR_SHAPE)
+        self.assertIn("'wide'", str(e.exception))
 
 
 class ChooserTest(unittest.TestCase):
@@ -319,10 +347,6 @@ class WisdomTest(unittest.TestCase):
                 self.assertIn("'mul', 'add', 'sub'", str(e.exception))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TrustTest(unittest.TestCase):
     def test_signed(self):
         sig = os.path.join(KEYS, "conv2d-pocl.augur.sig")
@@ -338,3 +362,6 @@ class TrustTest(unittest.TestCase):
             augur.Chooser(bytes(data), trusted_keys=[os.path.join(KEYS, "signer.pub")], signature=sig)
         self.assertEqual(e.exception.code, augur.ERR_UNTRUSTED)
 
+
+if __name__ == "__main__":
+    unittest.main()
