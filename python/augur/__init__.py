@@ -220,10 +220,6 @@ def version():
     return _load().augur_version().decode()
 
 
-def _encode(s):
-    return None if s is None else os.fsencode(s)
-
-
 def _path(what, p):
     """Returns path p for C: a str, bytes or os.PathLike without a NUL."""
     try:
@@ -233,6 +229,38 @@ def _path(what, p):
     if b"\0" in b:
         raise Error(ERR_ARG, "augur: %s path %r holds a NUL byte" % (what, p))
     return b
+
+
+def _trusted_keys(paths):
+    """Returns the PEM public keys in the files paths names (one path, or an
+    iterable of them) for libaugur, one after another; a file that cannot
+    be read or holds no public key raises Error naming it."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    try:
+        paths = list(paths)
+    except TypeError:
+        raise Error(ERR_ARG, "augur: trusted_keys is %r: give a key file's path or a list of them" % (paths,)) from None
+    pems = []
+    for k in paths:
+        path = _path("trusted key", k)
+        try:
+            with open(path, "rb") as f:
+                pem = f.read()
+        except OSError as e:
+            raise Error(ERR_IO, "augur: trusted key %s: %s" % (os.fsdecode(path), e.strerror or e)) from None
+        # Checked here because libaugur sees the keys joined and cannot
+        # say which file is wrong (a private key given for its .pub, say).
+        if b"-----BEGIN PUBLIC KEY-----" not in pem:
+            raise Error(ERR_ARG, "augur: trusted key %s holds no PEM public key (augur keygen writes it to "
+                        "NAME.pub)" % os.fsdecode(path))
+        pems.append(pem)
+    if not pems:
+        # No keys would load any bundle unchecked: None says that, not [].
+        raise Error(ERR_ARG, "augur: trusted_keys is empty: give at least one key file, or None for no check")
+    # A newline between files: a key file without a final newline would
+    # otherwise run its END line into the next file's BEGIN line.
+    return b"\n".join(pems)
 
 
 class Chooser:
@@ -279,15 +307,9 @@ class Chooser:
         elif device is not None:
             raise Error(ERR_ARG, "augur: device is %r: give its name or slug (a str) or its features (a dict)" % (device,))
         opt.wisdom_path = None if wisdom is None else _path("wisdom", wisdom)
-        if isinstance(trusted_keys, (str, bytes, os.PathLike)):
-            trusted_keys = [trusted_keys]
-        if trusted_keys:
-            pems = []
-            for k in trusted_keys:
-                with open(k, "rb") as f:
-                    pems.append(f.read())
-            opt.trusted_keys_pem = b"".join(pems)
-            opt.signature_path = _encode(signature)
+        if trusted_keys is not None:
+            opt.trusted_keys_pem = _trusted_keys(trusted_keys)
+            opt.signature_path = None if signature is None else _path("signature", signature)
         handle = ctypes.c_int64()
         _check(lib.augur_open(ctypes.byref(opt), ctypes.byref(handle)))
         self._keep = None

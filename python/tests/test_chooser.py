@@ -362,6 +362,39 @@ class TrustTest(unittest.TestCase):
             augur.Chooser(bytes(data), trusted_keys=[os.path.join(KEYS, "signer.pub")], signature=sig)
         self.assertEqual(e.exception.code, augur.ERR_UNTRUSTED)
 
+    def test_key_files(self):
+        # A key file that is missing or holds no public key is an Error
+        # that names it; so is an empty list, which would check nothing.
+        sig = os.path.join(KEYS, "conv2d-pocl.augur.sig")
+        signer = os.path.join(KEYS, "signer.pub")
+        with tempfile.TemporaryDirectory() as d:
+            private = os.path.join(d, "signer.key")
+            with open(private, "w") as f:
+                f.write("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n")
+            cases = [
+                ("missing", ["/nonexistent.pub"], augur.ERR_IO, "/nonexistent.pub"),
+                ("missing beside a good one", [signer, "/nonexistent.pub"], augur.ERR_IO, "/nonexistent.pub"),
+                ("a directory", [d], augur.ERR_IO, d),
+                ("a private key", [private], augur.ERR_ARG, private),
+                ("empty", [], augur.ERR_ARG, "trusted_keys"),
+                ("not paths", 5, augur.ERR_ARG, "trusted_keys"),
+            ]
+            for name, keys, code, named in cases:
+                with self.subTest(name):
+                    with self.assertRaises(augur.Error) as e:
+                        augur.Chooser(POCL, trusted_keys=keys, signature=sig)
+                    self.assertEqual(e.exception.code, code, str(e.exception))
+                    self.assertIn(named, str(e.exception))
+            # A key file without a final newline, before the signer's.
+            with open(os.path.join(KEYS, "other.pub")) as f:
+                other = f.read().rstrip("\n")
+            unended = os.path.join(d, "other.pub")
+            with open(unended, "w") as f:
+                f.write(other)
+            for keys in (signer, [unended, signer]):
+                with augur.Chooser(POCL, trusted_keys=keys, signature=sig) as c:
+                    self.assertTrue(c.choose(**SHAPE)["source"].startswith("model:"))
+
 
 if __name__ == "__main__":
     unittest.main()
