@@ -23,6 +23,8 @@ import math
 import numbers
 import operator
 import os
+import reprlib
+from collections.abc import Mapping
 
 __all__ = ["Chooser", "Error", "library_path", "version"]
 
@@ -215,6 +217,21 @@ def _int(what, v, code):
     raise Error(code, "augur: %s is %r, not an integer" % (what, v))
 
 
+def _sequence(what, v, code, want):
+    """Returns v, a sequence of values (a list, a tuple, a numpy array, ...),
+    as a list or tuple; a str or bytes (one value, not several), a set (no
+    order) or a value that is not iterable raises Error(code) saying what
+    was given and what is wanted."""
+    if type(v) is list or type(v) is tuple:
+        return v
+    if not isinstance(v, (str, bytes, bytearray, set, frozenset)):
+        try:
+            return list(v)
+        except TypeError:
+            pass
+    raise Error(code, "augur: %s is %s (%s), not %s" % (what, reprlib.repr(v), type(v).__name__, want))
+
+
 def version():
     """Returns libaugur's version."""
     return _load().augur_version().decode()
@@ -375,19 +392,26 @@ class Chooser:
         return self._h
 
     def _shape(self, shape, kwargs):
-        if isinstance(shape, dict) and not kwargs:
-            shape, kwargs = None, shape
-        if shape is not None and kwargs:
-            raise TypeError("augur: give the shape as a sequence or by name, not both")
+        """Returns shape (a mapping by name or a sequence in shape_names
+        order), or kwargs by name when shape is None, as a C array and its
+        length; anything else raises Error(ERR_SHAPE) naming it."""
+        names = self.shape_names
+        if shape is not None:
+            if kwargs:
+                raise Error(ERR_SHAPE, "augur: give the shape as a sequence or by name, not both")
+            if type(shape) is dict or not isinstance(shape, (list, tuple)) and isinstance(shape, Mapping):
+                shape, kwargs = None, shape
+            else:
+                shape = _sequence("shape", shape, ERR_SHAPE, "a mapping of %s to integers, or a sequence of %d integers "
+                                  "in that order" % (", ".join(names), len(names)))
         if shape is None:
-            missing = [n for n in self.shape_names if n not in kwargs]
-            extra = sorted(set(kwargs) - set(self.shape_names))
+            missing = [n for n in names if n not in kwargs]
+            extra = sorted(set(kwargs) - set(names), key=str)
             if missing or extra:
                 raise Error(ERR_SHAPE, "augur: shape needs %s%s" % (
-                    ", ".join(self.shape_names),
-                    "; unknown: " + ", ".join(extra) if extra else "; missing: " + ", ".join(missing)))
-            shape = [kwargs[n] for n in self.shape_names]
-        names = self.shape_names
+                    ", ".join(names),
+                    "; unknown: " + ", ".join(map(str, extra)) if extra else "; missing: " + ", ".join(missing)))
+            shape = [kwargs[n] for n in names]
         values = [_int("shape value %s" % (names[i] if i < len(names) else i), v, ERR_SHAPE) for i, v in enumerate(shape)]
         return (ctypes.c_int64 * max(len(values), 1))(*values), len(values)
 
@@ -454,11 +478,14 @@ class Chooser:
         time_ns in nanoseconds."""
         h = self._handle()
         arr, n = self._shape(shape, {})
-        if isinstance(config, dict):
+        if type(config) is dict or not isinstance(config, (list, tuple)) and isinstance(config, Mapping):
             missing = [p for p in self.param_names if p not in config]
             if missing or len(config) != len(self.param_names):
                 raise Error(ERR_CONFIG, "augur: record: config needs exactly %s" % ", ".join(self.param_names))
             config = [config[p] for p in self.param_names]
+        else:
+            config = _sequence("record: config", config, ERR_CONFIG, "a mapping of %s to values, or a sequence of %d "
+                               "values in that order" % (", ".join(self.param_names), len(self.param_names)))
         values = [self._number(self.param_names[i], v) if i < len(self.param_names) else _int("config value", v, ERR_CONFIG)
                   for i, v in enumerate(config)]
         carr = (ctypes.c_int64 * max(len(values), 1))(*values)

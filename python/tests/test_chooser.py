@@ -2,6 +2,7 @@
 AUGUR_TESTDATA the repository's testdata directory (both default to the
 checkout this package sits in)."""
 
+import array
 import concurrent.futures
 import hashlib
 import json
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import types
 import unittest
 
 import augur
@@ -145,6 +147,41 @@ class ChooserTest(unittest.TestCase):
         want = self.chooser.choose(**SHAPE)
         self.assertEqual(self.chooser.choose(dict(SHAPE, width=1920.0)), want)
         self.assertEqual(self.chooser.choose([1920, 1080, 5, 5]), want)
+        self.assertEqual(self.chooser.choose(array.array("q", [1920, 1080, 5, 5])), want)
+        self.assertEqual(self.chooser.choose(types.MappingProxyType(SHAPE)), want)
+
+    def test_shape_types(self):
+        # A shape is a mapping by name or a sequence of values: anything
+        # else is ERR_SHAPE naming what was given, never a TypeError or a
+        # str read one character a value.
+        bad = [
+            ("int", 1920, "1920 (int)"),
+            ("str", "1920", "'1920' (str)"),
+            ("bytes", b"1920", "b'1920' (bytes)"),
+            ("set", {1920, 1080, 5}, "(set)"),
+            ("float", 1920.0, "1920.0 (float)"),
+        ]
+        for name, shape, named in bad:
+            with self.subTest(name):
+                with self.assertRaises(augur.Error) as e:
+                    self.chooser.choose(shape)
+                self.assertEqual(e.exception.code, augur.ERR_SHAPE)
+                self.assertIn("augur: shape is ", str(e.exception))
+                self.assertIn(named, str(e.exception))
+                with self.assertRaises(augur.Error) as e:
+                    self.chooser.candidates(2, shape)
+                self.assertEqual(e.exception.code, augur.ERR_SHAPE)
+        with self.assertRaises(augur.Error) as e:
+            self.chooser.choose([1920, 1080, 5, 5], width=1920)
+        self.assertEqual(e.exception.code, augur.ERR_SHAPE)
+        with tempfile.TemporaryDirectory() as d, augur.Chooser(POCL, wisdom=os.path.join(d, "w")) as c:
+            with self.assertRaises(augur.Error) as e:
+                c.record("1920", [8, 8, 1, 1, 0, 1, 0, 0], 1000)
+            self.assertEqual(e.exception.code, augur.ERR_SHAPE)
+            with self.assertRaises(augur.Error) as e:
+                c.record(SHAPE, "88110100", 1000)
+            self.assertEqual(e.exception.code, augur.ERR_CONFIG)
+            self.assertIn("config is '88110100' (str)", str(e.exception))
 
     def test_closed(self):
         c = augur.Chooser(POCL)
