@@ -283,7 +283,11 @@ def _trusted_keys(paths):
 class Chooser:
     """Picks kernel configurations for shapes from a model bundle.
 
-    bundle: the .augur file (a path), or its bytes.
+    bundle: the .augur file's path (a str, bytes or os.PathLike); give its
+        contents to Chooser.from_bytes. For compatibility with earlier
+        releases, a bytes object that starts with '{' (every bundle does, a
+        path in practice never), a bytearray or a memoryview is read as the
+        contents.
     device: the device's name or slug as its data was collected (a str), or
         its features as ``augur devices --json`` prints one device (a dict, or
         that JSON as a str starting with '{'); None: the bundle's only model
@@ -296,7 +300,8 @@ class Chooser:
     trusted_keys: paths of trusted public keys (the .pub files of ``augur
         keygen``): the bundle must carry a valid signature by one of them
         (Error with code ERR_UNTRUSTED otherwise). None: no check.
-    signature: the bundle's signature file; None means bundle + ".sig".
+    signature: the bundle's signature file (a path), read only with
+        trusted_keys; None means the bundle's path + ".sig".
 
     Methods are safe to call from several threads. Close the chooser with
     close(), or use it as a context manager.
@@ -304,17 +309,53 @@ class Chooser:
 
     def __init__(self, bundle, device=None, wisdom=None, trusted_keys=None, signature=None):
         self._h = 0
+        if isinstance(bundle, bytes) and not bundle.startswith(b"{"):
+            self._open(bundle, None, device, wisdom, trusted_keys, signature,
+                       "; bytes that do not start with '{' are a path: give a bundle's contents to Chooser.from_bytes")
+        elif isinstance(bundle, (bytes, bytearray, memoryview)):
+            # A bundle's contents, as the first releases read any bytes.
+            self._open(None, bundle, device, wisdom, trusted_keys, signature)
+        else:
+            self._open(bundle, None, device, wisdom, trusted_keys, signature)
+
+    @classmethod
+    def from_bytes(cls, data, device=None, wisdom=None, trusted_keys=None, signature=None):
+        """Returns a Chooser of a bundle's contents: data is any bytes-like
+        object (bytes, bytearray, memoryview, mmap, ...), copied; the other
+        arguments are Chooser's. With trusted_keys, signature must name the
+        signature file, since there is no bundle path to add ".sig" to."""
+        if isinstance(data, str):
+            raise Error(ERR_ARG, "augur: from_bytes: data is a str: give the bundle's bytes (a path goes to "
+                        "Chooser(path))")
+        self = cls.__new__(cls)
+        self._h = 0
+        self._open(None, data, device, wisdom, trusted_keys, signature)
+        return self
+
+    def _open(self, path, data, device, wisdom, trusted_keys, signature, note=""):
+        """Opens the bundle at path, or of contents data (a bytes-like
+        object), as __init__ says; note ends the message of an error about
+        the path."""
         lib = _load()
         opt = _OpenOptions()
-        self._keep = None
-        if isinstance(bundle, (bytes, bytearray)):
-            self._keep = ctypes.create_string_buffer(bytes(bundle), len(bundle))
+        keep = None  # the contents' copy, alive until augur_open has copied it
+        if data is not None:
+            try:
+                view = memoryview(data)
+            except TypeError:
+                raise Error(ERR_ARG, "augur: the bundle's contents are %s (%s), not bytes" % (
+                    reprlib.repr(data), type(data).__name__)) from None
+            with view:
+                keep = ctypes.create_string_buffer(view.tobytes() if type(data) is not bytes else data, view.nbytes)
             # addressof, not cast: a cast ties the buffer into a reference
             # cycle that only the cyclic collector frees.
-            opt.bundle = ctypes.addressof(self._keep)
-            opt.bundle_len = len(bundle)
+            opt.bundle = ctypes.addressof(keep)
+            opt.bundle_len = ctypes.sizeof(keep)
         else:
-            opt.path = _path("bundle", bundle)
+            try:
+                opt.path = _path("bundle", path)
+            except Error as e:
+                raise Error(e.code, str(e) + note) from None
         if isinstance(device, dict):
             opt.platform_json = json.dumps(device).encode()
         elif isinstance(device, str) and device.lstrip().startswith(("{", "[")):
@@ -328,8 +369,10 @@ class Chooser:
             opt.trusted_keys_pem = _trusted_keys(trusted_keys)
             opt.signature_path = None if signature is None else _path("signature", signature)
         handle = ctypes.c_int64()
-        _check(lib.augur_open(ctypes.byref(opt), ctypes.byref(handle)))
-        self._keep = None
+        rc = lib.augur_open(ctypes.byref(opt), ctypes.byref(handle))
+        if rc == ERR_IO and note and not os.path.exists(opt.path):
+            raise Error(rc, _lib.augur_last_error().decode("utf-8", "replace") + note)
+        _check(rc)
         self._h = handle.value
         self.shape_names = self._names(lib.augur_shape_names)
         self.param_names = self._names(lib.augur_param_names)

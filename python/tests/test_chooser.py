@@ -8,6 +8,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import pathlib
 import pickle
 import subprocess
 import sys
@@ -271,7 +272,7 @@ class OpenTest(unittest.TestCase):
     def test_errors(self):
         cases = [
             ("missing file", dict(bundle="/nonexistent.augur"), augur.ERR_IO),
-            ("not a bundle", dict(bundle=b"not a bundle"), augur.ERR_BUNDLE),
+            ("missing file as bytes", dict(bundle=b"/nonexistent.augur"), augur.ERR_IO),
             ("bad platform json", dict(bundle=POCL, device="{not json"), augur.ERR_ARG),
             # A name neither the fleet bundle nor the device table knows: an
             # error, never a silent reference configuration.
@@ -282,6 +283,11 @@ class OpenTest(unittest.TestCase):
                 with self.assertRaises(augur.Error) as e:
                     augur.Chooser(**kwargs)
                 self.assertEqual(e.exception.code, code, str(e.exception))
+        for data in (b"not a bundle", bytearray(b"not a bundle"), memoryview(b"not a bundle")):
+            with self.subTest("not a bundle", type=type(data).__name__):
+                with self.assertRaises(augur.Error) as e:
+                    augur.Chooser.from_bytes(data)
+                self.assertEqual(e.exception.code, augur.ERR_BUNDLE, str(e.exception))
 
     def test_table_device(self):
         # A device the bundle has no model of but augur's device table
@@ -306,6 +312,45 @@ class OpenTest(unittest.TestCase):
         with augur.Chooser(POCL) as chooser:
             self.assertEqual(chooser.choose(**SHAPE), pick)
         chooser.close()  # a second close is a no-op
+
+    def test_bundle_forms(self):
+        # A str, bytes or os.PathLike is the bundle's path; from_bytes takes
+        # its contents as any bytes-like object. Chooser keeps reading a
+        # bytes object that starts with '{', a bytearray and a memoryview as
+        # contents, as before from_bytes.
+        with open(POCL, "rb") as f:
+            data = f.read()
+        want = augur.Chooser(POCL).choose(**SHAPE)
+        forms = [
+            ("str path", lambda: augur.Chooser(POCL)),
+            ("bytes path", lambda: augur.Chooser(os.fsencode(POCL))),
+            ("PathLike", lambda: augur.Chooser(pathlib.Path(POCL))),
+            ("bytes", lambda: augur.Chooser(data)),
+            ("bytearray", lambda: augur.Chooser(bytearray(data))),
+            ("memoryview", lambda: augur.Chooser(memoryview(data))),
+            ("from_bytes", lambda: augur.Chooser.from_bytes(data)),
+            ("from_bytes of a memoryview", lambda: augur.Chooser.from_bytes(memoryview(bytearray(data)))),
+        ]
+        for name, open_ in forms:
+            with self.subTest(name), open_() as c:
+                self.assertEqual(c.choose(**SHAPE), want)
+        # A bytes path that is no file says how bytes are read.
+        with self.assertRaises(augur.Error) as e:
+            augur.Chooser(b"/nonexistent.augur")
+        self.assertEqual(e.exception.code, augur.ERR_IO)
+        self.assertIn("/nonexistent.augur", str(e.exception))
+        self.assertIn("Chooser.from_bytes", str(e.exception))
+        with self.assertRaises(augur.Error) as e:
+            augur.Chooser.from_bytes(POCL)
+        self.assertEqual(e.exception.code, augur.ERR_ARG)
+        # from_bytes has no path to find the signature beside.
+        keys = [os.path.join(KEYS, "signer.pub")]
+        with self.assertRaises(augur.Error) as e:
+            augur.Chooser.from_bytes(data, trusted_keys=keys)
+        self.assertEqual(e.exception.code, augur.ERR_ARG)
+        sig = os.path.join(KEYS, "conv2d-pocl.augur.sig")
+        with augur.Chooser.from_bytes(data, trusted_keys=keys, signature=sig) as c:
+            self.assertEqual(c.choose(**SHAPE), want)
 
     def test_fleet_with_platform(self):
         platform = {
