@@ -26,7 +26,11 @@ import os
 import reprlib
 from collections.abc import Mapping
 
-__all__ = ["Chooser", "Error", "library_path", "version"]
+__all__ = [
+    "Chooser", "Error", "library_path", "version", "ABI", "MAX_CANDIDATES",
+    "ERR_ARG", "ERR_HANDLE", "ERR_IO", "ERR_BUNDLE", "ERR_VERSION", "ERR_DEVICE", "ERR_SHAPE", "ERR_CONFIG",
+    "ERR_NO_WISDOM", "ERR_TRUNCATED", "ERR_UNSUPPORTED", "ERR_UNTRUSTED", "ERR_INTERNAL",
+]
 
 # The layout of the structs below (augur_types.h's AUGUR_ABI): a library of
 # another is refused at load.
@@ -303,8 +307,24 @@ class Chooser:
     signature: the bundle's signature file (a path), read only with
         trusted_keys; None means the bundle's path + ".sig".
 
+    Attributes, read-only (each read returns a new copy, the caller's):
+
+    shape_names: the names of a shape's values, in the order choose(),
+        candidates() and record() take a sequence in (a list of str).
+    param_names: the names of the kernel's parameters: the keys of a pick's
+        "config", in the order record() takes a sequence in.
+    param_labels: what a spec's string or float parameter's numbers stand
+        for, by parameter name: value j's label at j (a str, or a float),
+        as a pick's "config" gives it. The other parameters' values are the
+        numbers themselves and are absent: {} for most kernels.
+    plan_value_names: the kernel arguments a configuration sets (a spec's
+        scalar, or a local buffer sized by the parameters): the keys of a
+        pick's plan["values"]; [] for most kernels.
+
     Methods are safe to call from several threads. Close the chooser with
-    close(), or use it as a context manager.
+    close(), or use it as a context manager. A failed call, in libaugur or
+    over an argument, raises Error, whose code is an ERR_* constant; only
+    a libaugur that cannot be loaded raises OSError.
     """
 
     def __init__(self, bundle, device=None, wisdom=None, trusted_keys=None, signature=None):
@@ -374,19 +394,36 @@ class Chooser:
             raise Error(rc, _lib.augur_last_error().decode("utf-8", "replace") + note)
         _check(rc)
         self._h = handle.value
-        self.shape_names = self._names(lib.augur_shape_names)
-        self.param_names = self._names(lib.augur_param_names)
-        # The kernel arguments a configuration sets (a spec's scalar or
-        # local buffer sized by the parameters): each pick's plan["values"].
-        self.plan_value_names = self._names(lib.augur_plan_value_names)
-        # What a spec's string or float parameter's numbers stand for, by
-        # name (value j's label at j: a str, or a float); the other
-        # parameters' values are the numbers themselves and are absent.
-        self.param_labels = {}
-        for i, name in enumerate(self.param_names):
+        self._shape_names = self._names(lib.augur_shape_names)
+        self._param_names = self._names(lib.augur_param_names)
+        self._plan_value_names = self._names(lib.augur_plan_value_names)
+        self._param_labels = {}
+        for i, name in enumerate(self._param_names):
             labels = self._labels(i)
             if labels is not None:
-                self.param_labels[name] = labels
+                self._param_labels[name] = labels
+
+    # Copies: a caller that changed the chooser's own lists would change
+    # how it reads shapes and configurations.
+    @property
+    def shape_names(self):
+        """The names of a shape's values, in the order a sequence takes."""
+        return list(self._shape_names)
+
+    @property
+    def param_names(self):
+        """The names of the kernel's parameters, the keys of a pick's config."""
+        return list(self._param_names)
+
+    @property
+    def param_labels(self):
+        """A spec's string or float parameter's labels, by parameter name."""
+        return {name: list(labels) for name, labels in self._param_labels.items()}
+
+    @property
+    def plan_value_names(self):
+        """The kernel arguments a configuration sets: a pick's plan["values"]."""
+        return list(self._plan_value_names)
 
     def _names(self, fn):
         n = ctypes.c_int32()
@@ -415,11 +452,11 @@ class Chooser:
         return [float(l) for l in labels] if kind.value == PARAM_FLOAT else labels
 
     def _value(self, name, v):
-        labels = self.param_labels.get(name)
+        labels = self._param_labels.get(name)
         return labels[v] if labels is not None and 0 <= v < len(labels) else v
 
     def _number(self, name, v):
-        labels = self.param_labels.get(name)
+        labels = self._param_labels.get(name)
         if labels is None or isinstance(v, int) and not isinstance(v, bool) and v not in labels:
             return _int("config value %s" % name, v, ERR_CONFIG)
         try:
@@ -438,7 +475,7 @@ class Chooser:
         """Returns shape (a mapping by name or a sequence in shape_names
         order), or kwargs by name when shape is None, as a C array and its
         length; anything else raises Error(ERR_SHAPE) naming it."""
-        names = self.shape_names
+        names = self._shape_names
         if shape is not None:
             if kwargs:
                 raise Error(ERR_SHAPE, "augur: give the shape as a sequence or by name, not both")
@@ -460,13 +497,13 @@ class Chooser:
 
     def _pick(self, c, p, shape, n):
         values = {}
-        for name in self.plan_value_names:
+        for name in self._plan_value_names:
             v = ctypes.c_double()
             cfg = ctypes.cast(c.values, ctypes.POINTER(ctypes.c_int64))
             _check(_lib.augur_plan_value(self._h, shape, n, cfg, c.n, name.encode(), ctypes.byref(v)))
             values[name] = v.value
         return {
-            "config": {self.param_names[i]: self._value(self.param_names[i], c.values[i]) for i in range(c.n)},
+            "config": {self._param_names[i]: self._value(self._param_names[i], c.values[i]) for i in range(c.n)},
             "source": c.source.decode(),
             "log_speedup": c.log_speedup,
             "outside_octaves": c.outside_octaves,
@@ -483,7 +520,8 @@ class Chooser:
 
     def choose(self, shape=None, **named):
         """Returns the pick for a shape, given by name (choose(width=1920,
-        ...)) or as a sequence in shape_names order: a dict with "config"
+        ...)), as a mapping of those names, or as a sequence in shape_names
+        order (a list, tuple, numpy array...; not a str): a dict with "config"
         (parameter name -> value; a spec's string parameter's value is its
         text and a float parameter's its float, as param_labels gives
         them), "source", "log_speedup",
@@ -514,22 +552,22 @@ class Chooser:
         return [self._pick(cs[i], ps[i], arr, n) for i in range(count.value)]
 
     def record(self, shape, config, time_ns):
-        """Records a measurement in the wisdom file: shape as a dict (name ->
-        value) or a sequence, config as a dict or a sequence in
+        """Records a measurement in the wisdom file: shape as a mapping (name
+        -> value) or a sequence, config as a mapping or a sequence in
         param_names order, its values as choose gives them (or a string or
         float parameter's number, its label's place in param_labels),
         time_ns in nanoseconds."""
         h = self._handle()
         arr, n = self._shape(shape, {})
         if type(config) is dict or not isinstance(config, (list, tuple)) and isinstance(config, Mapping):
-            missing = [p for p in self.param_names if p not in config]
-            if missing or len(config) != len(self.param_names):
-                raise Error(ERR_CONFIG, "augur: record: config needs exactly %s" % ", ".join(self.param_names))
-            config = [config[p] for p in self.param_names]
+            missing = [p for p in self._param_names if p not in config]
+            if missing or len(config) != len(self._param_names):
+                raise Error(ERR_CONFIG, "augur: record: config needs exactly %s" % ", ".join(self._param_names))
+            config = [config[p] for p in self._param_names]
         else:
             config = _sequence("record: config", config, ERR_CONFIG, "a mapping of %s to values, or a sequence of %d "
-                               "values in that order" % (", ".join(self.param_names), len(self.param_names)))
-        values = [self._number(self.param_names[i], v) if i < len(self.param_names) else _int("config value", v, ERR_CONFIG)
+                               "values in that order" % (", ".join(self._param_names), len(self._param_names)))
+        values = [self._number(self._param_names[i], v) if i < len(self._param_names) else _int("config value", v, ERR_CONFIG)
                   for i, v in enumerate(config)]
         carr = (ctypes.c_int64 * max(len(values), 1))(*values)
         if isinstance(time_ns, bool) or not isinstance(time_ns, numbers.Real):

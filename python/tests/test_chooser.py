@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import pathlib
 import pickle
+import pydoc
 import subprocess
 import sys
 import tempfile
@@ -73,6 +74,33 @@ class ChooserTest(unittest.TestCase):
             for pick in [c.choose(n=3000)] + c.candidates(3, n=3000):
                 wg = pick["config"]["WG"]
                 self.assertEqual(pick["plan"]["values"], {"wg": wg, "scratch": 4 * wg})
+
+    def test_documented(self):
+        # help(augur.Chooser) names every public attribute; changing a
+        # list read from one changes no later read.
+        doc = pydoc.render_doc(augur.Chooser)
+        with augur.Chooser(LABELS) as c:
+            public = [n for n in dir(c) if not n.startswith("_") and not callable(getattr(c, n))]
+            self.assertEqual(sorted(public), ["param_labels", "param_names", "plan_value_names", "shape_names"])
+            for name in public:
+                self.assertIn(name + ":", augur.Chooser.__doc__)
+                self.assertIn(name, doc)
+            c.shape_names.append("depth")
+            c.param_labels["MODE"].append("div")
+            self.assertEqual(c.shape_names, ["problem_size_0"])
+            self.assertEqual(c.param_labels, {"MODE": ["mul", "add", "sub"]})
+            c.choose(problem_size_0=5000)
+
+    def test_all(self):
+        # The constants a caller compares Error.code with are exported.
+        scope = {}
+        exec("from augur import *", scope)
+        exported = sorted(set(scope) - {"__builtins__"})
+        for name in dir(augur):
+            if name.startswith("ERR_") or name == "MAX_CANDIDATES":
+                self.assertIn(name, exported)
+        for name in augur.__all__:
+            self.assertTrue(hasattr(augur, name), name)
 
     def test_names(self):
         self.assertEqual(self.chooser.shape_names, ["width", "height", "filter_w", "filter_h"])
