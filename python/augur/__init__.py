@@ -377,11 +377,19 @@ class Chooser:
             except Error as e:
                 raise Error(e.code, str(e) + note) from None
         if isinstance(device, dict):
-            opt.platform_json = json.dumps(device).encode()
-        elif isinstance(device, str) and device.lstrip().startswith(("{", "[")):
-            opt.platform_json = device.encode()
+            try:
+                opt.platform_json = json.dumps(device, allow_nan=False).encode()
+            except (TypeError, ValueError) as e:
+                raise Error(ERR_ARG, "augur: device's features are no JSON: %s" % e) from None
         elif isinstance(device, str):
-            opt.device = device.encode()
+            # C reads a str up to its first NUL: the rest would be lost.
+            b = device.encode("utf-8", "surrogateescape")
+            if b"\0" in b:
+                raise Error(ERR_ARG, "augur: device %r holds a NUL character" % (device,))
+            if device.lstrip().startswith(("{", "[")):
+                opt.platform_json = b
+            else:
+                opt.device = b
         elif device is not None:
             raise Error(ERR_ARG, "augur: device is %r: give its name or slug (a str) or its features (a dict)" % (device,))
         opt.wisdom_path = None if wisdom is None else _path("wisdom", wisdom)

@@ -221,9 +221,11 @@ class ChooserTest(unittest.TestCase):
         self.assertIn("closed", str(e.exception))
 
     def test_bad_arguments(self):
-        with self.assertRaises(augur.Error) as e:
-            augur.Chooser(POCL, device=b"x")
-        self.assertEqual(e.exception.code, augur.ERR_ARG)
+        for device in (b"x", "nvidia-h200\0x", {"name": object()}, {"clock_mhz": float("nan")}):
+            with self.subTest(device=device):
+                with self.assertRaises(augur.Error) as e:
+                    augur.Chooser(POCL, device=device)
+                self.assertEqual(e.exception.code, augur.ERR_ARG, str(e.exception))
         with self.assertRaises(augur.Error) as e:
             augur.Chooser(POCL + "\0x")
         self.assertEqual(e.exception.code, augur.ERR_ARG)
