@@ -344,9 +344,9 @@ class Chooser:
         object (bytes, bytearray, memoryview, mmap, ...), copied; the other
         arguments are Chooser's. With trusted_keys, signature must name the
         signature file, since there is no bundle path to add ".sig" to."""
-        if isinstance(data, str):
-            raise Error(ERR_ARG, "augur: from_bytes: data is a str: give the bundle's bytes (a path goes to "
-                        "Chooser(path))")
+        if data is None or isinstance(data, str):
+            raise Error(ERR_ARG, "augur: from_bytes: data is %s: give the bundle's bytes (a path goes to "
+                        "Chooser(path))" % ("None" if data is None else "a str"))
         self = cls.__new__(cls)
         self._h = 0
         self._open(None, data, device, wisdom, trusted_keys, signature)

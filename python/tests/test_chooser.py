@@ -370,9 +370,12 @@ class OpenTest(unittest.TestCase):
         self.assertEqual(e.exception.code, augur.ERR_IO)
         self.assertIn("/nonexistent.augur", str(e.exception))
         self.assertIn("Chooser.from_bytes", str(e.exception))
-        with self.assertRaises(augur.Error) as e:
-            augur.Chooser.from_bytes(POCL)
-        self.assertEqual(e.exception.code, augur.ERR_ARG)
+        for wrong in (POCL, None, 5):
+            with self.subTest("from_bytes", data=wrong):
+                with self.assertRaises(augur.Error) as e:
+                    augur.Chooser.from_bytes(wrong)
+                self.assertEqual(e.exception.code, augur.ERR_ARG)
+                self.assertIn("bytes", str(e.exception))
         # from_bytes has no path to find the signature beside.
         keys = [os.path.join(KEYS, "signer.pub")]
         with self.assertRaises(augur.Error) as e:
