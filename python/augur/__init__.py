@@ -221,11 +221,12 @@ def _int(what, v, code):
     raise Error(code, "augur: %s is %r, not an integer" % (what, v))
 
 
-def _sequence(what, v, code, want):
+def _sequence(what, v, code, names, kind):
     """Returns v, a sequence of values (a list, a tuple, a numpy array, ...),
     as a list or tuple; a str or bytes (one value, not several), a set (no
     order) or a value that is not iterable raises Error(code) saying what
-    was given and what is wanted."""
+    was given and that a mapping of names to kind or a sequence of them is
+    wanted."""
     if type(v) is list or type(v) is tuple:
         return v
     if not isinstance(v, (str, bytes, bytearray, set, frozenset)):
@@ -233,7 +234,8 @@ def _sequence(what, v, code, want):
             return list(v)
         except TypeError:
             pass
-    raise Error(code, "augur: %s is %s (%s), not %s" % (what, reprlib.repr(v), type(v).__name__, want))
+    raise Error(code, "augur: %s is %s (%s), not a mapping of %s to %s, or a sequence of %d %s in that order" % (
+        what, reprlib.repr(v), type(v).__name__, ", ".join(names), kind, len(names), kind))
 
 
 def version():
@@ -487,11 +489,12 @@ class Chooser:
         if shape is not None:
             if kwargs:
                 raise Error(ERR_SHAPE, "augur: give the shape as a sequence or by name, not both")
-            if type(shape) is dict or not isinstance(shape, (list, tuple)) and isinstance(shape, Mapping):
+            if type(shape) is list or type(shape) is tuple:
+                pass  # the common case, first: choose is called at every kernel call
+            elif type(shape) is dict or isinstance(shape, Mapping):
                 shape, kwargs = None, shape
             else:
-                shape = _sequence("shape", shape, ERR_SHAPE, "a mapping of %s to integers, or a sequence of %d integers "
-                                  "in that order" % (", ".join(names), len(names)))
+                shape = _sequence("shape", shape, ERR_SHAPE, names, "integers")
         if shape is None:
             missing = [n for n in names if n not in kwargs]
             extra = sorted(set(kwargs) - set(names), key=str)
@@ -567,14 +570,13 @@ class Chooser:
         time_ns in nanoseconds."""
         h = self._handle()
         arr, n = self._shape(shape, {})
-        if type(config) is dict or not isinstance(config, (list, tuple)) and isinstance(config, Mapping):
+        if isinstance(config, Mapping):
             missing = [p for p in self._param_names if p not in config]
             if missing or len(config) != len(self._param_names):
                 raise Error(ERR_CONFIG, "augur: record: config needs exactly %s" % ", ".join(self._param_names))
             config = [config[p] for p in self._param_names]
         else:
-            config = _sequence("record: config", config, ERR_CONFIG, "a mapping of %s to values, or a sequence of %d "
-                               "values in that order" % (", ".join(self._param_names), len(self._param_names)))
+            config = _sequence("record: config", config, ERR_CONFIG, self._param_names, "values")
         values = [self._number(self._param_names[i], v) if i < len(self._param_names) else _int("config value", v, ERR_CONFIG)
                   for i, v in enumerate(config)]
         carr = (ctypes.c_int64 * max(len(values), 1))(*values)
