@@ -473,7 +473,10 @@ func (c *handle) candidates(shape []int64, k int) ([]runtime.Pick, error) {
 // trust reads the trusted keys and the bundle's signature of opt.
 func trust(opt openOptions) ([]ed25519.PublicKey, []byte, error) {
 	var keys []ed25519.PublicKey
-	rest := []byte(opt.TrustedKeysPEM)
+	// Key files joined without a newline between them (cat of files that
+	// lack a final one) run an END line into the next BEGIN, which PEM
+	// does not read: each BEGIN starts a line here.
+	rest := bytes.ReplaceAll([]byte(opt.TrustedKeysPEM), []byte("-----BEGIN "), []byte("\n-----BEGIN "))
 	for {
 		var block *pem.Block
 		block, rest = pem.Decode(rest)

@@ -330,6 +330,9 @@ func TestOpenTrusted(t *testing.T) {
 	}{
 		{"signer", openOptions{Path: bundle, TrustedKeysPEM: string(signer), SignaturePath: sig}, statusOK},
 		{"both keys", openOptions{Path: bundle, TrustedKeysPEM: string(other) + string(signer), SignaturePath: sig}, statusOK},
+		// Files joined with no newline between them (the first lacks its
+		// final one): the signer's key, second, must still be read.
+		{"both keys, no newline between", openOptions{Path: bundle, TrustedKeysPEM: strings.TrimRight(string(other), "\n") + string(signer), SignaturePath: sig}, statusOK},
 		{"other key", openOptions{Path: bundle, TrustedKeysPEM: string(other), SignaturePath: sig}, statusUntrusted},
 		{"no signature", openOptions{Path: bundle, TrustedKeysPEM: string(signer)}, statusUntrusted},
 		{"changed", openOptions{Bundle: changed, TrustedKeysPEM: string(signer), SignaturePath: sig}, statusUntrusted},
