@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/eval"
 	"github.com/augur-tuning/augur/features"
 )
@@ -40,10 +41,17 @@ func runNextShapes(data string, opt eval.Options, kr kernelRef, f nextShapesFlag
 		return writeIndentedJSON(stdout, out)
 	}
 	ref := "--kernel " + opt.Kernel
-	if kr.spec != "" {
+	switch _, err := datasets.Lookup(opt.Kernel); {
+	case kr.spec != "":
 		ref = "--spec " + kr.spec
+	case err != nil:
+		// Imported data of a kernel augur cannot run without its spec.
+		ref = ""
 	}
-	return writeNextShapes(stdout, out, ref+" --out "+data, f.n)
+	if ref != "" {
+		ref += " --out " + data
+	}
+	return writeNextShapes(stdout, out, ref, f.n)
 }
 
 // readShapes reads a list of shapes given as a flag's value: shapes
@@ -81,7 +89,9 @@ func readShapes(flag, value string, stdin io.Reader) ([]string, error) {
 }
 
 // writeNextShapes prints each device's suggestions and the collect
-// command that measures them (collectFlags: its kernel and --out).
+// command that measures them (collectFlags: its kernel and --out), or,
+// with no collectFlags (a kernel imported without its spec), how to
+// measure them with the tuner the data came from.
 func writeNextShapes(w io.Writer, out []eval.NextShapes, collectFlags string, asked int) error {
 	for i, ns := range out {
 		if i > 0 {
@@ -118,6 +128,10 @@ func writeNextShapes(w io.Writer, out []eval.NextShapes, collectFlags string, as
 		}
 		if len(ns.Shapes) < asked {
 			fmt.Fprintf(w, "  (%d asked: the other shapes to choose from are measured or cannot run)\n", asked)
+		}
+		if collectFlags == "" {
+			fmt.Fprintf(w, "  measure them with the tuner the data came from and add them with augur import (augur collect needs the kernel's spec: --spec FILE)\n")
+			continue
 		}
 		fmt.Fprintf(w, "  augur collect %s --device %s --shapes '%s'\n", collectFlags, ns.Platform, strings.Join(shapes, ";"))
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/augur-tuning/augur/collect"
+	"github.com/augur-tuning/augur/eval"
 )
 
 func TestEvalNextShapes(t *testing.T) {
@@ -134,5 +135,26 @@ func TestEvalNextShapesStencil(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "measure next") || strings.Contains(out.String(), "Table 3") {
 		t.Errorf("want the next shapes, not Table 3:\n%s", out.String())
+	}
+}
+
+// TestWriteNextShapesImported: for a kernel imported without its spec the
+// suggestions say how to measure them, not a collect command that cannot
+// run (collect knows no such kernel).
+func TestWriteNextShapesImported(t *testing.T) {
+	out := []eval.NextShapes{{Platform: "amd-radeon-pro-w6600", Measured: 1, Shapes: []eval.NextShape{{Shape: "n=4096"}}}}
+	for _, tc := range []struct {
+		flags, want, not string
+	}{
+		{"--kernel conv2d --out d", "augur collect --kernel conv2d --out d --device amd-radeon-pro-w6600 --shapes 'n=4096'", "augur import"},
+		{"", "add them with augur import", "augur collect --"},
+	} {
+		var b strings.Builder
+		if err := writeNextShapes(&b, out, tc.flags, 1); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) || strings.Contains(b.String(), tc.not) {
+			t.Errorf("flags %q: output\n%s\nwant %q and not %q", tc.flags, b.String(), tc.want, tc.not)
+		}
 	}
 }
