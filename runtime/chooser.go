@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -151,7 +152,8 @@ type Pick struct {
 	// candidate (Candidates) measured fastest at a nearby training shape,
 	// and for the pick of a model trained on one shape at another shape
 	// (that shape's best); "fixed" for the model's fixed configuration
-	// (features.Model.Fixed) at a shape it did not measure.
+	// (features.Model.Fixed) at a shape it did not measure; "wisdom" for
+	// the fastest configuration Options.Wisdom recorded for this shape.
 	Source string
 	// Plan is how to build and launch Config on the shape.
 	Plan Plan
@@ -215,6 +217,8 @@ type Plan struct {
 }
 
 // Chooser picks configurations for shapes from one model of a bundle.
+// Make one with New or FromBundle (the zero value is not usable); its
+// methods are safe to call from several goroutines at once.
 type Chooser struct {
 	bundle *features.Bundle
 	space  *features.Space
@@ -325,7 +329,7 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		return nil, err // it names its package
 	}
 	if w := opt.Wisdom; w != nil && w.KernelVersion() != b.KernelVersion {
-		return nil, fmt.Errorf("runtime: wisdom is of %s version %s, the bundle of %s: %w", b.Kernel, w.KernelVersion(), b.KernelVersion, ErrKernelVersion)
+		return nil, fmt.Errorf("runtime: wisdom is of %s version %s, the bundle of %s: %w", b.Kernel, w.KernelVersion(), b.KernelVersion, ErrWisdomVersion)
 	}
 	ch := &Chooser{bundle: b, space: space, opt: opt, cache: map[features.TaskKey]*Pick{}}
 	if opt.Wisdom != nil {
@@ -350,6 +354,15 @@ func FromBundle(b *features.Bundle, opt Options) (*Chooser, error) {
 		ch.kernel = k
 	}
 	ch.lo, ch.hi = shapeRange(b.TrainShapes)
+	if opt.Device != "" && opt.Platform == nil && !bundleHas(b, opt.Device) {
+		// A device the bundle has no model of but the shipped device table
+		// knows: its features let a fleet model serve it, as
+		// ResolveDevice would have set them.
+		if p := tableDevice(datasets.Devices(), opt.Device); p != nil {
+			opt.Device, opt.Platform = "", p
+			ch.opt = opt
+		}
+	}
 	entry, plat, source, pool, err := selectModel(b, opt)
 	if err != nil {
 		return nil, err
@@ -678,6 +691,12 @@ func selectModel(b *features.Bundle, opt Options) (*features.Model, *features.Pl
 		return &b.Models[0], nil, source(&b.Models[0]), nil, nil
 	}
 	return nil, nil, SourceReference, nil, nil
+}
+
+// bundleHas reports whether device names one of b's models (its name, or
+// its device's name or slug).
+func bundleHas(b *features.Bundle, device string) bool {
+	return slices.ContainsFunc(b.Models, func(m features.Model) bool { return modelOf(&m, device, device) })
 }
 
 // modelOf reports whether e is the own model of the device named device

@@ -22,6 +22,7 @@ func ResolveDevice(b *features.Bundle, name string, table *datasets.DeviceTable,
 	for _, m := range b.Models {
 		known = append(known, m.Name)
 		if strings.EqualFold(m.Name, name) || (m.Platform != nil && (strings.EqualFold(m.Platform.Name, name) || m.Platform.Slug() == name)) {
+			opt.Device = name
 			return nil
 		}
 		if m.Platform != nil {
@@ -32,14 +33,25 @@ func ResolveDevice(b *features.Bundle, name string, table *datasets.DeviceTable,
 	if table == nil {
 		table, where = datasets.Devices(), "the shipped device table"
 	}
+	if p := tableDevice(table, name); p != nil {
+		opt.Device, opt.Platform = "", p
+		return nil
+	}
 	for _, p := range table.Devices {
-		if strings.EqualFold(p.Name, name) || p.Slug() == name {
-			opt.Device, opt.Platform = "", &p
-			return nil
-		}
 		known = append(known, p.Name, p.Slug())
 	}
 	return fmt.Errorf("%w %q in the bundle's models or %s; closest: %s", ErrUnknownDevice, name, where, strings.Join(closest(name, known, 5), ", "))
+}
+
+// tableDevice returns the device of table named name (its name, in any
+// case, or its slug), or nil.
+func tableDevice(table *datasets.DeviceTable, name string) *features.Platform {
+	for _, p := range table.Devices {
+		if strings.EqualFold(p.Name, name) || p.Slug() == name {
+			return &p
+		}
+	}
+	return nil
 }
 
 // closest returns the n names nearest to name, ignoring case, punctuation

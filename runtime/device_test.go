@@ -76,6 +76,9 @@ func TestDeviceFallback(t *testing.T) {
 		{"own model by platform", several, runtime.Options{Platform: &h200}, "model:nvidia-h200", "nvidia-h200"},
 		{"fleet with the platform", several, runtime.Options{Platform: &other}, "fleet", "fleet"},
 		{"unknown name, no platform: reference", several, runtime.Options{Device: "Some Future GPU"}, "reference", ""},
+		// A name the shipped device table knows gives its features, as
+		// ResolveDevice would: the fleet model serves it.
+		{"a name of the device table", several, runtime.Options{Device: "NVIDIA A100-PCIE-40GB"}, "fleet", "fleet"},
 		{"unknown platform, no fleet: reference", noFleet, runtime.Options{Platform: &other}, "reference", ""},
 		{"unknown device, the only model", single, runtime.Options{Device: "Some Future GPU"}, "model:" + poclSlug, poclSlug},
 		{"unknown platform, the only model", single, runtime.Options{Platform: &other}, "model:" + poclSlug, poclSlug},
@@ -188,7 +191,7 @@ func TestKernelVersion(t *testing.T) {
 			if !errors.As(err, &ve) || ve.Kernel != "conv2d" || ve.Bundle != tt.version || ve.Have != have {
 				t.Errorf("New: err = %#v, want conv2d, %q, %q", ve, tt.version, have)
 			}
-			if want := "bundle is for conv2d version " + tt.version + ", this augur has " + have + "; train again"; !strings.Contains(err.Error(), want) {
+			if want := "bundle is for conv2d version " + tt.version + ", the kernel here is version " + have + "; train again"; !strings.Contains(err.Error(), want) {
 				t.Errorf("New: err = %q, want it to say %q", err, want)
 			}
 		})
@@ -419,5 +422,43 @@ func TestOneShapeModel(t *testing.T) {
 				t.Errorf("another shape: %v, expected %v%%; want its shape's best %v and no expected figure", p.Config, p.ExpectedPct, best)
 			}
 		})
+	}
+}
+
+// TestResolveDevice: a device of the bundle goes to Options.Device (and
+// the Chooser then uses its own model, as with the name given directly),
+// one of the device table to Options.Platform, and another name is an
+// error naming the closest.
+func TestResolveDevice(t *testing.T) {
+	b, err := features.ReadBundle(fleetBundle(t, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, device, platform, err string
+	}{
+		{"NVIDIA H200", "NVIDIA H200", "", ""},
+		{"nvidia-h200", "nvidia-h200", "", ""},
+		{"NVIDIA A100-PCIE-40GB", "", "NVIDIA A100-PCIE-40GB", ""},
+		{"nvidia-h2O0", "", "", "closest: "},
+	} {
+		var opt runtime.Options
+		err := runtime.ResolveDevice(b, tt.name, nil, &opt)
+		switch {
+		case tt.err != "":
+			if !errors.Is(err, runtime.ErrUnknownDevice) || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: %v, want ErrUnknownDevice with %q", tt.name, err, tt.err)
+			}
+			continue
+		case err != nil:
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		platform := ""
+		if opt.Platform != nil {
+			platform = opt.Platform.Name
+		}
+		if opt.Device != tt.device || platform != tt.platform {
+			t.Errorf("%s: Device %q, Platform %q; want %q, %q", tt.name, opt.Device, platform, tt.device, tt.platform)
+		}
 	}
 }

@@ -16,6 +16,10 @@ var (
 	// changed): the bundle's configurations and launch plans would not fit
 	// the kernel.
 	ErrKernelVersion = errors.New("runtime: bundle is for another kernel version; train again")
+	// ErrWisdomVersion is returned by New for Options.Wisdom opened for
+	// another kernel version than the bundle's: its records are of
+	// configurations the bundle's kernel may not have.
+	ErrWisdomVersion = errors.New("runtime: wisdom file is of another kernel version than the bundle; open a wisdom file of the bundle's version (Bundle.KernelVersion) at a new path")
 	// ErrUntrusted is returned by New, with Options.TrustedKeys set, for
 	// a bundle that no trusted key signed: unsigned, signed by another
 	// key, or changed after signing. The error also matches
@@ -26,12 +30,13 @@ var (
 // KernelVersionError is the error behind ErrKernelVersion.
 type KernelVersionError struct {
 	Kernel string
-	// Bundle is the version the bundle records, Have this augur's.
+	// Bundle is the version the bundle records; Have this augur's own
+	// kernel's, or Options.KernelVersion, the caller's.
 	Bundle, Have string
 }
 
 func (e *KernelVersionError) Error() string {
-	return fmt.Sprintf("runtime: bundle is for %s version %s, this augur has %s; train again", e.Kernel, e.Bundle, e.Have)
+	return fmt.Sprintf("runtime: bundle is for %s version %s, the kernel here is version %s; train again", e.Kernel, e.Bundle, e.Have)
 }
 
 // Is reports whether target is ErrKernelVersion.

@@ -256,8 +256,9 @@ func TestWisdomErrors(t *testing.T) {
 	}
 	// A store of another kernel version than the bundle's is refused.
 	data, _ := os.ReadFile(testBundle)
-	if _, err := runtime.New(data, runtime.Options{Wisdom: w}); !errors.Is(err, runtime.ErrKernelVersion) {
-		t.Errorf("New with another version's wisdom: %v, want ErrKernelVersion", err)
+	// Its own error: the bundle is fine, the wisdom file is not.
+	if _, err := runtime.New(data, runtime.Options{Wisdom: w}); !errors.Is(err, runtime.ErrWisdomVersion) || errors.Is(err, runtime.ErrKernelVersion) {
+		t.Errorf("New with another version's wisdom: %v, want ErrWisdomVersion alone", err)
 	}
 }
 
