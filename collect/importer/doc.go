@@ -33,6 +33,13 @@
 // nesting, an entry's fields or times, the declared values) is refused at
 // a limit as it is read.
 //
+// The rows' task features are the problem size, then Options.TaskParams.
+// The problem sizes are named as the spec names them (its
+// Augur.ProblemSizeNames; for a spec that augur's spec reader reads,
+// problem_size_0, ... unless it names them), so that train --spec reads
+// the rows; without names, width and height for two sizes and
+// problem_size_0, ... otherwise.
+//
 // A parameter whose values are strings or numbers not all integers (a T1
 // "string" or "float" parameter, a cache's list of either) is numbered 0,
 // 1, ... in the spec's order, or without a spec in the cache's; the data

@@ -38,8 +38,9 @@ type Options struct {
 	// the kernel recorded in the files.
 	Kernel string
 	// Spec is the path of a T1 kernel description. It supplies the
-	// parameters, constraints and default (reference) configuration, and
-	// for T4 the problem size. Without it the space is the product of the
+	// parameters, constraints and default (reference) configuration, the
+	// names of the problem sizes (see the package documentation), and for
+	// T4 the problem size. Without it the space is the product of the
 	// file's parameter values with no constraints.
 	Spec string
 	// Out is the dataset directory; files go to
@@ -115,11 +116,21 @@ type FileSummary struct {
 	// or the file's. A bundle trained on the rows knows only the numbers.
 	Labels map[string][]string `json:"labels,omitempty"`
 	// Warning says, in one line, what was imported with less than the
-	// file could have given: a device the device table (Options.Platforms)
-	// lacks, whose platform features are left unknown. Empty when none.
-	// String leaves it out, so that a caller can print it apart (augur
-	// import writes it to stderr).
+	// file could have given, or what will not read it as the caller may
+	// expect: a device the device table (Options.Platforms) lacks, whose
+	// platform features are left unknown; rows that are not of the
+	// spec's kernel version. Empty when none. String leaves it out, so
+	// that a caller can print it apart (augur import writes it to
+	// stderr).
 	Warning string `json:"warning,omitempty"`
+}
+
+// warn adds w to the file's warning, after a "; ".
+func (f *FileSummary) warn(w string) {
+	if f.Warning != "" {
+		f.Warning += "; "
+	}
+	f.Warning += w
 }
 
 // Rows is the number of rows written.
@@ -207,6 +218,7 @@ func Import(opt Options) (*Summary, error) {
 		return nil, err
 	}
 	var spec *Spec
+	var kernel *datasets.Kernel // the spec as augur reads it; nil when it does not
 	if opt.Spec != "" {
 		f, err := os.Open(opt.Spec)
 		if err != nil {
@@ -216,6 +228,11 @@ func Import(opt Options) (*Summary, error) {
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", opt.Spec, err)
+		}
+		if k, err := datasets.ReadSpec(opt.Spec); err == nil {
+			// train and eval --spec read rows of the spec's task names
+			// (problem_size_0, ... unless the spec names them).
+			kernel, spec.ProblemSizeNames = k, k.TaskNames
 		}
 	}
 	now := time.Now
@@ -242,8 +259,12 @@ func Import(opt Options) (*Summary, error) {
 		}
 		sets = append(sets, d)
 	}
-	if opt.Spec != "" {
-		specVersion(opt.Spec, sets)
+	if kernel != nil {
+		if w := specVersion(kernel, sets); w != "" {
+			for _, d := range sets {
+				d.sum.warn(w)
+			}
+		}
 	}
 	if err := checkVersions(filepath.Join(opt.Out, opt.Kernel), sets); err != nil {
 		return nil, err
@@ -550,6 +571,14 @@ func (p *plan) task(res *Results, spec *Spec, opt Options) ([]string, features.T
 		problem = spec.ProblemSize
 	}
 	taskNames := problemNames(len(problem))
+	if spec != nil && spec.ProblemSizeNames != nil {
+		// The spec's names, which train --spec reads the rows by.
+		if len(spec.ProblemSizeNames) != len(problem) {
+			return nil, nil, fmt.Errorf("importer: the problem size %v has %d sizes, and the spec names %d (%s)",
+				problem, len(problem), len(spec.ProblemSizeNames), strings.Join(spec.ProblemSizeNames, ","))
+		}
+		taskNames = slices.Clone(spec.ProblemSizeNames)
+	}
 	task := append(features.Task(nil), problem...)
 	for _, name := range opt.TaskParams {
 		taskNames = append(taskNames, name)
@@ -835,27 +864,35 @@ func builtIn(name string) bool {
 	return err == nil
 }
 
-// specVersion gives the datasets the kernel version that augur's spec
-// reader gives the spec at path (datasets.Kernel.Version, which hashes
-// the kernel's source and spec too), so that train, eval and tune --spec
-// read the imported rows. It leaves the datasets' own version (of the
-// space alone) where the spec does not read as a kernel (its source
-// missing, say) or describes another space than the import made.
-func specVersion(path string, sets []*dataset) {
-	k, err := datasets.ReadSpec(path)
-	if err != nil {
-		return
-	}
+// specVersion gives the datasets the kernel version of k, the spec as
+// augur's spec reader reads it (datasets.Kernel.Version, which hashes the
+// kernel's source and spec too), so that train, eval and tune --spec read
+// the imported rows. Where the import made another space, task features
+// or reference than the spec's (--task-params, say), it leaves the
+// datasets' own version (of the space alone) and returns why, for a
+// warning: train --spec would find none of the rows of its version.
+func specVersion(k *datasets.Kernel, sets []*dataset) string {
 	for _, d := range sets {
 		m := d.meta
-		if !slices.Equal(m.TaskNames, k.TaskNames) || !slices.Equal(m.Constraints, k.Space.Constraints) ||
-			!m.Reference.Equal(k.Reference) || !slices.EqualFunc(m.Params, k.Space.Params, sameParam) {
-			return
+		why := ""
+		switch {
+		case !slices.Equal(m.TaskNames, k.TaskNames):
+			why = fmt.Sprintf("task features %s here, %s in the spec", strings.Join(m.TaskNames, ","), strings.Join(k.TaskNames, ","))
+		case !slices.EqualFunc(m.Params, k.Space.Params, sameParam):
+			why = "other parameters or values than the spec's"
+		case !slices.Equal(m.Constraints, k.Space.Constraints):
+			why = "other constraints than the spec's"
+		case !m.Reference.Equal(k.Reference):
+			why = fmt.Sprintf("reference %s here, %s in the spec", features.FormatConfig(m.Params, m.Reference), k.Space.Format(k.Reference))
+		}
+		if why != "" {
+			return fmt.Sprintf("the rows are not of the spec's kernel version %s (%s): train and eval read them with --kernel %s, not with --spec", k.Version(), why, m.Kernel)
 		}
 	}
 	for _, d := range sets {
 		d.meta.KernelVersion = k.Version()
 	}
+	return ""
 }
 
 func sameParam(p, q features.Param) bool { return p.Name == q.Name && slices.Equal(p.Values, q.Values) }

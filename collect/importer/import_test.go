@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
 	"github.com/augur-tuning/augur/train"
 )
@@ -470,4 +471,84 @@ func recordedConfigs(t *testing.T, path string) []string {
 	}
 	slices.Sort(got)
 	return got
+}
+
+// specKernel writes a spec that augur's spec reader reads (its kernel
+// source beside it), with U's values (a Python list) and the given Augur
+// extension, and returns its path.
+func specKernel(t *testing.T, dir, uValues, augur string) string {
+	t.Helper()
+	os.WriteFile(filepath.Join(dir, "scale.cl"), []byte(`__kernel void scale(__global const float* a, __global float* c, int n) {
+    int i = get_global_id(0) * U;
+    for (int u = 0; u < U; u++) if (i + u < n) c[i + u] = 2.0f * a[i + u];
+}`), 0o644)
+	spec := filepath.Join(dir, "scale.json")
+	os.WriteFile(spec, []byte(`{
+  "General": {"BenchmarkName": "scale", "FormatVersion": 1},
+  "ConfigurationSpace": {"TuningParameters": [
+    {"Name": "WG", "Type": "int", "Values": "[32, 64]", "Default": 64},
+    {"Name": "U", "Type": "int", "Values": "`+uValues+`", "Default": 1}]},
+  "KernelSpecification": {"Language": "OpenCL", "KernelName": "scale", "KernelFile": "scale.cl",
+    "GlobalSizeType": "OpenCL", "GlobalSize": {"X": "ProblemSize[0] / U"}, "LocalSize": {"X": "WG"},
+    "ProblemSize": [1000000],
+    "Arguments": [
+      {"Name": "a", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "AccessType": "ReadOnly", "FillType": "Random", "FillValue": 1.0},
+      {"Name": "c", "Type": "float", "Size": "ProblemSize[0]", "MemoryType": "Vector", "AccessType": "WriteOnly", "FillType": "Constant", "FillValue": 0.0, "Output": 1},
+      {"Name": "n", "Type": "int32", "MemoryType": "Scalar", "FillValue": "ProblemSize[0]"}]}`+augur+`}`), 0o644)
+	return spec
+}
+
+// scaleCache is a Kernel Tuner cache of specKernel's kernel.
+const scaleCache = `{"device_name": "NVIDIA RTX A4000", "problem_size": [1000000],
+"tune_params_keys": ["WG", "U"], "tune_params": {"WG": [32, 64], "U": [1, 2]}, "cache": {
+"32,1": {"WG": 32, "U": 1, "time": 1.5, "times": [1.5]},
+"64,1": {"WG": 64, "U": 1, "time": 1.2, "times": [1.2]},
+"32,2": {"WG": 32, "U": 2, "time": 1.4, "times": [1.4]},
+"64,2": {"WG": 64, "U": 2, "time": 1.0, "times": [1.0]}}}`
+
+// TestImportSpecNames imports a cache with a spec that augur reads as a
+// kernel: the rows take the spec's problem-size names and its kernel
+// version, so that train --spec reads them.
+func TestImportSpecNames(t *testing.T) {
+	for _, tc := range []struct {
+		name, uValues, augur string
+		taskParams           []string
+		tasks                string
+		specVersion          bool
+		warning              string
+	}{
+		{"named", "[1, 2]", `, "Augur": {"ProblemSizeNames": ["n"]}`, nil, "n", true, ""},
+		{"unnamed", "[1, 2]", ``, nil, "problem_size_0", true, ""},
+		{"task parameter", "[1]", ``, []string{"U"}, "problem_size_0,U", false,
+			"(task features problem_size_0,U here, problem_size_0 in the spec): train and eval read them with --kernel scale"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			spec := specKernel(t, dir, tc.uValues, tc.augur)
+			cache := filepath.Join(dir, "cache.json")
+			os.WriteFile(cache, []byte(scaleCache), 0o644)
+			sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "scale", Spec: spec,
+				Out: filepath.Join(dir, "out"), TaskParams: tc.taskParams})
+			if err != nil {
+				t.Fatal(err)
+			}
+			meta, _, err := record.ReadFile(sum.Files[0].Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(meta.TaskNames, ","); got != tc.tasks {
+				t.Errorf("task names %s, want %s", got, tc.tasks)
+			}
+			k, err := datasets.ReadSpec(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := meta.KernelVersion == k.Version(); got != tc.specVersion {
+				t.Errorf("kernel version %s, the spec's %s: equal %v, want %v", meta.KernelVersion, k.Version(), got, tc.specVersion)
+			}
+			if w := sum.Files[0].Warning; !strings.Contains(w, tc.warning) || (tc.warning == "") != (w == "") {
+				t.Errorf("warning %q, want %q", w, tc.warning)
+			}
+		})
+	}
 }

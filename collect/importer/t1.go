@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/augur-tuning/augur/datasets"
 	"github.com/augur-tuning/augur/features"
@@ -27,6 +28,10 @@ type Spec struct {
 	// ProblemSize is KernelSpecification.ProblemSize; nil when the file
 	// gives none, or gives expressions rather than integers.
 	ProblemSize []int
+	// ProblemSizeNames names the problem-size entries, the task features
+	// of the imported rows (augur's Augur.ProblemSizeNames); nil when the
+	// file gives none.
+	ProblemSizeNames []string
 	// Labels holds each string or float parameter's values (Type
 	// "string", or "float" of values that are not all integers), by name,
 	// as written; its Values number them 0, 1, ... in this order.
@@ -77,6 +82,9 @@ type t1File struct {
 	}
 	KernelSpecification struct {
 		ProblemSize json.RawMessage
+	}
+	Augur struct {
+		ProblemSizeNames []string
 	}
 }
 
@@ -149,6 +157,16 @@ func ReadT1(r io.Reader) (*Spec, error) {
 	if json.Unmarshal(f.KernelSpecification.ProblemSize, &ps) == nil && len(ps) > 0 {
 		s.ProblemSize = ps
 	}
+	if names := f.Augur.ProblemSizeNames; names != nil {
+		n := len(s.ProblemSize)
+		if s.ProblemSize == nil {
+			n = -1 // sizes the file gives as expressions, or none
+		}
+		if err := checkNames(names, n); err != nil {
+			return nil, fmt.Errorf("%w: T1 Augur.ProblemSizeNames: %v", ErrFormat, err)
+		}
+		s.ProblemSizeNames = names
+	}
 	return s, nil
 }
 
@@ -180,4 +198,37 @@ func (s *Spec) addChoices(name, typ string, values, def json.RawMessage) error {
 		s.Default = append(s.Default, i)
 	}
 	return nil
+}
+
+// checkNames checks problem-size names: n of them (n < 0: any number, at
+// most features.MaxTaskLen), each a name (letters, digits and _, not
+// starting with a digit) and none twice.
+func checkNames(names []string, n int) error {
+	switch {
+	case n >= 0 && len(names) != n:
+		return fmt.Errorf("%d names for %d problem sizes", len(names), n)
+	case len(names) > features.MaxTaskLen:
+		return fmt.Errorf("%d names, at most %d allowed", len(names), features.MaxTaskLen)
+	}
+	for i, name := range names {
+		if !isName(name) {
+			return fmt.Errorf("%q is not a name (letters, digits and _)", name)
+		}
+		if slices.Contains(names[:i], name) {
+			return fmt.Errorf("%q twice", name)
+		}
+	}
+	return nil
+}
+
+// isName reports whether s is an identifier: letters, digits and _, not
+// starting with a digit.
+func isName(s string) bool {
+	for i, r := range s {
+		ok := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9'
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
 }

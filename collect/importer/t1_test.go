@@ -51,6 +51,9 @@ func TestReadT1(t *testing.T) {
 	if want := []int{4096, 4096}; !reflect.DeepEqual(s.ProblemSize, want) {
 		t.Errorf("ProblemSize = %v, want %v", s.ProblemSize, want)
 	}
+	if s.ProblemSizeNames != nil {
+		t.Errorf("ProblemSizeNames = %v, want none", s.ProblemSizeNames)
+	}
 	if len(s.Conditions) != 4 || len(s.Constraints) != 4 {
 		t.Fatalf("%d conditions and %d constraints, want 4 each", len(s.Conditions), len(s.Constraints))
 	}
@@ -64,6 +67,22 @@ func TestReadT1(t *testing.T) {
 	}
 	if !space.Valid(s.Default) {
 		t.Errorf("the defaults %s are not valid", space.Format(s.Default))
+	}
+}
+
+// TestReadT1ProblemSizeNames reads augur's names of the problem sizes.
+func TestReadT1ProblemSizeNames(t *testing.T) {
+	base, err := os.ReadFile(t1Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(base), `"General": {`, `"Augur": {"ProblemSizeNames": ["w", "h"]}, "General": {`, 1)
+	s, err := ReadT1(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"w", "h"}; !reflect.DeepEqual(s.ProblemSizeNames, want) {
+		t.Errorf("ProblemSizeNames = %v, want %v", s.ProblemSizeNames, want)
 	}
 }
 
@@ -82,6 +101,9 @@ func TestReadT1Errors(t *testing.T) {
 		{"float default", `"Default": 15`, `"Default": 1.5`, `"filter_height"`},
 		{"string in a condition", `block_size_x*block_size_y<=1024`, `block_size_x == "a"`, "character"},
 		{"malformed JSON", `"General": {`, `"General": [`, "T1"},
+		{"problem size names too few", `"General": {`, `"Augur": {"ProblemSizeNames": ["n"]}, "General": {`, "1 names for 2 problem sizes"},
+		{"problem size name twice", `"General": {`, `"Augur": {"ProblemSizeNames": ["n", "n"]}, "General": {`, `"n" twice`},
+		{"problem size name no name", `"General": {`, `"Augur": {"ProblemSizeNames": ["n", "2d"]}, "General": {`, `"2d" is not a name`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
