@@ -22,11 +22,12 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		taskParams, compression, platforms string
 		set                                multiFlag
 	)
-	fs := flags("import", "--from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--device NAME] [--platforms FILE] [--set name=value...] [--task-params a,b] [--compression zstd|none] FILE...", stderr)
+	fs := flags("import", "--from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--shape 'k=v,...'] [--device NAME] [--platforms FILE] [--set name=value...] [--task-params a,b] [--compression zstd|none] FILE...", stderr)
 	fs.StringVar(&opt.From, "from", "", "format of the input files: kerneltuner (cache .json or .json.gz) or t4 (results)")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel name; files go to DIR/<kernel>/<device>/import-<file>.arrow")
 	fs.StringVar(&opt.Out, "out", "", "dataset directory")
 	fs.StringVar(&opt.Spec, "spec", "", "T1 kernel description: space, constraints, default configuration (optional)")
+	fs.StringVar(&opt.Shape, "shape", "", "problem size of the input files, 'name=value,...': required for t4 files of a shape other than the spec's ProblemSize (T4 names none; import files of different shapes in separate runs), checked against a cache's problem_size; names the spec's problem sizes, or without a spec names them")
 	fs.StringVar(&opt.Device, "device", "", "device name, overriding the files' own (required for t4 and files that name none)")
 	fs.StringVar(&platforms, "platforms", "", "device table (CSV, as datasets/devices.csv) to look the device's features up in (a device it lacks imports with unknown features, and a warning on stderr); default: the table augur ships")
 	fs.Var(&set, "set", "name=value: the value of a spec parameter the files lack (repeatable)")

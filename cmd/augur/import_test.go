@@ -111,3 +111,17 @@ func TestParseFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestImportShape gives a T4 file its shape and prints it in the summary.
+func TestImportShape(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"import", "--from", "t4", "--kernel", "convolution", t4Results, "--out", out, "--spec", t1Spec,
+		"--device", "NVIDIA RTX A4000", "--task-params", "filter_width,filter_height", "--shape", "width=1024,height=768"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr.String())
+	}
+	if want := "shape width=1024,height=768,filter_width=15,filter_height=15 (given)"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("stdout %q lacks %q", stdout.String(), want)
+	}
+}

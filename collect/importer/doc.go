@@ -23,9 +23,11 @@
 // Kernel Tuner cache without times, a T4 result without runtimes) keeps
 // no runs: its summary is that mean, rounded the same way, as one run.
 // Import reads a Kernel Tuner cache a token at a time, twice (once to
-// count and pick the reference, once to write), so that its memory does
-// not grow with the file: a 7.4 MB .json.gz of 804,000 entries (750 MB of
-// JSON) imported in 59 MB resident, where reading it whole took 4.8 GB.
+// count and pick the reference, once to write), so that its memory grows
+// with the file by 8 to 16 bytes a row only: a 7.4 MB .json.gz of 804,000
+// entries (750 MB of JSON) imported in 59 MB resident, where reading it
+// whole took 4.8 GB (measured before the 8 bytes a row that find repeated
+// configurations, 6.4 MB more for that file).
 // Keeping the runs costs the writer's compression of them: a 71 MB
 // .json.gz of 804,000 entries of 32 runs each (892 MB of JSON) imports in
 // 113 MB, where it took 65 MB without them.
@@ -34,6 +36,8 @@
 // a limit as it is read.
 //
 // The rows' task features are the problem size, then Options.TaskParams.
+// The problem size is a Kernel Tuner cache's problem_size, else
+// Options.Shape (T4 files name none), else the spec's ProblemSize.
 // The problem sizes are named as the spec names them (its
 // Augur.ProblemSizeNames; for a spec that augur's spec reader reads,
 // problem_size_0, ... unless it names them), so that train --spec reads

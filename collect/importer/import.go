@@ -46,6 +46,14 @@ type Options struct {
 	// Out is the dataset directory; files go to
 	// <Out>/<Kernel>/<platform slug>/import-<input name>.arrow.
 	Out string
+	// Shape is the problem size of the inputs, "name=value,...", for
+	// files that give none (T4's, a Kernel Tuner cache without
+	// problem_size); a file's own problem size must agree with it. With a
+	// spec that names its problem sizes it names each of them (a size
+	// answering to problem_size_I too); otherwise its names, in its
+	// order, name the sizes. "" takes the spec's ProblemSize for a file
+	// that gives none: every T4 file then has that one shape.
+	Shape string
 	// Device names the device the files were measured on, overriding the
 	// names the files give. T4 files name none, so it is required for T4,
 	// and for a Kernel Tuner file whose device_name is empty.
@@ -111,6 +119,12 @@ type FileSummary struct {
 	// gives only their mean time (Measurement.MeanOnly); String names
 	// them when there are any.
 	MeanOnly int `json:"mean_only"`
+	// Shape is the rows' task, "name=value,..." (the problem size, then
+	// the task parameters), and ShapeFrom where the problem size came
+	// from: ShapeFromFile, ShapeFromGiven or ShapeFromSpec ("" when the
+	// rows have none).
+	Shape     string `json:"shape"`
+	ShapeFrom string `json:"shape_from,omitempty"`
 	// Labels are the values that the rows' numbers of string and float
 	// parameters stand for, by parameter (0 the first): the spec's order,
 	// or the file's. A bundle trained on the rows knows only the numbers.
@@ -174,8 +188,18 @@ func (f FileSummary) String() string {
 	if f.Violations > 0 {
 		outside += " (first: " + strings.TrimPrefix(f.Violation, "importer: ") + ")"
 	}
-	line := fmt.Sprintf("%s on %s: %d rows [%s], %s; %s; %s",
-		f.Path, f.Platform.Slug(), f.Rows(), strings.Join(parts, ", "), outside, best, ref)
+	shape := "no shape"
+	if f.Shape != "" {
+		shape = "shape " + f.Shape
+	}
+	switch f.ShapeFrom {
+	case ShapeFromGiven:
+		shape += " (given)"
+	case ShapeFromSpec:
+		shape += " (the spec's ProblemSize)"
+	}
+	line := fmt.Sprintf("%s on %s, %s: %d rows [%s], %s; %s; %s",
+		f.Path, f.Platform.Slug(), shape, f.Rows(), strings.Join(parts, ", "), outside, best, ref)
 	if f.MeanOnly > 0 {
 		line += fmt.Sprintf("; %d ok rows with a mean time only, no runs", f.MeanOnly)
 	}
@@ -203,6 +227,11 @@ type dataset struct {
 	// no more than one row is in memory at a time.
 	rows func(emit func(record.Row) error) error
 	sum  FileSummary
+	// task is the rows' task, and configs the space indexes
+	// (features.Space.Index) of the rows' configurations, sorted: 8 bytes
+	// a row, to find configurations given twice.
+	task    features.Task
+	configs []int
 }
 
 // Import converts every input file and writes one dataset file for each.
@@ -239,10 +268,14 @@ func Import(opt Options) (*Summary, error) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
+	given, err := parseShape(opt.Shape, spec)
+	if err != nil {
+		return nil, err
+	}
 	var sets []*dataset
 	planned := map[string]string{}
 	for _, in := range opt.Files {
-		d, err := convert(fileSource(in, opt.From, spec), spec, opt)
+		d, err := convert(fileSource(in, opt.From, spec), spec, given, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in, err)
 		}
@@ -269,6 +302,7 @@ func Import(opt Options) (*Summary, error) {
 	if err := checkVersions(filepath.Join(opt.Out, opt.Kernel), sets); err != nil {
 		return nil, err
 	}
+	warnOverlaps(sets)
 	return writeAll(sets, record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression})
 }
 
@@ -481,8 +515,9 @@ func write(d *dataset, wopt record.WriterOptions) (string, error) {
 // convert reads src once to fit its measurements to the space (spec's,
 // or the file's own parameters), pick the reference and count the rows;
 // the dataset's rows read it again. Memory does not grow with the file
-// but by 8 bytes an ok row (the median reference time needs them all).
-func convert(src source, spec *Spec, opt Options) (*dataset, error) {
+// but by 8 bytes a row (the configurations' indexes, to find repeated
+// ones) and 8 more an ok row (the median reference time needs them all).
+func convert(src source, spec *Spec, given *givenShape, opt Options) (*dataset, error) {
 	var pl *plan
 	d := &dataset{sum: FileSummary{Counts: map[record.Status]int{}}}
 	var okTimes []float64
@@ -515,11 +550,13 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 			}
 		}
 		d.sum.Counts[m.Status]++
+		d.configs = append(d.configs, pl.space.Index(c))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	slices.Sort(d.configs)
 	space := pl.space
 	d.sum.Reference = space.Format(pl.ref)
 	source := "import:" + opt.From
@@ -541,10 +578,15 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 		d.sum.Best = space.Format(best)
 	}
 
-	taskNames, task, err := pl.task(res, spec, opt)
+	names, sizes, from, err := problemShape(res, spec, given)
 	if err != nil {
 		return nil, err
 	}
+	taskNames, task, err := pl.task(names, sizes, opt)
+	if err != nil {
+		return nil, err
+	}
+	d.sum.Shape, d.sum.ShapeFrom, d.task = features.FormatTask(taskNames, task), from, task
 	if d.sum.Platform, d.sum.Warning, err = platformOf(res, opt); err != nil {
 		return nil, err
 	}
@@ -564,23 +606,14 @@ func convert(src source, spec *Spec, opt Options) (*dataset, error) {
 }
 
 // task returns the imported data's task names and its one task: the
-// problem size (the file's, else the spec's), then opt.TaskParams' values.
-func (p *plan) task(res *Results, spec *Spec, opt Options) ([]string, features.Task, error) {
-	problem := res.ProblemSize
-	if spec != nil && problem == nil {
-		problem = spec.ProblemSize
-	}
-	taskNames := problemNames(len(problem))
-	if spec != nil && spec.ProblemSizeNames != nil {
-		// The spec's names, which train --spec reads the rows by.
-		if len(spec.ProblemSizeNames) != len(problem) {
-			return nil, nil, fmt.Errorf("importer: the problem size %v has %d sizes, and the spec names %d (%s)",
-				problem, len(problem), len(spec.ProblemSizeNames), strings.Join(spec.ProblemSizeNames, ","))
-		}
-		taskNames = slices.Clone(spec.ProblemSizeNames)
-	}
-	task := append(features.Task(nil), problem...)
+// problem size (problemShape's), then opt.TaskParams' values.
+func (p *plan) task(names []string, problem []int, opt Options) ([]string, features.Task, error) {
+	taskNames := names
+	task := features.Task(problem)
 	for _, name := range opt.TaskParams {
+		if slices.Contains(names, name) {
+			return nil, nil, fmt.Errorf("importer: TaskParams names %s, which names a problem size too", name)
+		}
 		taskNames = append(taskNames, name)
 		task = append(task, p.consts[name])
 	}
@@ -896,6 +929,47 @@ func specVersion(k *datasets.Kernel, sets []*dataset) string {
 }
 
 func sameParam(p, q features.Param) bool { return p.Name == q.Name && slices.Equal(p.Values, q.Values) }
+
+// warnOverlaps warns of two inputs of one device and shape that give some
+// configurations both (T4 files, which name no shape, given the same one):
+// training keeps one row of each, and the other file's measurements of
+// them are lost. The inputs are of one space (checkVersions).
+func warnOverlaps(sets []*dataset) {
+	for j, d := range sets {
+		for _, e := range sets[:j] {
+			if d.meta.Platform.Slug() != e.meta.Platform.Slug() || !slices.Equal(d.task, e.task) {
+				continue
+			}
+			if n := common(e.configs, d.configs); n > 0 {
+				d.sum.warn(fmt.Sprintf("same device and shape (%s) as %s, and %d configurations in both: training keeps one row of each; give each input its own shape (--shape, an import each)",
+					d.sum.Shape, e.sum.Input, n))
+			}
+		}
+	}
+}
+
+// common counts the values that the sorted a and b both hold, each once.
+func common(a, b []int) int {
+	n := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			v := a[i]
+			n++
+			for i < len(a) && a[i] == v {
+				i++
+			}
+			for j < len(b) && b[j] == v {
+				j++
+			}
+		}
+	}
+	return n
+}
 
 // checkVersions refuses an import into a kernel directory that holds data
 // of another kernel version (another space, constraints, task features or

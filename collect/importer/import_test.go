@@ -552,3 +552,125 @@ func TestImportSpecNames(t *testing.T) {
 		})
 	}
 }
+
+// TestImportShape gives the inputs' problem size with Shape: for T4 files,
+// which name none, and for a cache, which must agree with it.
+func TestImportShape(t *testing.T) {
+	dir := t.TempDir()
+	named := filepath.Join(dir, "named.json")
+	os.WriteFile(named, []byte(`{"KernelSpecification": {"ProblemSize": [1000]}, "Augur": {"ProblemSizeNames": ["n"]},
+		"ConfigurationSpace": {"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}]}}`), 0o644)
+	t4 := filepath.Join(dir, "a.json")
+	os.WriteFile(t4, []byte(`{"schema_version": "1.0.0", "results": [
+		{"configuration": {"bx": 16}, "invalidity": "correct", "times": {"runtimes": [4]}},
+		{"configuration": {"bx": 32}, "invalidity": "correct", "times": {"runtimes": [2]}}]}`), 0o644)
+	cache := filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "NVIDIA A100", "problem_size": [1000, 8],
+		"tune_params_keys": ["bx"], "tune_params": {"bx": [16, 32]}, "cache": {
+		"16": {"bx": 16, "time": 4, "times": [4]}}}`), 0o644)
+	for _, tc := range []struct {
+		name, from, in, spec, shape string
+		tasks, shapeText, shapeFrom string
+		err                         string
+	}{
+		{"t4, the spec's names", FromT4, t4, named, "n=4096", "n", "n=4096", ShapeFromGiven, ""},
+		{"t4, problem_size_0 for the spec's name", FromT4, t4, named, "problem_size_0=4096", "n", "n=4096", ShapeFromGiven, ""},
+		{"t4, the spec's default", FromT4, t4, named, "", "n", "n=1000", ShapeFromSpec, ""},
+		{"t4, no spec: the shape's names", FromT4, t4, "", "rows=64,cols=128", "rows,cols", "rows=64,cols=128", ShapeFromGiven, ""},
+		{"t4, no spec, no shape", FromT4, t4, "", "", "", "", "", ""},
+		{"t4, a name the spec lacks", FromT4, t4, named, "m=4096", "", "", "", `lacks n and names "m"`},
+		{"t4, not a size", FromT4, t4, named, "n=0", "", "", "", "n=0, want a positive size"},
+		{"t4, not name=integer", FromT4, t4, "", "rows=x", "", "", "", `field 1 "rows=x" is not name=integer`},
+		{"t4, a name twice", FromT4, t4, "", "a=1,a=2", "", "", "", `"a" twice`},
+		{"cache agrees", FromKernelTuner, cache, "", "x=1000,y=8", "x,y", "x=1000,y=8", ShapeFromFile, ""},
+		{"cache disagrees", FromKernelTuner, cache, "", "x=1000,y=9", "", "", "", "the file's problem size is [1000 8], and Shape (--shape) gives x=1000,y=9"},
+		{"cache's own", FromKernelTuner, cache, "", "", "width,height", "width=1000,height=8", ShapeFromFile, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sum, err := Import(Options{From: tc.from, Files: []string{tc.in}, Kernel: "k", Spec: tc.spec, Shape: tc.shape,
+				Device: "NVIDIA A100", Out: t.TempDir()})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := sum.Files[0]
+			if f.Shape != tc.shapeText || f.ShapeFrom != tc.shapeFrom {
+				t.Errorf("shape %q from %q, want %q from %q", f.Shape, f.ShapeFrom, tc.shapeText, tc.shapeFrom)
+			}
+			meta, _, err := record.ReadFile(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(meta.TaskNames, ","); got != tc.tasks {
+				t.Errorf("task names %q, want %q", got, tc.tasks)
+			}
+			if want := "no shape"; f.Shape != "" {
+				want = "shape " + f.Shape
+				if !strings.Contains(f.String(), want) {
+					t.Errorf("summary %q lacks %q", f.String(), want)
+				}
+			}
+		})
+	}
+}
+
+// TestImportShapeOverlap warns of two T4 files of one run, one device and
+// one shape that give the same configurations, and keeps apart two runs
+// of two shapes.
+func TestImportShapeOverlap(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"KernelSpecification": {"ProblemSize": [1000]}, "Augur": {"ProblemSizeNames": ["n"]},
+		"ConfigurationSpace": {"TuningParameters": [{"Name": "bx", "Values": "[16, 32, 64]", "Default": 16}]}}`), 0o644)
+	write := func(name, configs string) string {
+		path := filepath.Join(dir, name)
+		var results []string
+		for _, bx := range strings.Split(configs, ",") {
+			results = append(results, `{"configuration": {"bx": `+bx+`}, "invalidity": "correct", "times": {"runtimes": [2]}}`)
+		}
+		os.WriteFile(path, []byte(`{"results": [`+strings.Join(results, ",")+`]}`), 0o644)
+		return path
+	}
+	small, large, apart := write("small.json", "16,32"), write("large.json", "16,32,64"), write("apart.json", "64")
+	opt := Options{From: FromT4, Kernel: "k", Spec: spec, Device: "NVIDIA A100"}
+
+	opt.Files, opt.Out = []string{small, large, apart}, filepath.Join(dir, "one-run")
+	sum, err := Import(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := sum.Files[0].Warning; w != "" {
+		t.Errorf("first file warned %q", w)
+	}
+	if w, want := sum.Files[1].Warning, "same device and shape (n=1000) as "+small+", and 2 configurations in both"; !strings.Contains(w, want) {
+		t.Errorf("second file's warning %q, want %q", w, want)
+	}
+	if w, want := sum.Files[2].Warning, "same device and shape (n=1000) as "+large+", and 1 configurations in both"; !strings.Contains(w, want) {
+		t.Errorf("third file's warning %q, want %q", w, want)
+	}
+
+	// An import each, with its shape: both shapes train.
+	out := filepath.Join(dir, "two-runs")
+	for _, run := range []struct{ in, shape string }{{small, "n=1024"}, {large, "n=4096"}} {
+		opt.Files, opt.Out, opt.Shape = []string{run.in}, out, run.shape
+		sum, err := Import(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := sum.Files[0].Warning; w != "" {
+			t.Errorf("%s warned %q", run.in, w)
+		}
+	}
+	d, err := train.Load(out, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 5 {
+		t.Errorf("train.Load: %d rows, want 5 of two shapes", d.Len())
+	}
+}
