@@ -50,6 +50,7 @@
 // keep the numbers, and conditions read a float parameter's values.
 //
 // Imported platforms are known by name only: Platform.Name is the tuner's
-// device name, Vendor is guessed from it, Type is "gpu", and every numeric
-// feature is zero (unknown).
+// device name, Vendor and Type are guessed from it (Type "gpu", "cpu" or
+// "", unknown: a name that says neither is not taken for a GPU), and every
+// numeric feature is zero (unknown).
 package importer

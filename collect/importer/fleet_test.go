@@ -111,6 +111,53 @@ func TestImportUnknownDevice(t *testing.T) {
 	}
 }
 
+// TestPlatformOf guesses a device's vendor and type from its name, and
+// leaves the type unknown rather than guess a CPU to be a GPU.
+func TestPlatformOf(t *testing.T) {
+	tests := []struct{ name, vendor, typ string }{
+		{"GeForce GTX 680", "NVIDIA", "gpu"},
+		{"NVIDIA RTX A4000", "NVIDIA", "gpu"},
+		{"AMD Radeon PRO W6600", "AMD", "gpu"},
+		{"gfx90a:sramecc+:xnack-", "", "gpu"},
+		{"Intel(R) UHD Graphics 770", "Intel", "gpu"},
+		{"Intel(R) Arc(TM) A770 Graphics", "Intel", "gpu"},
+		{"Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "Intel", "cpu"},
+		{"Intel(R) Core(TM) i7-1185G7 @ 3.00GHz", "Intel", "cpu"},
+		{"AMD EPYC 7B13", "AMD", "cpu"},
+		{"AMD Ryzen 9 7950X 16-Core Processor", "AMD", "cpu"},
+		{"pthread-skylake-avx512-AMD EPYC", "AMD", "cpu"},
+		{"cpu-haswell-Intel(R) Xeon(R) CPU E5-2680 v3", "Intel", "cpu"},
+		{"Apple M2", "", ""},
+		{"Lab accelerator 7", "", ""},
+	}
+	for _, tt := range tests {
+		p := PlatformOf(tt.name)
+		if p.Name != tt.name || p.Vendor != tt.vendor || p.Type != tt.typ {
+			t.Errorf("PlatformOf(%q) = name %q, vendor %q, type %q; want vendor %q, type %q", tt.name, p.Name, p.Vendor, p.Type, tt.vendor, tt.typ)
+		}
+	}
+}
+
+// TestImportUnknownCPU says in its warning what type a device the table
+// lacks was taken for.
+func TestImportUnknownCPU(t *testing.T) {
+	for _, tc := range []struct{ device, typ, note string }{
+		{"AMD EPYC 9654 96-Core Processor", "cpu", "type cpu, guessed from the name"},
+		{"Lab accelerator 7", "", "type unknown"},
+	} {
+		dir, spec, cache := fleetFixture(t, tc.device)
+		sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
+			Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := sum.Files[0]
+		if f.Platform.Type != tc.typ || !strings.Contains(f.Warning, tc.note) {
+			t.Errorf("%s: type %q, warning %q; want %q and a warning saying %q", tc.device, f.Platform.Type, f.Warning, tc.typ, tc.note)
+		}
+	}
+}
+
 // TestImportOtherVersion refuses data of another kernel version in the
 // directory the import writes to, before writing anything.
 func TestImportOtherVersion(t *testing.T) {

@@ -643,7 +643,8 @@ func platformOf(res *Results, opt Options) (features.Platform, string, error) {
 		// Rows of a device the table lacks still train: its platform
 		// features stay unknown, 0 as features.Platform documents for an
 		// unmeasured feature, and its model is its own.
-		return PlatformOf(device), fmt.Sprintf("device %q is not in the device table: imported with unknown platform features (name and vendor only); add it to a table given with --platforms to record them", device), nil
+		p := PlatformOf(device)
+		return p, fmt.Sprintf("device %q is not in the device table: imported with unknown platform features (name, vendor and %s); add it to a table given with --platforms to record them", device, typeNote(p)), nil
 	case err != nil:
 		return features.Platform{}, "", fmt.Errorf("importer: %w", err)
 	}
@@ -871,11 +872,11 @@ func version(params []features.Param, constraints, taskNames []string) string {
 }
 
 // PlatformOf describes a device known only by name, as other tuners
-// record it: Name is the name, Vendor is guessed from it ("NVIDIA", "AMD",
-// "Intel" or ""), Type is "gpu", and the numeric features are zero
-// (unknown).
+// record it: Name is the name, Vendor ("NVIDIA", "AMD", "Intel" or "")
+// and Type ("gpu", "cpu" or "", unknown) are guessed from it, and the
+// numeric features are zero (unknown).
 func PlatformOf(device string) features.Platform {
-	p := features.Platform{Name: device, Type: "gpu"}
+	p := features.Platform{Name: device}
 	l := strings.ToLower(device)
 	has := func(words ...string) bool {
 		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(l, w) })
@@ -883,12 +884,31 @@ func PlatformOf(device string) features.Platform {
 	switch {
 	case has("nvidia", "geforce", "tesla", "quadro", "titan", "rtx", "gtx"):
 		p.Vendor = "NVIDIA"
-	case has("amd", "radeon", "instinct", "firepro"):
+	case has("amd", "radeon", "instinct", "firepro", "epyc", "ryzen", "threadripper", "opteron"):
 		p.Vendor = "AMD"
-	case has("intel", "iris", "arc a"):
+	case has("intel", "iris", "arc a", "xeon", "core(tm)"):
 		p.Vendor = "Intel"
 	}
+	// A GPU's name first: an integrated GPU's may name its CPU's vendor.
+	// A CPU is named by its processor (an OpenCL CPU device's name is
+	// the processor's) or by PoCL's device prefixes (cpu-, pthread-).
+	switch {
+	case has("nvidia", "geforce", "tesla", "quadro", "titan", "rtx", "gtx", "radeon", "instinct", "firepro",
+		"iris", "arc a", "graphics", "gpu", "mali", "adreno", "gfx"):
+		p.Type = "gpu"
+	case has("cpu", "xeon", "epyc", "core(tm)", "ryzen", "threadripper", "opteron", "pentium", "celeron",
+		"processor", "pthread-", "cortex-a", "neoverse"):
+		p.Type = "cpu"
+	}
 	return p
+}
+
+// typeNote says what PlatformOf took p's type for, for a warning.
+func typeNote(p features.Platform) string {
+	if p.Type == "" {
+		return "type unknown"
+	}
+	return "type " + p.Type + ", guessed from the name"
 }
 
 // builtIn reports whether name is one of augur's kernel families.
