@@ -15,6 +15,13 @@
 // times and log-speedups, and writes one dataset file per input with
 // collect/record, at <Out>/<Kernel>/<platform slug>/import-<name>.arrow.
 // A failed configuration stays a row, with the status the tuner gave it.
+// A result the format does not define stays a failed row too, counted in
+// the summary (FileSummary.Unrecognized): a failure string the format
+// does not know ("CUDA error: out of resources") keeps its text as the
+// row's error, with the status its words say (compile_error,
+// resource_limit, timeout, verify_error, else launch_error), and a time
+// that is not positive, or beyond record's bound, makes a launch_error
+// saying so. A number written as a string ("5.9") is read as the number.
 // An ok row keeps the tuner's timed runs (times_ns), each rounded to the
 // nearest whole nanosecond (at least 1), and its summary (time_ns,
 // time_min_ns, time_cv, repeats) is computed from those same rounded runs,

@@ -6,8 +6,10 @@ import (
 )
 
 // ErrFormat is returned, wrapped with the details, for input that is not a
-// file of the format it was read as: malformed JSON, a missing field, a
-// value of the wrong type or an unknown status string.
+// file of the format it was read as: malformed JSON, a missing field or a
+// value of the wrong type. A result the format does not define (an
+// unknown failure string, a time no run can take) is no error but a
+// failed row (Measurement.Unrecognized).
 var ErrFormat = errors.New("importer: malformed input")
 
 // SyntaxError is returned for a Python constraint expression that cannot be

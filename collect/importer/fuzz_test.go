@@ -23,6 +23,8 @@ func FuzzKernelTunerCache(f *testing.F) {
 	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": 1, "times": [0.0000001, 0.0012345, 1e7]}}}`))
 	f.Add([]byte(`{"tune_params_keys": ["m"], "tune_params": {"m": ["a", "b"]}, "cache": {"b": {"m": "b", "time": 1, "times": [1]}}}`))
 	f.Add([]byte(`{"tune_params_keys": ["r"], "tune_params": {"r": [0.5, 1.50]}, "cache": {"1.5": {"r": 1.5, "time": 1, "times": [1]}}}`))
+	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": "5.9", "times": ["5.9", 6]}}}`))
+	f.Add([]byte(`{"tune_params_keys": [], "tune_params": {}, "cache": {"": {"time": "CUDA error: out of resources"}, "0": {"time": 0}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := ReadKernelTuner(bytes.NewReader(data))
 		if err != nil {
@@ -138,6 +140,7 @@ func FuzzTranslatePython(f *testing.F) {
 func FuzzT4(f *testing.F) {
 	// Small seeds only, as FuzzT1's.
 	f.Add([]byte(`{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [1]}}]}`))
+	f.Add([]byte(`{"schema_version": "1.0.0", "results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": ["1", 0]}}, {"configuration": {"a": 2}, "invalidity": "oom"}]}`))
 	f.Add([]byte(`{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "measurements": [{"name": "time", "value": 2.5, "unit": "us"}]}]}`))
 	f.Add([]byte(`{"results": [{"configuration": {"a": "x", "b": 0.5}, "invalidity": "correct", "times": {"runtimes": [1]}}, {"configuration": {"b": 1.50, "a": "y"}, "invalidity": "compile"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -119,6 +119,12 @@ type FileSummary struct {
 	// gives only their mean time (Measurement.MeanOnly); String names
 	// them when there are any.
 	MeanOnly int `json:"mean_only"`
+	// Unrecognized counts the failed rows of configurations whose result
+	// the format does not define (Measurement.Unrecognized): a failure
+	// string it does not know, or a time no run can take. Among Counts,
+	// by the status given them; Unrecognized describes the first.
+	Unrecognized      int    `json:"unrecognized"`
+	UnrecognizedFirst string `json:"unrecognized_first,omitempty"`
 	// Shape is the rows' task, "name=value,..." (the problem size, then
 	// the task parameters), and ShapeFrom where the problem size came
 	// from: ShapeFromFile, ShapeFromGiven or ShapeFromSpec ("" when the
@@ -202,6 +208,9 @@ func (f FileSummary) String() string {
 		f.Path, f.Platform.Slug(), shape, f.Rows(), strings.Join(parts, ", "), outside, best, ref)
 	if f.MeanOnly > 0 {
 		line += fmt.Sprintf("; %d ok rows with a mean time only, no runs", f.MeanOnly)
+	}
+	if f.Unrecognized > 0 {
+		line += fmt.Sprintf("; %d failed rows of results the format does not define (first: %s)", f.Unrecognized, f.UnrecognizedFirst)
 	}
 	names := make([]string, 0, len(f.Labels))
 	for n := range f.Labels {
@@ -548,6 +557,12 @@ func convert(src source, spec *Spec, given *givenShape, opt Options) (*dataset, 
 			if best == nil || t < d.sum.BestTimeNs {
 				best, d.sum.BestTimeNs = c, t
 			}
+		}
+		if m.Unrecognized {
+			if d.sum.Unrecognized == 0 {
+				d.sum.UnrecognizedFirst = fmt.Sprintf("%q, taken for %s", m.Error, m.Status)
+			}
+			d.sum.Unrecognized++
 		}
 		d.sum.Counts[m.Status]++
 		d.configs = append(d.configs, pl.space.Index(c))

@@ -3,6 +3,7 @@ package importer
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -672,5 +673,40 @@ func TestImportShapeOverlap(t *testing.T) {
 	}
 	if d.Len() != 5 {
 		t.Errorf("train.Load: %d rows, want 5 of two shapes", d.Len())
+	}
+}
+
+// TestImportUnrecognized imports a cache whose results Kernel Tuner does
+// not define as failed rows, counted in the summary, rather than refuse it.
+func TestImportUnrecognized(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "NVIDIA A100", "problem_size": 1000,
+		"tune_params_keys": ["bx"], "tune_params": {"bx": [16, 32, 64, 128]}, "cache": {
+		"16": {"bx": 16, "time": "5.9"},
+		"32": {"bx": 32, "time": "CUDA error: out of resources"},
+		"64": {"bx": 64, "time": 0},
+		"128": {"bx": 128, "time": 2, "times": [2]}}}`), 0o644)
+	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Out: filepath.Join(dir, "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := sum.Files[0]
+	want := map[record.Status]int{record.StatusOK: 2, record.StatusResourceLimit: 1, record.StatusLaunchError: 1}
+	if !maps.Equal(f.Counts, want) || f.Unrecognized != 2 {
+		t.Errorf("counts %v, %d unrecognized; want %v, 2", f.Counts, f.Unrecognized, want)
+	}
+	if line, want := f.String(), `2 failed rows of results the format does not define (first: "CUDA error: out of resources", taken for resource_limit)`; !strings.Contains(line, want) {
+		t.Errorf("summary %q lacks %q", line, want)
+	}
+	_, rows, err := record.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rows[1]; r.Status != record.StatusResourceLimit || r.Error != "CUDA error: out of resources" {
+		t.Errorf("row %+v, want resource_limit with the tuner's text", r)
+	}
+	if r := rows[0]; r.Status != record.StatusOK || r.TimeNs != 5.9e6 {
+		t.Errorf("row %+v, want ok in 5.9 ms", r)
 	}
 }

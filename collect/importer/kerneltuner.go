@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/augur-tuning/augur/collect/record"
 	"github.com/augur-tuning/augur/datasets"
@@ -58,6 +59,13 @@ type Measurement struct {
 	// compile_time, T4's times.compilation_time), in milliseconds; 0 when
 	// it gives none.
 	CompileMs float64
+	// Unrecognized says that the file gave no status its format defines:
+	// a failure string the format does not know (kept in Error, Status
+	// guessed from it by failureStatus), or a time that no run can take
+	// (not positive, or beyond record's bound: Status launch_error, Error
+	// saying so). Such a configuration stays a failed row rather than
+	// make the file unreadable.
+	Unrecognized bool
 }
 
 // Kernel Tuner's failure strings, kept in the time field of a cache entry,
@@ -73,7 +81,8 @@ var kernelTunerFailures = map[string]record.Status{
 // without its closing braces, as Kernel Tuner leaves it while tuning, is
 // completed first. Every parameter value must be an integer or, for all
 // of a parameter's values, a string or a number (numbered as
-// Results.Labels when not all are integers). An entry
+// Results.Labels when not all are integers). A time Kernel Tuner does not
+// define makes a failed measurement (Measurement.Unrecognized). An entry
 // whose time is a number but which has no times (old caches) counts its
 // mean time as one run (Measurement.MeanOnly). It holds every measurement
 // in memory; Import streams them instead (scanKernelTuner).
@@ -381,6 +390,9 @@ func (e *ktEntry) readTimes(dec *json.Decoder) error {
 			return err
 		}
 		n, ok := t.(json.Number)
+		if str, isStr := t.(string); isStr {
+			n, ok = json.Number(strings.TrimSpace(str)), true // a number written as a string
+		}
 		f, ferr := n.Float64()
 		if !ok || ferr != nil {
 			if e.timesErr == "" {
@@ -426,7 +438,7 @@ func (e *ktEntry) measurement(m *Measurement, keys []string, labels map[string][
 		}
 		m.Config[j] = n
 	}
-	m.TimesMs, m.Error, m.Status, m.MeanOnly, m.CompileMs = m.TimesMs[:0], "", "", false, 0
+	m.TimesMs, m.Error, m.Status, m.MeanOnly, m.CompileMs, m.Unrecognized = m.TimesMs[:0], "", "", false, 0, false
 	for _, f := range e.fields {
 		if f.name == "compile_time" && f.num {
 			if v, err := strconv.ParseFloat(f.text, 64); err == nil && v > 0 && !math.IsInf(v, 0) {
@@ -437,16 +449,24 @@ func (e *ktEntry) measurement(m *Measurement, keys []string, labels map[string][
 	if !e.hasTime {
 		return errors.New("lacks time")
 	}
-	if failure, err := strconv.Unquote(e.time.text); err == nil {
-		st, ok := kernelTunerFailures[failure]
-		if !ok {
-			return fmt.Errorf("unknown failure %q", failure)
+	text := e.time.text
+	if !e.time.num {
+		failure, err := strconv.Unquote(text)
+		if err != nil { // an object, a list, true, false or null
+			return fmt.Errorf("time is %s, want a number or a failure string", text)
 		}
-		m.Status, m.Error = st, failure
-		return nil
+		if st, ok := kernelTunerFailures[failure]; ok {
+			m.Status, m.Error = st, failure
+			return nil
+		}
+		if _, err := strconv.ParseFloat(strings.TrimSpace(failure), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+			m.Status, m.Error, m.Unrecognized = failureStatus(failure), failure, true
+			return nil
+		}
+		text = strings.TrimSpace(failure) // a number written as a string
 	}
-	mean, err := strconv.ParseFloat(e.time.text, 64)
-	if !e.time.num || err != nil {
+	mean, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) { // out of range: ±Inf, refused below
 		return fmt.Errorf("time is %s, want a number or a failure string", e.time.text)
 	}
 	if e.timesErr != "" {
@@ -457,10 +477,40 @@ func (e *ktEntry) measurement(m *Measurement, keys []string, labels map[string][
 		m.TimesMs, m.MeanOnly = append(m.TimesMs, mean), true
 	}
 	if err := checkTimes(m.TimesMs); err != nil {
-		return err
+		badTime(m, err)
+		return nil
 	}
 	m.Status = record.StatusOK
 	return nil
+}
+
+// badTime makes m, whose times no run can take, a failed row that says so.
+func badTime(m *Measurement, err error) {
+	m.TimesMs, m.MeanOnly = m.TimesMs[:0], false
+	m.Status, m.Error, m.Unrecognized = record.StatusLaunchError, err.Error(), true
+}
+
+// failureStatus is the status of a failure string that the tuner's format
+// does not define ("CUDA error: out of resources"), guessed from its words
+// as collect maps OpenCL's failures: a build failure, a resource limit
+// (out of resources or memory), a timeout, a wrong answer, else a failed
+// launch.
+func failureStatus(failure string) record.Status {
+	l := strings.ToLower(failure)
+	has := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(l, w) })
+	}
+	switch {
+	case has("compil", "build", "ptxas", "nvrtc", "syntax"):
+		return record.StatusCompileError
+	case has("resource", "out of memory", "out_of_memory", "too many", "too large", "exceed"):
+		return record.StatusResourceLimit
+	case has("timeout", "timed out", "time out", "time limit"):
+		return record.StatusTimeout
+	case has("verif", "correct", "mismatch", "wrong"):
+		return record.StatusVerifyError
+	}
+	return record.StatusLaunchError
 }
 
 // readField reads a field's value: a number's text, a string quoted, or

@@ -81,15 +81,13 @@ func TestReadKernelTunerErrors(t *testing.T) {
 	tests := []struct {
 		name, data, want string
 	}{
-		{"unknown failure", strings.Replace(cacheHead, "InvalidConfig", "Bogus", 1), `unknown failure "Bogus"`},
 		{"entry outside a float parameter's values", strings.Replace(cacheHead, `"by": [1, 2]`, `"by": [1, 2.5]`, 1), `parameter by is 2, want one of ["1" "2.5"]`},
 		{"string parameter", strings.Replace(cacheHead, `"by": [1, 2]`, `"by": [1, "x"]`, 1), "parameter by"},
 		{"entry value", strings.Replace(cacheHead, `"bx": 32, "by": 2`, `"bx": 32, "by": "2"`, 1), `"32,2": parameter by`},
 		{"entry lacks parameter", strings.Replace(cacheHead, `"bx": 32, "by": 2,`, `"bx": 32,`, 1), "lacks parameter by"},
 		{"no time", strings.Replace(cacheHead, `, "time": "InvalidConfig"`, ``, 1), "lacks time"},
-		{"negative time", strings.Replace(cacheHead, `[3, 2, 2.5]`, `[3, -2]`, 1), "positive"},
-		{"run over record's bound", strings.Replace(cacheHead, `[3, 2, 2.5]`, `[3, 1.5e7]`, 1), "at most 1e+07"},
-		{"mean over record's bound", strings.Replace(cacheHead, `"time": 2.5, "times": [3, 2, 2.5]`, `"time": 2e7`, 1), "at most 1e+07"},
+		{"time of another type", strings.Replace(cacheHead, `"time": "InvalidConfig"`, `"time": [1]`, 1), "time is a list"},
+		{"a run no number", strings.Replace(cacheHead, `[3, 2, 2.5]`, `[3, "fast"]`, 1), "fast is not a number"},
 		{"cut inside a string", cacheHead + `, "1`, "inside a string"},
 		{"cut after a key", cacheHead + `, "16,4": `, "malformed"},
 		{"no keys", `{"cache": {}}`, "tune_params_keys"},
@@ -106,6 +104,45 @@ func TestReadKernelTunerErrors(t *testing.T) {
 			}
 			if err != nil && !strings.HasPrefix(err.Error(), "importer: ") {
 				t.Errorf("error %q lacks the package prefix", err)
+			}
+		})
+	}
+}
+
+// TestReadKernelTunerOdd reads time values that Kernel Tuner does not
+// define, or that no run can take, as failed rows (Measurement.Unrecognized)
+// rather than refuse the file, and numbers written as strings as numbers.
+func TestReadKernelTunerOdd(t *testing.T) {
+	tests := []struct {
+		name, entry  string
+		status       record.Status
+		timesMs      []float64
+		err          string
+		unrecognized bool
+	}{
+		{"a mean as a string", `"time": "5.9"`, record.StatusOK, []float64{5.9}, "", false},
+		{"runs as strings", `"time": 5.9, "times": ["5.9", " 6"]`, record.StatusOK, []float64{5.9, 6}, "", false},
+		{"out of resources", `"time": "CUDA error: out of resources"`, record.StatusResourceLimit, nil, "CUDA error: out of resources", true},
+		{"a build failure", `"time": "nvrtc: error: identifier undefined"`, record.StatusCompileError, nil, "nvrtc: error: identifier undefined", true},
+		{"another failure", `"time": "Bogus"`, record.StatusLaunchError, nil, "Bogus", true},
+		{"time 0", `"time": 0`, record.StatusLaunchError, nil, "time 0 ms, want a positive number", true},
+		{"time 0 as a string", `"time": "0"`, record.StatusLaunchError, nil, "time 0 ms, want a positive number", true},
+		{"a negative run", `"time": 2.5, "times": [3, -2]`, record.StatusLaunchError, nil, "time -2 ms, want a positive number", true},
+		{"a run over record's bound", `"time": 2.5, "times": [3, 1.5e7]`, record.StatusLaunchError, nil, "at most 1e+07", true},
+		{"a mean over record's bound", `"time": 2e7`, record.StatusLaunchError, nil, "at most 1e+07", true},
+		{"a mean out of float64's range", `"time": 1e999`, record.StatusLaunchError, nil, "at most 1e+07", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := `{"tune_params_keys": ["bx"], "tune_params": {"bx": [16]}, "cache": {"16": {"bx": 16, ` + tt.entry + `}}}`
+			res, err := ReadKernelTuner(strings.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := res.Measurements[0]
+			if m.Status != tt.status || !slices.Equal(m.TimesMs, tt.timesMs) || !strings.Contains(m.Error, tt.err) || (tt.err == "") != (m.Error == "") || m.Unrecognized != tt.unrecognized {
+				t.Errorf("got %s %v error %q unrecognized %v, want %s %v error %q unrecognized %v",
+					m.Status, m.TimesMs, m.Error, m.Unrecognized, tt.status, tt.timesMs, tt.err, tt.unrecognized)
 			}
 		})
 	}

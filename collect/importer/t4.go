@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -34,14 +35,35 @@ type t4Result struct {
 	Configuration json.RawMessage `json:"configuration"`
 	Invalidity    string          `json:"invalidity"`
 	Times         struct {
-		Runtimes        []float64 `json:"runtimes"`
-		CompilationTime float64   `json:"compilation_time"`
+		Runtimes        []t4Float `json:"runtimes"`
+		CompilationTime t4Float   `json:"compilation_time"`
 	} `json:"times"`
 	Measurements []struct {
 		Name  string          `json:"name"`
 		Value json.RawMessage `json:"value"`
 		Unit  string          `json:"unit"`
 	} `json:"measurements"`
+}
+
+// t4Float is a number in a T4 file, which some writers write as a
+// string ("5.9"); null is 0.
+type t4Float float64
+
+// UnmarshalJSON reads a number, or a string that holds one.
+func (n *t4Float) UnmarshalJSON(b []byte) error {
+	text := string(b)
+	if s, err := strconv.Unquote(text); err == nil {
+		text = strings.TrimSpace(s)
+	}
+	if text == "null" {
+		return nil
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) { // out of range: ±Inf, refused as a time
+		return fmt.Errorf("%s is not a number", b)
+	}
+	*n = t4Float(f)
+	return nil
 }
 
 // ReadT4 reads a T4 results file, gzip'ed or plain. T4 names neither the
@@ -314,25 +336,27 @@ func (t *t4Params) config(i int, vals []t4Value, cfg features.Config) (features.
 	return cfg, nil
 }
 
-// t4Measure fills m's status and times from result i.
+// t4Measure fills m's status and times from result i. An invalidity T4
+// does not define, or a time no run can take, makes a failed row
+// (Measurement.Unrecognized).
 func t4Measure(i int, r *t4Result, m *Measurement) error {
 	st, ok := t4Invalidity[r.Invalidity]
+	m.Status, m.Error, m.MeanOnly, m.TimesMs, m.Unrecognized = st, "", false, m.TimesMs[:0], false
 	if !ok {
-		return fmt.Errorf("%w: T4 result %d: unknown invalidity %q", ErrFormat, i, r.Invalidity)
+		m.Status, m.Unrecognized = failureStatus(r.Invalidity), true
 	}
-	m.Status, m.Error, m.MeanOnly, m.TimesMs = st, "", false, m.TimesMs[:0]
 	// T4 states no unit for compilation_time; it is taken as
 	// milliseconds, as Kernel Tuner's compile_time is and as the files
 	// seen give it (834 ms beside runtimes of 2.8 ms).
 	m.CompileMs = 0
-	if c := r.Times.CompilationTime; c > 0 && !math.IsInf(c, 0) {
+	if c := float64(r.Times.CompilationTime); c > 0 && !math.IsInf(c, 0) {
 		m.CompileMs = c
 	}
-	if st != record.StatusOK {
+	if m.Status != record.StatusOK {
 		m.Error = r.Invalidity
 		return nil
 	}
-	scale, fallback := 1.0, 0.0
+	scale, fallback := 1.0, t4Float(0)
 	for _, ms := range r.Measurements {
 		if ms.Name != "time" {
 			continue
@@ -342,9 +366,11 @@ func t4Measure(i int, r *t4Result, m *Measurement) error {
 		}
 		_ = json.Unmarshal(ms.Value, &fallback)
 	}
-	m.TimesMs = append(m.TimesMs, r.Times.Runtimes...)
+	for _, t := range r.Times.Runtimes {
+		m.TimesMs = append(m.TimesMs, float64(t))
+	}
 	if len(m.TimesMs) == 0 && fallback != 0 {
-		m.TimesMs, m.MeanOnly = append(m.TimesMs, fallback), true
+		m.TimesMs, m.MeanOnly = append(m.TimesMs, float64(fallback)), true
 	}
 	if len(m.TimesMs) == 0 {
 		return fmt.Errorf("%w: T4 result %d is correct but has no runtimes", ErrFormat, i)
@@ -353,7 +379,7 @@ func t4Measure(i int, r *t4Result, m *Measurement) error {
 		m.TimesMs[j] *= scale
 	}
 	if err := checkTimes(m.TimesMs); err != nil {
-		return fmt.Errorf("%w: T4 result %d: %v", ErrFormat, i, err)
+		badTime(m, err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package importer
 import (
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,14 +95,13 @@ func TestReadT4Errors(t *testing.T) {
 		name, data, want string
 	}{
 		{"no results", `{}`, "no results"},
-		{"unknown invalidity", `{"results": [{"configuration": {"a": 1}, "invalidity": "weird"}]}`, `"weird"`},
 		{"numbers and strings", `{"results": [{"configuration": {"a": 1.5}, "invalidity": "compile"}, {"configuration": {"a": "x"}, "invalidity": "compile"}]}`, "parameter a mixes"},
 		{"list parameter", `{"results": [{"configuration": {"a": [1]}, "invalidity": "compile"}]}`, "parameter a is ["},
 		{"huge number", `{"results": [{"configuration": {"a": 1e400}, "invalidity": "compile"}]}`, "not a finite number"},
 		{"other parameters", `{"results": [{"configuration": {"a": 1}, "invalidity": "compile"}, {"configuration": {"b": 1}, "invalidity": "compile"}]}`, `"b"`},
 		{"fewer parameters", `{"results": [{"configuration": {"a": 1, "b": 2}, "invalidity": "compile"}, {"configuration": {"b": 1}, "invalidity": "compile"}]}`, "result 1 has 1"},
 		{"correct without runtimes", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct"}]}`, "no runtimes"},
-		{"zero runtime", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [0]}}]}`, "positive"},
+		{"runtime no number", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": ["fast"]}}]}`, `"fast" is not a number`},
 		{"unknown unit", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [1]}, "measurements": [{"name": "time", "unit": "h"}]}]}`, `"h"`},
 	}
 	for _, tt := range tests {
@@ -109,6 +109,38 @@ func TestReadT4Errors(t *testing.T) {
 			_, err := ReadT4(strings.NewReader(tt.data))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one mentioning %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestReadT4Odd reads results that T4 does not define, or no run can
+// have, as failed rows (Measurement.Unrecognized), and numbers written as
+// strings as numbers.
+func TestReadT4Odd(t *testing.T) {
+	tests := []struct {
+		name, result string
+		status       record.Status
+		timesMs      []float64
+		err          string
+		unrecognized bool
+	}{
+		{"a number as a string", `"invalidity": "correct", "times": {"runtimes": ["5.9", 6.1]}`, record.StatusOK, []float64{5.9, 6.1}, "", false},
+		{"a mean as a string", `"invalidity": "correct", "measurements": [{"name": "time", "value": "5.9", "unit": "ms"}]`, record.StatusOK, []float64{5.9}, "", false},
+		{"unknown invalidity", `"invalidity": "weird"`, record.StatusLaunchError, nil, "weird", true},
+		{"unknown invalidity, out of resources", `"invalidity": "CUDA error: out of resources"`, record.StatusResourceLimit, nil, "CUDA error: out of resources", true},
+		{"zero runtime", `"invalidity": "correct", "times": {"runtimes": [1, 0]}`, record.StatusLaunchError, nil, "time 0 ms, want a positive number", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := ReadT4(strings.NewReader(`{"results": [{"configuration": {"a": 1}, ` + tt.result + `}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := res.Measurements[0]
+			if m.Status != tt.status || !slices.Equal(m.TimesMs, tt.timesMs) || !strings.Contains(m.Error, tt.err) || (tt.err == "") != (m.Error == "") || m.Unrecognized != tt.unrecognized {
+				t.Errorf("got %s %v error %q unrecognized %v, want %s %v error %q unrecognized %v",
+					m.Status, m.TimesMs, m.Error, m.Unrecognized, tt.status, tt.timesMs, tt.err, tt.unrecognized)
 			}
 		})
 	}
