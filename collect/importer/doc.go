@@ -4,7 +4,8 @@
 //
 // Two formats are read: Kernel Tuner cache files (ReadKernelTuner; gzip'ed
 // or plain JSON, live files whose closing braces are missing included) and
-// T4 results files (ReadT4). A T1 kernel description (ReadT1) supplies the
+// T4 results files (ReadT4; schema_version 1, another is refused with
+// ErrVersion). A T1 kernel description (ReadT1) supplies the
 // tuning space: parameters, default values and constraints, translated
 // from Python into expr syntax by TranslatePython.
 //

@@ -12,6 +12,10 @@ import (
 // failed row (Measurement.Unrecognized).
 var ErrFormat = errors.New("importer: malformed input")
 
+// ErrVersion is returned, wrapped with the version read and the versions
+// read, for a file of a format version the readers do not read.
+var ErrVersion = errors.New("importer: unsupported format version")
+
 // SyntaxError is returned for a Python constraint expression that cannot be
 // translated. Pos is the byte offset of the offending token in Expr.
 type SyntaxError struct {

@@ -66,7 +66,9 @@ func (n *t4Float) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReadT4 reads a T4 results file, gzip'ed or plain. T4 names neither the
+// ReadT4 reads a T4 results file, gzip'ed or plain, of schema_version 1
+// (1.x.y; a file without one is read as that), refusing another with
+// ErrVersion. T4 names neither the
 // device nor the problem size, so Results.Device and ProblemSize stay
 // empty, and the parameters are those of the first configuration, in its
 // order, with the values seen. A parameter whose values are not all
@@ -125,6 +127,12 @@ func scanT4(r io.Reader, fn func(i int, r *t4Result) error) error {
 		if err != nil {
 			return err
 		}
+		if name == "schema_version" {
+			if err := t4Version(dec); err != nil {
+				return err
+			}
+			continue
+		}
 		if name != "results" {
 			if err := skipValue(dec, 0); err != nil {
 				return err
@@ -159,6 +167,32 @@ func scanT4(r io.Reader, fn func(i int, r *t4Result) error) error {
 	}
 	if !found {
 		return fmt.Errorf("%w: T4: no results list", ErrFormat)
+	}
+	return nil
+}
+
+// t4Major is the major version of the T4 results schema that ReadT4 reads.
+const t4Major = 1
+
+// t4Version reads a T4 file's schema_version ("1.0.0") and refuses a major
+// version other than t4Major, whose fields may mean something else.
+func t4Version(dec *json.Decoder) error {
+	t, err := dec.Token()
+	if err != nil {
+		return tokenErr(err)
+	}
+	var v string
+	switch x := t.(type) {
+	case string:
+		v = x
+	case float64:
+		v = strconv.FormatFloat(x, 'f', -1, 64)
+	default:
+		return fmt.Errorf("%w: T4 schema_version is %v, want a version such as \"1.0.0\"", ErrFormat, t)
+	}
+	major, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(v), "v"), ".")
+	if n, err := strconv.Atoi(major); err != nil || n != t4Major {
+		return fmt.Errorf("%w: T4 schema_version %q; this importer reads version %d (%d.x.y)", ErrVersion, v, t4Major, t4Major)
 	}
 	return nil
 }

@@ -70,6 +70,16 @@ func TestReadT4(t *testing.T) {
 	}
 }
 
+// TestReadT4Version reads files of schema version 1, or of none.
+func TestReadT4Version(t *testing.T) {
+	for _, v := range []string{`"schema_version": "1.0.0", `, `"schema_version": "1.2", `, `"schema_version": 1, `, ``} {
+		_, err := ReadT4(strings.NewReader(`{` + v + `"results": [{"configuration": {"a": 1}, "invalidity": "compile"}]}`))
+		if err != nil {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+}
+
 func TestReadT4Units(t *testing.T) {
 	tests := []struct {
 		unit string
@@ -102,6 +112,10 @@ func TestReadT4Errors(t *testing.T) {
 		{"fewer parameters", `{"results": [{"configuration": {"a": 1, "b": 2}, "invalidity": "compile"}, {"configuration": {"b": 1}, "invalidity": "compile"}]}`, "result 1 has 1"},
 		{"correct without runtimes", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct"}]}`, "no runtimes"},
 		{"runtime no number", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": ["fast"]}}]}`, `"fast" is not a number`},
+		{"schema version 2", `{"schema_version": "2.0.0", "results": []}`, `importer: unsupported format version: T4 schema_version "2.0.0"; this importer reads version 1 (1.x.y)`},
+		{"schema version after the results", `{"results": [{"configuration": {"a": 1}, "invalidity": "compile"}], "schema_version": "0.9"}`, `schema_version "0.9"`},
+		{"schema version no version", `{"schema_version": "one", "results": []}`, `schema_version "one"`},
+		{"schema version no string", `{"schema_version": [1], "results": []}`, `schema_version is [`},
 		{"unknown unit", `{"results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [1]}, "measurements": [{"name": "time", "unit": "h"}]}]}`, `"h"`},
 	}
 	for _, tt := range tests {
