@@ -12,6 +12,11 @@ import (
 // failed row (Measurement.Unrecognized).
 var ErrFormat = errors.New("importer: malformed input")
 
+// ErrNoResults is returned, with the file's name, for an input without a
+// single result (Kernel Tuner's "cache": {}, T4's "results": []): there is
+// nothing to import, and Import writes nothing.
+var ErrNoResults = errors.New("importer: no results")
+
 // ErrVersion is returned, wrapped with the version read and the versions
 // read, for a file of a format version the readers do not read.
 var ErrVersion = errors.New("importer: unsupported format version")

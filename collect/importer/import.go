@@ -248,9 +248,10 @@ type dataset struct {
 // an output path that exists already (it never overwrites one) stops the
 // import with nothing written; it writes every file under a temporary name
 // and publishes them only once all are complete, so that a failed write
-// publishes nothing either (and a retry finds the paths free). Declared
-// sizes beyond features' limits (features.CheckSpaceLimits) are refused
-// before the space is built. The summary lists the files written.
+// publishes nothing either (and a retry finds the paths free). An input
+// without results is refused with ErrNoResults. Declared sizes beyond
+// features' limits (features.CheckSpaceLimits) are refused before the
+// space is built. The summary lists the files written.
 func Import(opt Options) (*Summary, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
@@ -285,6 +286,9 @@ func Import(opt Options) (*Summary, error) {
 	planned := map[string]string{}
 	for _, in := range opt.Files {
 		d, err := convert(fileSource(in, opt.From, spec), spec, given, opt)
+		if errors.Is(err, ErrNoResults) {
+			return nil, fmt.Errorf("%w in %s; nothing written", ErrNoResults, in)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in, err)
 		}
@@ -428,12 +432,19 @@ func scanT4Source(path string, f *os.File, params **t4Params, labels map[string]
 	if *params == nil {
 		t := &t4Params{}
 		var vals []t4Value
+		n := 0
 		err := scanT4(f, func(i int, r *t4Result) (err error) {
+			n++
 			vals, err = t.read(i, r, vals)
 			return err
 		})
 		if err != nil {
 			return nil, err
+		}
+		if n == 0 {
+			// Before start, which would ask for every parameter of the
+			// spec, none of them in the file.
+			return nil, ErrNoResults
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("importer: %s: %w", path, err)
@@ -570,6 +581,9 @@ func convert(src source, spec *Spec, given *givenShape, opt Options) (*dataset, 
 	})
 	if err != nil {
 		return nil, err
+	}
+	if d.sum.Rows()+d.sum.Violations == 0 {
+		return nil, ErrNoResults
 	}
 	slices.Sort(d.configs)
 	space := pl.space

@@ -710,3 +710,36 @@ func TestImportUnrecognized(t *testing.T) {
 		t.Errorf("row %+v, want ok in 5.9 ms", r)
 	}
 }
+
+// TestImportNoResults refuses an input without results in the same words
+// for both formats, and writes nothing.
+func TestImportNoResults(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"KernelSpecification": {"ProblemSize": [1000]},
+		"ConfigurationSpace": {"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}]}}`), 0o644)
+	cache := filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "NVIDIA A100", "problem_size": 1000,
+		"tune_params_keys": ["bx"], "tune_params": {"bx": [16, 32]}, "cache": {}}`), 0o644)
+	t4 := filepath.Join(dir, "t4.json")
+	os.WriteFile(t4, []byte(`{"schema_version": "1.0.0", "results": []}`), 0o644)
+	for _, tc := range []struct {
+		name, from, in, spec string
+	}{
+		{"cache", FromKernelTuner, cache, ""},
+		{"cache with a spec", FromKernelTuner, cache, spec},
+		{"t4", FromT4, t4, ""},
+		{"t4 with a spec", FromT4, t4, spec},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			_, err := Import(Options{From: tc.from, Files: []string{tc.in}, Kernel: "k", Spec: tc.spec, Device: "NVIDIA A100", Out: out})
+			if want := "importer: no results in " + tc.in + "; nothing written"; err == nil || err.Error() != want || !errors.Is(err, ErrNoResults) {
+				t.Errorf("error %v, want %q", err, want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the import made %s", out)
+			}
+		})
+	}
+}
