@@ -62,7 +62,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	progress := newReporter(progressTo(fs, stderr), "import")
 	defer progress.Close()
 	progress.Step(0, 0, fmt.Sprintf("converting %d files", len(files)))
-	sum, err := importer.Import(opt)
+	sum, err := importer.Import(ctx, opt)
 	progress.Close()
 	if sum != nil && len(sum.Files) > 0 {
 		for _, f := range sum.Files {

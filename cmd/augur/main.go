@@ -103,7 +103,7 @@ func commands() []command {
 		{"devices", "list the OpenCL devices and their features", runDevices, true},
 		{"kernels", "list the kernel families and their tuning spaces", runKernels, false},
 		{"collect", "measure configurations of a kernel on a device into Arrow files", runCollect, true},
-		{"import", "import other tuners' measurements into Arrow files", runImport, false},
+		{"import", "import other tuners' measurements into Arrow files", runImport, true},
 		{"train", "train a surrogate model bundle from collected data", runTrain, false},
 		{"choose", "choose a configuration for a shape from a model bundle", runChoose, false},
 		{"export", "export a kernel's training rows as CSV for other tools", runExport, false},

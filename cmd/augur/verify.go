@@ -48,6 +48,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	temps := warnImportLeftovers(stderr, data)
 	if len(paths) == 0 {
 		return fmt.Errorf("verify: no dataset files (*.arrow) under %s", data)
 	}
@@ -91,7 +92,11 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"files": files, "bad_files": nBad}); err != nil {
+		out := map[string]any{"files": files, "bad_files": nBad}
+		if len(temps) > 0 {
+			out["import_leftovers"] = temps
+		}
+		if err := enc.Encode(out); err != nil {
 			return err
 		}
 	} else {

@@ -70,3 +70,37 @@ func TestVerifyCommand(t *testing.T) {
 		t.Errorf("verify without --data: err = %v, want a usage error", err)
 	}
 }
+
+// TestImportLeftovers names the temporary files of an import that was
+// stopped, in verify and in recover, which otherwise nothing reports.
+func TestImportLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	writeVerifyData(t, dir)
+	temp := filepath.Join(dir, ".import-cache.arrow.tmp-123.partial")
+	os.WriteFile(temp, []byte("half a file"), 0o644)
+
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"verify", "--data", dir}, &out, &errOut); err != nil {
+		t.Fatalf("verify: %v\n%s", err, out.String())
+	}
+	if s := errOut.String(); !strings.Contains(s, "1 temporary files of an import stopped before it finished") || !strings.Contains(s, temp) {
+		t.Errorf("verify's stderr %q does not name %s", s, temp)
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"verify", "--data", dir, "--json"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"import_leftovers"`) {
+		t.Errorf("verify --json printed %q, without import_leftovers", out.String())
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"recover", "--data", dir}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, temp+": left by an import stopped before it finished") {
+		t.Errorf("recover printed %q, not naming %s", s, temp)
+	}
+	if _, err := os.Stat(temp); err != nil {
+		t.Errorf("recover removed %s: %v", temp, err)
+	}
+}

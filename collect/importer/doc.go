@@ -14,7 +14,9 @@
 // defaults, or the nearest valid configuration to them, as augur's own spec
 // reader does: some published specs' defaults are invalid), computes
 // times and log-speedups, and writes one dataset file per input with
-// collect/record, at <Out>/<Kernel>/<platform slug>/import-<name>.arrow.
+// collect/record, at <Out>/<Kernel>/<platform slug>/import-<name>.arrow,
+// all of them or none (an interrupt, through Import's context, removes
+// what it wrote; Leftovers finds what a killed import left).
 // A failed configuration stays a row, with the status the tuner gave it.
 // A result the format does not define stays a failed row too, counted in
 // the summary (FileSummary.Unrecognized): a failure string the format

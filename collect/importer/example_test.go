@@ -1,6 +1,7 @@
 package importer_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func ExampleImport() {
 "64": {"wg": 64, "time": 1, "times": [1, 1, 1]},
 "128": {"wg": 128, "time": "CompilationFailedConfig"}}}`), 0o644)
 
-	sum, err := importer.Import(importer.Options{From: importer.FromKernelTuner, Files: []string{in},
+	sum, err := importer.Import(context.Background(), importer.Options{From: importer.FromKernelTuner, Files: []string{in},
 		Kernel: "scale", Out: filepath.Join(dir, "data")})
 	if err != nil {
 		fmt.Println(err)

@@ -35,7 +35,7 @@ func fleetFixture(t *testing.T, device string) (dir, spec, cache string) {
 // fixed value and the metadata the table's features.
 func TestImportSetAndPlatforms(t *testing.T) {
 	dir, spec, cache := fleetFixture(t, "nvidia rtx a4000")
-	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
+	sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
 		Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()})
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestImportFleetErrors(t *testing.T) {
 			opt := Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
 				Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()}
 			tc.edit(&opt)
-			_, err := Import(opt)
+			_, err := Import(t.Context(), opt)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
@@ -92,7 +92,7 @@ func TestImportUnknownDevice(t *testing.T) {
 	dir, spec, cache := fleetFixture(t, "GeForce GTX 680")
 	opt := Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
 		Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()}
-	sum, err := Import(opt)
+	sum, err := Import(t.Context(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestImportUnknownCPU(t *testing.T) {
 		{"Lab accelerator 7", "", "type unknown"},
 	} {
 		dir, spec, cache := fleetFixture(t, tc.device)
-		sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
+		sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
 			Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()})
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +164,7 @@ func TestImportOtherVersion(t *testing.T) {
 	dir, spec, cache := fleetFixture(t, "NVIDIA RTX A4000")
 	opt := Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir,
 		Set: map[string]int{"bz": 2}, Platforms: datasets.Devices()}
-	if _, err := Import(opt); err != nil {
+	if _, err := Import(t.Context(), opt); err != nil {
 		t.Fatal(err)
 	}
 	// The same measurements on another device, with bz a task parameter:
@@ -173,7 +173,7 @@ func TestImportOtherVersion(t *testing.T) {
 		"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}, {"Name": "by", "Values": "[1, 2]", "Default": 1},
 		{"Name": "bz", "Values": "[2]", "Default": 2}]}}`), 0o644)
 	opt.Device, opt.TaskParams = "AMD Radeon PRO W6600", []string{"bz"}
-	_, err := Import(opt)
+	_, err := Import(t.Context(), opt)
 	if err == nil || !strings.Contains(err.Error(), "holds kernel version") {
 		t.Fatalf("err = %v, want a refusal naming the other kernel version", err)
 	}
@@ -185,7 +185,7 @@ func TestImportOtherVersion(t *testing.T) {
 	os.WriteFile(spec, []byte(`{"ConfigurationSpace": {
 		"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}, {"Name": "by", "Values": "[1, 2]", "Default": 1},
 		{"Name": "bz", "Values": "[1, 2]", "Default": 2}]}}`), 0o644)
-	if _, err := Import(opt); err != nil {
+	if _, err := Import(t.Context(), opt); err != nil {
 		t.Errorf("same version, another device: %v", err)
 	}
 }
@@ -218,7 +218,7 @@ func TestImportSpecKernelVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: k.Name, Spec: spec, Out: filepath.Join(dir, "out")})
+	sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache}, Kernel: k.Name, Spec: spec, Out: filepath.Join(dir, "out")})
 	if err != nil {
 		t.Fatal(err)
 	}

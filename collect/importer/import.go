@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -248,11 +249,13 @@ type dataset struct {
 // an output path that exists already (it never overwrites one) stops the
 // import with nothing written; it writes every file under a temporary name
 // and publishes them only once all are complete, so that a failed write
-// publishes nothing either (and a retry finds the paths free). An input
+// publishes nothing either (and a retry finds the paths free). When ctx
+// is done (an interrupt), it stops within a row, removes what it wrote
+// and returns ctx's error. An input
 // without results is refused with ErrNoResults. Declared sizes beyond
 // features' limits (features.CheckSpaceLimits) are refused before the
 // space is built. The summary lists the files written.
-func Import(opt Options) (*Summary, error) {
+func Import(ctx context.Context, opt Options) (*Summary, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
@@ -285,7 +288,7 @@ func Import(opt Options) (*Summary, error) {
 	var sets []*dataset
 	planned := map[string]string{}
 	for _, in := range opt.Files {
-		d, err := convert(fileSource(in, opt.From, spec), spec, given, opt)
+		d, err := convert(ctx, fileSource(in, opt.From, spec), spec, given, opt)
 		if errors.Is(err, ErrNoResults) {
 			return nil, fmt.Errorf("%w in %s; nothing written", ErrNoResults, in)
 		}
@@ -316,14 +319,14 @@ func Import(opt Options) (*Summary, error) {
 		return nil, err
 	}
 	warnOverlaps(sets)
-	return writeAll(sets, record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression})
+	return writeAll(ctx, sets, record.WriterOptions{BatchRows: opt.BatchRows, Compression: opt.Compression})
 }
 
 // writeAll writes every dataset to a temporary name first and publishes
 // them only once all are complete, so that an error (a row the writer
 // refuses, a full disk) leaves no dataset behind, truncated or whole, and
 // a retry finds the paths free.
-func writeAll(sets []*dataset, wopt record.WriterOptions) (*Summary, error) {
+func writeAll(ctx context.Context, sets []*dataset, wopt record.WriterOptions) (*Summary, error) {
 	var tmps []string
 	defer func() {
 		for _, t := range tmps {
@@ -331,7 +334,7 @@ func writeAll(sets []*dataset, wopt record.WriterOptions) (*Summary, error) {
 		}
 	}()
 	for _, d := range sets {
-		tmp, err := write(d, wopt)
+		tmp, err := write(ctx, d, wopt)
 		if err != nil {
 			return &Summary{}, err
 		}
@@ -348,6 +351,11 @@ func writeAll(sets []*dataset, wopt record.WriterOptions) (*Summary, error) {
 		sum.Files = append(sum.Files, d.sum)
 	}
 	return sum, nil
+}
+
+// interrupted is the error of an import stopped by its context.
+func interrupted(err error) error {
+	return fmt.Errorf("importer: interrupted, nothing written: %w", err)
 }
 
 // publish moves the finished file tmp to path, which must not exist: a
@@ -490,8 +498,8 @@ func baseName(path string) string {
 // write writes d's rows to a new dataset file beside d.path, under a
 // temporary name that no reader takes for a dataset (nor Recover for a
 // partial one: it does not end in .arrow), and returns that name. On an
-// error nothing is left behind.
-func write(d *dataset, wopt record.WriterOptions) (string, error) {
+// error, or when ctx is done, nothing is left behind.
+func write(ctx context.Context, d *dataset, wopt record.WriterOptions) (string, error) {
 	dir := filepath.Dir(d.path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("importer: %w", err)
@@ -509,6 +517,9 @@ func write(d *dataset, wopt record.WriterOptions) (string, error) {
 	}
 	n, total := 0, d.sum.Rows()
 	err = d.rows(func(r record.Row) error {
+		if err := ctx.Err(); err != nil {
+			return interrupted(err)
+		}
 		n++
 		if err := w.Write(r); err != nil {
 			return fmt.Errorf("importer: %s: row %d of %d: %w (nothing written)", d.sum.Input, n, total, err)
@@ -537,7 +548,7 @@ func write(d *dataset, wopt record.WriterOptions) (string, error) {
 // the dataset's rows read it again. Memory does not grow with the file
 // but by 8 bytes a row (the configurations' indexes, to find repeated
 // ones) and 8 more an ok row (the median reference time needs them all).
-func convert(src source, spec *Spec, given *givenShape, opt Options) (*dataset, error) {
+func convert(ctx context.Context, src source, spec *Spec, given *givenShape, opt Options) (*dataset, error) {
 	var pl *plan
 	d := &dataset{sum: FileSummary{Counts: map[record.Status]int{}}}
 	var okTimes []float64
@@ -548,6 +559,9 @@ func convert(src source, spec *Spec, given *givenShape, opt Options) (*dataset, 
 		pl, err = newPlan(params, spec, opt)
 		return err
 	}, func(m *Measurement) error {
+		if err := ctx.Err(); err != nil {
+			return interrupted(err)
+		}
 		c, err := pl.fit(m.Config)
 		if err != nil {
 			if d.sum.Violations == 0 {

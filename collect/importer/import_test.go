@@ -29,7 +29,7 @@ func TestImportKernelTuner(t *testing.T) {
 	out := t.TempDir()
 	opt := Options{From: FromKernelTuner, Files: []string{a4000, w6600}, Kernel: "convolution",
 		Spec: t1Path, Out: out, TaskParams: []string{"filter_width", "filter_height"}, Now: fixedNow}
-	sum, err := Import(opt)
+	sum, err := Import(t.Context(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestImportKernelTuner(t *testing.T) {
 
 	// A second import must refuse, naming the file, and keep the data.
 	before, _ := os.Stat(sum.Files[0].Path)
-	_, err = Import(opt)
+	_, err = Import(t.Context(), opt)
 	if !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), sum.Files[0].Path) {
 		t.Errorf("second import: error %v, want fs.ErrExist naming %s", err, sum.Files[0].Path)
 	}
@@ -148,7 +148,7 @@ func TestImportKernelTuner(t *testing.T) {
 func TestImportNoSpec(t *testing.T) {
 	readTestFile(t, w6600)
 	out := t.TempDir()
-	sum, err := Import(Options{From: FromKernelTuner, Files: []string{w6600}, Kernel: "conv", Out: out})
+	sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{w6600}, Kernel: "conv", Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestImportViolations(t *testing.T) {
 		"2,32": {"bx": 32, "by": 2, "time": 9, "times": [9]},
 		"1,64": {"bx": 64, "by": 1, "time": 2, "times": [2]},
 		"2,64": {"bx": 64, "by": 2, "time": 3, "times": [3]},`), 0o644)
-	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir})
+	sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestImportViolations(t *testing.T) {
 
 func TestImportT4(t *testing.T) {
 	out := t.TempDir()
-	sum, err := Import(Options{From: FromT4, Files: []string{t4Path}, Kernel: "convolution", Spec: t1Path,
+	sum, err := Import(t.Context(), Options{From: FromT4, Files: []string{t4Path}, Kernel: "convolution", Spec: t1Path,
 		Out: out, Device: "NVIDIA RTX A4000", TaskParams: []string{"filter_width", "filter_height"}})
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +278,7 @@ func TestImportErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opt := ok
 			tt.edit(&opt)
-			_, err := Import(opt)
+			_, err := Import(t.Context(), opt)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one naming %s", err, tt.want)
 			}
@@ -313,7 +313,7 @@ func TestImportBrokenDefaults(t *testing.T) {
 				"16,1": {"bx": 16, "by": 1, "time": 4, "times": [4]},
 				"16,2": {"bx": 16, "by": 2, "time": 1, "times": [1]},
 				"32,1": {"bx": 32, "by": 1, "time": 2, "times": [2]}}}`), 0o644)
-			sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir})
+			sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -355,7 +355,7 @@ func TestImportStringParameter(t *testing.T) {
 		{"a value the spec lacks", `["exact", "fast", "wild"]`, spec, nil, 0, `"wild", which is none of the spec's values`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache(tc.modes)}, Kernel: "k", Spec: tc.spec, Out: t.TempDir()})
+			sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache(tc.modes)}, Kernel: "k", Spec: tc.spec, Out: t.TempDir()})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want one with %q", err, tc.err)
@@ -393,7 +393,7 @@ func TestImportFloatParameter(t *testing.T) {
 		"16,0.5": {"bx": 16, "ratio": 0.5, "time": 4, "times": [4]},
 		"16,1.5": {"bx": 16, "ratio": 1.50, "time": 1, "times": [1]},
 		"32,0.5": {"bx": 32, "ratio": 0.5, "time": 2, "times": [2]}}}`), 0o644)
-	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: filepath.Join(dir, "out")})
+	sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Spec: spec, Out: filepath.Join(dir, "out")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestImportT4Choices(t *testing.T) {
 		{"a value the spec lacks", "wild", spec, "", `"wild", which is none of the spec's values`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sum, err := Import(Options{From: FromT4, Files: []string{t4(tc.mode)}, Kernel: "k", Spec: tc.spec, Device: "NVIDIA A100", Out: t.TempDir()})
+			sum, err := Import(t.Context(), Options{From: FromT4, Files: []string{t4(tc.mode)}, Kernel: "k", Spec: tc.spec, Device: "NVIDIA A100", Out: t.TempDir()})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want one with %q", err, tc.err)
@@ -528,7 +528,7 @@ func TestImportSpecNames(t *testing.T) {
 			spec := specKernel(t, dir, tc.uValues, tc.augur)
 			cache := filepath.Join(dir, "cache.json")
 			os.WriteFile(cache, []byte(scaleCache), 0o644)
-			sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "scale", Spec: spec,
+			sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "scale", Spec: spec,
 				Out: filepath.Join(dir, "out"), TaskParams: tc.taskParams})
 			if err != nil {
 				t.Fatal(err)
@@ -588,7 +588,7 @@ func TestImportShape(t *testing.T) {
 		{"cache's own", FromKernelTuner, cache, "", "", "width,height", "width=1000,height=8", ShapeFromFile, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sum, err := Import(Options{From: tc.from, Files: []string{tc.in}, Kernel: "k", Spec: tc.spec, Shape: tc.shape,
+			sum, err := Import(t.Context(), Options{From: tc.from, Files: []string{tc.in}, Kernel: "k", Spec: tc.spec, Shape: tc.shape,
 				Device: "NVIDIA A100", Out: t.TempDir()})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -641,7 +641,7 @@ func TestImportShapeOverlap(t *testing.T) {
 	opt := Options{From: FromT4, Kernel: "k", Spec: spec, Device: "NVIDIA A100"}
 
 	opt.Files, opt.Out = []string{small, large, apart}, filepath.Join(dir, "one-run")
-	sum, err := Import(opt)
+	sum, err := Import(t.Context(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -659,7 +659,7 @@ func TestImportShapeOverlap(t *testing.T) {
 	out := filepath.Join(dir, "two-runs")
 	for _, run := range []struct{ in, shape string }{{small, "n=1024"}, {large, "n=4096"}} {
 		opt.Files, opt.Out, opt.Shape = []string{run.in}, out, run.shape
-		sum, err := Import(opt)
+		sum, err := Import(t.Context(), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -687,7 +687,7 @@ func TestImportUnrecognized(t *testing.T) {
 		"32": {"bx": 32, "time": "CUDA error: out of resources"},
 		"64": {"bx": 64, "time": 0},
 		"128": {"bx": 128, "time": 2, "times": [2]}}}`), 0o644)
-	sum, err := Import(Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Out: filepath.Join(dir, "out")})
+	sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{cache}, Kernel: "k", Out: filepath.Join(dir, "out")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -733,7 +733,7 @@ func TestImportNoResults(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			_, err := Import(Options{From: tc.from, Files: []string{tc.in}, Kernel: "k", Spec: tc.spec, Device: "NVIDIA A100", Out: out})
+			_, err := Import(t.Context(), Options{From: tc.from, Files: []string{tc.in}, Kernel: "k", Spec: tc.spec, Device: "NVIDIA A100", Out: out})
 			if want := "importer: no results in " + tc.in + "; nothing written"; err == nil || err.Error() != want || !errors.Is(err, ErrNoResults) {
 				t.Errorf("error %v, want %q", err, want)
 			}

@@ -55,7 +55,7 @@ func TestWriteAllPublishesNothingOnError(t *testing.T) {
 		}
 		return ds
 	}
-	_, err := writeAll(sets(true), record.WriterOptions{})
+	_, err := writeAll(t.Context(), sets(true), record.WriterOptions{})
 	if !errors.Is(err, record.ErrInvalidRow) || !strings.Contains(err.Error(), "row 3 of 3") {
 		t.Fatalf("err = %v, want the invalid row named", err)
 	}
@@ -64,7 +64,7 @@ func TestWriteAllPublishesNothingOnError(t *testing.T) {
 	if len(left)+len(hidden) > 0 {
 		t.Fatalf("files left after a failed import: %v %v", left, hidden)
 	}
-	sum, err := writeAll(sets(false), record.WriterOptions{})
+	sum, err := writeAll(t.Context(), sets(false), record.WriterOptions{})
 	if err != nil {
 		t.Fatalf("retry: %v", err)
 	}
@@ -74,7 +74,7 @@ func TestWriteAllPublishesNothingOnError(t *testing.T) {
 			t.Fatalf("%s: %d rows, %v", f.Path, len(got), err)
 		}
 	}
-	if _, err := writeAll(sets(false), record.WriterOptions{}); !errors.Is(err, os.ErrExist) {
+	if _, err := writeAll(t.Context(), sets(false), record.WriterOptions{}); !errors.Is(err, os.ErrExist) {
 		t.Errorf("second import over the first: %v, want ErrExist", err)
 	}
 }

@@ -120,7 +120,7 @@ func importOne(t *testing.T, from, entry string) ([]record.Row, FileSummary) {
 	if err := os.WriteFile(in, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := Import(Options{From: from, Files: []string{in}, Kernel: "k", Out: dir, Device: "NVIDIA RTX A4000", Now: fixedNow})
+	sum, err := Import(t.Context(), Options{From: from, Files: []string{in}, Kernel: "k", Out: dir, Device: "NVIDIA RTX A4000", Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestImportRunsOfCaches(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := t.TempDir()
-			sum, err := Import(Options{From: FromKernelTuner, Files: []string{path}, Kernel: "k", Out: out, Now: fixedNow})
+			sum, err := Import(t.Context(), Options{From: FromKernelTuner, Files: []string{path}, Kernel: "k", Out: out, Now: fixedNow})
 			if err != nil {
 				t.Fatal(err)
 			}

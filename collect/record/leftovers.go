@@ -55,6 +55,11 @@ func Leftovers(dir string) ([]Leftover, error) {
 	return out, nil
 }
 
+// Busy reports whether a live Writer, in this process or another, holds
+// the partial file p (its lock is taken), so that a tool that cleans up
+// after dead writers leaves a running one's file alone.
+func Busy(p string) bool { return live(p) }
+
 // live reports whether a writer holds the file p (its lock is taken).
 func live(p string) bool {
 	f, err := os.Open(p)
