@@ -22,7 +22,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		taskParams, compression, platforms string
 		set                                multiFlag
 	)
-	fs := flags("import", "--from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--shape 'k=v,...'] [--device NAME] [--platforms FILE] [--set name=value...] [--task-params a,b] [--compression zstd|none] FILE...", stderr)
+	fs := flags("import", "--from kerneltuner|t4 --kernel NAME --out DIR [--spec T1.json] [--shape 'k=v,...'] [--device NAME] [--platforms FILE] [--set name=value...] [--task-params a,b] [--compression zstd|none] [--max-input-gib N] FILE...", stderr)
 	fs.StringVar(&opt.From, "from", "", "format of the input files: kerneltuner (cache .json or .json.gz) or t4 (results)")
 	fs.StringVar(&opt.Kernel, "kernel", "", "kernel name; files go to DIR/<kernel>/<device>/import-<file>.arrow")
 	fs.StringVar(&opt.Out, "out", "", "dataset directory")
@@ -33,6 +33,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Var(&set, "set", "name=value: the value of a spec parameter the files lack (repeatable)")
 	fs.StringVar(&taskParams, "task-params", "", "comma-separated single-valued parameters to record as task features, e.g. filter_width,filter_height")
 	fs.StringVar(&compression, "compression", string(record.CompressionZstd), "codec of the files' record batches: zstd, or none for readers without codecs (Arrow JS)")
+	maxInput := fs.Int("max-input-gib", 1, "the most an input file may hold, decompressed, in GiB: a bound on the time a corrupt file takes (memory does not grow with it)")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object: files, each with input, path, platform, counts, reference, ref_time_ns, best, best_time_ns, ...")
 	files, err := parseFiles(fs, args, stdout)
 	if err != nil {
@@ -45,6 +46,10 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usagef("import: no input files given")
 	}
 	opt.Files = files
+	if *maxInput < 1 {
+		return usagef("import: --max-input-gib must be >= 1, got %d", *maxInput)
+	}
+	opt.MaxInputBytes = int64(*maxInput) << 30
 	c, err := record.ParseCompression(compression)
 	if err != nil {
 		return fmt.Errorf("import: --compression must be zstd or none, got %q", compression)

@@ -43,7 +43,8 @@
 // 113 MB, where it took 65 MB without them.
 // Every part of the file that could make it hold much (a string, a
 // nesting, an entry's fields or times, the declared values) is refused at
-// a limit as it is read.
+// a limit as it is read, and so is a file of over Options.MaxInputBytes
+// decompressed (1 GiB unless raised: an *InputLimitError, which names it).
 //
 // The rows' task features are the problem size, then Options.TaskParams.
 // The problem size is a Kernel Tuner cache's problem_size, else

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -82,6 +83,11 @@ type Options struct {
 	// Compression is the codec of the files' record batches; "" means
 	// zstd (record.Compression).
 	Compression record.Compression
+	// MaxInputBytes is the most an input file may hold, decompressed, in
+	// bytes; a larger one is refused with an *InputLimitError. 0 means
+	// DefaultMaxInputBytes (1 GiB). Memory does not grow with it: it
+	// bounds the time a corrupt or hostile file takes.
+	MaxInputBytes int64
 	// Now returns the creation time written into each file; nil means
 	// time.Now.
 	Now func() time.Time
@@ -288,7 +294,7 @@ func Import(ctx context.Context, opt Options) (*Summary, error) {
 	var sets []*dataset
 	planned := map[string]string{}
 	for _, in := range opt.Files {
-		d, err := convert(ctx, fileSource(in, opt.From, spec), spec, given, opt)
+		d, err := convert(ctx, fileSource(in, opt.From, spec, cmp.Or(opt.MaxInputBytes, DefaultMaxInputBytes)), spec, given, opt)
 		if errors.Is(err, ErrNoResults) {
 			return nil, fmt.Errorf("%w in %s; nothing written", ErrNoResults, in)
 		}
@@ -398,6 +404,8 @@ func (o Options) check() error {
 		return fmt.Errorf("importer: Set needs Spec: the values of parameters a file lacks come from the spec's space")
 	case o.BatchRows < 0:
 		return fmt.Errorf("importer: BatchRows must be >= 0, got %d", o.BatchRows)
+	case o.MaxInputBytes < 0:
+		return fmt.Errorf("importer: MaxInputBytes must be >= 0 (0: %s), got %d", sizeText(DefaultMaxInputBytes), o.MaxInputBytes)
 	}
 	if _, err := record.ParseCompression(string(o.Compression)); err != nil {
 		return fmt.Errorf("importer: Compression must be zstd or none, got %q", o.Compression)
@@ -412,8 +420,9 @@ func (o Options) check() error {
 type source func(start func([]features.Param) error, each func(m *Measurement) error) (*Results, error)
 
 // fileSource reads the file at path in the given format: a Kernel Tuner
-// cache a token at a time, a T4 file a result at a time.
-func fileSource(path, from string, spec *Spec) source {
+// cache a token at a time, a T4 file a result at a time, at most limit
+// bytes of it decompressed.
+func fileSource(path, from string, spec *Spec, limit int64) source {
 	var labels map[string][]string
 	if spec != nil {
 		labels = spec.Labels
@@ -426,9 +435,9 @@ func fileSource(path, from string, spec *Spec) source {
 		}
 		defer f.Close()
 		if from != FromT4 {
-			return scanKernelTuner(f, labels, start, each)
+			return scanKernelTuner(f, limit, labels, start, each)
 		}
-		return scanT4Source(path, f, &t4, labels, start, each)
+		return scanT4Source(path, f, limit, &t4, labels, start, each)
 	}
 }
 
@@ -436,12 +445,12 @@ func fileSource(path, from string, spec *Spec) source {
 // parameters, which T4 gathers from every result (unless *params holds them
 // settled from an earlier reading), then for each. labels number string and
 // float parameters' values (Spec.Labels; nil: the values seen, sorted).
-func scanT4Source(path string, f *os.File, params **t4Params, labels map[string][]string, start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
+func scanT4Source(path string, f *os.File, limit int64, params **t4Params, labels map[string][]string, start func([]features.Param) error, each func(*Measurement) error) (*Results, error) {
 	if *params == nil {
 		t := &t4Params{}
 		var vals []t4Value
 		n := 0
-		err := scanT4(f, func(i int, r *t4Result) (err error) {
+		err := scanT4(f, limit, func(i int, r *t4Result) (err error) {
 			n++
 			vals, err = t.read(i, r, vals)
 			return err
@@ -469,7 +478,7 @@ func scanT4Source(path string, f *os.File, params **t4Params, labels map[string]
 	}
 	var m Measurement
 	var vals []t4Value
-	err = scanT4(f, func(i int, r *t4Result) (err error) {
+	err = scanT4(f, limit, func(i int, r *t4Result) (err error) {
 		if vals, err = t.read(i, r, vals); err != nil {
 			return err
 		}

@@ -743,3 +743,34 @@ func TestImportNoResults(t *testing.T) {
 		})
 	}
 }
+
+// TestImportInputLimit refuses an input over MaxInputBytes, decompressed,
+// naming the limit and how to raise it, not as malformed input.
+func TestImportInputLimit(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache.json.gz")
+	os.WriteFile(cache, gzipped(t, cacheHead+"}}"), 0o644)
+	for _, tc := range []struct {
+		name, from, in string
+		limit          int64
+		want           string
+	}{
+		{"cache", FromKernelTuner, cache, 200, "the input is over 200 bytes decompressed, the limit on one file; raise it with MaxInputBytes (--max-input-gib)"},
+		{"t4", FromT4, t4Path, 1 << 10, "the input is over 1 KiB"},
+		{"t4 in MiB", FromT4, t4Path, 1 << 20, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Import(t.Context(), Options{From: tc.from, Files: []string{tc.in}, Kernel: "k", Device: "NVIDIA A100",
+				Out: filepath.Join(t.TempDir(), "out"), MaxInputBytes: tc.limit})
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, features.ErrLimit) || errors.Is(err, ErrFormat) {
+				t.Errorf("error %v, want an ErrLimit naming %q", err, tc.want)
+			}
+		})
+	}
+}

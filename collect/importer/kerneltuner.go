@@ -88,7 +88,7 @@ var kernelTunerFailures = map[string]record.Status{
 // in memory; Import streams them instead (scanKernelTuner).
 func ReadKernelTuner(r io.Reader) (*Results, error) {
 	var ms []Measurement
-	res, err := scanKernelTuner(r, nil, nil, func(m *Measurement) error {
+	res, err := scanKernelTuner(r, DefaultMaxInputBytes, nil, nil, func(m *Measurement) error {
 		c := *m
 		c.Config = m.Config.Clone()
 		c.TimesMs = nil
@@ -122,7 +122,7 @@ const (
 )
 
 // scanKernelTuner reads a Kernel Tuner cache as ReadKernelTuner does, a
-// token at a time, calls start (unless nil) with the parameters once they
+// token at a time, at most limit bytes of it decompressed, calls start (unless nil) with the parameters once they
 // are known, before any entry, and then each with every cache entry in
 // file order; the returned Results have no Measurements. labels (nil:
 // none) numbers string parameters' values in place of the file's order. Memory stays bounded by the
@@ -131,8 +131,8 @@ const (
 // the next is read. m and its slices are reused after each returns. Only
 // a cache whose entries come before tune_params_keys (Kernel Tuner writes
 // them last) is held whole, to be converted once the keys are known.
-func scanKernelTuner(r io.Reader, labels map[string][]string, start func([]features.Param) error, each func(m *Measurement) error) (*Results, error) {
-	src, closeSrc, err := openInput(r)
+func scanKernelTuner(r io.Reader, limit int64, labels map[string][]string, start func([]features.Param) error, each func(m *Measurement) error) (*Results, error) {
+	src, closeSrc, err := openInput(r, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func scanKernelTuner(r io.Reader, labels map[string][]string, start func([]featu
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+			return nil, tokenErr(err)
 		}
 		return nil, fmt.Errorf("%w: data after the end of the cache file", ErrFormat)
 	}
@@ -658,14 +658,45 @@ func checkTimes(ts []float64) error {
 	return nil
 }
 
-// maxInput bounds what the readers take in, decompressed, so that a
-// corrupt or hostile file cannot exhaust memory.
-const maxInput = 1 << 30
+// DefaultMaxInputBytes bounds what the readers take in of one file,
+// decompressed, unless Options.MaxInputBytes says otherwise: a bound on
+// the time a corrupt or hostile file (a small .gz of endless JSON) takes,
+// since the readers' memory does not grow with the file. 1 GiB holds the
+// largest cache seen (750 MB of JSON, 804,000 entries).
+const DefaultMaxInputBytes = 1 << 30
+
+// InputLimitError is returned for an input that decompresses to more than
+// the readers' limit. It matches features.ErrLimit with errors.Is.
+type InputLimitError struct {
+	// Limit is the limit in bytes.
+	Limit int64
+}
+
+// Error names the limit and how to raise it.
+func (e *InputLimitError) Error() string {
+	return fmt.Sprintf("importer: the input is over %s decompressed, the limit on one file; raise it with MaxInputBytes (--max-input-gib)", sizeText(e.Limit))
+}
+
+// Is makes an InputLimitError match features.ErrLimit.
+func (e *InputLimitError) Is(target error) bool { return target == features.ErrLimit }
+
+// sizeText writes n bytes in GiB, MiB or bytes, whichever is whole.
+func sizeText(n int64) string {
+	switch {
+	case n > 0 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n > 0 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n > 0 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // readMaybeGzip reads r whole, decompressing it when it starts with the
 // gzip magic bytes.
 func readMaybeGzip(r io.Reader) ([]byte, error) {
-	src, closeSrc, err := openInput(r)
+	src, closeSrc, err := openInput(r, DefaultMaxInputBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -678,31 +709,31 @@ func readMaybeGzip(r io.Reader) ([]byte, error) {
 }
 
 // openInput returns r decompressed when it starts with the gzip magic
-// bytes, limited to maxInput bytes (reading past them is an error), and
-// the function that releases it.
-func openInput(r io.Reader) (io.Reader, func(), error) {
+// bytes, limited to limit bytes (reading past them is an
+// *InputLimitError), and the function that releases it.
+func openInput(r io.Reader, limit int64) (io.Reader, func(), error) {
 	br := bufio.NewReader(r)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, nil, fmt.Errorf("importer: gzip: %w", err)
 		}
-		return &inputReader{r: zr}, func() { zr.Close() }, nil
+		return &inputReader{r: zr, limit: limit}, func() { zr.Close() }, nil
 	}
-	return &inputReader{r: br}, func() {}, nil
+	return &inputReader{r: br, limit: limit}, func() {}, nil
 }
 
-// inputReader reads at most maxInput bytes and prefixes its errors.
+// inputReader reads at most limit bytes and prefixes its errors.
 type inputReader struct {
-	r io.Reader
-	n int64
+	r        io.Reader
+	n, limit int64
 }
 
 func (ir *inputReader) Read(p []byte) (int, error) {
 	n, err := ir.r.Read(p)
 	ir.n += int64(n)
-	if ir.n > maxInput {
-		return n, fmt.Errorf("importer: input exceeds %d bytes", maxInput)
+	if ir.n > ir.limit {
+		return n, &InputLimitError{Limit: ir.limit}
 	}
 	if err != nil && err != io.EOF {
 		if _, ok := ir.r.(*gzip.Reader); ok {

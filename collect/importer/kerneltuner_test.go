@@ -228,3 +228,24 @@ func TestReadKernelTunerOrder(t *testing.T) {
 func repair(data []byte) ([]byte, error) {
 	return io.ReadAll(newRepairReader(bytes.NewReader(data)))
 }
+
+// TestInputLimitAnywhere refuses an input cut by the limit at any byte as
+// over the limit, whatever the reader was reading then (never as
+// malformed input).
+func TestInputLimitAnywhere(t *testing.T) {
+	for _, data := range [][]byte{[]byte(cacheHead + "}}"), gzipped(t, cacheHead)} {
+		for lim := int64(1); lim < int64(len(cacheHead)); lim++ {
+			_, err := scanKernelTuner(bytes.NewReader(data), lim, nil, nil, func(m *Measurement) error { return nil })
+			if !errors.Is(err, features.ErrLimit) {
+				t.Errorf("limit %d: %v", lim, err)
+			}
+		}
+	}
+	t4 := []byte(`{"schema_version": "1.0.0", "results": [{"configuration": {"a": 1}, "invalidity": "correct", "times": {"runtimes": [1]}}, {"configuration": {"a": 2}, "invalidity": "compile"}]}`)
+	for lim := int64(1); lim < int64(len(t4)); lim++ {
+		err := scanT4(bytes.NewReader(t4), lim, func(i int, r *t4Result) error { return nil })
+		if !errors.Is(err, features.ErrLimit) {
+			t.Errorf("t4 limit %d: %v", lim, err)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func ReadT4(r io.Reader) (*Results, error) {
 	var t t4Params
 	var configs [][]t4Value
 	res := &Results{}
-	err := scanT4(r, func(i int, r *t4Result) error {
+	err := scanT4(r, DefaultMaxInputBytes, func(i int, r *t4Result) error {
 		vals, err := t.read(i, r, nil)
 		if err != nil {
 			return err
@@ -111,8 +111,8 @@ func ReadT4(r io.Reader) (*Results, error) {
 
 // scanT4 reads a T4 file a result at a time (memory bounded by the largest
 // result, not the file) and calls fn with each and its index.
-func scanT4(r io.Reader, fn func(i int, r *t4Result) error) error {
-	src, closeSrc, err := openInput(r)
+func scanT4(r io.Reader, limit int64, fn func(i int, r *t4Result) error) error {
+	src, closeSrc, err := openInput(r, limit)
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,9 @@ func scanT4(r io.Reader, fn func(i int, r *t4Result) error) error {
 		}
 		for i := 0; dec.More(); i++ {
 			var res t4Result
-			if err := dec.Decode(&res); err != nil {
+			if err := dec.Decode(&res); errors.Is(err, features.ErrLimit) {
+				return err
+			} else if err != nil {
 				return fmt.Errorf("%w: T4 result %d: %v", ErrFormat, i, err)
 			}
 			if err := fn(i, &res); err != nil {
@@ -163,6 +165,9 @@ func scanT4(r io.Reader, fn func(i int, r *t4Result) error) error {
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
+		if errors.Is(err, features.ErrLimit) {
+			return err
+		}
 		return fmt.Errorf("%w: T4: data after the end of the file", ErrFormat)
 	}
 	if !found {
