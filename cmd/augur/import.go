@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,19 +48,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usagef("import: no input files given")
 	}
 	opt.Files = files
-	if *maxInput < 1 {
-		return usagef("import: --max-input-gib must be >= 1, got %d", *maxInput)
-	}
-	opt.MaxInputBytes = int64(*maxInput) << 30
-	c, err := record.ParseCompression(compression)
-	if err != nil {
-		return fmt.Errorf("import: --compression must be zstd or none, got %q", compression)
-	}
-	opt.Compression = c
-	if taskParams != "" {
-		opt.TaskParams = strings.Split(taskParams, ",")
-	}
-	if opt.Set, err = parseSet(set); err != nil {
+	if err := importFlags(&opt, compression, taskParams, set, *maxInput); err != nil {
 		return err
 	}
 	if opt.Platforms, err = deviceTable(platforms); err != nil {
@@ -89,6 +79,46 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
+// importFlags checks the flags that importer.Options.check would refuse,
+// naming the flags, as usage errors (before any file is read), and sets
+// the options they give.
+func importFlags(opt *importer.Options, compression, taskParams string, set []string, maxInput int) error {
+	_, lerr := datasets.Lookup(opt.Kernel)
+	switch {
+	case opt.From != importer.FromKernelTuner && opt.From != importer.FromT4:
+		return usagef("import: --from must be %s or %s, got %q", importer.FromKernelTuner, importer.FromT4, opt.From)
+	case opt.From == importer.FromT4 && opt.Device == "":
+		return usagef("import: --from t4 needs --device NAME: T4 files do not name the device they were measured on")
+	case opt.Kernel != filepath.Base(opt.Kernel) || opt.Kernel == "." || opt.Kernel == "..":
+		return usagef("import: --kernel must be a plain name (a directory under --out), got %q", opt.Kernel)
+	case lerr == nil:
+		// Its data would be read with that family's shape, space and
+		// derived features, which another tuner's kernel does not have.
+		return usagef("import: --kernel %s is one of augur's kernel families (augur kernels); import under another name", opt.Kernel)
+	case maxInput < 1:
+		return usagef("import: --max-input-gib must be >= 1, got %d", maxInput)
+	}
+	opt.MaxInputBytes = int64(maxInput) << 30
+	c, err := record.ParseCompression(compression)
+	if err != nil {
+		return usagef("import: --compression must be zstd or none, got %q", compression)
+	}
+	opt.Compression = c
+	if taskParams != "" {
+		opt.TaskParams = strings.Split(taskParams, ",")
+		if slices.Contains(opt.TaskParams, "") {
+			return usagef("import: --task-params %q names an empty parameter", taskParams)
+		}
+	}
+	if opt.Set, err = parseSet(set); err != nil {
+		return err
+	}
+	if len(set) > 0 && opt.Spec == "" {
+		return usagef("import: --set needs --spec: the values of parameters a file lacks come from the spec's space")
+	}
+	return nil
+}
+
 // parseSet reads --set name=value flags.
 func parseSet(set []string) (map[string]int, error) {
 	if len(set) == 0 {
@@ -99,10 +129,10 @@ func parseSet(set []string) (map[string]int, error) {
 		name, val, ok := strings.Cut(kv, "=")
 		v, err := strconv.Atoi(strings.TrimSpace(val))
 		if !ok || strings.TrimSpace(name) == "" || err != nil {
-			return nil, fmt.Errorf("import: --set %q, want name=integer", kv)
+			return nil, usagef("import: --set %q, want name=integer", kv)
 		}
 		if _, dup := out[strings.TrimSpace(name)]; dup {
-			return nil, fmt.Errorf("import: --set names %s twice", name)
+			return nil, usagef("import: --set names %s twice", name)
 		}
 		out[strings.TrimSpace(name)] = v
 	}

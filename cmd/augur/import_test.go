@@ -41,20 +41,33 @@ func TestImport(t *testing.T) {
 
 func TestImportErrors(t *testing.T) {
 	dir := t.TempDir()
+	usage := []string{"import", "--kernel", "k", "--out", dir, "--spec", t1Spec}
 	tests := []struct {
-		args []string
-		want string
+		args   []string
+		want   string
+		status int
 	}{
-		{[]string{"import", "--kernel", "k", "--out", dir, t4Results}, "--from is required"},
-		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir}, "no input files"},
-		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, t4Results}, "Device"},
-		{[]string{"import", "--from", "csv", "--kernel", "k", "--out", dir, t4Results}, "From"},
-		{[]string{"import", "--from", "t4", t4Results, "--bogus"}, "flag provided but not defined"},
-		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--platforms", filepath.Join(dir, "nope.csv"), t4Results}, "nope.csv"},
-		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--set", "bz", t4Results}, `--set "bz", want name=integer`},
+		{[]string{"import", "--kernel", "k", "--out", dir, t4Results}, "--from is required", exitUsage},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir}, "no input files", exitUsage},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, t4Results}, "--from t4 needs --device NAME", exitUsage},
+		{[]string{"import", "--from", "csv", "--kernel", "k", "--out", dir, t4Results}, `--from must be kerneltuner or t4, got "csv"`, exitUsage},
+		{append(usage, "--from", "kt", t4Results), `--from must be kerneltuner or t4, got "kt"`, exitUsage},
+		{[]string{"import", "--from", "t4", t4Results, "--bogus"}, "flag provided but not defined", exitUsage},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--platforms", filepath.Join(dir, "nope.csv"), t4Results}, "nope.csv", exitFailure},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--set", "bz", t4Results}, `--set "bz", want name=integer`, exitUsage},
+		{append(usage, "--from", "t4", "--device", "x", "--set", "use_cmem=x", t4Results), `--set "use_cmem=x", want name=integer`, exitUsage},
+		{[]string{"import", "--from", "t4", "--kernel", "k", "--out", dir, "--device", "x", "--set", "bz=1", t4Results}, "--set needs --spec", exitUsage},
+		{append(usage, "--from", "t4", "--device", "x", "--compression", "lz4", t4Results), `--compression must be zstd or none, got "lz4"`, exitUsage},
+		{append(usage, "--from", "t4", "--device", "x", "--max-input-gib", "0", t4Results), "--max-input-gib must be >= 1", exitUsage},
+		{append(usage, "--from", "t4", "--device", "x", "--task-params", "filter_width,", t4Results), "names an empty parameter", exitUsage},
+		{[]string{"import", "--from", "t4", "--kernel", "../k", "--out", dir, "--device", "x", t4Results}, "--kernel must be a plain name", exitUsage},
 		// Another tuner's kernel under a family's name would be read with
 		// the family's shapes and derived features.
-		{[]string{"import", "--from", "t4", "--kernel", "conv2d", "--out", dir, "--device", "x", t4Results}, "conv2d is one of augur's kernel families"},
+		{[]string{"import", "--from", "t4", "--kernel", "conv2d", "--out", dir, "--device", "x", t4Results}, "--kernel conv2d is one of augur's kernel families", exitUsage},
+		// Mistakes that show only against the files: failures, naming
+		// the flag.
+		{append(usage, "--from", "t4", "--device", "x", "--task-params", "filter_size", t4Results), "TaskParams (--task-params) names", exitFailure},
+		{append(usage, "--from", "t4", "--device", "x", "--task-params", "filter_width,filter_height", "--shape", "w=1", t4Results), "Shape (--shape)", exitFailure},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -62,6 +75,9 @@ func TestImportErrors(t *testing.T) {
 			err := run(context.Background(), tt.args, &out, &errOut)
 			if err == nil || !strings.Contains(oneLine(err), tt.want) || !strings.HasPrefix(oneLine(err), "import: ") {
 				t.Errorf("error %v, want one starting with import: and mentioning %q", err, tt.want)
+			}
+			if got := exitStatus(err); got != tt.status {
+				t.Errorf("exit status %d, want %d", got, tt.status)
 			}
 		})
 	}

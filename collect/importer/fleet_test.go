@@ -64,7 +64,7 @@ func TestImportFleetErrors(t *testing.T) {
 	}{
 		{"missing parameter", "NVIDIA RTX A4000", func(o *Options) { o.Set = nil }, "lacks parameter bz; fix its value with Set (--set bz=VALUE)"},
 		{"set value outside", "NVIDIA RTX A4000", func(o *Options) { o.Set = map[string]int{"bz": 3} }, "bz=3, which is not one of its values [1 2]"},
-		{"set a file parameter", "NVIDIA RTX A4000", func(o *Options) { o.Set["bx"] = 16 }, "Set fixes bx, which the file has"},
+		{"set a file parameter", "NVIDIA RTX A4000", func(o *Options) { o.Set["bx"] = 16 }, "Set (--set) fixes bx, which the file has"},
 		{"set unknown", "NVIDIA RTX A4000", func(o *Options) { o.Set["bq"] = 1 }, "bq, which is not a parameter"},
 		{"set without spec", "NVIDIA RTX A4000", func(o *Options) { o.Spec = "" }, "Set needs Spec"},
 		{"no device name", "", func(*Options) {}, "names no device; give its name with Device (--device)"},

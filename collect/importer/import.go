@@ -664,7 +664,7 @@ func (p *plan) task(names []string, problem []int, opt Options) ([]string, featu
 	task := features.Task(problem)
 	for _, name := range opt.TaskParams {
 		if slices.Contains(names, name) {
-			return nil, nil, fmt.Errorf("importer: TaskParams names %s, which names a problem size too", name)
+			return nil, nil, fmt.Errorf("importer: TaskParams (--task-params) names %s, which names a problem size too", name)
 		}
 		taskNames = append(taskNames, name)
 		task = append(task, p.consts[name])
@@ -770,10 +770,10 @@ func newPlan(fileParams []features.Param, spec *Spec, opt Options) (*plan, error
 	}
 	for name := range opt.Set {
 		if _, ok := inFile[name]; ok {
-			return nil, fmt.Errorf("importer: Set fixes %s, which the file has", name)
+			return nil, fmt.Errorf("importer: Set (--set) fixes %s, which the file has", name)
 		}
 		if !slices.ContainsFunc(params, func(q features.Param) bool { return q.Name == name }) {
-			return nil, fmt.Errorf("importer: Set fixes %s, which is not a parameter of the spec", name)
+			return nil, fmt.Errorf("importer: Set (--set) fixes %s, which is not a parameter of the spec", name)
 		}
 	}
 	for _, p := range params {
@@ -785,7 +785,7 @@ func newPlan(fileParams []features.Param, spec *Spec, opt Options) (*plan, error
 			return nil, fmt.Errorf("importer: the file lacks parameter %s; fix its value with Set (--set %s=VALUE)", p.Name, p.Name)
 		}
 		if !slices.Contains(p.Values, v) {
-			return nil, fmt.Errorf("importer: Set fixes %s=%d, which is not one of its values %v", p.Name, v, p.Values)
+			return nil, fmt.Errorf("importer: Set (--set) fixes %s=%d, which is not one of its values %v", p.Name, v, p.Values)
 		}
 		// Missing parameters read their value from a column past the
 		// file's own, filled from Set in fit.
@@ -803,12 +803,12 @@ func newPlan(fileParams []features.Param, spec *Spec, opt Options) (*plan, error
 		i := slices.IndexFunc(params, func(p features.Param) bool { return p.Name == name })
 		switch {
 		case i < 0:
-			return nil, fmt.Errorf("importer: TaskParams names %q, which is not a parameter", name)
+			return nil, fmt.Errorf("importer: TaskParams (--task-params) names %q, which is not a parameter", name)
 		case len(params[i].Values) != 1:
-			return nil, fmt.Errorf("importer: TaskParams names %s, which has %d values; a task parameter must have one", name, len(params[i].Values))
+			return nil, fmt.Errorf("importer: TaskParams (--task-params) names %s, which has %d values; a task parameter must have one", name, len(params[i].Values))
 		}
 		if _, dup := consts[name]; dup {
-			return nil, fmt.Errorf("importer: TaskParams names %s twice", name)
+			return nil, fmt.Errorf("importer: TaskParams (--task-params) names %s twice", name)
 		}
 		consts[name] = params[i].Values[0]
 	}

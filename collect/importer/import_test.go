@@ -561,6 +561,9 @@ func TestImportShape(t *testing.T) {
 	named := filepath.Join(dir, "named.json")
 	os.WriteFile(named, []byte(`{"KernelSpecification": {"ProblemSize": [1000]}, "Augur": {"ProblemSizeNames": ["n"]},
 		"ConfigurationSpace": {"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}]}}`), 0o644)
+	unnamed := filepath.Join(dir, "unnamed.json")
+	os.WriteFile(unnamed, []byte(`{"KernelSpecification": {"ProblemSize": [1000, 8]},
+		"ConfigurationSpace": {"TuningParameters": [{"Name": "bx", "Values": "[16, 32]", "Default": 16}]}}`), 0o644)
 	t4 := filepath.Join(dir, "a.json")
 	os.WriteFile(t4, []byte(`{"schema_version": "1.0.0", "results": [
 		{"configuration": {"bx": 16}, "invalidity": "correct", "times": {"runtimes": [4]}},
@@ -579,6 +582,9 @@ func TestImportShape(t *testing.T) {
 		{"t4, the spec's default", FromT4, t4, named, "", "n", "n=1000", ShapeFromSpec, ""},
 		{"t4, no spec: the shape's names", FromT4, t4, "", "rows=64,cols=128", "rows,cols", "rows=64,cols=128", ShapeFromGiven, ""},
 		{"t4, no spec, no shape", FromT4, t4, "", "", "", "", "", ""},
+		{"t4, a spec without names: the shape's", FromT4, t4, unnamed, "x=64,y=2", "x,y", "x=64,y=2", ShapeFromGiven, ""},
+		{"t4, a spec without names: its default", FromT4, t4, unnamed, "", "width,height", "width=1000,height=8", ShapeFromSpec, ""},
+		{"t4, fewer sizes than the spec's", FromT4, t4, unnamed, "x=64", "", "", "", "gives 1 sizes, and the spec's ProblemSize [1000 8] has 2"},
 		{"t4, a name the spec lacks", FromT4, t4, named, "m=4096", "", "", "", `lacks n and names "m"`},
 		{"t4, not a size", FromT4, t4, named, "n=0", "", "", "", "n=0, want a positive size"},
 		{"t4, not name=integer", FromT4, t4, "", "rows=x", "", "", "", `field 1 "rows=x" is not name=integer`},

@@ -77,6 +77,10 @@ func positive(names []string, sizes []int) error {
 // given shape, else by problemNames.
 func problemShape(res *Results, spec *Spec, given *givenShape) ([]string, []int, string, error) {
 	sizes, from := res.ProblemSize, ShapeFromFile
+	if given != nil && spec != nil && spec.ProblemSize != nil && len(given.sizes) != len(spec.ProblemSize) {
+		return nil, nil, "", fmt.Errorf("importer: Shape (--shape) %s gives %d sizes, and the spec's ProblemSize %v has %d",
+			features.FormatTask(given.names, given.sizes), len(given.sizes), spec.ProblemSize, len(spec.ProblemSize))
+	}
 	switch {
 	case sizes != nil && given != nil && !slices.Equal(sizes, given.sizes):
 		return nil, nil, "", fmt.Errorf("importer: the file's problem size is %v, and Shape (--shape) gives %s: give no shape, or the file's",
