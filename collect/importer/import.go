@@ -126,6 +126,12 @@ type FileSummary struct {
 	// gives only their mean time (Measurement.MeanOnly); String names
 	// them when there are any.
 	MeanOnly int `json:"mean_only"`
+	// Duplicates counts the rows whose configuration an earlier row of
+	// the input has (a T4 file that measured it twice, say): all are
+	// written, and training keeps one row of each configuration, the
+	// later unless it has fewer runs. Duplicate names one of them.
+	Duplicates int    `json:"duplicates"`
+	Duplicate  string `json:"duplicate,omitempty"`
 	// Unrecognized counts the failed rows of configurations whose result
 	// the format does not define (Measurement.Unrecognized): a failure
 	// string it does not know, or a time no run can take. Among Counts,
@@ -216,6 +222,9 @@ func (f FileSummary) String() string {
 	if f.MeanOnly > 0 {
 		line += fmt.Sprintf("; %d ok rows with a mean time only, no runs", f.MeanOnly)
 	}
+	if f.Duplicates > 0 {
+		line += fmt.Sprintf("; %d rows repeat a configuration of an earlier row (such as %s): training keeps one row of each", f.Duplicates, f.Duplicate)
+	}
 	if f.Unrecognized > 0 {
 		line += fmt.Sprintf("; %d failed rows of results the format does not define (first: %s)", f.Unrecognized, f.UnrecognizedFirst)
 	}
@@ -248,6 +257,11 @@ type dataset struct {
 	// a row, to find configurations given twice.
 	task    features.Task
 	configs []int
+	// space is the rows' space, and firstDup the smallest index of a
+	// configuration given twice (when sum.Duplicates > 0), which writing
+	// names.
+	space    *features.Space
+	firstDup int
 }
 
 // Import converts every input file and writes one dataset file for each.
@@ -530,6 +544,9 @@ func write(ctx context.Context, d *dataset, wopt record.WriterOptions) (string, 
 			return interrupted(err)
 		}
 		n++
+		if d.sum.Duplicates > 0 && d.sum.Duplicate == "" && d.space.Index(r.Config) == d.firstDup {
+			d.sum.Duplicate = d.space.Format(r.Config)
+		}
 		if err := w.Write(r); err != nil {
 			return fmt.Errorf("importer: %s: row %d of %d: %w (nothing written)", d.sum.Input, n, total, err)
 		}
@@ -609,6 +626,15 @@ func convert(ctx context.Context, src source, spec *Spec, given *givenShape, opt
 		return nil, ErrNoResults
 	}
 	slices.Sort(d.configs)
+	d.space = pl.space
+	for i := 1; i < len(d.configs); i++ {
+		if d.configs[i] == d.configs[i-1] {
+			if d.sum.Duplicates == 0 {
+				d.firstDup = d.configs[i]
+			}
+			d.sum.Duplicates++
+		}
+	}
 	space := pl.space
 	d.sum.Reference = space.Format(pl.ref)
 	source := "import:" + opt.From

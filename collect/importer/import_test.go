@@ -1,7 +1,9 @@
 package importer
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"math"
@@ -776,6 +778,51 @@ func TestImportInputLimit(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, features.ErrLimit) || errors.Is(err, ErrFormat) {
 				t.Errorf("error %v, want an ErrLimit naming %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestImportDuplicates counts the rows that repeat a configuration of the
+// same input, in both formats, and says so in the summary.
+func TestImportDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	t4 := filepath.Join(dir, "t4.json")
+	os.WriteFile(t4, []byte(`{"results": [
+		{"configuration": {"bx": 32}, "invalidity": "correct", "times": {"runtimes": [2]}},
+		{"configuration": {"bx": 16}, "invalidity": "correct", "times": {"runtimes": [4]}},
+		{"configuration": {"bx": 32}, "invalidity": "correct", "times": {"runtimes": [3]}},
+		{"configuration": {"bx": 16}, "invalidity": "compile"},
+		{"configuration": {"bx": 64}, "invalidity": "correct", "times": {"runtimes": [1]}}]}`), 0o644)
+	cache := filepath.Join(dir, "cache.json")
+	os.WriteFile(cache, []byte(`{"device_name": "NVIDIA A100", "problem_size": 1000,
+		"tune_params_keys": ["bx"], "tune_params": {"bx": [16, 32]}, "cache": {
+		"16": {"bx": 16, "time": 4, "times": [4]},
+		"32": {"bx": 32, "time": 2, "times": [2]},
+		"32.0": {"bx": 32, "time": 3, "times": [3]}}}`), 0o644)
+	for _, tc := range []struct {
+		name, from, in string
+		dups           int
+		dup            string
+	}{
+		{"t4", FromT4, t4, 2, "bx=16"},
+		{"cache", FromKernelTuner, cache, 1, "bx=32"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sum, err := Import(t.Context(), Options{From: tc.from, Files: []string{tc.in}, Kernel: "k", Device: "NVIDIA A100", Out: filepath.Join(t.TempDir(), "out")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := sum.Files[0]
+			if f.Duplicates != tc.dups || f.Duplicate != tc.dup {
+				t.Errorf("%d duplicates, such as %q; want %d, %q", f.Duplicates, f.Duplicate, tc.dups, tc.dup)
+			}
+			if want := fmt.Sprintf("%d rows repeat a configuration of an earlier row (such as %s)", tc.dups, tc.dup); !strings.Contains(f.String(), want) {
+				t.Errorf("summary %q lacks %q", f.String(), want)
+			}
+			js, _ := json.Marshal(f)
+			if want := fmt.Sprintf(`"duplicates":%d`, tc.dups); !strings.Contains(string(js), want) {
+				t.Errorf("JSON %s lacks %s", js, want)
 			}
 		})
 	}
