@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/augur-tuning/augur/features"
 )
 
 // flagsOf returns the flags of command name as its --help lists them.
@@ -244,6 +246,25 @@ func TestCommandLines(t *testing.T) {
 	for _, tt := range tests {
 		if got := commandLines(tt.block); !slices.Equal(got, tt.want) {
 			t.Errorf("commandLines(%q) = %q, want %q", tt.block, got, tt.want)
+		}
+	}
+}
+
+// TestDataFormatPlatformKeys checks that docs/data-format.md names the
+// measured platform features by the keys the platform JSON gives them.
+func TestDataFormatPlatformKeys(t *testing.T) {
+	md, err := os.ReadFile("../../docs/data-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zero, measured map[string]any
+	js, _ := json.Marshal(features.Platform{})
+	json.Unmarshal(js, &zero)
+	js, _ = json.Marshal(features.Platform{GlobalBandwidthGBs: 1, FP32GFLOPs: 1, LocalBandwidthGBs: 1, LaunchOverheadUs: 1})
+	json.Unmarshal(js, &measured)
+	for key := range measured {
+		if _, ok := zero[key]; !ok && !bytes.Contains(md, []byte("`"+key+"`")) {
+			t.Errorf("docs/data-format.md does not name the platform JSON's key %s", key)
 		}
 	}
 }

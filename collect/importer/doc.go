@@ -60,8 +60,13 @@
 // 1, ... in the spec's order, or without a spec in the cache's; the data
 // keep the numbers, and conditions read a float parameter's values.
 //
-// Imported platforms are known by name only: Platform.Name is the tuner's
-// device name, Vendor and Type are guessed from it (Type "gpu", "cpu" or
-// "", unknown: a name that says neither is not taken for a GPU), and every
-// numeric feature is zero (unknown).
+// An imported platform is the device table's entry for the device
+// (Options.Platforms, looked up by the tuner's device name or
+// Options.Device), with its queried and measured features, so that a
+// fleet model tells the devices apart. A device the table lacks, or every
+// device when Platforms is nil, is known by name only (PlatformOf):
+// Platform.Name is the name, Vendor and Type are guessed from it (Type
+// "gpu", "cpu" or "", unknown: a name that says neither is not taken for a
+// GPU), and every numeric feature is zero (unknown), with a warning when a
+// table was given.
 package importer

@@ -62,9 +62,10 @@ type Options struct {
 	Device string
 	// Platforms is the device table the device is looked up in (by name,
 	// case-insensitive): its features become the dataset's platform, so
-	// that a fleet model can tell the devices apart, and a device not in
-	// the table is an error. nil describes the device by its name alone
-	// (PlatformOf), with every numeric feature zero.
+	// that a fleet model can tell the devices apart. A device not in the
+	// table is imported described by its name alone (PlatformOf), with
+	// every numeric feature zero and a warning (FileSummary.Warning). nil
+	// describes every device so, without a warning.
 	Platforms *datasets.DeviceTable
 	// Set fixes the value of spec parameters that the files lack: a file
 	// measured with a parameter held at one value may omit it. Each value
