@@ -3,9 +3,11 @@ package importer
 import (
 	"bytes"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
 
 	"github.com/expr-lang/expr/parser"
 )
@@ -161,6 +163,27 @@ func FuzzT4(f *testing.F) {
 				if l, ok := res.Labels[res.Params[k].Name]; ok && v >= len(l) {
 					t.Fatalf("%s=%d numbers none of %q", res.Params[k].Name, v, l)
 				}
+			}
+		}
+	})
+}
+
+// FuzzShape checks that no Shape text makes parseShape panic, and that a
+// shape it accepts reads back the same once written (features.FormatTask).
+func FuzzShape(f *testing.F) {
+	f.Add("n=1000")
+	f.Add("width=4096, height=2048")
+	f.Add("a=1,a=2")
+	f.Add("problem_size_0=5")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, spec := range []*Spec{nil, {ProblemSizeNames: []string{"n", "m"}}} {
+			g, err := parseShape(text, spec)
+			if err != nil || g == nil {
+				continue
+			}
+			again, err := parseShape(features.FormatTask(g.names, g.sizes), spec)
+			if err != nil || !slices.Equal(again.names, g.names) || !slices.Equal(again.sizes, g.sizes) {
+				t.Fatalf("%q read as %v %v, written and read again as %+v, %v", text, g.names, g.sizes, again, err)
 			}
 		}
 	})
