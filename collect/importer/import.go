@@ -272,10 +272,10 @@ type dataset struct {
 // and publishes them only once all are complete, so that a failed write
 // publishes nothing either (and a retry finds the paths free). When ctx
 // is done (an interrupt), it stops within a row, removes what it wrote
-// and returns ctx's error. An input
-// without results is refused with ErrNoResults. Declared sizes beyond
-// features' limits (features.CheckSpaceLimits) are refused before the
-// space is built. The summary lists the files written.
+// and returns an error that wraps ctx's. An input without results is
+// refused with ErrNoResults. Declared sizes beyond features' limits
+// (features.CheckSpaceLimits) are refused before the space is built. The
+// summary lists the files written.
 func Import(ctx context.Context, opt Options) (*Summary, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
