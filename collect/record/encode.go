@@ -110,7 +110,7 @@ func (b *builder) release() { b.rb.Release() }
 
 // knownStatuses lists every Status a row may have.
 var knownStatuses = [...]Status{StatusOK, StatusCompileError, StatusLaunchError,
-	StatusResourceLimit, StatusVerifyError, StatusTimeout, StatusPruned}
+	StatusResourceLimit, StatusVerifyError, StatusTimeout, StatusPruned, StatusCrash}
 
 // checkRow returns an ErrInvalidRow error for a row no measurement can
 // produce. The reader applies it to every row, so that a few flipped bytes

@@ -557,8 +557,7 @@ func stringsOf(a arrow.Array) (func(int) string, error) {
 // internStatus returns the constant for a known status, so that reading a
 // million rows does not allocate a million copies of "ok".
 func internStatus(s string) Status {
-	for _, k := range []Status{StatusOK, StatusCompileError, StatusLaunchError,
-		StatusResourceLimit, StatusVerifyError, StatusTimeout, StatusPruned} {
+	for _, k := range knownStatuses {
 		if string(k) == s {
 			return k
 		}

@@ -159,6 +159,32 @@ func TestLogSpeedupNullUnlessOK(t *testing.T) {
 	}
 }
 
+// TestStatusesRoundTrip writes a failed row of every status and reads
+// each back with its status and error.
+func TestStatusesRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.arrow")
+	var rows []Row
+	for i, st := range knownStatuses {
+		if st != StatusOK {
+			rows = append(rows, Row{Task: features.Task{1, 1}, Config: features.Config{8, []int{1, 2, 4}[i%3]}, Status: st,
+				RefTimeNs: 100, LogSpeedup: math.NaN(), Error: "why " + string(st)})
+		}
+	}
+	writeFile(t, memory.DefaultAllocator, path, testMeta(), 0, rows)
+	_, got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows read, want %d", len(got), len(rows))
+	}
+	for i, r := range got {
+		if r.Status != rows[i].Status || r.Error != rows[i].Error {
+			t.Errorf("row %d: %s %q, want %s %q", i, r.Status, r.Error, rows[i].Status, rows[i].Error)
+		}
+	}
+}
+
 func TestBatchesFlush(t *testing.T) {
 	tests := []struct {
 		rows, batch, wantBatches int

@@ -14,6 +14,10 @@ const (
 	StatusVerifyError   Status = "verify_error"
 	StatusTimeout       Status = "timeout"
 	StatusPruned        Status = "pruned"
+	// StatusCrash is a configuration whose measurement killed the
+	// measuring process (a segmentation fault in the kernel, say): the
+	// process that supervised it records the row, naming the signal.
+	StatusCrash Status = "crash"
 )
 
 // Row is one (task, config) measured or rejected: one row of a dataset file.
