@@ -43,10 +43,17 @@ const (
 // network file system hold only as far as it carries flock.
 type DirLock struct {
 	files []*os.File // held open: closing one drops its lock
+	// holder is what the last of files says of this process.
+	holder string
 	// Stale describes the holder of a lock that was taken over: a run that
-	// died without unlocking; "" when there was none.
+	// died without unlocking; "" when there was none. It ends with what
+	// that run was doing when it died, if it said (Doing).
 	Stale string
 }
+
+// maxHolderLine bounds the line a lock file holds: readHolder reads 512
+// bytes.
+const maxHolderLine = 500
 
 // LockDir locks dir for one writer (see DirLock). When another live run
 // holds it, the error matches ErrLocked and names the holder on one line.
@@ -100,10 +107,37 @@ func LockDir(dir string, opt LockOptions) (*DirLock, error) {
 // add keeps f, held, and writes holder into it.
 func (l *DirLock) add(f *os.File, old, holder string) {
 	l.files = append(l.files, f)
+	l.holder = holder
 	l.Stale = old
 	// A failure to describe the holder costs only the description.
 	if f.Truncate(0) == nil {
 		f.WriteAt([]byte(holder+"\n"), 0)
+	}
+}
+
+// Doing adds what the holder does now to its description in the lock file,
+// "" what it did: the configuration being measured, say. A run that finds
+// the lock held names it (LockedError), and one that takes the lock over
+// after the holder died says what it died doing (Stale), which is how a
+// process that a kernel killed (a segmentation fault) is heard of. A
+// description that cannot be written costs only the description.
+func (l *DirLock) Doing(what string) {
+	if l == nil || len(l.files) == 0 {
+		return
+	}
+	line := l.holder
+	if what != "" {
+		line += "; " + what
+	}
+	if len(line) > maxHolderLine {
+		line = line[:maxHolderLine] + "..."
+	}
+	line += "\n"
+	// The new line first, then the old one's tail cut: the file's first
+	// line is a whole description at every moment.
+	f := l.files[len(l.files)-1]
+	if _, err := f.WriteAt([]byte(line), 0); err == nil {
+		f.Truncate(int64(len(line)))
 	}
 }
 

@@ -136,3 +136,31 @@ func TestLockDirStale(t *testing.T) {
 		t.Errorf("lock file holds %q, want this process", got)
 	}
 }
+
+// TestLockDirDoing checks that what the holder says it does reaches a run
+// that finds the lock held, and goes once it says it is done.
+func TestLockDirDoing(t *testing.T) {
+	dir := t.TempDir()
+	l, err := LockDir(dir, LockOptions{Holder: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	for _, tt := range []struct {
+		doing, want string
+	}{
+		{"measuring X=1 on n=7", "(first; measuring X=1 on n=7)"},
+		{"measuring X=22 on n=7", "(first; measuring X=22 on n=7)"},
+		{"", "(first)"},
+		{strings.Repeat("x", 600), "(first; xxx"},
+	} {
+		l.Doing(tt.doing)
+		_, err := LockDir(dir, LockOptions{})
+		if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Doing(%.20q): second lock: %v, want the holder %s", tt.doing, err, tt.want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, runLockName)); len(b) > 512 {
+		t.Errorf("lock file of %d bytes, want at most 512", len(b))
+	}
+}
