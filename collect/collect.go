@@ -193,8 +193,13 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	}
 	defer lock.Unlock()
 	if lock.Stale != "" {
-		sum.note(opt.Log, "took over the lock of a run that is gone (%s)", lock.Stale)
+		hint := ""
+		if strings.Contains(lock.Stale, "; "+measuringPrefix) {
+			hint = "; if that configuration killed it, it kills this run too where this run measures in its own process (--programs-per-process 0): child processes, collect's default, record it as a crash and go on"
+		}
+		sum.note(opt.Log, "took over the lock of a run that is gone (%s)%s", lock.Stale, hint)
 	}
+	e.report = &reporter{w: opt.Supervisor, lock: lock}
 	if !opt.NoBench {
 		if err := e.bench(ctx, sum, opt.Log); err != nil {
 			return nil, errors.Join(err, e.close())
@@ -211,20 +216,20 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	if err != nil {
 		sum.note(opt.Log, "could not recover every file of an earlier run: %v", err)
 	}
-	done, refs, others, bad, plans, err := recorded(dir, k.Version())
+	h, err := recorded(dir, k.Version())
 	if err != nil {
 		return nil, errors.Join(err, e.close())
 	}
 	plan := opt.plan()
 	if opt.Shard.Count > 1 {
-		if other := slices.IndexFunc(plans, func(p string) bool { return p != plan }); other >= 0 {
-			sum.note(opt.Log, "files in %s were collected with %q, this shard with %q: shards of one collection need the same sample, seed and number of shards, or their rows cover the space unevenly", dir, plans[other], plan)
+		if other := slices.IndexFunc(h.plans, func(p string) bool { return p != plan }); other >= 0 {
+			sum.note(opt.Log, "files in %s were collected with %q, this shard with %q: shards of one collection need the same sample, seed and number of shards, or their rows cover the space unevenly", dir, h.plans[other], plan)
 		}
 	}
-	if others > 0 {
-		sum.note(opt.Log, "%d earlier files in %s hold another version of %s (collected before the kernel or its spec changed): they are kept, nothing of them is resumed, and train and eval with this kernel read only this version's files", others, dir, k.Name)
+	if h.others > 0 {
+		sum.note(opt.Log, "%d earlier files in %s hold another version of %s (collected before the kernel or its spec changed): they are kept, nothing of them is resumed, and train and eval with this kernel read only this version's files", h.others, dir, k.Name)
 	}
-	for _, b := range bad {
+	for _, b := range h.bad {
 		sum.note(opt.Log, "skipping an unreadable dataset file; its pairs are measured again: %v", b)
 	}
 
@@ -237,8 +242,9 @@ func Run(ctx context.Context, k *datasets.Kernel, outDir string, opt Options) (*
 	meta.Plan = plan
 	out := &runFile{dir: dir, meta: meta, wopt: wopt, sum: sum, shard: opt.Shard}
 	e.sink = out.write
+	e.report.file(reportFile{Dir: dir, Meta: meta, Shard: opt.Shard, Compression: wopt.Compression})
 
-	runErr := e.run(ctx, shapes, configs, wants, done, refs, opt.Shard, &sum.Skipped)
+	runErr := e.run(ctx, shapes, configs, wants, h, opt.Shard, &sum.Skipped)
 	runErr = errors.Join(runErr, out.close())
 	runErr = errors.Join(runErr, e.close())
 	sum.TaskErrors = e.taskErrors
@@ -439,18 +445,19 @@ func (e *engine) measureTask(ctx context.Context, shape features.Task, configs [
 }
 
 // run is Run's work: references first, then every (task, config) pair
-// that wants (nil: every pair) and the shard keep, not in done.
+// that wants (nil: every pair) and the shard keep, not recorded in h.
 func (e *engine) run(ctx context.Context, shapes []features.Task, configs []features.Config, wants func(features.Task, features.Config) bool,
-	done map[string]bool, refs map[features.TaskKey]float64, shard Shard, skipped *int) error {
+	h history, shard Shard, skipped *int) error {
+	done := h.done
 	skip := func(s features.Task, c features.Config) bool {
 		return c.Equal(e.k.Reference) || !shard.Owns(s, c) || (wants != nil && !wants(s, c))
 	}
-	work, total := e.pending(shapes, configs, skip, done, refs, shard, skipped)
+	work, total := e.pending(shapes, configs, skip, done, h.refs, shard, skipped)
 	e.bar = newProgress(e.opt.Progress, total, e.k.Name)
 	defer e.bar.finish()
 
 	// Phase 1: set up the tasks and time the references not yet known.
-	if err := e.timeReferences(ctx, work); err != nil {
+	if err := e.timeReferences(ctx, work, h.crashed); err != nil {
 		return err
 	}
 	// Memory growth (Options.MaxGrowthBytes) counts from here: the tasks'
@@ -537,8 +544,12 @@ func (e *engine) pending(shapes []features.Task, configs []features.Config, skip
 }
 
 // timeReferences sets up a task for each shape of work (in order, so that
-// e.tasks[i] is work[i]'s) and times the references not yet known.
-func (e *engine) timeReferences(ctx context.Context, work []todo) error {
+// e.tasks[i] is work[i]'s) and times the references not yet known. A
+// reference recorded as a crash (in crashed, by shape) is not run again:
+// it would crash this process too; its shape is skipped, and for a
+// kernel whose configurations are verified against the reference's
+// outputs the run stops.
+func (e *engine) timeReferences(ctx context.Context, work []todo, crashed map[features.TaskKey]string) error {
 	var refPairs []pair
 	for _, td := range work {
 		t, err := e.addTask(td.shape)
@@ -548,6 +559,17 @@ func (e *engine) timeReferences(ctx context.Context, work []todo) error {
 			}
 			t.failed = true
 			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: set up: %v", features.FormatTask(e.k.TaskNames, td.shape), err))
+			continue
+		}
+		if why, ok := crashed[td.shape.Key()]; ok && td.refNs == 0 {
+			t.failed = true
+			shape, ref := features.FormatTask(e.k.TaskNames, td.shape), e.k.FormatConfig(e.k.Reference)
+			e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s is recorded as a crash: %s", shape, ref, why))
+			e.bar.add(1 + len(td.configs))
+			if e.k.FromSpec() {
+				return fmt.Errorf("collect: %w: %s on %s is recorded as a crash (%s): fix the kernel or its spec, whose new version is measured afresh",
+					ErrReferenceFailed, ref, shape, why)
+			}
 			continue
 		}
 		t.refNs = td.refNs
@@ -652,38 +674,57 @@ func Meta(k *datasets.Kernel, p features.Platform) record.Meta {
 	}
 }
 
-// recorded reads the files of earlier runs in dir and returns the pairs
-// they hold for kernel version version, the reference time of each task,
-// how many files hold another version, and the distinct collection plans
-// (record.Meta.Plan) of this version's files.
-// A file that cannot be read is skipped, and its error returned in bad:
-// its pairs are then measured again, which costs time but loses nothing,
-// while refusing would stop every later run on one damaged file.
-func recorded(dir, version string) (done map[string]bool, refs map[features.TaskKey]float64, others int, bad []error, plans []string, err error) {
+// history is what the files of earlier runs in a directory hold for one
+// kernel version (recorded).
+type history struct {
+	// done holds the pairs recorded, by pairKey.
+	done map[string]bool
+	// refs holds each task's reference time, where known; crashed the
+	// error of each task's reference row recorded as a crash.
+	refs    map[features.TaskKey]float64
+	crashed map[features.TaskKey]string
+	// others is how many files hold another version, bad the errors of
+	// the files that could not be read, and plans the distinct
+	// collection plans (record.Meta.Plan) of this version's files.
+	others int
+	bad    []error
+	plans  []string
+}
+
+// recorded reads the files of earlier runs in dir and returns what they
+// hold for kernel version version. A file that cannot be read is skipped,
+// and its error returned in history.bad: its pairs are then measured
+// again, which costs time but loses nothing, while refusing would stop
+// every later run on one damaged file.
+func recorded(dir, version string) (history, error) {
 	files, bad, err := record.ReadDirSkip(dir)
 	if err != nil {
-		return nil, nil, 0, nil, nil, fmt.Errorf("collect: resume from %s: %w", dir, err)
+		return history{}, fmt.Errorf("collect: resume from %s: %w", dir, err)
 	}
-	done = map[string]bool{}
-	refs = map[features.TaskKey]float64{}
+	h := history{done: map[string]bool{}, refs: map[features.TaskKey]float64{}, crashed: map[features.TaskKey]string{}, bad: bad}
 	for _, f := range files {
 		if f.Meta.KernelVersion != version {
-			others++
+			h.others++
 			continue
 		}
-		if f.Meta.Plan != "" && !slices.Contains(plans, f.Meta.Plan) {
-			plans = append(plans, f.Meta.Plan)
+		if f.Meta.Plan != "" && !slices.Contains(h.plans, f.Meta.Plan) {
+			h.plans = append(h.plans, f.Meta.Plan)
 		}
 		for _, r := range f.Rows {
-			done[pairKey(r.Task, r.Config)] = true
-			if r.Config.Equal(f.Meta.Reference) && r.Status == record.StatusOK {
-				refs[r.Task.Key()] = r.TimeNs
-			} else if _, ok := refs[r.Task.Key()]; !ok && r.RefTimeNs > 0 {
-				refs[r.Task.Key()] = r.RefTimeNs
+			h.done[pairKey(r.Task, r.Config)] = true
+			isRef := r.Config.Equal(f.Meta.Reference)
+			switch {
+			case isRef && r.Status == record.StatusOK:
+				h.refs[r.Task.Key()] = r.TimeNs
+			case isRef && r.Status == record.StatusCrash:
+				h.crashed[r.Task.Key()] = r.Error
+			}
+			if _, ok := h.refs[r.Task.Key()]; !ok && r.RefTimeNs > 0 {
+				h.refs[r.Task.Key()] = r.RefTimeNs
 			}
 		}
 	}
-	return done, refs, others, bad, plans, nil
+	return h, nil
 }
 
 // duplicate is a shape given more than once.

@@ -24,8 +24,9 @@
 //     recovers what it left (record.Recover) before resuming.
 //
 // A configuration that fails to compile, hits a resource limit, fails to
-// launch, times out or computes a wrong answer is recorded with that status:
-// a failed measurement is data. Only infrastructure faults (no device, an
+// launch, times out, computes a wrong answer or (under Supervise) kills the
+// measuring process is recorded with that status: a failed measurement is
+// data. Only infrastructure faults (no device, an
 // unwritable directory, a cancelled context) make Run return an error, and
 // even then the rows measured so far are kept in a properly closed file.
 //
@@ -37,8 +38,12 @@
 // long collection runs in child processes: Supervise starts a collect
 // command again and again, each child stopping with status ExitMore after
 // Options.MaxPrograms programs or Options.MaxGrowthBytes of growth, until
-// one finishes. StopOnSignals turns SIGINT, SIGTERM and SIGHUP into an
-// orderly stop that Supervise passes on to the child.
+// one finishes. Each child reports the configuration it is about to
+// measure (Options.Supervisor), so that one that kills it (a segmentation
+// fault in the kernel) is recorded as a crash, and one whose kernel never
+// finishes as a timeout, and another child goes on past it. StopOnSignals
+// turns SIGINT, SIGTERM and SIGHUP into an orderly stop that Supervise
+// passes on to the child.
 //
 // ListDevices and Benchmark describe the devices, WriteDeviceTable lists
 // them; SummarizeKernels counts what each kernel family's space leaves on

@@ -76,12 +76,9 @@ type pair struct {
 
 // group is the pairs that share one program: the same build options.
 type group struct {
-	options string
-	pairs   []pair
-	prog    *opencl.Program
-	// sess is the session prog was built in; after a timeout the engine
-	// opens a new one and builds the group again.
-	sess      *opencl.Session
+	options   string
+	pairs     []pair
+	prog      *opencl.Program
 	err       error
 	compileMs float64
 }
@@ -109,6 +106,8 @@ type engine struct {
 	// taskErrors lists the tasks skipped because their setup or reference
 	// failed.
 	taskErrors []string
+	// report tells what is measured (see reporter); nil in Measure.
+	report *reporter
 }
 
 // openEngine opens a session on the device opt.Device.
@@ -176,11 +175,12 @@ func (e *engine) addTask(shape features.Task) (*task, error) {
 	return t, nil
 }
 
-// reopen replaces the session, one whose queue is stuck behind a kernel
-// that did not finish: a new session, every task bound again. The old session is
-// closed, which abandons it if the kernel is still running (see
-// opencl.Session.Close). Programs of the old session are rebuilt when
-// their group is timed (see timeBatch).
+// reopen replaces the session, one whose queue is stuck behind a
+// benchmark kernel that did not finish: a new session, every task bound
+// again. The old session is closed, which abandons it if the kernel is
+// still running (see opencl.Session.Close). It is for the benchmarks,
+// which run before anything is built: a configuration's kernel that does
+// not finish ends the process instead (see measure).
 func (e *engine) reopen() error {
 	for _, t := range e.tasks {
 		if t.args != nil {
@@ -291,7 +291,6 @@ func (e *engine) execute(ctx context.Context, groups []*group) error {
 	overlap := e.plat.Type != "cpu"
 	start := func(b []*group) <-chan struct{} {
 		done := make(chan struct{})
-		// Read here, not in the goroutine: timing may replace e.sess.
 		sess := e.sess
 		go func() {
 			e.compile(ctx, sess, b)
@@ -390,7 +389,6 @@ func (e *engine) compile(ctx context.Context, sess *opencl.Session, batch []*gro
 func (e *engine) build(sess *opencl.Session, g *group) {
 	t0 := time.Now()
 	g.prog, g.err = sess.Build(e.k.Source, g.options, e.k.Entry)
-	g.sess = sess
 	g.compileMs = float64(time.Since(t0).Microseconds()) / 1000
 }
 
@@ -416,30 +414,28 @@ func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
 			if p.task.failed {
 				continue
 			}
-			if g.sess != e.sess && g.prog != nil {
-				// Built in a session abandoned after a timeout.
-				g.prog.Release()
-				e.build(e.sess, g)
-			}
+			e.report.measure(e, g, p)
 			r, err := e.measure(ctx, g, p)
-			if err != nil {
-				return err
-			}
-			if p.isRef && r.Status != record.StatusOK {
-				p.task.failed = true
-				e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s failed: %s: %s",
-					features.FormatTask(e.k.TaskNames, p.task.shape), e.k.FormatConfig(p.config), r.Status, excerpt(firstLines(r.Error, 3))))
-			}
-			if !p.outputsOnly {
-				if err := e.emit(p.slot, r); err != nil {
+			// A row comes back with some errors too: a timeout whose
+			// kernel is still running ends the run, but is recorded.
+			if r.Status != "" {
+				if err := e.record(p, r); err != nil {
 					return err
 				}
 			}
-			if p.isRef && r.Status != record.StatusOK && e.k.FromSpec() {
+			e.report.ended(r.Status)
+			if p.isRef && r.Status != "" && r.Status != record.StatusOK && e.k.FromSpec() {
 				// Every other configuration is verified against this
 				// one's outputs: without them nothing can be.
-				return fmt.Errorf("collect: %w: %s on %s: %s: %s", ErrReferenceFailed, e.k.FormatConfig(p.config),
+				refErr := fmt.Errorf("collect: %w: %s on %s: %s: %s", ErrReferenceFailed, e.k.FormatConfig(p.config),
 					features.FormatTask(e.k.TaskNames, p.task.shape), r.Status, excerpt(firstLines(r.Error, 3)))
+				if errors.Is(err, ErrKernelStuck) {
+					refErr = fmt.Errorf("%w (%w)", refErr, ErrKernelStuck)
+				}
+				return refErr
+			}
+			if err != nil {
+				return err
 			}
 		}
 		if g.prog != nil {
@@ -450,15 +446,31 @@ func (e *engine) timeBatch(ctx context.Context, batch []*group) error {
 	return nil
 }
 
+// record notes a failed reference and hands r, p's row, to the sink.
+func (e *engine) record(p pair, r record.Row) error {
+	if p.isRef && r.Status != record.StatusOK {
+		p.task.failed = true
+		e.taskErrors = append(e.taskErrors, fmt.Sprintf("%s: reference %s failed: %s: %s",
+			features.FormatTask(e.k.TaskNames, p.task.shape), e.k.FormatConfig(p.config), r.Status, excerpt(firstLines(r.Error, 3))))
+	}
+	if p.outputsOnly {
+		return nil
+	}
+	return e.emit(p.slot, r)
+}
+
 // interrupted is the error of a run stopped by ctx.
 func interrupted(ctx context.Context) error {
 	return fmt.Errorf("collect: interrupted: %w", context.Cause(ctx))
 }
 
-// measure runs one pair: a verified run, the warm-up and Repeats timed runs, then verifies
-// the output of the last. Each run may take Options.Timeout; a run that
-// has not finished by then is recorded as a timeout and the session
-// replaced. The error is for a cancelled ctx and infrastructure faults.
+// measure runs one pair: a verified run, the warm-up and Repeats timed
+// runs, then verifies the output of the last. Each run may take
+// Options.Timeout; a run that has not finished by then is recorded as a
+// timeout, and the engine waits for its kernel (drainWait). The error is
+// for a cancelled ctx, infrastructure faults and a kernel that outlasts
+// the wait (ErrKernelStuck); the row has a Status whenever it is to be
+// recorded, with such an error or without.
 func (e *engine) measure(ctx context.Context, g *group, p pair) (record.Row, error) {
 	r, err := e.measureRuns(ctx, g, p, e.opt.Repeats)
 	if err != nil {
@@ -469,27 +481,38 @@ func (e *engine) measure(ctx context.Context, g *group, p pair) (record.Row, err
 		return r, nil
 	}
 	e.timeoutsInRow++
+	// What is timed while the abandoned kernel still occupies the device
+	// is timed wrong (on PoCL every configuration after it timed out
+	// too), so the engine waits for it. A kernel that outlasts the wait
+	// leaves this process no way on: OpenCL cannot stop it, and on PoCL a
+	// new session's first upload waits behind it for ever.
+	if wait := e.drainWait(); e.sess.Stuck() && !e.sess.Drain(ctx, wait) {
+		if ctx.Err() != nil {
+			return r, interrupted(ctx)
+		}
+		r.Error += fmt.Sprintf("; still running %v later", wait)
+		return r, fmt.Errorf("collect: %w: %s on %s still ran %v after its %v timeout (recorded as a timeout)", ErrKernelStuck,
+			e.k.FormatConfig(p.config), features.FormatTask(e.k.TaskNames, p.task.shape), wait, e.opt.Timeout)
+	}
 	if e.timeoutsInRow >= maxTimeoutsInRow {
 		return r, fmt.Errorf("collect: %d configurations in a row did not finish within %v; the device looks hung (last: %s)",
 			e.timeoutsInRow, e.opt.Timeout, e.k.FormatConfig(p.config))
 	}
-	// What is timed while the abandoned kernel still occupies the device
-	// is timed wrong (on PoCL every configuration after it timed out
-	// too), so the engine waits for it; only a kernel that outlasts the
-	// wait costs the session.
-	if e.sess.Stuck() && !e.sess.Drain(ctx, drainWait(e.opt.Timeout)) {
-		if ctx.Err() != nil {
-			return r, interrupted(ctx)
-		}
-		return r, e.reopen()
-	}
 	return r, nil
 }
 
-// drainWait is how long the engine waits for a kernel that timed out to
-// finish: ten times the timeout, at least 10 s and at most 2 minutes.
-func drainWait(timeout time.Duration) time.Duration {
-	return min(max(10*timeout, 10*time.Second), 2*time.Minute)
+// drainWait is how long measure waits for a kernel that timed out to
+// finish: ten times the timeout, at least 10 s and at most 2 minutes. A
+// supervised process (Options.Supervisor) waits one timeout more at most:
+// the new process that replaces it, ending the kernel, costs a few
+// seconds of driver start-up (DefaultProgramsPerProcess), less than the
+// long wait.
+func (e *engine) drainWait() time.Duration {
+	d := min(max(10*e.opt.Timeout, 10*time.Second), 2*time.Minute)
+	if e.opt.Supervisor != nil {
+		d = min(d, e.opt.Timeout)
+	}
+	return d
 }
 
 // measureRuns is measure's work, for repeats timed runs.

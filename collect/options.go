@@ -79,9 +79,11 @@ type Options struct {
 	// kernel, and what runs beside it is timed wrong (on a CPU device it
 	// shares the cores: on PoCL every configuration after a timeout timed
 	// out too), so Run then waits for the kernel to end, ten times
-	// Timeout and between 10 s and 2 minutes, and only when it outlasts
-	// that replaces the session. After 5 timeouts in a row Run stops with
-	// an error: the device looks hung.
+	// Timeout and between 10 s and 2 minutes (a supervised Run one
+	// Timeout at most: see Supervisor). A kernel that outlasts the wait
+	// leaves the process no way on, and Run stops with ErrKernelStuck,
+	// the configuration recorded. After 5 timeouts in a row Run stops
+	// with an error: the device looks hung.
 	Timeout time.Duration
 	// Progress receives a progress bar with ETA when it is a terminal; nil
 	// or anything else keeps Run quiet.
@@ -121,6 +123,18 @@ type Options struct {
 	// device can run or to a question being asked; the kernel's space,
 	// and so its version, are unchanged. Measure ignores it.
 	Where string
+	// Supervisor, when not nil, receives Run's report to the process that
+	// supervises it (Supervise, which passes it on file descriptor
+	// SupervisorFD): a line of JSON naming each configuration before it
+	// is measured, and one when its row is recorded. A process that dies
+	// measuring one, or wedges, has thus said which, and Supervise records
+	// it (a crash, a timeout) and starts another process, which goes on
+	// past it. A supervised Run also waits for a kernel that outlasted
+	// its Timeout one Timeout more at most, not the long wait of a
+	// process on its own, before it stops with ErrKernelStuck: a new
+	// process, which ends the kernel, costs less. Lines that cannot be
+	// written are dropped. Measure ignores it.
+	Supervisor io.Writer
 
 	// residentBytes reads the process's resident memory for
 	// MaxGrowthBytes; nil means the operating system's figure. Tests set

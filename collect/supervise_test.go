@@ -3,9 +3,11 @@ package collect
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -14,13 +16,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/augur-tuning/augur/collect/record"
+	"github.com/augur-tuning/augur/features"
 )
 
 // superviseChildEnv makes the test binary act as a collecting child for
 // Supervise: `count FILE N` appends a line to FILE and exits with ExitMore
 // until FILE holds N lines, then with 0; `exit CODE` exits with CODE;
 // `wait` writes "ready", waits for SIGINT or SIGTERM, writes its name to
-// stderr and exits with ExitMore.
+// stderr and exits with ExitMore; `collect ...` measures (collectChild).
 const superviseChildEnv = "AUGUR_TEST_SUPERVISE_CHILD"
 
 func TestMain(m *testing.M) {
@@ -56,6 +61,8 @@ func superviseChild(args []string) int {
 		code, _ := strconv.Atoi(args[1])
 		os.Stderr.WriteString("child: failed\n")
 		return code
+	case "collect":
+		return collectChild(args[1:])
 	}
 	return 101
 }
@@ -221,5 +228,149 @@ func TestStopOnSignalsEcho(t *testing.T) {
 				t.Errorf("cause %v, want SIGINT", cause)
 			}
 		})
+	}
+}
+
+// lockedBuffer is a bytes.Buffer that Supervise and its children's
+// output may write while a test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// shChild returns the arguments of a child of Supervise that is a shell
+// script: it reports where its rows go (under dir) and then each line of
+// reports, on SupervisorFD, and then runs then; or, once the file done
+// exists, exits 0. The script sees the file as $0's first argument, $1.
+func shChild(t *testing.T, dir string, reports []string, then string) (string, []string) {
+	t.Helper()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	file, err := json.Marshal(report{File: &reportFile{Dir: dir, Meta: reportMeta()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := append([]string{string(file)}, reports...)
+	script := `[ -e "$1" ] && exit 0; touch "$1"; printf '%s\n' "$2" >&3; ` + then
+	return sh, []string{"-c", script, "child", filepath.Join(t.TempDir(), "done"), strings.Join(lines, "\n")}
+}
+
+// measureLine is the report of a fake pair X=x on n=7, with bound.
+func measureLine(x int, bound time.Duration) string {
+	b, _ := json.Marshal(report{Measure: &inFlight{Task: features.Task{7}, Config: features.Config{x},
+		Name: fmt.Sprintf("X=%d on n=7", x), Record: true, BoundMs: bound.Milliseconds()}})
+	return string(b)
+}
+
+// TestSuperviseLost checks what Supervise does with a child that dies or
+// wedges: what it records for the pair the child was measuring, and
+// whether another child goes on. The children are shell scripts that
+// report as a measuring child does; the second of each exits 0.
+func TestSuperviseLost(t *testing.T) {
+	ended, _ := json.Marshal(report{Ended: true, Status: record.StatusOK})
+	for _, tt := range []struct {
+		name    string
+		reports []string
+		then    string
+		// want is the status recorded for X=2, and why names the error's
+		// beginning; "" for none recorded.
+		want    record.Status
+		why     string
+		wantErr string
+	}{
+		{name: "segmentation fault", reports: []string{measureLine(2, time.Minute)}, then: "kill -SEGV $$",
+			want: record.StatusCrash, why: "the measuring process died of signal SIGSEGV (segmentation fault) while measuring it"},
+		{name: "abort", reports: []string{measureLine(2, time.Minute)}, then: "kill -ABRT $$",
+			want: record.StatusCrash, why: "the measuring process died of signal SIGABRT"},
+		{name: "Go runtime's fatal error", reports: []string{measureLine(2, time.Minute)}, then: "exit 2",
+			want: record.StatusCrash, why: "the measuring process died of a fatal error (exit status 2"},
+		{name: "wedged", reports: []string{measureLine(2, 300*time.Millisecond)}, then: "exec sleep 60",
+			want: record.StatusTimeout, why: "the measuring process was still measuring it 300ms after it began"},
+		{name: "stuck kernel given up", reports: []string{measureLine(2, time.Minute), string(ended)}, then: "exit 3"},
+		{name: "killed by someone", reports: []string{measureLine(2, time.Minute)}, then: "kill -KILL $$",
+			wantErr: "collect: measuring process: signal: killed while measuring X=2 on n=7"},
+		{name: "crash between pairs", reports: []string{measureLine(2, time.Minute), string(ended)}, then: "kill -SEGV $$",
+			wantErr: "collect: measuring process: signal: segmentation fault, with no configuration being measured"},
+		{name: "usage error", then: "exit 2", wantErr: "exit status 2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			exe, args := shChild(t, dir, tt.reports, tt.then)
+			var stderr lockedBuffer
+			err := Supervise(context.Background(), SuperviseOptions{Exe: exe, Args: args, Stderr: &stderr})
+			if got := fmt.Sprint(err); (tt.wantErr == "") != (err == nil) || !strings.HasPrefix(got, tt.wantErr) {
+				t.Errorf("Supervise: got %v, want %q", err, tt.wantErr)
+			}
+			files, err := record.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows []record.Row
+			for _, f := range files {
+				rows = append(rows, f.Rows...)
+			}
+			if tt.want == "" {
+				if len(rows) != 0 {
+					t.Errorf("rows %v, want none", rows)
+				}
+				return
+			}
+			if len(rows) != 1 || rows[0].Status != tt.want || !rows[0].Config.Equal(features.Config{2}) || !strings.HasPrefix(rows[0].Error, tt.why) {
+				t.Fatalf("rows %v, want one of X=2, %s, %q...", rows, tt.want, tt.why)
+			}
+			if !strings.Contains(stderr.String(), "X=2 on n=7: "+rows[0].Error+"; recorded as "+string(tt.want)) {
+				t.Errorf("stderr %q does not tell of the row", stderr.String())
+			}
+		})
+	}
+}
+
+// TestSuperviseLostTwice checks that a pair lost twice ends the run: its
+// row did not keep the next child from measuring it.
+func TestSuperviseLostTwice(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	file, _ := json.Marshal(report{File: &reportFile{Dir: dir, Meta: reportMeta()}})
+	script := `printf '%s\n%s\n' "$1" "$2" >&3; kill -SEGV $$`
+	err = Supervise(context.Background(), SuperviseOptions{Exe: sh, Args: []string{"-c", script, "child", string(file), measureLine(2, time.Minute)}})
+	if want := "collect: measuring process: signal: segmentation fault while measuring X=2 on n=7 again, recorded as crash the first time"; fmt.Sprint(err) != want {
+		t.Errorf("Supervise: got %v, want %s", err, want)
+	}
+}
+
+// TestSuperviseStopGrace cancels the context while a child measures a
+// pair and ignores the signal: Supervise kills it after the grace and
+// says so.
+func TestSuperviseStopGrace(t *testing.T) {
+	dir := t.TempDir()
+	exe, args := shChild(t, dir, []string{measureLine(2, time.Minute)}, "trap '' INT TERM; echo ready; exec sleep 60")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := cancelOnWrite{cancel: cancel}
+	began := time.Now()
+	err := Supervise(ctx, SuperviseOptions{Exe: exe, Args: args, Stdout: &ready, stopGrace: 300 * time.Millisecond})
+	want := "collect: interrupted: the measuring process was still measuring X=2 on n=7 300ms after the signal, and was killed"
+	if !strings.HasPrefix(fmt.Sprint(err), want) {
+		t.Errorf("Supervise: got %v, want %s...", err, want)
+	}
+	if d := time.Since(began); d > 30*time.Second {
+		t.Errorf("Supervise took %v", d)
 	}
 }
