@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -17,10 +19,10 @@ import (
 
 func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		kr                                  kernelRef
-		out, shapes, sample, compression    string
-		perProcess, growthMiB, maxGrowthMiB int
-		opt                                 collect.Options
+		kr                                                kernelRef
+		out, shapes, sample, compression                  string
+		perProcess, growthMiB, maxGrowthMiB, supervisorFD int
+		opt                                               collect.Options
 	)
 	fs := flags("collect", "--kernel NAME|--spec FILE --out DIR [--device N|NAME] [--shapes 'k=v,...;...'|FILE] [--sample all|random:N|random-each:N|refine:K|grid|none] [--repeats R] [--seed S] [--timeout D] [--warm-up D] [--confirm N [--confirm-repeats R] [--confirm-anchors A] [--confirm-picks FILE]] [--compression zstd|none] [--shard I/N] [--where EXPR] [--programs-per-process N] [--memory-per-process MIB] [--quiet]", stderr)
 	addKernelFlags(fs, &kr, "kernel family")
@@ -43,6 +45,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&growthMiB, "memory-per-process", collect.DefaultGrowthMiB, "MiB of resident memory a child may grow by before it stops (Linux)")
 	fs.IntVar(&opt.MaxPrograms, "max-programs", 0, "stop after building this many programs, with exit status 3 (what --programs-per-process gives each child)")
 	fs.IntVar(&maxGrowthMiB, "max-growth", 0, "stop once resident memory has grown by this many MiB, with exit status 3 (what --memory-per-process gives each child)")
+	fs.IntVar(&supervisorFD, "supervisor-fd", 0, "report each configuration, before it is measured, on this file descriptor to the collect that started this one, which records a configuration that kills or wedges the process and starts another (what --programs-per-process gives each child)")
 	fs.StringVar(&opt.Where, "where", "", "measure only configurations for which this expression over the parameters is true (e.g. 'WX * WY * WZ <= 256'); the space and kernel version stay the same")
 	shard := fs.String("shard", "", "I/N: measure only shard I (0 <= I < N) of the shapes x configurations, for N processes sharing the work; their files merge under one --out")
 	if err := parse(fs, args, stdout); err != nil {
@@ -54,7 +57,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := required(fs, "out"); err != nil {
 		return err
 	}
-	if err := collectLimits(&opt, co, *shard, compression, perProcess, growthMiB, maxGrowthMiB); err != nil {
+	if err := collectLimits(&opt, co, *shard, compression, perProcess, growthMiB, maxGrowthMiB, supervisorFD); err != nil {
 		return usageError{err}
 	}
 	child := perProcess > 0 && (opt.MaxPrograms > 0 || opt.MaxGrowthBytes > 0)
@@ -132,12 +135,24 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// Each child stops after perProcess programs or growthMiB of
 		// growth with collect.ExitMore, and the next resumes from disk.
 		child := append([]string{"collect"}, args...)
-		child = append(child, "--max-programs", strconv.Itoa(perProcess), "--max-growth", strconv.Itoa(growthMiB))
+		child = append(child, "--max-programs", strconv.Itoa(perProcess), "--max-growth", strconv.Itoa(growthMiB),
+			"--supervisor-fd", strconv.Itoa(collect.SupervisorFD))
 		return collect.Supervise(ctx, collect.SuperviseOptions{Args: child, Stdout: stdout, Stderr: stderr})
+	}
+	if supervisorFD > 0 {
+		opt.Supervisor = os.NewFile(uintptr(supervisorFD), "supervisor")
 	}
 	sum, err := collect.Run(ctx, k, out, opt)
 	if sum != nil {
 		fmt.Fprintln(stdout, sum)
+	}
+	if errors.Is(err, collect.ErrKernelStuck) && !errors.Is(err, collect.ErrReferenceFailed) {
+		// The configuration is recorded; the process cannot go on.
+		if supervisorFD > 0 {
+			fmt.Fprintf(stderr, "%v; a new measuring process goes on\n", err)
+			return collect.ExitStatus(collect.ExitMore)
+		}
+		return fmt.Errorf("%w: run collect again to go on past it, or measure in child processes (--programs-per-process > 0, the default), which go on by themselves", err)
 	}
 	if err != nil || co.Top == 0 {
 		return err
@@ -160,7 +175,7 @@ func confirm(ctx context.Context, k *datasets.Kernel, out string, opt collect.Op
 
 // collectLimits checks the numeric flags and applies --shard,
 // --max-growth and --compression to opt.
-func collectLimits(opt *collect.Options, co collect.ConfirmOptions, shard, compression string, perProcess, growthMiB, maxGrowthMiB int) error {
+func collectLimits(opt *collect.Options, co collect.ConfirmOptions, shard, compression string, perProcess, growthMiB, maxGrowthMiB, supervisorFD int) error {
 	var err error
 	if shard != "" {
 		s, err := collect.ParseShard(shard)
@@ -185,7 +200,7 @@ func collectLimits(opt *collect.Options, co collect.ConfirmOptions, shard, compr
 	case opt.WarmUp == 0:
 		opt.WarmUp = -1
 	}
-	for name, v := range map[string]int{"programs-per-process": perProcess, "memory-per-process": growthMiB, "max-programs": opt.MaxPrograms, "max-growth": maxGrowthMiB} {
+	for name, v := range map[string]int{"programs-per-process": perProcess, "memory-per-process": growthMiB, "max-programs": opt.MaxPrograms, "max-growth": maxGrowthMiB, "supervisor-fd": supervisorFD} {
 		if v < 0 {
 			return fmt.Errorf("collect: --%s must be >= 0, got %d", name, v)
 		}

@@ -223,6 +223,59 @@ func TestCollectInChildren(t *testing.T) {
 	}
 }
 
+// TestCollectFaults collects a spec kernel of which some configurations
+// kill the measuring process and some never finish, in child processes:
+// each is recorded (crash, timeout), the collection ends with status 0,
+// and with --programs-per-process 0 the collection stops naming the
+// configuration that does not finish.
+func TestCollectFaults(t *testing.T) {
+	if _, err := collect.ListDevices(); err != nil {
+		t.Skipf("no OpenCL device: %v", err)
+	}
+	dir := t.TempDir()
+	spec := "../../collect/testdata/specfault/fault.json"
+	args := []string{"collect", "--spec", spec, "--out", dir, "--sample", "all", "--repeats", "1"}
+	var out, errb bytes.Buffer
+	// The configurations that finish first, with time for PoCL to build
+	// its kernels for each work-group size at their first launch.
+	if err := run(context.Background(), append(args, "--where", "FAULT == 0", "--timeout", "30s"), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	// In a process of its own: the kernel that does not finish runs on
+	// until its process ends, and OpenCL work in the process waits
+	// behind it.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := exec.Command(exe, "collect", "--spec", spec, "--out", t.TempDir(), "--sample", "all", "--repeats", "1",
+		"--where", "WG == 16 and FAULT != 1", "--timeout", "1s", "--programs-per-process", "0").CombinedOutput()
+	if want := "WG=16,FAULT=2 on n=1024 still ran 10s after its 1s timeout (recorded as a timeout): run collect again"; err == nil || !strings.Contains(string(alone), want) {
+		t.Errorf("in one process: %v, want an error with %q:\n%s", err, want, alone)
+	}
+	errb.Reset()
+	if err := run(context.Background(), append(args, "--timeout", "1s"), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	files, pairs := recordedPairs(t, dir)
+	if len(pairs) != 6 {
+		t.Errorf("%d pairs recorded, want 6", len(pairs))
+	}
+	for _, f := range files {
+		for _, r := range f.Rows {
+			want := []record.Status{record.StatusOK, record.StatusCrash, record.StatusTimeout}[r.Config[1]]
+			if r.Status != want {
+				t.Errorf("%v: %s (%s), want %s", r.Config, r.Status, r.Error, want)
+			}
+		}
+	}
+	for _, want := range []string{"WG=16,FAULT=1 on n=1024: the measuring process died of signal SIGSEGV", "WG=32,FAULT=2 on n=1024 still ran 1s after its 1s timeout (recorded as a timeout); a new measuring process goes on"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+}
+
 // lockedBuffer is a bytes.Buffer that a child process's output may be
 // written to while the test reads it.
 type lockedBuffer struct {
