@@ -60,9 +60,9 @@ func collectChild(args []string) int {
 
 // superviseFaults collects faultSpec's configurations for which where
 // holds into dir, in supervised children of the test binary, and returns
-// Supervise's error and what the children and Supervise wrote on stderr.
+// what the children and Supervise wrote on stderr and Supervise's error.
 // It fails the test when Supervise has not returned within limit.
-func superviseFaults(t *testing.T, spec, dir, where string, timeout, limit time.Duration) (error, string) {
+func superviseFaults(t *testing.T, spec, dir, where string, timeout, limit time.Duration) (string, error) {
 	t.Helper()
 	t.Setenv(superviseChildEnv, "1")
 	var stderr lockedBuffer
@@ -73,10 +73,10 @@ func superviseFaults(t *testing.T, spec, dir, where string, timeout, limit time.
 	}()
 	select {
 	case err := <-done:
-		return err, stderr.String()
+		return stderr.String(), err
 	case <-time.After(limit):
 		t.Fatalf("Supervise has not returned after %v; stderr:\n%s", limit, stderr.String())
-		return nil, ""
+		return "", nil
 	}
 }
 
@@ -107,7 +107,7 @@ func TestSuperviseCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	err, stderr := superviseFaults(t, faultSpec, dir, "FAULT != 2", 30*time.Second, 3*time.Minute)
+	stderr, err := superviseFaults(t, faultSpec, dir, "FAULT != 2", 30*time.Second, 3*time.Minute)
 	if err != nil {
 		t.Fatalf("Supervise: %v\nstderr:\n%s", err, stderr)
 	}
@@ -134,7 +134,7 @@ func TestSuperviseCrash(t *testing.T) {
 		t.Errorf("stderr tells of %d crashes, want 2:\n%s", n, stderr)
 	}
 
-	if err, stderr := superviseFaults(t, faultSpec, dir, "FAULT != 2", 30*time.Second, 3*time.Minute); err != nil || strings.Contains(stderr, "crash") {
+	if stderr, err := superviseFaults(t, faultSpec, dir, "FAULT != 2", 30*time.Second, 3*time.Minute); err != nil || strings.Contains(stderr, "crash") {
 		t.Errorf("second collection: %v\nstderr:\n%s", err, stderr)
 	}
 	if again := rowsByConfig(t, dir, k); len(again) != len(rows) {
@@ -156,7 +156,7 @@ func TestSuperviseCrashedReference(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i := range 2 {
-		err, stderr := superviseFaults(t, spec, dir, "FAULT != 2", 30*time.Second, 3*time.Minute)
+		stderr, err := superviseFaults(t, spec, dir, "FAULT != 2", 30*time.Second, 3*time.Minute)
 		if err != ExitStatus(1) || !strings.Contains(stderr, "WG=16,FAULT=1 on n=1024 is recorded as a crash") {
 			t.Errorf("collection %d: Supervise returned %v, want exit status 1 after a message of the crashed reference; stderr:\n%s", i+1, err, stderr)
 		}
@@ -218,7 +218,7 @@ func TestSuperviseHang(t *testing.T) {
 	}
 	warmFaultCache(t)
 	dir := t.TempDir()
-	err, stderr := superviseFaults(t, faultSpec, dir, "FAULT != 1", time.Second, 2*time.Minute)
+	stderr, err := superviseFaults(t, faultSpec, dir, "FAULT != 1", time.Second, 2*time.Minute)
 	if err != nil {
 		t.Fatalf("Supervise: %v\nstderr:\n%s", err, stderr)
 	}
