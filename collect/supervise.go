@@ -311,24 +311,17 @@ func crashed(err error) string {
 	if !ok || !ws.Signaled() {
 		return ""
 	}
-	var name string
-	switch sig := ws.Signal(); sig {
-	case syscall.SIGSEGV:
-		name = "SIGSEGV"
-	case syscall.SIGBUS:
-		name = "SIGBUS"
-	case syscall.SIGILL:
-		name = "SIGILL"
-	case syscall.SIGFPE:
-		name = "SIGFPE"
-	case syscall.SIGABRT:
-		name = "SIGABRT"
-	case syscall.SIGTRAP:
-		name = "SIGTRAP"
-	default:
+	name, ok := faultSignals[ws.Signal()]
+	if !ok {
 		return ""
 	}
 	return fmt.Sprintf("signal %s (%v)", name, ws.Signal())
+}
+
+// faultSignals are the signals a process gets for its own fault, by name.
+var faultSignals = map[syscall.Signal]string{
+	syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGILL: "SIGILL",
+	syscall.SIGFPE: "SIGFPE", syscall.SIGABRT: "SIGABRT", syscall.SIGTRAP: "SIGTRAP",
 }
 
 // signalCause is the cause of a context cancelled by StopOnSignals.
